@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""Turn the `llvm-tblgen --dump-json` output of HardwareModel.td into C++.
+
+Usage: gen_hardware_model.py HardwareModel.json HardwareModel.inc
+
+The output holds constexpr tables only (no dynamic allocation) in namespace
+stinkytofu::hwgen and is included by lib/hw/HardwareModel.cpp, which defines
+the ProcessorDesc / PrefixEntry types it initialises. The output is
+deterministic: processors in natural gfx order, instruction classes by name,
+prefixes longest first. The file is rewritten only when its content changes.
+
+Python 3.11 standard library only.
+"""
+
+import json
+import os
+import re
+import sys
+
+GENERATIONS = ("gfx9", "gfx10", "gfx11", "gfx12")
+CLOCK_KINDS = ("SMemTime", "HwRegShaderCycles", "HwRegShaderCyclesLoHi",
+               "GetShaderCyclesU64")
+NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
+PREFIX_RE = re.compile(r"^[a-z0-9_]+$")
+
+
+class GenError(Exception):
+    pass
+
+
+def fail(msg):
+    raise GenError(msg)
+
+
+class Records:
+    def __init__(self, data):
+        self.data = data
+
+    def instances(self, cls):
+        return sorted(self.data.get("!instanceof", {}).get(cls, []))
+
+    def record(self, name):
+        if name not in self.data:
+            fail(f"unknown record '{name}'")
+        return self.data[name]
+
+    def field(self, rec, key, kind, allow_null=False):
+        """Field `key` of record dict `rec`, checked against `kind`:
+        'int', 'bit', 'string', 'def', 'list'. A `def` is returned resolved."""
+        where = rec.get("!name", "?")
+        if key not in rec:
+            fail(f"{where}: missing field '{key}'")
+        val = rec[key]
+        if val is None:
+            if allow_null:
+                return None
+            fail(f"{where}: field '{key}' is unset")
+        if kind in ("int", "bit"):
+            if not isinstance(val, int) or isinstance(val, bool):
+                fail(f"{where}.{key}: expected {kind}, got {val!r}")
+            if kind == "bit" and val not in (0, 1):
+                fail(f"{where}.{key}: expected bit, got {val}")
+            return val
+        if kind == "string":
+            if not isinstance(val, str):
+                fail(f"{where}.{key}: expected string, got {val!r}")
+            return val
+        if kind == "def":
+            return self.resolve(val, f"{where}.{key}")
+        if kind == "list":
+            if not isinstance(val, list):
+                fail(f"{where}.{key}: expected list, got {val!r}")
+            return val
+        raise AssertionError(kind)
+
+    def resolve(self, ref, where):
+        if not isinstance(ref, dict) or ref.get("kind") != "def":
+            fail(f"{where}: expected a record reference, got {ref!r}")
+        return self.record(ref["def"])
+
+
+def cstr(s):
+    """A C++ string literal; inputs are validated to need no escaping."""
+    if not re.fullmatch(r"[A-Za-z0-9_ .\-]*", s):
+        fail(f"string {s!r} has characters the generator does not emit")
+    return f'"{s}"'
+
+
+def natural_key(name):
+    """gfx90a -> (9, 0, 10); gfx1250 -> (12, 5, 0)."""
+    m = re.fullmatch(r"gfx([0-9]+)([0-9a-f])([0-9a-f])", name)
+    if not m:
+        fail(f"processor name '{name}' is not gfxNNN")
+    return (int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16))
+
+
+def collect_classes(recs):
+    classes = []
+    for name in recs.instances("InstClass"):
+        r = recs.record(name)
+        c = {
+            "def": name,
+            "name": recs.field(r, "Name", "string"),
+            "prefixes": [p for p in recs.field(r, "Prefixes", "list")],
+            "issue": recs.field(r, "IssueCycles", "int"),
+            "latency": recs.field(r, "LatencyCycles", "int"),
+            "cost": recs.field(r, "CostWeight", "int"),
+        }
+        if not NAME_RE.match(c["name"]):
+            fail(f"{name}: bad class name {c['name']!r}")
+        if c["issue"] < 1 or c["latency"] < 0 or c["cost"] < 0:
+            fail(f"{name}: cycles/cost out of range")
+        for p in c["prefixes"]:
+            if not isinstance(p, str) or not PREFIX_RE.match(p):
+                fail(f"{name}: bad prefix {p!r} (lower-case mnemonic text)")
+        classes.append(c)
+    classes.sort(key=lambda c: c["name"])
+    names = [c["name"] for c in classes]
+    if len(set(names)) != len(names):
+        fail("duplicate instruction class names")
+    defaults = [c for c in classes if not c["prefixes"]]
+    if len(defaults) != 1:
+        fail("exactly one InstClass must have no prefixes (the fallback); "
+             f"found {len(defaults)}")
+    owner = {}
+    for i, c in enumerate(classes):
+        for p in c["prefixes"]:
+            if p in owner:
+                fail(f"prefix '{p}' is claimed by {classes[owner[p]]['name']} "
+                     f"and {c['name']}")
+            owner[p] = i
+    prefixes = sorted(owner.items(), key=lambda kv: (-len(kv[0]), kv[0]))
+    default_index = classes.index(defaults[0])
+    return classes, prefixes, default_index
+
+
+def collect_field(recs, ref, where):
+    r = recs.resolve(ref, where)
+    reg = recs.field(r, "Reg", "def")
+    f = {
+        "name": recs.field(r, "Name", "string"),
+        "reg_name": recs.field(reg, "AsmName", "string"),
+        "reg_id": recs.field(reg, "Id", "int"),
+        "offset": recs.field(r, "Offset", "int"),
+        "width": recs.field(r, "Width", "int"),
+    }
+    if not NAME_RE.match(f["name"]):
+        fail(f"{where}: bad field name {f['name']!r}")
+    if not 0 <= f["reg_id"] < 64:
+        fail(f"{where} {f['name']}: hwreg id {f['reg_id']} out of range")
+    if not (0 <= f["offset"] < 32 and 1 <= f["width"] <= 32 - f["offset"]):
+        fail(f"{where} {f['name']}: bits [{f['offset']}+{f['width']}] "
+             "do not fit a 32-bit register")
+    return f
+
+
+def collect_clock(recs, r):
+    where = r["!name"]
+    kind = recs.field(r, "Kind", "string")
+    if kind not in CLOCK_KINDS:
+        fail(f"{where}: unknown clock kind '{kind}'")
+    lo = recs.field(r, "Reg", "def", allow_null=True)
+    hi = recs.field(r, "RegHi", "def", allow_null=True)
+    if kind.startswith("HwReg") and lo is None:
+        fail(f"{where}: kind {kind} needs Reg")
+    if (kind == "HwRegShaderCyclesLoHi") != (hi is not None):
+        fail(f"{where}: RegHi is set exactly for HwRegShaderCyclesLoHi")
+
+    def reg(x):
+        if x is None:
+            return ("", 0)
+        return (recs.field(x, "AsmName", "string"), recs.field(x, "Id", "int"))
+
+    return {
+        "kind": kind,
+        "mnemonic": recs.field(r, "Mnemonic", "string"),
+        "lo": reg(lo),
+        "hi": reg(hi),
+        "width": recs.field(r, "Width", "int"),
+        "lgkm": recs.field(r, "NeedsLgkmWait", "bit"),
+    }
+
+
+def collect_processors(recs, classes):
+    by_def = {c["def"]: i for i, c in enumerate(classes)}
+    procs = []
+    for name in recs.instances("Processor"):
+        r = recs.record(name)
+        p = {
+            "def": name,
+            "name": recs.field(r, "Name", "string"),
+            "generation": recs.field(r, "Generation", "string"),
+            "wave": recs.field(r, "WaveSize", "int"),
+            "imm": recs.field(r, "HasTtraceDataImm", "bit"),
+            "imm_max": recs.field(r, "TtraceDataImmMax", "int"),
+            "nop": recs.field(r, "NeedsNopBeforeTtraceData", "bit"),
+            "sgprs": recs.field(r, "MaxSGPRs", "int"),
+            "vgprs": recs.field(r, "MaxVGPRs", "int"),
+            "agprs": recs.field(r, "HasAGPRs", "bit"),
+            "se_aid": recs.field(r, "SeAidSendMsgId", "int"),
+            "clock": collect_clock(recs, recs.field(r, "Clock", "def")),
+        }
+        if p["generation"] not in GENERATIONS:
+            fail(f"{name}: unknown generation '{p['generation']}'")
+        if p["wave"] not in (32, 64):
+            fail(f"{name}: wave size {p['wave']}")
+        if p["imm"] != (p["imm_max"] > 0) or not 0 <= p["imm_max"] <= 0xFFFF:
+            fail(f"{name}: TtraceDataImmMax must be >0 exactly when "
+                 "HasTtraceDataImm")
+        if not (0 < p["sgprs"] <= 106 and 0 < p["vgprs"] <= 1024):
+            fail(f"{name}: register budget out of range")
+        fields = [collect_field(recs, f, f"{name}.HwIdFields[{i}]")
+                  for i, f in enumerate(recs.field(r, "HwIdFields", "list"))]
+        seen = set()
+        for f in fields:
+            if f["name"] in seen:
+                fail(f"{name}: HW_ID field {f['name']} listed twice")
+            seen.add(f["name"])
+        p["fields"] = fields
+        scope = []
+        for key in ("ScopeWaveField", "ScopeSimdField", "ScopeCuField",
+                    "ScopeWgField"):
+            v = recs.field(r, key, "string")
+            if v not in seen:
+                fail(f"{name}.{key}: '{v}' is not one of its HW_ID fields")
+            scope.append(v)
+        p["scope"] = scope
+        timing = [(c["issue"], c["latency"]) for c in classes]
+        overridden = set()
+        for i, ref in enumerate(recs.field(r, "CycleOverrides", "list")):
+            o = recs.resolve(ref, f"{name}.CycleOverrides[{i}]")
+            cls = recs.field(o, "Class", "def")["!name"]
+            idx = by_def[cls]
+            if idx in overridden:
+                fail(f"{name}: {cls} overridden twice")
+            overridden.add(idx)
+            issue = recs.field(o, "IssueCycles", "int")
+            lat = recs.field(o, "LatencyCycles", "int")
+            if issue < 1 or lat < 0:
+                fail(f"{name}: override of {cls} out of range")
+            timing[idx] = (issue, lat)
+        p["timing"] = timing
+        procs.append(p)
+    procs.sort(key=lambda p: natural_key(p["name"]))
+    names = [p["name"] for p in procs]
+    if len(set(names)) != len(names):
+        fail("duplicate processor names")
+    if not procs:
+        fail("no Processor records")
+    return procs
+
+
+def emit(classes, prefixes, default_index, procs):
+    out = []
+    w = out.append
+    w("// Generated by stinkytofu/hw/gen_hardware_model.py from "
+      "HardwareModel.td.")
+    w("// Do not edit: change HardwareModel.td instead.")
+    w("")
+    w("namespace stinkytofu {")
+    w("namespace hwgen {")
+    w("")
+    w(f"inline constexpr unsigned NumInstClasses = {len(classes)};")
+    w(f"inline constexpr unsigned DefaultInstClass = {default_index}; "
+      f"// {classes[default_index]['name']}")
+    w("")
+    w("// Mnemonic prefixes, longest first; ClassIndex into the per-processor")
+    w("// InstClass tables (classes sorted by name).")
+    w("inline constexpr PrefixEntry Prefixes[] = {")
+    for p, idx in prefixes:
+        w(f"    {{{cstr(p)}, {idx}}}, // {classes[idx]['name']}")
+    w("};")
+    for p in procs:
+        ident = p["name"].upper()
+        w("")
+        w(f"// {p['name']} ({p['generation']})")
+        w(f"inline constexpr HwIdField {ident}_HwIdFields[] = {{")
+        for f in p["fields"]:
+            w(f"    {{{cstr(f['name'])}, {cstr(f['reg_name'])}, {f['reg_id']}, "
+              f"{f['offset']}, {f['width']}}},")
+        w("};")
+        w(f"inline constexpr InstClass {ident}_InstClasses[] = {{")
+        for c, (issue, lat) in zip(classes, p["timing"]):
+            w(f"    {{{cstr(c['name'])}, {issue}, {lat}, {c['cost']}}},")
+        w("};")
+        w(f"static_assert(std::size({ident}_InstClasses) == NumInstClasses);")
+    w("")
+    w("inline constexpr ProcessorDesc Processors[] = {")
+    for p in procs:
+        ident = p["name"].upper()
+        c = p["clock"]
+        b = lambda v: "true" if v else "false"
+        w("    {")
+        w(f"        .Name = {cstr(p['name'])},")
+        w(f"        .Generation = {cstr(p['generation'])},")
+        w(f"        .WaveSize = {p['wave']},")
+        w(f"        .HasTtraceDataImm = {b(p['imm'])},")
+        w(f"        .TtraceDataImmMax = {p['imm_max']},")
+        w(f"        .NeedsNopBeforeTtraceData = {b(p['nop'])},")
+        w(f"        .MaxSGPRs = {p['sgprs']},")
+        w(f"        .MaxVGPRs = {p['vgprs']},")
+        w(f"        .HasAGPRs = {b(p['agprs'])},")
+        w(f"        .HwIdFields = {ident}_HwIdFields,")
+        w("        .ScopeFields = {" +
+          ", ".join(cstr(s) for s in p["scope"]) + "},")
+        w(f"        .SeAidSendMsgId = {p['se_aid']},")
+        w(f"        .Clock = {{ShaderClockKind::{c['kind']}, "
+          f"{cstr(c['mnemonic'])}, {cstr(c['lo'][0])}, {c['lo'][1]}, "
+          f"{cstr(c['hi'][0])}, {c['hi'][1]}, {c['width']}, {b(c['lgkm'])}}},")
+        w(f"        .InstClasses = {ident}_InstClasses,")
+        w("    },")
+    w("};")
+    w("")
+    w("inline constexpr llvm::StringRef ProcessorNames[] = {")
+    w("    " + ", ".join(cstr(p["name"]) for p in procs) + ",")
+    w("};")
+    w("")
+    w("} // namespace hwgen")
+    w("} // namespace stinkytofu")
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: gen_hardware_model.py HardwareModel.json "
+              "HardwareModel.inc", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[1], encoding="utf-8") as f:
+            recs = Records(json.load(f))
+        classes, prefixes, default_index = collect_classes(recs)
+        procs = collect_processors(recs, classes)
+        text = emit(classes, prefixes, default_index, procs)
+    except (GenError, OSError, json.JSONDecodeError) as e:
+        print(f"gen_hardware_model.py: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        with open(argv[2], encoding="utf-8") as f:
+            if f.read() == text:
+                return 0
+    except OSError:
+        pass
+    tmp = argv[2] + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, argv[2])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

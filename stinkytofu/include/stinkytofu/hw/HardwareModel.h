@@ -1,0 +1,131 @@
+//===- HardwareModel.h - Per-architecture facts MC does not describe -*- C++ -*-===//
+//
+// LLVM MC gives mnemonics, operands, implicit registers and branch flags. The
+// rest (wave size, SQTT trace instructions and hazards, register budgets,
+// HW_ID field layouts, shader clock, default instruction timings and SQTT cost
+// weights) is declared in stinkytofu/hw/HardwareModel.td and compiled into
+// constexpr tables at build time. Models are immutable statics: lookup() hands
+// out pointers that stay valid for the life of the program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_HW_HARDWAREMODEL_H
+#define STINKYTOFU_HW_HARDWAREMODEL_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <optional>
+
+namespace stinkytofu {
+
+namespace hwgen {
+struct ProcessorDesc;
+}
+
+/// A bit field of a hardware register read with `s_getreg_b32`:
+/// bits [Offset + Width - 1 : Offset] of hwreg \c HwRegId.
+struct HwIdField {
+  llvm::StringRef Name;      ///< "CU_ID", "WGP_ID", ...
+  llvm::StringRef HwRegName; ///< assembler name: "HW_REG_HW_ID"
+  unsigned HwRegId;          ///< hwreg id: 4, 23, 24, ...
+  unsigned Offset;
+  unsigned Width;
+
+  /// The simm16 of `s_getreg_b32`: ((Width-1) << 11) | (Offset << 6) | HwRegId.
+  unsigned getregImmediate() const {
+    return ((Width - 1) << 11) | (Offset << 6) | HwRegId;
+  }
+  /// Mask of the field's bits within the 32-bit register.
+  uint32_t mask() const {
+    return static_cast<uint32_t>(((uint64_t(1) << Width) - 1) << Offset);
+  }
+};
+
+/// Default timing and SQTT cost of a family of instructions.
+struct InstClass {
+  llvm::StringRef Name;    ///< "SALU", "VALU", "MFMA", "LDS", "VMEM", ...
+  unsigned IssueCycles;
+  unsigned LatencyCycles;
+  unsigned CostWeight;     ///< SQTT function-size weight (MFMA 16, VMEM 10, LDS 4)
+};
+
+/// How the processor reads its shader clock.
+enum class ShaderClockKind : uint8_t {
+  SMemTime,              ///< `s_memtime s[n:n+1]`, 64-bit, SMEM (lgkmcnt wait)
+  HwRegShaderCycles,     ///< `s_getreg_b32 sN, hwreg(HW_REG_SHADER_CYCLES)`, 20-bit
+  HwRegShaderCyclesLoHi, ///< SHADER_CYCLES_LO/HI hwregs: read HI, LO, HI
+  GetShaderCyclesU64,    ///< `s_get_shader_cycles_u64 s[n:n+1]`
+};
+
+struct ShaderClock {
+  ShaderClockKind Kind;
+  llvm::StringRef Mnemonic;    ///< instruction that reads the counter
+  llvm::StringRef HwRegName;   ///< hwreg (low half) for the HwReg kinds, else ""
+  unsigned HwRegId;
+  llvm::StringRef HwRegHiName; ///< high-half hwreg for HwRegShaderCyclesLoHi
+  unsigned HwRegHiId;
+  unsigned Width;              ///< significant counter bits
+  bool NeedsLgkmWait;          ///< result arrives through SMEM
+};
+
+/// The HW_ID dimensions an SQTT scope check filters on.
+enum class ScopeDim : uint8_t { Wave, Simd, Cu, Wg };
+
+class HardwareModel {
+public:
+  /// The model of \p Processor ("gfx942"); a target-id feature suffix
+  /// ("gfx90a:xnack+") is ignored. Null if the processor is unknown.
+  static const HardwareModel *lookup(llvm::StringRef Processor);
+  /// All modelled processors, in gfx order (gfx900 ... gfx1250).
+  static llvm::ArrayRef<llvm::StringRef> processors();
+
+  llvm::StringRef processor() const;
+  /// "gfx9", "gfx10", "gfx11" or "gfx12".
+  llvm::StringRef generation() const;
+  /// Default wavefront size: 64 on gfx9, 32 on gfx10+.
+  unsigned waveSize() const;
+
+  /// `s_ttracedata_imm` is usable for markers (gfx11, gfx12).
+  bool hasTtraceDataImm() const;
+  /// Largest `s_ttracedata_imm` value SQTT records intact (0 without _imm).
+  unsigned ttraceDataImmMax() const;
+  /// An SALU write of M0 needs `s_nop 0` before `s_ttracedata` (gfx9).
+  bool needsNopBeforeTtraceData() const;
+
+  /// Addressable SGPRs (s0..s[N-1]), excluding VCC and trap temporaries.
+  unsigned maxSGPRs() const;
+  /// Addressable VGPRs; on gfx90a/gfx942/gfx950 the unified file incl. AGPRs.
+  unsigned maxVGPRs() const;
+  bool hasAGPRs() const;
+
+  /// HW_ID register fields, in register and bit order.
+  llvm::ArrayRef<HwIdField> hwIdFields() const;
+  /// The field called \p Name ("CU_ID"), or null.
+  const HwIdField *hwIdField(llvm::StringRef Name) const;
+  /// The field an SQTT scope check reads for \p Dim (gfx9 CU_ID / gfx10+
+  /// WGP_ID for ScopeDim::Cu, TG_ID / WG_ID for ScopeDim::Wg).
+  const HwIdField &scopeField(ScopeDim Dim) const;
+  /// `s_sendmsg_rtn_b32` message id that returns SE/AID when HW_ID has no
+  /// SE field (gfx1250: MSG_RTN_GET_SE_AID_ID = 135).
+  std::optional<unsigned> seAidSendMsgId() const;
+
+  const ShaderClock &shaderClock() const;
+
+  /// Every instruction class with this processor's cycles.
+  llvm::ArrayRef<InstClass> instClasses() const;
+  /// The class of a lower-case mnemonic by longest matching prefix; the
+  /// "OTHER" class when no prefix matches.
+  const InstClass &classify(llvm::StringRef Mnemonic) const;
+
+  /// Only the generated tables construct models.
+  constexpr explicit HardwareModel(const hwgen::ProcessorDesc &D) : D(&D) {}
+  HardwareModel(const HardwareModel &) = delete;
+  HardwareModel &operator=(const HardwareModel &) = delete;
+
+private:
+  const hwgen::ProcessorDesc *D;
+};
+
+} // namespace stinkytofu
+
+#endif // STINKYTOFU_HW_HARDWAREMODEL_H

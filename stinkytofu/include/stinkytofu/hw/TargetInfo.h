@@ -1,0 +1,93 @@
+//===- TargetInfo.h - LLVM MC description of one AMDGPU target ---*- C++ -*-===//
+//
+// The single source of ISA truth: every fact about mnemonics, operands,
+// implicit registers, branch/call flags and encodings comes from the LLVM
+// AMDGPU MC layer objects held here. One TargetInfo per target id, shared.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_HW_TARGETINFO_H
+#define STINKYTOFU_HW_TARGETINFO_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegister.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/Support/Error.h"
+#include "llvm/TargetParser/Triple.h"
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace llvm {
+class Target;
+}
+
+namespace stinkytofu {
+
+class HardwareModel;
+
+enum class RegClass : uint8_t { Other, SGPR, VGPR, AGPR, TTMP, Special };
+
+class TargetInfo {
+public:
+  /// \p TargetId is a processor ("gfx942") or a full target id
+  /// ("amdgcn-amd-amdhsa--gfx90a:xnack+").
+  static llvm::Expected<std::shared_ptr<const TargetInfo>> get(llvm::StringRef TargetId);
+  /// Processors this build supports and tests.
+  static llvm::ArrayRef<llvm::StringRef> supportedProcessors();
+
+  llvm::StringRef processor() const { return Processor; }
+  /// Subtarget features derived from the target id (`+xnack,-sramecc`).
+  llvm::StringRef features() const { return Features; }
+  const llvm::Triple &triple() const { return TheTriple; }
+  const llvm::Target &target() const { return *TheTarget; }
+  const llvm::MCRegisterInfo &regInfo() const { return *MRI; }
+  const llvm::MCAsmInfo &asmInfo() const { return *MAI; }
+  const llvm::MCInstrInfo &instrInfo() const { return *MII; }
+  const llvm::MCSubtargetInfo &subtargetInfo() const { return *STI; }
+  const llvm::MCTargetOptions &targetOptions() const { return Options; }
+  const HardwareModel &hardware() const { return *Hardware; }
+
+  /// A register by its MC name ("SCC", "M0", "EXEC_LO", "SGPR5").
+  llvm::MCRegister findRegister(llvm::StringRef MCName) const;
+  /// The register file of a (possibly tuple) register.
+  RegClass classOf(llvm::MCRegister Reg) const;
+  /// The 32-bit registers a register covers (SGPR62_SGPR63 -> SGPR62, SGPR63).
+  llvm::SmallVector<llvm::MCRegister, 4> covered32(llvm::MCRegister Reg) const;
+  /// Assembly spelling of a register: s[62:63], v5, vcc, exec_lo, scc.
+  std::string asmName(llvm::MCRegister Reg) const;
+  /// The numeric index of a 32-bit SGPR/VGPR/AGPR/TTMP register.
+  std::optional<unsigned> indexOf(llvm::MCRegister Reg) const;
+  /// The 32-bit register of \p Class with index \p Index.
+  llvm::MCRegister reg32(RegClass Class, unsigned Index) const;
+
+  ~TargetInfo();
+
+private:
+  TargetInfo() = default;
+  std::string Processor, Features;
+  llvm::Triple TheTriple;
+  const llvm::Target *TheTarget = nullptr;
+  llvm::MCTargetOptions Options;
+  std::unique_ptr<llvm::MCRegisterInfo> MRI;
+  std::unique_ptr<llvm::MCAsmInfo> MAI;
+  std::unique_ptr<llvm::MCInstrInfo> MII;
+  std::unique_ptr<llvm::MCSubtargetInfo> STI;
+  const HardwareModel *Hardware = nullptr;
+  // Register files, found by name in MCRegisterInfo: indexed by number.
+  std::vector<llvm::MCRegister> SGPRs, VGPRs, AGPRs, TTMPs;
+  std::vector<uint8_t> ClassOfReg;   // indexed by MCRegister id
+  std::vector<int32_t> IndexOfReg;   // indexed by MCRegister id
+  // Built on first use: most runs never look a register up by name.
+  mutable llvm::StringMap<llvm::MCRegister> RegByName;
+  mutable std::once_flag RegByNameOnce;
+  void indexRegisters();
+};
+
+} // namespace stinkytofu
+
+#endif

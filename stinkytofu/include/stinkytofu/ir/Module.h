@@ -1,0 +1,110 @@
+//===- Module.h - A whole assembly file as Asm IR ---------------*- C++ -*-===//
+//
+// A module holds the file's items in source order: verbatim text (directives,
+// sections, kernel descriptors, metadata, macros, comments) and functions.
+// Printing every item in order reproduces the input byte for byte until a
+// pass changes something.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_IR_MODULE_H
+#define STINKYTOFU_IR_MODULE_H
+
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/Function.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
+#include <list>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+class AssemblerState;
+
+enum class TextKind : uint8_t {
+  Directive,        ///< .text, .globl, .set, .p2align ...
+  KernelDescriptor, ///< .amdhsa_kernel ... .end_amdhsa_kernel
+  Metadata,         ///< .amdgpu_metadata ... .end_amdgpu_metadata
+  Macro,            ///< .macro ... .endm
+  Comment,          ///< comments and blank lines only
+  Data,             ///< anything in a non-code section
+};
+
+struct ModuleItem {
+  enum class Kind : uint8_t { Text, Function } K;
+  TextKind Text = TextKind::Directive;
+  llvm::StringRef Contents; ///< Text items: the verbatim text.
+  Function *Func = nullptr; ///< Function items.
+};
+
+class Module {
+public:
+  Module(std::string Name, std::shared_ptr<const TargetInfo> Target);
+  ~Module();
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  llvm::StringRef name() const { return Name; }
+  void setName(std::string N) { Name = std::move(N); }
+  /// The input file name, used in diagnostics and source locations.
+  llvm::StringRef fileName() const { return FileName; }
+  void setFileName(std::string F) { FileName = std::move(F); }
+  const TargetInfo &target() const { return *Target; }
+  std::shared_ptr<const TargetInfo> targetPtr() const { return Target; }
+
+  // --- Items in source order ---------------------------------------------
+  std::vector<ModuleItem> &items() { return Items; }
+  const std::vector<ModuleItem> &items() const { return Items; }
+  void appendText(TextKind K, llvm::StringRef Text);
+  Function &appendFunction(std::string FnName, bool IsEntry);
+  /// Adds a function right after item \p ItemIndex (used when a callable is
+  /// split off the tail of another function).
+  Function &insertFunctionAfter(size_t ItemIndex, std::string FnName, bool IsEntry);
+
+  /// Functions in source order.
+  std::list<Function> &functions() { return Functions; }
+  const std::list<Function> &functions() const { return Functions; }
+  /// The kernel, or the first function when there is no kernel.
+  Function *entry();
+  const Function *entry() const;
+  /// Entry first, then callables in source order (the `.stir` order).
+  std::vector<const Function *> functionsInPrintOrder() const;
+  Function *findFunction(llvm::StringRef FnName);
+
+  /// Whether the input ended without a newline (kept for byte identity).
+  bool endsWithoutNewline() const { return NoFinalNewline; }
+  void setEndsWithoutNewline(bool B) { NoFinalNewline = B; }
+
+  /// Keeps \p Text alive as long as the module; returns the stable copy.
+  llvm::StringRef save(llvm::StringRef Text) { return Saver.save(Text); }
+
+  /// `.set A, B` aliases between labels/symbols, A -> B as written.
+  llvm::StringMap<std::string> &symbolAliases() { return Aliases; }
+  const llvm::StringMap<std::string> &symbolAliases() const { return Aliases; }
+  /// Follows `.set` aliases to the label they finally name.
+  llvm::StringRef resolveAlias(llvm::StringRef Symbol) const;
+
+  /// The assembler state (source manager, MC context, symbol values) the
+  /// module was read with; owned here so MC expressions stay valid.
+  AssemblerState &assembler() { return *Assembler; }
+  const AssemblerState &assembler() const { return *Assembler; }
+  void setAssembler(std::unique_ptr<AssemblerState> A);
+
+private:
+  std::string Name, FileName;
+  std::shared_ptr<const TargetInfo> Target;
+  std::unique_ptr<AssemblerState> Assembler;
+  std::vector<ModuleItem> Items;
+  std::list<Function> Functions;
+  llvm::StringMap<std::string> Aliases;
+  bool NoFinalNewline = false;
+  llvm::BumpPtrAllocator Arena;
+  llvm::StringSaver Saver{Arena};
+};
+
+} // namespace stinkytofu
+
+#endif

@@ -1,0 +1,94 @@
+//===- AssemblerState.h - Running LLVM's assembler over a buffer -*- C++ -*-===//
+//
+// The semantic side of the `.s` reader, shaped after llvm-mca's region
+// generator: the real MCAsmParser runs over the whole file, so `.set`,
+// `.macro`, `.if`, expressions and target directives mean exactly what they
+// mean to the assembler; a recording streamer keeps every MCInst, label,
+// assignment and symbol type in order, each tied to the line of the input it
+// came from (a macro expansion to the line that invoked it).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_PARSE_ASSEMBLERSTATE_H
+#define STINKYTOFU_PARSE_ASSEMBLERSTATE_H
+
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/Instruction.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+/// One thing the assembler did, in order.
+struct AsmEvent {
+  enum class Kind : uint8_t {
+    Instruction,  ///< Inst
+    Label,        ///< Symbol defined as a label
+    Assignment,   ///< Symbol = Value (`.set`, `=`)
+    FunctionType, ///< `.type Symbol,@function`
+    Section,      ///< switched section; IsCode tells whether it holds code
+  };
+  Kind K;
+  /// 1-based line in the parsed buffer (the invoking line for expansions).
+  unsigned Line = 0;
+  /// True when the event came out of a macro / .rept expansion.
+  bool FromExpansion = false;
+  bool IsCode = false;
+  llvm::MCInst Inst;
+  std::string Symbol;
+  const llvm::MCExpr *Value = nullptr;
+  llvm::SMLoc Loc; ///< where it was parsed (valid for main-buffer events)
+};
+
+/// A diagnostic the assembler reported.
+struct AsmDiagnostic {
+  llvm::SMDiagnostic Diag;
+  unsigned Line = 0;
+};
+
+class AssemblerState final : public OperandSource {
+public:
+  explicit AssemblerState(std::shared_ptr<const TargetInfo> Target);
+  ~AssemblerState() override;
+
+  const TargetInfo &target() const { return *Target; }
+  llvm::SourceMgr &sourceMgr() { return SrcMgr; }
+  const llvm::SourceMgr &sourceMgr() const { return SrcMgr; }
+  llvm::MCContext &context() { return *Ctx; }
+
+  /// Adds \p Buffer and assembles it whole. Events are returned in order;
+  /// diagnostics are collected in \p Diags (never printed here).
+  std::vector<AsmEvent> assembleFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                                     std::vector<AsmDiagnostic> &Diags);
+  unsigned mainBufferId() const { return MainBuffer; }
+
+  /// Assembles one statement in the context of the file already read (its
+  /// `.set` symbols and labels are known). Used for instructions created by
+  /// passes and for `.stir` input.
+  llvm::Expected<llvm::SmallVector<llvm::MCInst, 1>>
+  assembleStatement(llvm::StringRef Text);
+
+  /// Typed operands of a statement's operand text, with symbolic register
+  /// indices resolved through this file's symbols.
+  std::vector<Operand> parseOperands(llvm::StringRef Body) const override;
+
+  /// The absolute value of symbol \p Name as finally assigned, if any.
+  std::optional<int64_t> symbolValue(llvm::StringRef Name) const;
+
+private:
+  std::shared_ptr<const TargetInfo> Target;
+  llvm::SourceMgr SrcMgr;
+  std::unique_ptr<llvm::MCContext> Ctx;
+  std::unique_ptr<llvm::MCObjectFileInfo> MOFI;
+  unsigned MainBuffer = 0;
+};
+
+} // namespace stinkytofu
+
+#endif

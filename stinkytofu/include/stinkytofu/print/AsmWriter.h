@@ -1,0 +1,20 @@
+//===- AsmWriter.h - Writing the Asm IR back as assembly --------*- C++ -*-===//
+#ifndef STINKYTOFU_PRINT_ASMWRITER_H
+#define STINKYTOFU_PRINT_ASMWRITER_H
+
+#include "stinkytofu/ir/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace stinkytofu {
+
+/// Writes \p M as assembly: untouched items byte for byte, changed and new
+/// instructions in the file's own style.
+void writeAsm(const Module &M, llvm::raw_ostream &OS);
+
+/// The text of one instruction as it is written: its source text when
+/// untouched, else formatted in the style around it (newline included).
+std::string instructionText(const Instruction &I);
+
+} // namespace stinkytofu
+
+#endif

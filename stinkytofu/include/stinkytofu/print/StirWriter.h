@@ -1,0 +1,27 @@
+//===- StirWriter.h - Writing the textual IR (`.stir`) ----------*- C++ -*-===//
+#ifndef STINKYTOFU_PRINT_STIRWRITER_H
+#define STINKYTOFU_PRINT_STIRWRITER_H
+
+#include "stinkytofu/ir/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace stinkytofu {
+
+/// Writes \p M as `.stir`. Everything needed to give the input assembly back
+/// byte for byte is kept: verbatim text as `st.text`, and `leading` / `asm`
+/// attributes only where the default spelling would differ.
+void writeStir(const Module &M, llvm::raw_ostream &OS);
+
+/// The statement the `.stir` reader rebuilds from an instruction written
+/// without `asm`: a tab, the mnemonic, the definitions and the use pieces
+/// joined by ", ". Reader and writer share it, so `asm` is printed exactly
+/// when this would not give the source back.
+std::string rebuildStatement(llvm::StringRef Mnemonic,
+                             const std::vector<std::string> &Defs, llvm::StringRef Uses);
+
+/// How many leading operands print before `=` (MC's explicit defs).
+unsigned numPrintedDefs(const Instruction &I, const TargetInfo &TI);
+
+} // namespace stinkytofu
+
+#endif

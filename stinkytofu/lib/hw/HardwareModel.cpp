@@ -1,0 +1,139 @@
+//===- HardwareModel.cpp - Per-architecture facts MC does not describe ----===//
+//
+// The data comes from stinkytofu/hw/HardwareModel.td through
+// gen_hardware_model.py, which fills the types declared below.
+//
+//===----------------------------------------------------------------------===//
+#include "stinkytofu/hw/HardwareModel.h"
+
+#include <array>
+#include <cassert>
+#include <cstddef>
+#include <utility>
+
+namespace stinkytofu {
+namespace hwgen {
+
+/// One mnemonic prefix of an instruction class.
+struct PrefixEntry {
+  llvm::StringRef Prefix;
+  unsigned ClassIndex;
+};
+
+/// Everything HardwareModel.td says about one processor.
+struct ProcessorDesc {
+  llvm::StringRef Name;
+  llvm::StringRef Generation;
+  unsigned WaveSize;
+  bool HasTtraceDataImm;
+  unsigned TtraceDataImmMax;
+  bool NeedsNopBeforeTtraceData;
+  unsigned MaxSGPRs;
+  unsigned MaxVGPRs;
+  bool HasAGPRs;
+  llvm::ArrayRef<HwIdField> HwIdFields;
+  /// Field names for ScopeDim::Wave, Simd, Cu, Wg.
+  std::array<llvm::StringRef, 4> ScopeFields;
+  int SeAidSendMsgId; ///< -1 when HW_ID carries the SE
+  ShaderClock Clock;
+  /// Indexed like the classes of Prefixes[].ClassIndex.
+  llvm::ArrayRef<InstClass> InstClasses;
+};
+
+} // namespace hwgen
+} // namespace stinkytofu
+
+#include "stinkytofu/hw/HardwareModel.inc"
+
+using namespace stinkytofu;
+using namespace stinkytofu::hwgen;
+
+namespace {
+
+constexpr std::size_t NumProcessors = std::size(Processors);
+
+static_assert(std::size(ProcessorNames) == NumProcessors);
+static_assert(DefaultInstClass < NumInstClasses);
+
+template <std::size_t... I>
+constexpr std::array<HardwareModel, NumProcessors>
+makeModels(std::index_sequence<I...>) {
+  return {{HardwareModel(Processors[I])...}};
+}
+
+constexpr std::array<HardwareModel, NumProcessors> Models =
+    makeModels(std::make_index_sequence<NumProcessors>());
+
+constexpr bool prefixesAreValid() {
+  for (const PrefixEntry &E : Prefixes)
+    if (E.ClassIndex >= NumInstClasses || E.Prefix.empty())
+      return false;
+  return true;
+}
+static_assert(prefixesAreValid(), "malformed generated prefix table");
+
+} // namespace
+
+const HardwareModel *HardwareModel::lookup(llvm::StringRef Processor) {
+  llvm::StringRef Name = Processor.split(':').first.trim();
+  for (std::size_t I = 0; I != NumProcessors; ++I)
+    if (Processors[I].Name == Name)
+      return &Models[I];
+  return nullptr;
+}
+
+llvm::ArrayRef<llvm::StringRef> HardwareModel::processors() {
+  return ProcessorNames;
+}
+
+llvm::StringRef HardwareModel::processor() const { return D->Name; }
+llvm::StringRef HardwareModel::generation() const { return D->Generation; }
+unsigned HardwareModel::waveSize() const { return D->WaveSize; }
+bool HardwareModel::hasTtraceDataImm() const { return D->HasTtraceDataImm; }
+unsigned HardwareModel::ttraceDataImmMax() const {
+  return D->TtraceDataImmMax;
+}
+bool HardwareModel::needsNopBeforeTtraceData() const {
+  return D->NeedsNopBeforeTtraceData;
+}
+unsigned HardwareModel::maxSGPRs() const { return D->MaxSGPRs; }
+unsigned HardwareModel::maxVGPRs() const { return D->MaxVGPRs; }
+bool HardwareModel::hasAGPRs() const { return D->HasAGPRs; }
+
+llvm::ArrayRef<HwIdField> HardwareModel::hwIdFields() const {
+  return D->HwIdFields;
+}
+
+const HwIdField *HardwareModel::hwIdField(llvm::StringRef Name) const {
+  for (const HwIdField &F : D->HwIdFields)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+
+const HwIdField &HardwareModel::scopeField(ScopeDim Dim) const {
+  // The generator checked that every scope field name exists.
+  const HwIdField *F = hwIdField(D->ScopeFields[static_cast<unsigned>(Dim)]);
+  assert(F && "scope field missing from the generated tables");
+  return *F;
+}
+
+std::optional<unsigned> HardwareModel::seAidSendMsgId() const {
+  if (D->SeAidSendMsgId < 0)
+    return std::nullopt;
+  return static_cast<unsigned>(D->SeAidSendMsgId);
+}
+
+const ShaderClock &HardwareModel::shaderClock() const { return D->Clock; }
+
+llvm::ArrayRef<InstClass> HardwareModel::instClasses() const {
+  return D->InstClasses;
+}
+
+const InstClass &HardwareModel::classify(llvm::StringRef Mnemonic) const {
+  // Prefixes[] is sorted longest first, so the first match is the longest.
+  for (const PrefixEntry &E : Prefixes)
+    if (Mnemonic.starts_with(E.Prefix))
+      return D->InstClasses[E.ClassIndex];
+  return D->InstClasses[DefaultInstClass];
+}

@@ -1,0 +1,89 @@
+//===- InstrFacts.cpp - What LLVM MC says about one instruction ----------===//
+#include "stinkytofu/hw/InstrFacts.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "llvm/MC/MCInstrDesc.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+static void addUnique(SmallVectorImpl<MCRegister> &Regs, MCRegister R) {
+  if (R.isValid() && !llvm::is_contained(Regs, R))
+    Regs.push_back(R);
+}
+
+InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
+  const MCInstrDesc &Desc = TI.instrInfo().get(Inst.getOpcode());
+  InstrFacts F;
+  F.Opcode = Inst.getOpcode();
+  auto Set = [&](bool Cond, InstrFlag Flag) {
+    if (Cond)
+      F.Flags |= Flag;
+  };
+  Set(Desc.isBranch(), IF_Branch);
+  Set(Desc.isConditionalBranch(), IF_ConditionalBranch);
+  Set(Desc.isCall(), IF_Call);
+  Set(Desc.isReturn(), IF_Return);
+  Set(Desc.isTerminator(), IF_Terminator);
+  Set(Desc.isBarrier(), IF_Barrier);
+  Set(Desc.mayLoad(), IF_MayLoad);
+  Set(Desc.mayStore(), IF_MayStore);
+  Set(Desc.hasUnmodeledSideEffects(), IF_SideEffects);
+
+  unsigned NumDefs = Desc.getNumDefs();
+  bool HasPCRelTarget = false;
+  for (unsigned I = 0, E = Inst.getNumOperands(); I != E; ++I) {
+    const MCOperand &Op = Inst.getOperand(I);
+    if (I < Desc.getNumOperands() &&
+        Desc.operands()[I].OperandType == MCOI::OPERAND_PCREL)
+      HasPCRelTarget = true;
+    if (!Op.isReg() || !Op.getReg().isValid())
+      continue;
+    // Tied sources (a def that is also read, as in s_addk_i32) are uses.
+    bool IsDef = I < NumDefs;
+    bool IsTiedUse = I < Desc.getNumOperands() &&
+                     Desc.getOperandConstraint(I, MCOI::TIED_TO) != -1;
+    if (IsDef)
+      addUnique(F.Defs, Op.getReg());
+    if (!IsDef || IsTiedUse)
+      addUnique(F.Uses, Op.getReg());
+  }
+  // A branch that jumps to a register rather than to a label expression.
+  if (Desc.isBranch() && !HasPCRelTarget)
+    F.Flags |= IF_IndirectBranch;
+  for (MCPhysReg R : Desc.implicit_defs())
+    addUnique(F.Defs, R);
+  for (MCPhysReg R : Desc.implicit_uses())
+    addUnique(F.Uses, R);
+  return F;
+}
+
+InstrFacts InstrFacts::compose(const TargetInfo &TI, ArrayRef<MCInst> Insts) {
+  if (Insts.size() == 1)
+    return compute(TI, Insts.front());
+  InstrFacts All;
+  const MCRegisterInfo &MRI = TI.regInfo();
+  auto DefinedEarlier = [&](MCRegister R) {
+    return llvm::any_of(All.Defs, [&](MCRegister D) { return MRI.isSubRegisterEq(D, R); });
+  };
+  for (const MCInst &I : Insts) {
+    InstrFacts One = compute(TI, I);
+    if (!All.Opcode)
+      All.Opcode = One.Opcode;
+    All.Flags |= One.Flags;
+    for (MCRegister U : One.Uses)
+      if (!DefinedEarlier(U))
+        addUnique(All.Uses, U);
+    for (MCRegister D : One.Defs)
+      addUnique(All.Defs, D);
+  }
+  return All;
+}
+
+InstrFacts InstrFacts::opaque() {
+  InstrFacts F;
+  F.Flags = IF_Opaque | IF_SideEffects | IF_MayLoad | IF_MayStore;
+  return F;
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,190 @@
+//===- TargetInfo.cpp - LLVM MC description of one AMDGPU target ---------===//
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+void initializeAMDGPU() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmParser();
+  });
+}
+
+/// Splits "amdgcn-amd-amdhsa--gfx90a:xnack+:sramecc-" (or "gfx90a:xnack-")
+/// into the processor and an MC feature string.
+void splitTargetId(StringRef TargetId, std::string &Processor,
+                   std::string &Features) {
+  StringRef Rest = TargetId.trim();
+  size_t Dashes = Rest.rfind("--");
+  if (Dashes != StringRef::npos)
+    Rest = Rest.substr(Dashes + 2);
+  SmallVector<StringRef, 4> Parts;
+  Rest.split(Parts, ':');
+  Processor = Parts.front().lower();
+  std::string F;
+  for (StringRef Feature : ArrayRef(Parts).drop_front()) {
+    if (Feature.empty())
+      continue;
+    char Sign = Feature.back();
+    if (Sign != '+' && Sign != '-')
+      continue;
+    if (!F.empty())
+      F += ',';
+    F += Sign;
+    F += Feature.drop_back().str();
+  }
+  Features = F;
+}
+
+} // namespace
+
+ArrayRef<StringRef> TargetInfo::supportedProcessors() {
+  return HardwareModel::processors();
+}
+
+Expected<std::shared_ptr<const TargetInfo>> TargetInfo::get(StringRef TargetId) {
+  static std::mutex Lock;
+  static std::map<std::string, std::shared_ptr<const TargetInfo>> Cache;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (auto It = Cache.find(TargetId.str()); It != Cache.end())
+    return It->second;
+
+  initializeAMDGPU();
+  std::shared_ptr<TargetInfo> TI(new TargetInfo());
+  splitTargetId(TargetId, TI->Processor, TI->Features);
+  TI->Hardware = HardwareModel::lookup(TI->Processor);
+  if (!TI->Hardware)
+    return createStringError(inconvertibleErrorCode(),
+                             "unsupported target '" + TargetId.str() +
+                                 "' (supported: " +
+                                 join(supportedProcessors(), ", ") + ")");
+  TI->TheTriple = Triple("amdgcn-amd-amdhsa");
+  std::string Err;
+  TI->TheTarget = TargetRegistry::lookupTarget(TI->TheTriple, Err);
+  if (!TI->TheTarget)
+    return createStringError(inconvertibleErrorCode(), Err);
+  TI->MRI.reset(TI->TheTarget->createMCRegInfo(TI->TheTriple));
+  TI->MAI.reset(TI->TheTarget->createMCAsmInfo(*TI->MRI, TI->TheTriple, TI->Options));
+  TI->MII.reset(TI->TheTarget->createMCInstrInfo());
+  TI->STI.reset(TI->TheTarget->createMCSubtargetInfo(TI->TheTriple, TI->Processor,
+                                                     TI->Features));
+  if (!TI->MRI || !TI->MAI || !TI->MII || !TI->STI)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create the LLVM MC objects for " + TargetId.str());
+  TI->indexRegisters();
+  Cache.emplace(TargetId.str(), TI);
+  return TI;
+}
+
+TargetInfo::~TargetInfo() = default;
+
+void TargetInfo::indexRegisters() {
+  unsigned N = MRI->getNumRegs();
+  ClassOfReg.assign(N, uint8_t(RegClass::Special));
+  IndexOfReg.assign(N, -1);
+  struct File {
+    StringRef Prefix;
+    RegClass Class;
+    std::vector<MCRegister> *Regs;
+  } Files[] = {{"SGPR", RegClass::SGPR, &SGPRs},
+               {"VGPR", RegClass::VGPR, &VGPRs},
+               {"AGPR", RegClass::AGPR, &AGPRs},
+               {"TTMP", RegClass::TTMP, &TTMPs}};
+  // MC names the 32-bit registers <FILE><n>; tuples (SGPR0_SGPR1) and
+  // halves (VGPR0_LO16) carry suffixes but start with their file's name.
+  for (unsigned R = 1; R < N; ++R) {
+    StringRef Name = MRI->getName(R);
+    for (File &F : Files) {
+      if (!Name.starts_with(F.Prefix))
+        continue;
+      ClassOfReg[R] = uint8_t(F.Class);
+      unsigned Index;
+      if (!Name.substr(F.Prefix.size()).getAsInteger(10, Index)) {
+        if (F.Regs->size() <= Index)
+          F.Regs->resize(Index + 1);
+        (*F.Regs)[Index] = MCRegister(R);
+        IndexOfReg[R] = Index;
+      }
+      break;
+    }
+  }
+}
+
+MCRegister TargetInfo::findRegister(StringRef MCName) const {
+  std::call_once(RegByNameOnce, [this] {
+    for (unsigned R = 1, N = MRI->getNumRegs(); R < N; ++R)
+      RegByName.try_emplace(MRI->getName(R), MCRegister(R));
+  });
+  auto It = RegByName.find(MCName);
+  return It == RegByName.end() ? MCRegister() : It->second;
+}
+
+RegClass TargetInfo::classOf(MCRegister Reg) const {
+  return Reg.id() < ClassOfReg.size() ? RegClass(ClassOfReg[Reg.id()])
+                                      : RegClass::Other;
+}
+
+std::optional<unsigned> TargetInfo::indexOf(MCRegister Reg) const {
+  if (Reg.id() < IndexOfReg.size() && IndexOfReg[Reg.id()] >= 0)
+    return unsigned(IndexOfReg[Reg.id()]);
+  return std::nullopt;
+}
+
+MCRegister TargetInfo::reg32(RegClass Class, unsigned Index) const {
+  const std::vector<MCRegister> *Regs = nullptr;
+  switch (Class) {
+  case RegClass::SGPR: Regs = &SGPRs; break;
+  case RegClass::VGPR: Regs = &VGPRs; break;
+  case RegClass::AGPR: Regs = &AGPRs; break;
+  case RegClass::TTMP: Regs = &TTMPs; break;
+  default: return MCRegister();
+  }
+  return Index < Regs->size() ? (*Regs)[Index] : MCRegister();
+}
+
+SmallVector<MCRegister, 4> TargetInfo::covered32(MCRegister Reg) const {
+  SmallVector<MCRegister, 4> Out;
+  if (indexOf(Reg)) {
+    Out.push_back(Reg);
+    return Out;
+  }
+  for (MCSubRegIterator Sub(Reg, MRI.get()); Sub.isValid(); ++Sub)
+    if (indexOf(*Sub))
+      Out.push_back(*Sub);
+  if (Out.empty())
+    Out.push_back(Reg);
+  llvm::sort(Out, [&](MCRegister A, MCRegister B) {
+    return *indexOf(A) < *indexOf(B);
+  });
+  return Out;
+}
+
+std::string TargetInfo::asmName(MCRegister Reg) const {
+  static constexpr StringRef Letters[] = {"", "s", "v", "a", "ttmp", ""};
+  RegClass C = classOf(Reg);
+  if (C == RegClass::SGPR || C == RegClass::VGPR || C == RegClass::AGPR ||
+      C == RegClass::TTMP) {
+    SmallVector<MCRegister, 4> Regs = covered32(Reg);
+    if (Regs.size() == 1 && indexOf(Regs[0]) && Regs[0] == Reg)
+      return (Letters[unsigned(C)] + Twine(*indexOf(Reg))).str();
+    if (indexOf(Regs.front()) && indexOf(Regs.back()))
+      return (Letters[unsigned(C)] + "[" + Twine(*indexOf(Regs.front())) + ":" +
+              Twine(*indexOf(Regs.back())) + "]")
+          .str();
+  }
+  return StringRef(MRI->getName(Reg)).lower();
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,384 @@
+//===- AsmReader.cpp - Reading `.s` files into the Asm IR -----------------===//
+//
+// MC assembles the whole file (AssemblerState); this file cuts the original
+// bytes into items so that every byte belongs to exactly one of: a module
+// text item, a block's leading text or label, an instruction's leading text
+// or statement. Printing the items in order gives the input back.
+//
+//===----------------------------------------------------------------------===//
+#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/parse/AssemblerState.h"
+#include "stinkytofu/parse/OperandParser.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+std::optional<std::string> findTargetDirective(StringRef Text) {
+  size_t At = 0;
+  while ((At = Text.find(".amdgcn_target", At)) != StringRef::npos) {
+    size_t LineStart = Text.rfind('\n', At);
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    StringRef Before = Text.slice(LineStart, At);
+    At += strlen(".amdgcn_target");
+    if (findComment(Before) != StringRef::npos)
+      continue;
+    StringRef Rest = Text.substr(At);
+    Rest = Rest.take_until([](char C) { return C == '\n'; }).trim();
+    if (Rest.size() >= 2 && Rest.front() == '"') {
+      size_t Close = Rest.find('"', 1);
+      if (Close != StringRef::npos)
+        return Rest.slice(1, Close).str();
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+struct LineRecord {
+  SmallVector<const AsmEvent *, 1> Labels; // main-buffer labels, in order
+  SmallVector<MCInst, 1> Insts;
+  bool FromExpansion = false;
+  bool Opaque = false;
+  bool SectionChange = false;
+  bool CodeAfter = true; // whether the section after this line holds code
+};
+
+StringRef processorOf(StringRef TargetId) {
+  size_t Dashes = TargetId.rfind("--");
+  if (Dashes != StringRef::npos)
+    TargetId = TargetId.substr(Dashes + 2);
+  return TargetId.take_until([](char C) { return C == ':'; });
+}
+
+/// First word of a statement (after white space), lower-cased.
+std::string firstWord(StringRef Line) {
+  Line = Line.ltrim(" \t");
+  return Line.take_until([](char C) { return isSpace(C) || C == ','; }).lower();
+}
+
+/// Classifies a run of module-level text by what it holds.
+TextKind classifyText(StringRef Text, bool InCode) {
+  StringRef Rest = Text;
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    StringRef Code = Line.take_front(findComment(Line)).trim();
+    if (Code.empty())
+      continue;
+    std::string Word = firstWord(Code);
+    if (Word == ".amdhsa_kernel")
+      return TextKind::KernelDescriptor;
+    if (Word == ".amdgpu_metadata")
+      return TextKind::Metadata;
+    if (Word == ".macro")
+      return TextKind::Macro;
+    return InCode ? TextKind::Directive : TextKind::Data;
+  }
+  return TextKind::Comment;
+}
+
+class Builder {
+public:
+  Builder(Module &M, StringRef Text, const TargetInfo &TI, AssemblerState &AS)
+      : M(M), Text(Text), TI(TI), AS(AS) {}
+
+  Error build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines);
+
+private:
+  void splitLines();
+  void closeFunction(size_t Upto);
+  void startFunction(const Twine &Name, size_t SpanBegin);
+  void flushModuleText(size_t Upto);
+  void addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd, unsigned Line);
+  Error addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin, size_t End);
+
+  Module &M;
+  StringRef Text;
+  const TargetInfo &TI;
+  AssemblerState &AS;
+  std::vector<size_t> LineStart; // LineStart[L] for 1-based L; sentinel at end
+  StringSet<> FunctionStarts, Kernels;
+  Function *F = nullptr;
+  BasicBlock *BB = nullptr;
+  size_t Consumed = 0;   // bytes before this offset belong to an item
+  size_t FunctionEnd = 0; // end of the last instruction of F
+  bool InCode = true;
+};
+
+void Builder::splitLines() {
+  LineStart.push_back(0); // unused index 0
+  LineStart.push_back(0);
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\n' && I + 1 < Text.size())
+      LineStart.push_back(I + 1);
+  LineStart.push_back(Text.size());
+}
+
+void Builder::flushModuleText(size_t Upto) {
+  if (Upto > Consumed)
+    M.appendText(classifyText(Text.slice(Consumed, Upto), InCode),
+                 Text.slice(Consumed, Upto));
+  Consumed = std::max(Consumed, Upto);
+}
+
+void Builder::closeFunction(size_t Upto) {
+  if (!F)
+    return;
+  // Labels after the last instruction (`.Lfunc_end0:`) are not blocks: the
+  // function ends at its last instruction, the rest is module text.
+  while (!F->blocks().empty() && F->blocks().back().empty())
+    F->blocks().pop_back();
+  if (F->blocks().empty()) {
+    M.items().pop_back();
+    M.functions().remove_if([this](const Function &Fn) { return &Fn == F; });
+  } else {
+    F->renumberBlocks();
+  }
+  Consumed = FunctionEnd;
+  F = nullptr;
+  BB = nullptr;
+  flushModuleText(Upto);
+}
+
+void Builder::startFunction(const Twine &Name, size_t SpanBegin) {
+  flushModuleText(SpanBegin);
+  F = &M.appendFunction(Name.str(), /*IsEntry=*/false);
+  BB = nullptr;
+  FunctionEnd = SpanBegin;
+}
+
+void Builder::addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd,
+                       unsigned Line) {
+  if (!F || FunctionStarts.contains(E.Symbol)) {
+    closeFunction(SpanBegin);
+    startFunction(E.Symbol, SpanBegin);
+  }
+  BB = &F->appendBlock(E.Symbol);
+  BB->setLeadingText(Text.slice(Consumed, SpanBegin));
+  BB->setLabelText(Text.slice(SpanBegin, SpanEnd));
+  BB->setLocation({Line, unsigned(SpanBegin - LineStart[Line]) + 1});
+  Consumed = SpanEnd;
+}
+
+Error Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
+                              size_t End) {
+  if (!F) {
+    // Instructions before any label: an implicit function.
+    startFunction("func_at_line_" + std::to_string(Line), LineStart[Line]);
+  }
+  if (!BB)
+    BB = &F->appendBlock("");
+  StringRef Stmt = Text.slice(StmtBegin, End).rtrim("\r\n");
+  Statement S = splitStatement(Stmt);
+  InstKind Kind = R.Opaque ? InstKind::Opaque
+                  : (R.FromExpansion || R.Insts.size() > 1) ? InstKind::MacroCall
+                                                            : InstKind::Machine;
+  Instruction &I = BB->append(Instruction(Kind, S.Mnemonic.lower(), {}));
+  I.setLazyOperands(S.Body, &AS);
+  if (S.Mnemonic != I.mnemonic())
+    I.setMnemonicSpelling(S.Mnemonic.str());
+  I.setTrailingComment(S.Comment.str());
+  I.setLeadingText(Text.slice(Consumed, StmtBegin));
+  I.setSourceText(Text.slice(StmtBegin, End));
+  I.setLocation({Line, unsigned(StmtBegin - LineStart[Line] + S.Indent.size()) + 1});
+  if (R.Opaque)
+    I.setMC({}, InstrFacts::opaque());
+  else {
+    InstrFacts Facts = InstrFacts::compose(TI, R.Insts);
+    I.setMC(std::move(R.Insts), std::move(Facts));
+  }
+  Consumed = End;
+  FunctionEnd = End;
+  return Error::success();
+}
+
+Error Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines) {
+  splitLines();
+  unsigned NumLines = LineStart.size() - 2;
+  std::vector<LineRecord> Lines(NumLines + 2);
+
+  // Kernels are named by `.amdhsa_kernel`; functions by `.type x,@function`.
+  for (unsigned L = 1; L <= NumLines; ++L) {
+    StringRef Line = Text.slice(LineStart[L], LineStart[L + 1]);
+    if (firstWord(Line) == ".amdhsa_kernel") {
+      StringRef Name = Line.ltrim(" \t").drop_front(strlen(".amdhsa_kernel"));
+      Name = Name.take_front(findComment(Name)).trim();
+      Kernels.insert(Name);
+      FunctionStarts.insert(Name);
+    }
+  }
+  unsigned LastLine = 0;
+  for (const AsmEvent &E : Events) {
+    unsigned L = E.Line ? E.Line : LastLine;
+    if (L == 0 || L > NumLines)
+      continue;
+    LastLine = L;
+    LineRecord &R = Lines[L];
+    switch (E.K) {
+    case AsmEvent::Kind::Instruction:
+      R.Insts.push_back(E.Inst);
+      R.FromExpansion |= E.FromExpansion;
+      break;
+    case AsmEvent::Kind::Label:
+      if (!E.FromExpansion)
+        R.Labels.push_back(&E);
+      break;
+    case AsmEvent::Kind::FunctionType:
+      FunctionStarts.insert(E.Symbol);
+      break;
+    case AsmEvent::Kind::Section:
+      R.SectionChange = true;
+      R.CodeAfter = E.IsCode;
+      break;
+    case AsmEvent::Kind::Assignment:
+      if (const auto *Ref = dyn_cast_or_null<MCSymbolRefExpr>(E.Value))
+        M.symbolAliases()[E.Symbol] = Ref->getSymbol().getName().str();
+      break;
+    }
+  }
+  for (unsigned L : OpaqueLines)
+    if (L <= NumLines) {
+      Lines[L].Opaque = true;
+      Lines[L].Insts.clear();
+    }
+
+  for (unsigned L = 1; L <= NumLines; ++L) {
+    LineRecord &R = Lines[L];
+    size_t Begin = LineStart[L], End = LineStart[L + 1];
+    if (!InCode) {
+      if (R.SectionChange)
+        InCode = R.CodeAfter;
+      continue;
+    }
+    size_t Pos = Begin;
+    for (const AsmEvent *Label : R.Labels) {
+      size_t NameAt = Label->Loc.getPointer() - Text.data();
+      size_t Colon = Text.find(':', NameAt + Label->Symbol.size());
+      size_t SpanEnd = (Colon == StringRef::npos || Colon >= End) ? End : Colon + 1;
+      // A label alone on its line owns the whole line, comment included.
+      StringRef After = Text.slice(SpanEnd, End);
+      if (Label == R.Labels.back() && R.Insts.empty() && !R.Opaque &&
+          After.take_front(findComment(After)).trim().empty())
+        SpanEnd = End;
+      addLabel(*Label, Pos, SpanEnd, L);
+      Pos = SpanEnd;
+    }
+    if (!R.Insts.empty() || R.Opaque)
+      if (Error Err = addInstruction(R, L, Pos, End))
+        return Err;
+    if (R.SectionChange && !R.CodeAfter) {
+      closeFunction(F ? FunctionEnd : Consumed);
+      InCode = false;
+    } else if (R.SectionChange) {
+      InCode = true;
+    }
+  }
+  closeFunction(Text.size());
+  flushModuleText(Text.size());
+
+  // The kernel is the entry; without kernels, the first function is.
+  bool AnyEntry = false;
+  for (Function &Fn : M.functions()) {
+    Fn.setEntry(Kernels.contains(Fn.name()));
+    AnyEntry |= Fn.isEntry();
+  }
+  if (!AnyEntry && !M.functions().empty())
+    M.functions().front().setEntry(true);
+  return Error::success();
+}
+
+/// Whether a statement MC rejected looks like an instruction (and not a
+/// directive or label) so that --allow-unknown-instructions may keep it.
+bool looksLikeInstruction(StringRef Line) {
+  StringRef Code = Line.take_front(findComment(Line)).trim();
+  return !Code.empty() && Code.front() != '.' && !Code.ends_with(":");
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
+                                          const ReaderOptions &Opts) {
+  std::string FileName = Buffer->getBufferIdentifier().str();
+  std::optional<std::string> Directive = findTargetDirective(Buffer->getBuffer());
+  std::string TargetId = Directive ? *Directive
+                         : Opts.Arch.empty() ? Opts.DefaultArch
+                                             : Opts.Arch;
+  if (Directive && !Opts.Arch.empty() &&
+      processorOf(*Directive) != processorOf(Opts.Arch))
+    return createStringError(inconvertibleErrorCode(),
+                             FileName + ": error: --arch " + Opts.Arch +
+                                 " does not match the file's .amdgcn_target \"" +
+                                 *Directive + "\"");
+  Expected<std::shared_ptr<const TargetInfo>> TI = TargetInfo::get(TargetId);
+  if (!TI)
+    return createStringError(inconvertibleErrorCode(),
+                             FileName + ": error: " + toString(TI.takeError()));
+
+  auto AS = std::make_unique<AssemblerState>(*TI);
+  std::vector<AsmDiagnostic> Diags;
+  std::vector<AsmEvent> Events = AS->assembleFile(std::move(Buffer), Diags);
+  StringRef Text = AS->sourceMgr().getMemoryBuffer(AS->mainBufferId())->getBuffer();
+
+  std::string Errors;
+  DenseSet<unsigned> OpaqueLines;
+  auto Render = [&](const AsmDiagnostic &D) {
+    if (Opts.MapLine && D.Line)
+      if (std::optional<OriginalLine> O = Opts.MapLine(D.Line))
+        return renderDiagnostic(O->File, O->Line, O->Column, O->Text, D.Diag.getKind(),
+                                D.Diag.getMessage());
+    return renderDiagnostic(D.Diag);
+  };
+  for (const AsmDiagnostic &D : Diags) {
+    if (D.Diag.getKind() != SourceMgr::DK_Error) {
+      warningStream() << Render(D);
+      continue;
+    }
+    if (Opts.AllowUnknownInstructions && D.Line &&
+        looksLikeInstruction(D.Diag.getLineContents())) {
+      if (OpaqueLines.insert(D.Line).second)
+        warningStream() << Render(D)
+                        << "note: kept as an opaque instruction that reads and "
+                           "writes every register (--allow-unknown-instructions)\n";
+      continue;
+    }
+    Errors += Render(D);
+  }
+  if (!Errors.empty())
+    return createStringError(inconvertibleErrorCode(), StringRef(Errors).rtrim("\n"));
+
+  std::string Stem = sys::path::stem(FileName).str();
+  auto M = std::make_unique<Module>(Stem, *TI);
+  M->setFileName(FileName);
+  M->setEndsWithoutNewline(!Text.empty() && !Text.ends_with("\n"));
+  Builder B(*M, Text, **TI, *AS);
+  if (Error Err = B.build(Events, OpaqueLines))
+    return std::move(Err);
+  if (const Function *E = M->entry(); E && !E->name().empty())
+    M->setName(E->name().str());
+  M->setAssembler(std::move(AS));
+  return std::move(M);
+}
+
+Expected<Instruction> createInstruction(Module &M, StringRef Text) {
+  Expected<SmallVector<MCInst, 1>> Insts = M.assembler().assembleStatement(Text);
+  if (!Insts)
+    return Insts.takeError();
+  Statement S = splitStatement(Text.trim());
+  auto Lookup = [&](StringRef Sym) { return M.assembler().symbolValue(Sym); };
+  Instruction I(Insts->size() > 1 ? InstKind::MacroCall : InstKind::Machine,
+                S.Mnemonic.lower(), parseOperands(S.Body, M.target(), Lookup));
+  I.setTrailingComment(S.Comment.str());
+  I.setMC(*Insts, InstrFacts::compose(M.target(), *Insts));
+  return I;
+}
+
+} // namespace stinkytofu

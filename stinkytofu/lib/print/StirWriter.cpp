@@ -1,0 +1,208 @@
+//===- StirWriter.cpp - Writing the textual IR (`.stir`) ------------------===//
+#include "stinkytofu/print/StirWriter.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/parse/OperandParser.h"
+#include "stinkytofu/print/InstructionFormatter.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/Support/Regex.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+/// The operand list as `.stir` prints it: definitions, then the uses as one
+/// text in which modifiers stay space-separated (`v7 dst_sel:DWORD`).
+static std::pair<std::vector<std::string>, std::string>
+printedOperands(const Instruction &I, unsigned Defs) {
+  std::vector<std::string> DefSpellings;
+  for (unsigned D = 0; D < Defs; ++D)
+    DefSpellings.push_back(I.operand(D).spelling().str());
+  std::string Uses;
+  for (unsigned U = Defs; U < I.numOperands(); ++U)
+    Uses += (U == Defs ? "" : I.operand(U).isModifier() ? " " : ", ") +
+            I.operand(U).spelling().str();
+  return {DefSpellings, Uses};
+}
+
+std::string rebuildStatement(llvm::StringRef Mnemonic,
+                             const std::vector<std::string> &Defs, llvm::StringRef Uses) {
+  std::string Text = "\t" + Mnemonic.str();
+  bool First = true;
+  auto Add = [&](StringRef Piece) {
+    Text += First ? " " : ", ";
+    Text += Piece.str();
+    First = false;
+  };
+  for (const std::string &D : Defs)
+    Add(D);
+  for (StringRef Piece : splitTopLevel(Uses, ','))
+    if (!Piece.trim().empty())
+      Add(Piece.trim());
+  return Text;
+}
+
+unsigned numPrintedDefs(const Instruction &I, const TargetInfo &TI) {
+  if (I.kind() != InstKind::Machine || I.mcInsts().empty())
+    return 0;
+  unsigned Defs = TI.instrInfo().get(I.mcInsts().front().getOpcode()).getNumDefs();
+  unsigned Leading = 0;
+  for (const Operand &Op : I.operands()) {
+    if (Op.isModifier() || Leading == Defs)
+      break;
+    ++Leading;
+  }
+  return Leading;
+}
+
+static bool isSyntheticBlockName(StringRef Name) {
+  static const Regex BB("^bb[0-9]+$");
+  return BB.match(Name);
+}
+
+namespace {
+
+class StirPrinter {
+public:
+  StirPrinter(const Module &M, raw_ostream &OS) : M(M), OS(OS) {}
+  void print();
+
+private:
+  void printFunction(const Function &F, int Position);
+  void printBlock(const BasicBlock &BB);
+  void printInstruction(const Instruction &I);
+  void printText(StringRef Text, StringRef Indent) {
+    OS << Indent << "st.text ";
+    printQuoted(OS, Text);
+    OS << "\n";
+  }
+
+  const Module &M;
+  raw_ostream &OS;
+};
+
+void StirPrinter::print() {
+  OS << "st.module @" << M.name();
+  if (M.endsWithoutNewline())
+    OS << " attributes { final_newline = false }";
+  OS << " {\n";
+  // Text items travel with the function that follows them in the source, so
+  // functions can print entry first and still give back the source order.
+  std::vector<std::pair<const Function *, std::vector<StringRef>>> Order;
+  std::vector<StringRef> Pending;
+  for (const ModuleItem &Item : M.items()) {
+    if (Item.K == ModuleItem::Kind::Text) {
+      Pending.push_back(Item.Contents);
+      continue;
+    }
+    Order.emplace_back(Item.Func, std::move(Pending));
+    Pending.clear();
+  }
+  std::vector<const Function *> PrintOrder = M.functionsInPrintOrder();
+  for (size_t P = 0; P < PrintOrder.size(); ++P) {
+    int SourcePosition = -1;
+    for (size_t S = 0; S < Order.size(); ++S)
+      if (Order[S].first == PrintOrder[P])
+        SourcePosition = int(S);
+    for (StringRef T : Order[SourcePosition].second)
+      printText(T, "  ");
+    printFunction(*PrintOrder[P], SourcePosition == int(P) ? -1 : SourcePosition);
+  }
+  for (StringRef T : Pending)
+    printText(T, "  ");
+  OS << "}\n";
+}
+
+void StirPrinter::printFunction(const Function &F, int Position) {
+  OS << "  st.func @" << (F.isEntry() && &F == M.entry() ? StringRef("entry") : F.name())
+     << "()";
+  AttrDict Attrs;
+  if (F.isEntry() && &F != M.entry())
+    Attrs.add("kernel", AttrValue::boolean(true));
+  if (F.isEntry() && &F == M.entry() && F.name() != M.name())
+    Attrs.add("name", AttrValue::string(F.name().str()));
+  if (Position >= 0)
+    Attrs.add("position", AttrValue::integer(Position));
+  if (!Attrs.empty()) {
+    OS << " attributes ";
+    Attrs.print(OS);
+  }
+  OS << " {\n";
+  for (const BasicBlock &BB : F.blocks())
+    printBlock(BB);
+  OS << "  }\n";
+}
+
+void StirPrinter::printBlock(const BasicBlock &BB) {
+  OS << "  ^" << BB.name() << ":";
+  AttrDict Attrs;
+  if (!BB.leadingText().empty())
+    Attrs.add("leading", AttrValue::string(BB.leadingText().str()));
+  std::string DefaultLabel = BB.hasLabel() ? (BB.label() + ":\n").str() : "";
+  bool Ambiguous = BB.hasLabel() && isSyntheticBlockName(BB.label());
+  if (BB.labelText() != DefaultLabel || Ambiguous)
+    Attrs.add("asm", AttrValue::string(BB.hasLabel() && BB.labelText().empty()
+                                           ? DefaultLabel
+                                           : BB.labelText().str()));
+  if (!Attrs.empty()) {
+    OS << " ";
+    Attrs.print(OS);
+  }
+  OS << "\n";
+  for (const Instruction &I : BB.instructions())
+    printInstruction(I);
+  if (!BB.successors().empty()) {
+    OS << "    Successors: ";
+    for (size_t S = 0; S < BB.successors().size(); ++S)
+      OS << (S ? ", ^" : "^") << BB.successors()[S]->name();
+    OS << "\n";
+  }
+}
+
+void StirPrinter::printInstruction(const Instruction &I) {
+  const TargetInfo &TI = M.target();
+  unsigned Defs = numPrintedDefs(I, TI);
+  OS << "    ";
+  for (unsigned D = 0; D < Defs; ++D)
+    OS << (D ? ", " : "") << I.operand(D).spelling();
+  if (Defs)
+    OS << " = ";
+  OS << "\"st." << I.mnemonic() << "\"";
+  auto [DefSpellings, Uses] = printedOperands(I, Defs);
+  if (!Uses.empty())
+    OS << "(" << Uses << ")";
+  AttrDict Attrs;
+  const InstClass &Class = TI.hardware().classify(I.mnemonic());
+  Attrs.add("issueCycles", AttrValue::integer(I.issueCyclesOverride()
+                                                  ? I.issueCyclesOverride()
+                                                  : Class.IssueCycles));
+  Attrs.add("latencyCycles", AttrValue::integer(I.latencyCyclesOverride()
+                                                    ? I.latencyCyclesOverride()
+                                                    : Class.LatencyCycles));
+  for (const auto &Mod : I.modifiers()) {
+    AttrDict ModAttrs;
+    Mod->toAttrs(ModAttrs);
+    OS.flush();
+    std::string Rendered;
+    raw_string_ostream RS(Rendered);
+    ModAttrs.print(RS);
+    Attrs.add(("mod." + Mod->key()).str(), AttrValue::ident(Rendered));
+  }
+  if (!I.leadingText().empty())
+    Attrs.add("leading", AttrValue::string(I.leadingText().str()));
+  std::string Text = I.sourceText().str();
+  if (Text.empty() || I.isModified())
+    Text = formatInstruction(I, AsmStyle::around(I)) + "\n";
+  StringRef Line = StringRef(Text).drop_back(StringRef(Text).ends_with("\n") ? 1 : 0);
+  if (Line != rebuildStatement(I.mnemonic(), DefSpellings, Uses))
+    Attrs.add("asm", AttrValue::string(Line.str()));
+  OS << " ";
+  Attrs.print(OS);
+  OS << "\n";
+}
+
+} // namespace
+
+void writeStir(const Module &M, raw_ostream &OS) { StirPrinter(M, OS).print(); }
+
+} // namespace stinkytofu

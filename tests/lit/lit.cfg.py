@@ -1,0 +1,58 @@
+# -*- Python -*-
+# lit configuration for StinkyTofu. Loaded by the lit.site.cfg.py that CMake
+# generates in the build tree (<build>/tests/lit), which sets the paths used
+# below. Run: lit -sv <build>/tests/lit
+
+import os
+import shutil
+
+import lit.formats
+
+config.name = "StinkyTofu"
+
+# lit's internal shell: the same behaviour everywhere, no bash needed.
+config.test_format = lit.formats.ShTest(execute_external=False)
+
+config.suffixes = [".s", ".stir", ".test"]
+# Inputs folders hold files that tests read; they are not tests themselves.
+# The kernels (tests/kernels/*.cl) live outside this suite; name them anyway
+# in case the folder is ever moved under it.
+config.excludes = ["Inputs", "kernels"]
+
+config.test_source_root = os.path.dirname(__file__)
+if not getattr(config, "test_exec_root", None):
+    config.test_exec_root = os.path.join(config.stinkytofu_obj_root, "tests", "lit")
+
+# Our tools first, then LLVM's, then whatever the caller had.
+config.environment["PATH"] = os.pathsep.join(
+    [config.stinkytofu_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
+)
+
+
+def tool(directory, name):
+    return os.path.join(directory, name)
+
+
+def bare_tool(name):
+    # Matches `name` as a whole command word: not inside a path, a longer
+    # name or an option (e.g. leaves `--FileCheck-foo` and `x/FileCheck` alone).
+    return r"(?<![-.\w/\\])" + name.replace("-", r"\-") + r"(?![-.\w/])"
+
+
+# Keys are regular expressions; no %-key is a prefix of another.
+config.substitutions.append(
+    ("%stinkytofu-opt", tool(config.stinkytofu_tools_dir, "stinkytofu-opt"))
+)
+config.substitutions.append(("%llvm-mc", tool(config.llvm_tools_dir, "llvm-mc")))
+config.substitutions.append(("%clang", tool(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%kernels", config.stinkytofu_kernels_dir))
+config.substitutions.append(("%python", '"%s"' % config.python_executable))
+config.substitutions.append((bare_tool("FileCheck"), tool(config.llvm_tools_dir, "FileCheck")))
+config.substitutions.append((bare_tool("split-file"), tool(config.llvm_tools_dir, "split-file")))
+# `not` at the start of a command is run by lit's internal shell itself; after
+# a pipe it must name the binary (the same rule as LLVM's own lit config).
+config.substitutions.append((r"\| \bnot\b", "| " + tool(config.llvm_tools_dir, "not")))
+
+# Optional tools.
+if shutil.which("dot", path=config.environment["PATH"]):
+    config.available_features.add("dot")
