@@ -479,8 +479,7 @@ Error overlay(Module &Mod, const Synthesis &S, StirParser &P, StringRef File) {
         if (!From || !Target)
           return sourceError(File, SB.Line, 1, P.lineText(SB.Line),
                              "successor '^" + To + "' is not a block of this function");
-        From->successors().push_back(Target);
-        Target->predecessors().push_back(From);
+        From->addSuccessor(Target, EdgeKind::Branch);
       }
     }
   }

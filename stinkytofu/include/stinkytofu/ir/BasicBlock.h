@@ -4,6 +4,7 @@
 
 #include "stinkytofu/ir/Instruction.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
 #include <list>
 #include <string>
 #include <vector>
@@ -11,6 +12,13 @@
 namespace stinkytofu {
 
 class Function;
+
+/// Why control goes from one block to the next.
+enum class EdgeKind : uint8_t {
+  Branch,      ///< the label of s_branch / s_cbranch_*
+  FallThrough, ///< the next block in layout order
+  LongBranch,  ///< s_setpc_b64 (or s_add_pc_i64) with a known target
+};
 
 class BasicBlock {
 public:
@@ -42,11 +50,15 @@ public:
   Instruction &insert(InstList::iterator Pos, Instruction I);
   Instruction &append(Instruction I) { return insert(Insts.end(), std::move(I)); }
 
-  /// Explicit CFG edges, filled by the CFG builder.
-  std::vector<BasicBlock *> &successors() { return Succs; }
+  /// Explicit CFG edges, filled by the CFG builder (or read from `.stir`).
   const std::vector<BasicBlock *> &successors() const { return Succs; }
-  std::vector<BasicBlock *> &predecessors() { return Preds; }
   const std::vector<BasicBlock *> &predecessors() const { return Preds; }
+  /// The kind of each successor edge, parallel to successors().
+  const std::vector<EdgeKind> &successorKinds() const { return SuccKinds; }
+  /// Adds the edge this -> \p To (and the matching predecessor).
+  void addSuccessor(BasicBlock *To, EdgeKind Kind);
+  /// Removes every edge out of and into this block.
+  void clearEdges();
 
   Function *parent() const { return Parent; }
   void setParent(Function *F) { Parent = F; }
@@ -57,6 +69,7 @@ private:
   SourceLocation Loc;
   InstList Insts;
   std::vector<BasicBlock *> Succs, Preds;
+  std::vector<EdgeKind> SuccKinds;
   Function *Parent = nullptr;
 };
 

@@ -1,0 +1,45 @@
+//===- Pass.h - Module and function passes ----------------------*- C++ -*-===//
+#ifndef STINKYTOFU_PASS_PASS_H
+#define STINKYTOFU_PASS_PASS_H
+
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/pass/AnalysisManager.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+namespace stinkytofu {
+
+/// Where a pass may act: the whole module, or the instructions between two
+/// labels (`--from-label` / `--to-label`, inclusive).
+struct PassScope {
+  const Instruction *First = nullptr; ///< null: from the start
+  const Instruction *Last = nullptr;  ///< null: to the end
+  bool isWholeModule() const { return !First && !Last; }
+};
+
+class Pass {
+public:
+  virtual ~Pass();
+  /// The registered name (`LongBranchLoweringPass`).
+  virtual llvm::StringRef name() const = 0;
+  /// Runs over the module; an Error stops the pipeline (file:line:col when
+  /// the pass can point at an instruction).
+  virtual llvm::Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
+                                                const PassScope &Scope) = 0;
+};
+
+/// A pass that works one function at a time.
+class FunctionPass : public Pass {
+public:
+  llvm::Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
+                                        const PassScope &Scope) final;
+  virtual llvm::Expected<PreservedAnalyses> runOnFunction(Function &F, AnalysisManager &AM,
+                                                          const PassScope &Scope) = 0;
+};
+
+/// True when \p I lies in \p Scope (the scope's bounds included).
+bool inScope(const Module &M, const PassScope &Scope, const Instruction &I);
+
+} // namespace stinkytofu
+
+#endif

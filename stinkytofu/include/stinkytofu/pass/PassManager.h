@@ -1,0 +1,45 @@
+//===- PassManager.h - Running a pipeline of passes -------------*- C++ -*-===//
+#ifndef STINKYTOFU_PASS_PASSMANAGER_H
+#define STINKYTOFU_PASS_PASSMANAGER_H
+
+#include "stinkytofu/pass/Pass.h"
+#include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace stinkytofu {
+
+struct PassManagerOptions {
+  /// Runs the IR verifier after every pass.
+  bool VerifyEach = false;
+  /// Reports per-pass wall time to TimingStream.
+  bool TimePasses = false;
+  /// Prints the module as `.stir` after every pass to DumpStream.
+  bool PrintAfterAll = false;
+  llvm::raw_ostream *TimingStream = nullptr;
+  llvm::raw_ostream *DumpStream = nullptr;
+};
+
+/// Checks the IR's structural invariants: labels unique, every branch target
+/// exists, CFG edges consistent with terminators (when a CFG was built).
+using Verifier = std::function<llvm::Error(const Module &)>;
+
+class PassManager {
+public:
+  explicit PassManager(PassManagerOptions Opts = {}) : Opts(Opts) {}
+  void add(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
+  void setVerifier(Verifier V) { Verify = std::move(V); }
+  size_t size() const { return Passes.size(); }
+
+  llvm::Error run(Module &M, AnalysisManager &AM, const PassScope &Scope = {});
+
+private:
+  PassManagerOptions Opts;
+  std::vector<std::unique_ptr<Pass>> Passes;
+  Verifier Verify;
+};
+
+} // namespace stinkytofu
+
+#endif
