@@ -31,12 +31,13 @@ InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
   Set(Desc.hasUnmodeledSideEffects(), IF_SideEffects);
 
   unsigned NumDefs = Desc.getNumDefs();
-  bool HasPCRelTarget = false;
+  bool HasPCRelTarget = false, HasExprOperand = false;
   for (unsigned I = 0, E = Inst.getNumOperands(); I != E; ++I) {
     const MCOperand &Op = Inst.getOperand(I);
     if (I < Desc.getNumOperands() &&
         Desc.operands()[I].OperandType == MCOI::OPERAND_PCREL)
       HasPCRelTarget = true;
+    HasExprOperand |= Op.isExpr();
     if (!Op.isReg() || !Op.getReg().isValid())
       continue;
     // Tied sources (a def that is also read, as in s_addk_i32) are uses.
@@ -48,9 +49,13 @@ InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
     if (!IsDef || IsTiedUse)
       addUnique(F.Uses, Op.getReg());
   }
-  // A branch that jumps to a register rather than to a label expression.
-  if (Desc.isBranch() && !HasPCRelTarget)
-    F.Flags |= IF_IndirectBranch;
+  // A branch to a register is indirect; one to an expression added to the
+  // PC (gfx1250's `s_add_pc_i64 label-.-12`) still names its label.
+  if (Desc.isBranch() && !HasPCRelTarget) {
+    F.Flags |= IF_ComputedTarget;
+    if (!HasExprOperand)
+      F.Flags |= IF_IndirectBranch;
+  }
   for (MCPhysReg R : Desc.implicit_defs())
     addUnique(F.Defs, R);
   for (MCPhysReg R : Desc.implicit_uses())

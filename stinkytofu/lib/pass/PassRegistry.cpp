@@ -1,5 +1,6 @@
 //===- PassRegistry.cpp - Passes by name ----------------------------------===//
 #include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;

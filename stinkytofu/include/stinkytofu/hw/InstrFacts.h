@@ -28,6 +28,10 @@ enum InstrFlag : uint32_t {
   /// Not understood by MC (kept with --allow-unknown-instructions): reads and
   /// writes everything.
   IF_Opaque = 1u << 10,
+  /// A branch whose target is not a PC-relative label operand: a register
+  /// (s_setpc_b64) or an expression added to the PC (s_add_pc_i64): the
+  /// long-branch forms.
+  IF_ComputedTarget = 1u << 11,
 };
 
 struct InstrFacts {

@@ -1,0 +1,48 @@
+//===- BranchVocabulary.h - The one way passes ask about control flow -*- C++ -*-===//
+//
+// Every pass classifies control transfers through these predicates (the role
+// BOLT's MCPlusBuilder plays): flags come from LLVM MC (InstrFacts), targets
+// from LabelData first, then from the label operand. Calls are not branches:
+// their callees live in CallTargetData and never become CFG edges.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_IR_BRANCHVOCABULARY_H
+#define STINKYTOFU_IR_BRANCHVOCABULARY_H
+
+#include "stinkytofu/ir/Instruction.h"
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+/// Any branch: direct, conditional, indirect (s_setpc_b64). Not a call.
+bool isBranch(const Instruction &I);
+/// s_cbranch_*.
+bool isConditionalBranch(const Instruction &I);
+/// isBranch && !isConditionalBranch.
+bool isUnconditionalBranch(const Instruction &I);
+/// A branch whose target comes from a register (s_setpc_b64).
+bool isIndirectBranch(const Instruction &I);
+/// s_swappc_b64 and other MC calls.
+bool isCall(const Instruction &I);
+/// s_endpgm and its variants: the wave ends.
+bool isProgramEnd(const Instruction &I);
+/// Leaves the function: a program end, or (in a callable function) an
+/// indirect branch without a known target: the return through the
+/// return-address pair.
+bool isReturn(const Instruction &I);
+/// Branches, calls and program ends: a scheduling or region boundary.
+bool isControlTransfer(const Instruction &I);
+
+/// The labels a branch may go to (at most one), in this order: LabelData;
+/// none for an indirect branch without it; the label operand (`.set`
+/// aliases followed).
+std::vector<std::string> getBranchTargets(const Instruction &I);
+/// The first of getBranchTargets, or "".
+std::string getBranchTarget(const Instruction &I);
+/// CallTargetData of a call, else none.
+std::vector<std::string> getCallTargets(const Instruction &I);
+
+} // namespace stinkytofu
+
+#endif

@@ -1,0 +1,29 @@
+//===- CFGBuilderPass.h - Blocks and edges from the branch vocabulary -*- C++ -*-===//
+//
+// The contract (docs/cfg.md, shared asm-ir-reference section 4):
+//   s_branch L            -> L, no fall-through
+//   s_cbranch_* L         -> L and fall-through
+//   s_setpc_b64 + LabelData{X} -> X (long branch), no fall-through
+//   s_setpc_b64 without   -> nothing: a return or an unknown jump
+//   s_add_pc_i64 L-.-N    -> L (long branch), no fall-through
+//   s_swappc_b64          -> fall-through only; CallTargetData is no edge
+//   s_endpgm*             -> nothing
+// Labels start blocks; a block also ends after every branch and program end.
+// Unreachable blocks are kept (and reported by analyses), never deleted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_TRANSFORMS_CFGBUILDERPASS_H
+#define STINKYTOFU_TRANSFORMS_CFGBUILDERPASS_H
+
+#include "stinkytofu/pass/PassRegistry.h"
+
+namespace stinkytofu {
+
+/// Splits \p F's blocks after terminators and rebuilds every edge.
+void buildCFG(Function &F);
+
+llvm::Expected<std::unique_ptr<Pass>> createCFGBuilderPass(const PassArguments &Args);
+
+} // namespace stinkytofu
+
+#endif

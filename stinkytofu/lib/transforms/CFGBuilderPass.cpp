@@ -1,0 +1,72 @@
+//===- CFGBuilderPass.cpp - Blocks and edges from the branch vocabulary ---===//
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+/// Whether control can never continue to the next instruction.
+static bool endsBlock(const Instruction &I) { return isBranch(I) || isProgramEnd(I); }
+
+static void splitAfterTerminators(Function &F) {
+  for (auto BB = F.blocks().begin(); BB != F.blocks().end(); ++BB) {
+    auto &Insts = BB->instructions();
+    for (auto It = Insts.begin(); It != Insts.end(); ++It)
+      if (endsBlock(*It) && std::next(It) != Insts.end()) {
+        F.splitBlock(*BB, std::next(It));
+        break; // the rest is looked at when the loop reaches the new block
+      }
+  }
+}
+
+void buildCFG(Function &F) {
+  splitAfterTerminators(F);
+  for (BasicBlock &BB : F.blocks())
+    BB.clearEdges();
+  StringMap<BasicBlock *> ByLabel;
+  for (BasicBlock &BB : F.blocks())
+    if (BB.hasLabel())
+      ByLabel.try_emplace(BB.label(), &BB);
+
+  for (auto It = F.blocks().begin(); It != F.blocks().end(); ++It) {
+    BasicBlock &BB = *It;
+    BasicBlock *Next = std::next(It) == F.blocks().end() ? nullptr : &*std::next(It);
+    const Instruction *Last = BB.empty() ? nullptr : &BB.instructions().back();
+    if (Last && isBranch(*Last)) {
+      bool Long = Last->facts().has(IF_ComputedTarget);
+      for (const std::string &Target : getBranchTargets(*Last))
+        if (BasicBlock *To = ByLabel.lookup(Target))
+          BB.addSuccessor(To, Long ? EdgeKind::LongBranch : EdgeKind::Branch);
+      if (isConditionalBranch(*Last) && Next)
+        BB.addSuccessor(Next, EdgeKind::FallThrough);
+      continue;
+    }
+    if (Last && isProgramEnd(*Last))
+      continue;
+    if (Next)
+      BB.addSuccessor(Next, EdgeKind::FallThrough);
+  }
+  F.renumberBlocks();
+}
+
+namespace {
+class CFGBuilderPass final : public FunctionPass {
+public:
+  StringRef name() const override { return "CFGBuilder"; }
+  Expected<PreservedAnalyses> runOnFunction(Function &F, AnalysisManager &,
+                                            const PassScope &) override {
+    buildCFG(F);
+    return PreservedAnalyses::none();
+  }
+};
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createCFGBuilderPass(const PassArguments &Args) {
+  if (!Args.empty())
+    return createStringError(inconvertibleErrorCode(), "takes no arguments");
+  return std::make_unique<CFGBuilderPass>();
+}
+
+} // namespace stinkytofu
