@@ -83,14 +83,13 @@ Expected<std::shared_ptr<const TargetInfo>> TargetInfo::get(StringRef TargetId) 
   if (!TI->MRI || !TI->MAI || !TI->MII || !TI->STI)
     return createStringError(inconvertibleErrorCode(),
                              "cannot create the LLVM MC objects for " + TargetId.str());
-  TI->indexRegisters();
   Cache.emplace(TargetId.str(), TI);
   return TI;
 }
 
 TargetInfo::~TargetInfo() = default;
 
-void TargetInfo::indexRegisters() {
+void TargetInfo::indexRegisters() const {
   unsigned N = MRI->getNumRegs();
   ClassOfReg.assign(N, uint8_t(RegClass::Special));
   IndexOfReg.assign(N, -1);
@@ -132,17 +131,20 @@ MCRegister TargetInfo::findRegister(StringRef MCName) const {
 }
 
 RegClass TargetInfo::classOf(MCRegister Reg) const {
+  std::call_once(IndexOnce, [this] { indexRegisters(); });
   return Reg.id() < ClassOfReg.size() ? RegClass(ClassOfReg[Reg.id()])
                                       : RegClass::Other;
 }
 
 std::optional<unsigned> TargetInfo::indexOf(MCRegister Reg) const {
+  std::call_once(IndexOnce, [this] { indexRegisters(); });
   if (Reg.id() < IndexOfReg.size() && IndexOfReg[Reg.id()] >= 0)
     return unsigned(IndexOfReg[Reg.id()]);
   return std::nullopt;
 }
 
 MCRegister TargetInfo::reg32(RegClass Class, unsigned Index) const {
+  std::call_once(IndexOnce, [this] { indexRegisters(); });
   const std::vector<MCRegister> *Regs = nullptr;
   switch (Class) {
   case RegClass::SGPR: Regs = &SGPRs; break;

@@ -1,5 +1,6 @@
 //===- Instruction.cpp - One assembly statement of the Asm IR -------------===//
 #include "stinkytofu/ir/Instruction.h"
+#include "stinkytofu/parse/OperandParser.h"
 
 namespace stinkytofu {
 
@@ -9,12 +10,23 @@ Instruction::Instruction(InstKind Kind, std::string Mnemonic,
 
 OperandSource::~OperandSource() = default;
 
+void Instruction::splitLazyStatement() const {
+  Statement S = splitStatement(LazyStatement.rtrim("\r\n"));
+  LazyStatement = {};
+  Mnemonic = S.Mnemonic.lower();
+  if (S.Mnemonic != Mnemonic)
+    Spelling = S.Mnemonic.str();
+  Comment = S.Comment.str();
+  LazyBody = S.Body;
+}
+
 void Instruction::materializeOperands() const {
   Operands = Lazy->parseOperands(LazyBody);
   Lazy = nullptr;
 }
 
 void Instruction::setOperands(std::vector<Operand> NewOperands) {
+  materializeStatement();
   Lazy = nullptr;
   Operands = std::move(NewOperands);
   Modified = true;

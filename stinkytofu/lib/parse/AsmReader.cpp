@@ -44,7 +44,7 @@ std::optional<std::string> findTargetDirective(StringRef Text) {
 namespace {
 
 struct LineRecord {
-  SmallVector<const AsmEvent *, 1> Labels; // main-buffer labels, in order
+  SmallVector<const AsmEvent *, 2> Labels; // main-buffer labels, in order
   SmallVector<MCInst, 1> Insts;
   bool FromExpansion = false;
   bool Opaque = false;
@@ -91,7 +91,7 @@ public:
   Builder(Module &M, StringRef Text, const TargetInfo &TI, AssemblerState &AS)
       : M(M), Text(Text), TI(TI), AS(AS) {}
 
-  Error build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines);
+  void build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines);
 
 private:
   void splitLines();
@@ -99,7 +99,9 @@ private:
   void startFunction(const Twine &Name, size_t SpanBegin);
   void flushModuleText(size_t Upto);
   void addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd, unsigned Line);
-  Error addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin, size_t End);
+  void addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin, size_t End);
+  unsigned lineOf(const AsmEvent &E) const;
+  void processLine(unsigned Line, LineRecord &R);
 
   Module &M;
   StringRef Text;
@@ -169,7 +171,7 @@ void Builder::addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd,
   Consumed = SpanEnd;
 }
 
-Error Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
+void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
                               size_t End) {
   if (!F) {
     // Instructions before any label: an implicit function.
@@ -177,110 +179,140 @@ Error Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
   }
   if (!BB)
     BB = &F->appendBlock("");
-  StringRef Stmt = Text.slice(StmtBegin, End).rtrim("\r\n");
-  Statement S = splitStatement(Stmt);
   InstKind Kind = R.Opaque ? InstKind::Opaque
                   : (R.FromExpansion || R.Insts.size() > 1) ? InstKind::MacroCall
                                                             : InstKind::Machine;
-  Instruction &I = BB->append(Instruction(Kind, S.Mnemonic.lower(), {}));
-  I.setLazyOperands(S.Body, &AS);
-  if (S.Mnemonic != I.mnemonic())
-    I.setMnemonicSpelling(S.Mnemonic.str());
-  I.setTrailingComment(S.Comment.str());
+  Instruction &I = BB->append(Instruction(Kind, "", {}));
+  I.setLazyStatement(Text.slice(StmtBegin, End), &AS);
   I.setLeadingText(Text.slice(Consumed, StmtBegin));
   I.setSourceText(Text.slice(StmtBegin, End));
-  I.setLocation({Line, unsigned(StmtBegin - LineStart[Line] + S.Indent.size()) + 1});
+  size_t Indent = Text.slice(StmtBegin, End).find_first_not_of(" \t");
+  I.setLocation({Line, unsigned(StmtBegin - LineStart[Line] +
+                                (Indent == StringRef::npos ? 0 : Indent)) + 1});
   if (R.Opaque)
     I.setMC({}, InstrFacts::opaque());
-  else {
-    InstrFacts Facts = InstrFacts::compose(TI, R.Insts);
-    I.setMC(std::move(R.Insts), std::move(Facts));
-  }
+  else
+    I.setMC(std::move(R.Insts), TI);
   Consumed = End;
   FunctionEnd = End;
-  return Error::success();
 }
 
-Error Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines) {
+unsigned Builder::lineOf(const AsmEvent &E) const {
+  if (E.FromExpansion)
+    return E.Line;
+  // LineStart[1..] is sorted: the line holding Offset, then the statement's.
+  auto It = std::upper_bound(LineStart.begin() + 1, LineStart.end() - 1, E.Offset);
+  unsigned L = unsigned(It - LineStart.begin()) - 1;
+  return E.AfterStatement && L > 1 ? L - 1 : L;
+}
+
+void Builder::processLine(unsigned L, LineRecord &R) {
+  if (!InCode) {
+    if (R.SectionChange)
+      InCode = R.CodeAfter;
+    return;
+  }
+  size_t Begin = LineStart[L], End = LineStart[L + 1];
+  size_t Pos = Begin;
+  for (const AsmEvent *Label : R.Labels) {
+    size_t NameAt = Label->Offset;
+    size_t Colon = Text.find(':', NameAt + Label->Symbol.size());
+    size_t SpanEnd = (Colon == StringRef::npos || Colon >= End) ? End : Colon + 1;
+    // A label alone on its line owns the whole line, comment included.
+    StringRef After = Text.slice(SpanEnd, End);
+    if (Label == R.Labels.back() && R.Insts.empty() && !R.Opaque &&
+        After.take_front(findComment(After)).trim().empty())
+      SpanEnd = End;
+    addLabel(*Label, Pos, SpanEnd, L);
+    Pos = SpanEnd;
+  }
+  if (!R.Insts.empty() || R.Opaque)
+    addInstruction(R, L, Pos, End);
+  if (R.SectionChange && !R.CodeAfter) {
+    closeFunction(F ? FunctionEnd : Consumed);
+    InCode = false;
+  }
+}
+
+void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines) {
   splitLines();
   unsigned NumLines = LineStart.size() - 2;
-  std::vector<LineRecord> Lines(NumLines + 2);
 
   // Kernels are named by `.amdhsa_kernel`; functions by `.type x,@function`.
-  for (unsigned L = 1; L <= NumLines; ++L) {
-    StringRef Line = Text.slice(LineStart[L], LineStart[L + 1]);
-    if (firstWord(Line) == ".amdhsa_kernel") {
-      StringRef Name = Line.ltrim(" \t").drop_front(strlen(".amdhsa_kernel"));
-      Name = Name.take_front(findComment(Name)).trim();
-      Kernels.insert(Name);
-      FunctionStarts.insert(Name);
-    }
-  }
-  unsigned LastLine = 0;
-  for (const AsmEvent &E : Events) {
-    unsigned L = E.Line ? E.Line : LastLine;
-    if (L == 0 || L > NumLines)
+  for (size_t At = Text.find(".amdhsa_kernel"); At != StringRef::npos;
+       At = Text.find(".amdhsa_kernel", At + 1)) {
+    StringRef Rest = Text.substr(At + strlen(".amdhsa_kernel"));
+    if (Rest.empty() || !isSpace(Rest[0]))
       continue;
-    LastLine = L;
-    LineRecord &R = Lines[L];
+    Rest = Rest.take_until([](char C) { return C == '\n'; });
+    StringRef Name = Rest.take_front(findComment(Rest)).trim();
+    Kernels.insert(Name);
+    FunctionStarts.insert(Name);
+  }
+
+  // Place every event on its line; events arrive in statement order.
+  std::vector<std::pair<unsigned, AsmEvent *>> Placed;
+  Placed.reserve(Events.size() + OpaqueLines.size());
+  unsigned LastLine = 0;
+  for (AsmEvent &E : Events) {
     switch (E.K) {
-    case AsmEvent::Kind::Instruction:
-      R.Insts.push_back(E.Inst);
-      R.FromExpansion |= E.FromExpansion;
-      break;
-    case AsmEvent::Kind::Label:
-      if (!E.FromExpansion)
-        R.Labels.push_back(&E);
-      break;
     case AsmEvent::Kind::FunctionType:
       FunctionStarts.insert(E.Symbol);
-      break;
-    case AsmEvent::Kind::Section:
-      R.SectionChange = true;
-      R.CodeAfter = E.IsCode;
-      break;
+      continue;
     case AsmEvent::Kind::Assignment:
       if (const auto *Ref = dyn_cast_or_null<MCSymbolRefExpr>(E.Value))
         M.symbolAliases()[E.Symbol] = Ref->getSymbol().getName().str();
+      continue;
+    case AsmEvent::Kind::Label:
+      if (E.FromExpansion)
+        continue;
+      break;
+    default:
       break;
     }
+    unsigned L = lineOf(E);
+    if (L == 0)
+      L = LastLine;
+    if (L == 0 || L > NumLines)
+      continue;
+    LastLine = L;
+    Placed.emplace_back(L, &E);
   }
   for (unsigned L : OpaqueLines)
-    if (L <= NumLines) {
-      Lines[L].Opaque = true;
-      Lines[L].Insts.clear();
-    }
+    if (L <= NumLines)
+      Placed.emplace_back(L, nullptr);
+  std::stable_sort(Placed.begin(), Placed.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
 
-  for (unsigned L = 1; L <= NumLines; ++L) {
-    LineRecord &R = Lines[L];
-    size_t Begin = LineStart[L], End = LineStart[L + 1];
-    if (!InCode) {
-      if (R.SectionChange)
-        InCode = R.CodeAfter;
-      continue;
+  LineRecord R;
+  for (size_t I = 0; I < Placed.size();) {
+    unsigned L = Placed[I].first;
+    R = LineRecord();
+    for (; I < Placed.size() && Placed[I].first == L; ++I) {
+      AsmEvent *E = Placed[I].second;
+      if (!E) {
+        R.Opaque = true;
+        continue;
+      }
+      switch (E->K) {
+      case AsmEvent::Kind::Instruction:
+        R.Insts.push_back(std::move(E->Inst));
+        R.FromExpansion |= E->FromExpansion;
+        break;
+      case AsmEvent::Kind::Label:
+        R.Labels.push_back(E);
+        break;
+      case AsmEvent::Kind::Section:
+        R.SectionChange = true;
+        R.CodeAfter = E->IsCode;
+        break;
+      default:
+        break;
+      }
     }
-    size_t Pos = Begin;
-    for (const AsmEvent *Label : R.Labels) {
-      size_t NameAt = Label->Loc.getPointer() - Text.data();
-      size_t Colon = Text.find(':', NameAt + Label->Symbol.size());
-      size_t SpanEnd = (Colon == StringRef::npos || Colon >= End) ? End : Colon + 1;
-      // A label alone on its line owns the whole line, comment included.
-      StringRef After = Text.slice(SpanEnd, End);
-      if (Label == R.Labels.back() && R.Insts.empty() && !R.Opaque &&
-          After.take_front(findComment(After)).trim().empty())
-        SpanEnd = End;
-      addLabel(*Label, Pos, SpanEnd, L);
-      Pos = SpanEnd;
-    }
-    if (!R.Insts.empty() || R.Opaque)
-      if (Error Err = addInstruction(R, L, Pos, End))
-        return Err;
-    if (R.SectionChange && !R.CodeAfter) {
-      closeFunction(F ? FunctionEnd : Consumed);
-      InCode = false;
-    } else if (R.SectionChange) {
-      InCode = true;
-    }
+    if (R.Opaque)
+      R.Insts.clear();
+    processLine(L, R);
   }
   closeFunction(Text.size());
   flushModuleText(Text.size());
@@ -293,7 +325,6 @@ Error Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Op
   }
   if (!AnyEntry && !M.functions().empty())
     M.functions().front().setEntry(true);
-  return Error::success();
 }
 
 /// Whether a statement MC rejected looks like an instruction (and not a
@@ -360,8 +391,7 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   M->setFileName(FileName);
   M->setEndsWithoutNewline(!Text.empty() && !Text.ends_with("\n"));
   Builder B(*M, Text, **TI, *AS);
-  if (Error Err = B.build(Events, OpaqueLines))
-    return std::move(Err);
+  B.build(Events, OpaqueLines);
   if (const Function *E = M->entry(); E && !E->name().empty())
     M->setName(E->name().str());
   M->setAssembler(std::move(AS));

@@ -28,9 +28,8 @@ public:
   void setParser(MCAsmParser *P) { Parser = P; }
 
   void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
-    AsmEvent E = event(AsmEvent::Kind::Instruction);
-    E.Inst = Inst;
-    Events.push_back(std::move(E));
+    Events.push_back(event(AsmEvent::Kind::Instruction));
+    Events.back().Inst = Inst;
   }
 
   void emitLabel(MCSymbol *Symbol, SMLoc Loc) override {
@@ -89,20 +88,20 @@ private:
   AsmEvent event(AsmEvent::Kind K, SMLoc Loc = SMLoc()) {
     AsmEvent E;
     E.K = K;
-    bool AfterStatement = false;
+    E.Loc = Loc;
     if (!Loc.isValid() && Parser) {
       // The streamer hears of a statement once the parser has consumed its
       // end: the current token is the first one of the following line.
       const AsmToken &Next = Parser->getTok();
       Loc = Next.getLoc();
-      AfterStatement = !Next.is(AsmToken::Eof) || endsWithNewline(Loc);
+      E.AfterStatement = !Next.is(AsmToken::Eof) || endsWithNewline(Loc);
     }
-    unsigned InBuffer = Loc.isValid() ? SM.FindBufferContainingLoc(Loc) : 0;
-    if (InBuffer == Buffer) {
-      E.Loc = Loc;
-      E.Line = SM.FindLineNumber(Loc, Buffer) - (AfterStatement ? 1 : 0);
+    StringRef Main = SM.getMemoryBuffer(Buffer)->getBuffer();
+    const char *P = Loc.getPointer();
+    if (P && P >= Main.begin() && P <= Main.end()) {
+      E.Offset = size_t(P - Main.begin());
     } else {
-      E.FromExpansion = InBuffer != 0;
+      E.FromExpansion = Loc.isValid();
       E.Line = E.FromExpansion ? PendingLine : 0;
     }
     if (K == AsmEvent::Kind::Instruction)

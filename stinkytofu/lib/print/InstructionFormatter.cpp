@@ -12,6 +12,9 @@ AsmStyle AsmStyle::of(const Instruction &I) {
   Style.Indent = S.Indent.str();
   if (S.MnemonicGap.size() > 1 && !S.Body.empty())
     Style.OperandColumn = S.Mnemonic.size() + S.MnemonicGap.size();
+  if (S.CommentGap.size() > 1 && !S.Comment.empty())
+    Style.CommentColumn = S.Mnemonic.size() + S.MnemonicGap.size() + S.Body.size() +
+                          S.CommentGap.size();
   return Style;
 }
 
@@ -65,7 +68,8 @@ std::string formatInstruction(const Instruction &I, const AsmStyle &Style) {
     Line += Operands;
   }
   if (!I.trailingComment().empty()) {
-    Line += ' ';
+    size_t Column = Line.size() - Style.Indent.size();
+    Line.append(Style.CommentColumn > Column ? Style.CommentColumn - Column : 1, ' ');
     Line += I.trailingComment().str();
   }
   return Line;

@@ -78,14 +78,15 @@ private:
   std::unique_ptr<llvm::MCInstrInfo> MII;
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
   const HardwareModel *Hardware = nullptr;
-  // Register files, found by name in MCRegisterInfo: indexed by number.
-  std::vector<llvm::MCRegister> SGPRs, VGPRs, AGPRs, TTMPs;
-  std::vector<uint8_t> ClassOfReg;   // indexed by MCRegister id
-  std::vector<int32_t> IndexOfReg;   // indexed by MCRegister id
+  // Register files, found by name in MCRegisterInfo on first use.
+  mutable std::vector<llvm::MCRegister> SGPRs, VGPRs, AGPRs, TTMPs;
+  mutable std::vector<uint8_t> ClassOfReg; // indexed by MCRegister id
+  mutable std::vector<int32_t> IndexOfReg; // indexed by MCRegister id
+  mutable std::once_flag IndexOnce;
   // Built on first use: most runs never look a register up by name.
   mutable llvm::StringMap<llvm::MCRegister> RegByName;
   mutable std::once_flag RegByNameOnce;
-  void indexRegisters();
+  void indexRegisters() const;
 };
 
 } // namespace stinkytofu

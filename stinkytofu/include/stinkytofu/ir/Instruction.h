@@ -37,8 +37,12 @@ public:
 
   InstKind kind() const { return Kind; }
   /// Lower-case mnemonic (`s_getpc_b64`), or the macro name of a MacroCall.
-  llvm::StringRef mnemonic() const { return Mnemonic; }
+  llvm::StringRef mnemonic() const {
+    materializeStatement();
+    return Mnemonic;
+  }
   const std::vector<Operand> &operands() const {
+    materializeStatement();
     if (Lazy)
       materializeOperands();
     return Operands;
@@ -48,6 +52,13 @@ public:
   /// Defers parsing of \p Body until the operands are first asked for.
   void setLazyOperands(llvm::StringRef Body, const OperandSource *Source) {
     LazyBody = Body;
+    Lazy = Source;
+  }
+  /// Defers splitting the source statement (mnemonic, operands, comment)
+  /// until first asked for: reading a file costs nothing for statements
+  /// nobody looks at.
+  void setLazyStatement(llvm::StringRef Statement, const OperandSource *Source) {
+    LazyStatement = Statement;
     Lazy = Source;
   }
 
@@ -66,21 +77,37 @@ public:
   bool isModified() const { return Modified || Source.empty(); }
   /// The mnemonic exactly as written (`s_getpc_B64`).
   llvm::StringRef mnemonicSpelling() const {
+    materializeStatement();
     return Spelling.empty() ? llvm::StringRef(Mnemonic) : llvm::StringRef(Spelling);
   }
   void setMnemonicSpelling(std::string S) { Spelling = std::move(S); }
   /// The trailing comment as written (`// c`, `; note`), kept on rewrite.
-  llvm::StringRef trailingComment() const { return Comment; }
+  llvm::StringRef trailingComment() const {
+    materializeStatement();
+    return Comment;
+  }
   void setTrailingComment(std::string C) { Comment = std::move(C); }
   SourceLocation location() const { return Loc; }
   void setLocation(SourceLocation L) { Loc = L; }
 
   // --- ISA facts (from LLVM MC) ------------------------------------------
-  const InstrFacts &facts() const { return Facts; }
+  const InstrFacts &facts() const {
+    if (FactsTarget) {
+      Facts = InstrFacts::compose(*FactsTarget, MCInsts);
+      FactsTarget = nullptr;
+    }
+    return Facts;
+  }
   llvm::ArrayRef<llvm::MCInst> mcInsts() const { return MCInsts; }
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, InstrFacts F) {
     MCInsts = std::move(Insts);
     Facts = std::move(F);
+    FactsTarget = nullptr;
+  }
+  /// Sets the MC instructions; their facts are computed on first use.
+  void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, const TargetInfo &TI) {
+    MCInsts = std::move(Insts);
+    FactsTarget = &TI;
   }
   /// Cycle overrides from `.stir` (0: use the hardware model's default).
   unsigned issueCyclesOverride() const { return IssueCycles; }
@@ -109,15 +136,21 @@ private:
   InstKind Kind;
   bool Modified = false;
   unsigned IssueCycles = 0, LatencyCycles = 0;
-  std::string Mnemonic, Spelling, Comment;
+  mutable std::string Mnemonic, Spelling, Comment;
   mutable std::vector<Operand> Operands;
   mutable const OperandSource *Lazy = nullptr;
-  llvm::StringRef LazyBody;
+  mutable llvm::StringRef LazyBody, LazyStatement;
   void materializeOperands() const;
+  void materializeStatement() const {
+    if (!LazyStatement.empty())
+      splitLazyStatement();
+  }
+  void splitLazyStatement() const;
   llvm::StringRef Leading, Source;
   SourceLocation Loc;
   llvm::SmallVector<llvm::MCInst, 1> MCInsts;
-  InstrFacts Facts;
+  mutable InstrFacts Facts;
+  mutable const TargetInfo *FactsTarget = nullptr;
   std::vector<std::unique_ptr<Modifier>> Mods;
   BasicBlock *Parent = nullptr;
 };

@@ -35,15 +35,20 @@ struct AsmEvent {
     Section,      ///< switched section; IsCode tells whether it holds code
   };
   Kind K;
-  /// 1-based line in the parsed buffer (the invoking line for expansions).
+  /// Expansions: the 1-based line of the invocation (0 when unknown).
   unsigned Line = 0;
+  /// Main-buffer events: the byte offset the parser stood at, and whether
+  /// that is the start of the statement's following line (the statement
+  /// then lies on the line before).
+  size_t Offset = 0;
+  bool AfterStatement = false;
   /// True when the event came out of a macro / .rept expansion.
   bool FromExpansion = false;
   bool IsCode = false;
   llvm::MCInst Inst;
   std::string Symbol;
   const llvm::MCExpr *Value = nullptr;
-  llvm::SMLoc Loc; ///< where it was parsed (valid for main-buffer events)
+  llvm::SMLoc Loc; ///< labels: where the name is written
 };
 
 /// A diagnostic the assembler reported.

@@ -14,6 +14,9 @@ struct AsmStyle {
   /// Operands start at this column after the indent (0: one space after the
   /// mnemonic).
   unsigned OperandColumn = 0;
+  /// Trailing comments start at this column after the indent (0: one space
+  /// after the operands).
+  unsigned CommentColumn = 0;
 
   /// The style of a source-backed statement.
   static AsmStyle of(const Instruction &I);
