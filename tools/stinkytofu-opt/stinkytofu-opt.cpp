@@ -1,88 +1,298 @@
 //===- stinkytofu-opt.cpp - Read, transform and write AMDGPU assembly -----===//
 //
-// Wires command-line options to the library: read `.s` or `.stir`, write
-// assembly or `.stir`. Nothing but the requested output goes to stdout.
+// Wires command-line options to the library: read `.s` or `.stir`, run the
+// passes named on the command line (in command-line order), write assembly,
+// `.stir` or the CFG as Graphviz. Nothing but the requested output goes to
+// stdout; reports (--time-passes, --print-after-all, --stats) go to stderr.
+// docs/stinkytofu-opt.md describes every option.
 //
 //===----------------------------------------------------------------------===//
+#include "asm-instrument/InstrumentPasses.h"
+#include "stinkytofu/analysis/ModuleStats.h"
+#include "stinkytofu/analysis/Verifier.h"
 #include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/parse/StirReader.h"
+#include "stinkytofu/pass/PassManager.h"
+#include "stinkytofu/pass/PassPipeline.h"
+#include "stinkytofu/pass/PassRegistry.h"
 #include "stinkytofu/print/AsmWriter.h"
+#include "stinkytofu/print/CfgDotWriter.h"
 #include "stinkytofu/print/StirWriter.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 
 using namespace llvm;
 using namespace stinkytofu;
 
 namespace {
-cl::OptionCategory Category("stinkytofu-opt options");
+const char *const ToolName = "stinkytofu-opt";
 
-cl::opt<std::string> InputFile(cl::Positional, cl::desc("<input .s or .stir>"),
-                               cl::Required, cl::cat(Category));
-cl::opt<std::string> OutputFile("o", cl::desc("Output file ('-' for stdout)"),
-                                cl::value_desc("file"), cl::init("-"), cl::cat(Category));
-cl::opt<std::string> Arch("arch",
-                          cl::desc("Target processor when the input has no "
-                                   ".amdgcn_target (default gfx942)"),
-                          cl::value_desc("gfx"), cl::cat(Category));
-cl::opt<bool> EmitAsm("emit-asm", cl::desc("Write assembly"), cl::cat(Category));
-cl::opt<bool> PrintOutput("print-output", cl::desc("Write the textual IR (.stir)"),
-                          cl::cat(Category));
-cl::opt<bool> AllowUnknown(
-    "allow-unknown-instructions",
-    cl::desc("Keep statements LLVM MC rejects as opaque instructions that read "
-             "and write every register (with a warning)"),
-    cl::cat(Category));
+cl::OptionCategory Category("stinkytofu-opt options");
+cl::OptionCategory PassCategory("Passes (--<PassName>[=args]; run in command-line order)");
+
+enum class CfgFormat { None, Dot };
+
+/// The tool's own options. Built in main, after the libLLVM options of the
+/// same names (-stats, -time-passes, -print-after-all, ...) are unregistered.
+struct ToolOptions {
+  cl::opt<std::string> InputFile{cl::Positional, cl::desc("<input .s or .stir>"),
+                                 cl::cat(Category)};
+  cl::opt<std::string> OutputFile{"o", cl::desc("Output file ('-' for stdout)"),
+                                  cl::value_desc("file"), cl::init("-"), cl::cat(Category)};
+  cl::opt<std::string> Arch{"arch",
+                            cl::desc("Target processor when the input has no "
+                                     ".amdgcn_target (default gfx942)"),
+                            cl::value_desc("gfx"), cl::cat(Category)};
+  cl::opt<bool> EmitAsm{"emit-asm", cl::desc("Write assembly"), cl::cat(Category)};
+  cl::opt<bool> PrintOutput{"print-output", cl::desc("Write the textual IR (.stir)"),
+                            cl::cat(Category)};
+  cl::opt<bool> AllowUnknown{
+      "allow-unknown-instructions",
+      cl::desc("Keep statements LLVM MC rejects as opaque instructions that read "
+               "and write every register (with a warning)"),
+      cl::cat(Category)};
+  cl::list<std::string> Passes{
+      "passes",
+      cl::desc("Comma-separated passes to run, arguments in parentheses: "
+               "'A,B(k=v,flag)'; may be repeated and mixed with --<PassName>"),
+      cl::value_desc("pipeline"), cl::cat(Category)};
+  cl::opt<bool> ListPasses{"list-passes",
+                           cl::desc("Print the registered passes and exit"),
+                           cl::cat(Category)};
+  cl::opt<bool> VerifyEach{"verify-each",
+                           cl::desc("Verify the input and the IR after every pass"),
+                           cl::cat(Category)};
+  cl::opt<bool> TimePasses{"time-passes",
+                           cl::desc("Report the time each pass took (stderr)"),
+                           cl::cat(Category)};
+  cl::opt<bool> PrintAfterAll{"print-after-all",
+                              cl::desc("Print the IR (.stir) after every pass (stderr)"),
+                              cl::cat(Category)};
+  cl::opt<std::string> FromLabel{
+      "from-label", cl::desc("Apply the passes from the block with this label on"),
+      cl::value_desc("label"), cl::cat(Category)};
+  cl::opt<std::string> ToLabel{
+      "to-label",
+      cl::desc("Apply the passes up to the end of the block with this label"),
+      cl::value_desc("label"), cl::cat(Category)};
+  cl::opt<CfgFormat> PrintCfg{
+      "print-cfg", cl::desc("Write each function's CFG instead of the IR"),
+      cl::init(CfgFormat::None),
+      cl::values(clEnumValN(CfgFormat::Dot, "dot", "Graphviz digraph")),
+      cl::cat(Category)};
+  cl::opt<bool> Stats{"stats",
+                      cl::desc("Print per-function CFG counts (stderr, or --stats-file)"),
+                      cl::cat(Category)};
+  cl::opt<std::string> StatsFile{"stats-file",
+                                 cl::desc("Write the --stats table to this file (implies --stats)"),
+                                 cl::value_desc("file"), cl::cat(Category)};
+};
+
+const char *const ToolOptionNames[] = {
+    "o",           "arch",        "emit-asm",        "print-output",
+    "allow-unknown-instructions", "passes",          "list-passes",
+    "verify-each", "time-passes", "print-after-all", "from-label",
+    "to-label",    "print-cfg",   "stats",           "stats-file"};
+
+bool isToolOptionName(StringRef Name) {
+  return is_contained(ToolOptionNames, Name);
+}
+
+/// Unregisters a libLLVM option that has the name we are about to use.
+void unregisterClashingOption(StringRef Name) {
+  auto &Registered = cl::getRegisteredOptions();
+  auto It = Registered.find(Name);
+  if (It != Registered.end())
+    It->second->removeArgument();
+}
+
+int fail(const Twine &Message) {
+  WithColor::error(errs(), ToolName) << Message << "\n";
+  return 1;
+}
+
+/// After a failed parse: an unknown `--Name` is most likely a pass name typo.
+void noteUnknownPasses(int argc, char **argv) {
+  auto &Registered = cl::getRegisteredOptions();
+  for (int I = 1; I < argc; ++I) {
+    StringRef Arg = argv[I];
+    if (Arg == "--")
+      break;
+    if (!Arg.starts_with("-") || Arg == "-")
+      continue;
+    StringRef Name = Arg.ltrim('-').split('=').first;
+    if (!Registered.count(Name))
+      WithColor::note(errs(), ToolName)
+          << "'" << Arg << "' is neither an option nor a registered pass "
+          << "(--list-passes lists the passes)\n";
+  }
+}
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  cl::HideUnrelatedOptions(Category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "stinkytofu-opt: read, transform and write AMDGPU assembly\n");
-  if (EmitAsm && PrintOutput) {
-    WithColor::error(errs(), "stinkytofu-opt") << "--emit-asm and --print-output exclude each other\n";
+  registerInstrumentPasses(PassRegistry::global());
+  const PassRegistry &Registry = PassRegistry::global();
+
+  for (const char *Name : ToolOptionNames)
+    unregisterClashingOption(Name);
+  ToolOptions Opt;
+
+  // One `--<PassName>[=args]` option per registered pass. Every occurrence is
+  // kept with its position so the passes run in command-line order.
+  std::vector<std::pair<const PassInfo *, std::unique_ptr<cl::list<std::string>>>> PassFlags;
+  for (const PassInfo &Info : Registry.passes()) {
+    if (isToolOptionName(Info.Name)) {
+      WithColor::warning(errs(), ToolName)
+          << "pass '" << Info.Name
+          << "' has the name of an option; run it with --passes=" << Info.Name << "\n";
+      continue;
+    }
+    unregisterClashingOption(Info.Name);
+    PassFlags.emplace_back(&Info, std::make_unique<cl::list<std::string>>(
+                                      StringRef(Info.Name), cl::desc(Info.Description),
+                                      cl::ValueOptional, cl::value_desc("args"),
+                                      cl::cat(PassCategory)));
+  }
+
+  cl::HideUnrelatedOptions({&Category, &PassCategory});
+  if (!cl::ParseCommandLineOptions(
+          argc, argv, "stinkytofu-opt: read, transform and write AMDGPU assembly\n",
+          &errs())) {
+    noteUnknownPasses(argc, argv);
     return 1;
   }
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFileOrSTDIN(InputFile);
-  if (!Buffer) {
-    WithColor::error(errs(), "stinkytofu-opt")
-        << InputFile << ": " << Buffer.getError().message() << "\n";
+  if (Opt.ListPasses) {
+    printPassList(Registry, outs());
+    return 0;
+  }
+  if (Opt.InputFile.empty())
+    return fail("no input file (see --help)");
+  if (Opt.EmitAsm && Opt.PrintOutput)
+    return fail("--emit-asm and --print-output exclude each other");
+  if (Opt.PrintCfg != CfgFormat::None && (Opt.EmitAsm || Opt.PrintOutput))
+    return fail("--print-cfg replaces the output: it excludes --emit-asm and --print-output");
+
+  // The pipeline, in command-line order: every --<PassName> occurrence and
+  // every --passes entry, sorted by position (a --passes list keeps its
+  // internal order).
+  std::vector<std::pair<unsigned, std::string>> Ordered;
+  for (auto &[Info, Flag] : PassFlags)
+    for (size_t I = 0; I < Flag->size(); ++I) {
+      StringRef Args = (*Flag)[I];
+      Ordered.emplace_back(Flag->getPosition(I),
+                           Args.empty() ? Info->Name : Info->Name + "=" + Args.str());
+    }
+  for (size_t I = 0; I < Opt.Passes.size(); ++I) {
+    Expected<std::vector<std::string>> Specs = parsePassPipeline(Opt.Passes[I]);
+    if (!Specs)
+      return fail(toString(Specs.takeError()));
+    for (std::string &Spec : *Specs)
+      Ordered.emplace_back(Opt.Passes.getPosition(I), std::move(Spec));
+  }
+  std::stable_sort(Ordered.begin(), Ordered.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::vector<std::string> Pipeline;
+  for (auto &[Position, Spec] : Ordered)
+    Pipeline.push_back(std::move(Spec));
+
+  PassManagerOptions PMOpts;
+  PMOpts.VerifyEach = Opt.VerifyEach;
+  PMOpts.TimePasses = Opt.TimePasses;
+  PMOpts.PrintAfterAll = Opt.PrintAfterAll;
+  PMOpts.TimingStream = &errs();
+  PMOpts.DumpStream = &errs();
+  PassManager PM(PMOpts);
+  PM.setVerifier(verifyModule);
+  if (Error E = addPasses(PM, Pipeline, Registry))
+    return fail(toString(std::move(E)));
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(Opt.InputFile);
+  if (!Buffer)
+    return fail(Opt.InputFile + ": " + Buffer.getError().message());
+  ReaderOptions ReadOpts;
+  ReadOpts.Arch = Opt.Arch;
+  ReadOpts.AllowUnknownInstructions = Opt.AllowUnknown;
+  bool IsStir = StringRef(Opt.InputFile).ends_with(".stir");
+  Expected<std::unique_ptr<Module>> MOrErr =
+      IsStir ? readStir(std::move(*Buffer), ReadOpts) : readAsm(std::move(*Buffer), ReadOpts);
+  if (!MOrErr) {
+    errs() << StringRef(toString(MOrErr.takeError())).rtrim("\n") << "\n";
     return 1;
   }
-  ReaderOptions Opts;
-  Opts.Arch = Arch;
-  Opts.AllowUnknownInstructions = AllowUnknown;
-  bool IsStir = StringRef(InputFile).ends_with(".stir");
-  Expected<std::unique_ptr<Module>> M =
-      IsStir ? readStir(std::move(*Buffer), Opts) : readAsm(std::move(*Buffer), Opts);
-  if (!M) {
-    errs() << toString(M.takeError()) << "\n";
+  Module &M = **MOrErr;
+
+  Expected<PassScope> Scope = resolveLabelScope(M, Opt.FromLabel, Opt.ToLabel);
+  if (!Scope)
+    return fail(toString(Scope.takeError()));
+
+  if (Opt.VerifyEach)
+    if (Error E = verifyModule(M))
+      return fail("the input does not verify:\n" + toString(std::move(E)));
+  AnalysisManager AM;
+  if (Error E = PM.run(M, AM, *Scope)) {
+    errs() << toString(std::move(E)) << "\n";
     return 1;
   }
 
-  bool WriteStir = PrintOutput || (IsStir && !EmitAsm);
+  // --stats and --print-cfg need edges: build the CFG when no pass did. The
+  // normal output is rendered first so that this never changes it.
+  bool PipelineBuildsCFG = is_contained(
+      map_range(Pipeline, [](const std::string &S) { return StringRef(S).split('=').first; }),
+      "CFGBuilder");
+  auto EnsureCFG = [&] {
+    if (!PipelineBuildsCFG)
+      for (Function &F : M.functions())
+        buildCFG(F);
+    PipelineBuildsCFG = true;
+  };
+
   std::string Rendered;
   raw_string_ostream OS(Rendered);
-  if (WriteStir)
-    writeStir(**M, OS);
-  else
-    writeAsm(**M, OS);
+  if (Opt.PrintCfg == CfgFormat::Dot) {
+    EnsureCFG();
+    writeCfgDot(M, OS);
+  } else if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
+    writeStir(M, OS);
+  } else if (Error E = writeAsm(M, OS)) {
+    errs() << toString(std::move(E)) << "\n";
+    return 1;
+  }
+
+  bool WantStats = Opt.Stats || !Opt.StatsFile.empty();
+  std::string StatsText;
+  if (WantStats) {
+    EnsureCFG();
+    raw_string_ostream StatsOS(StatsText);
+    printModuleStats(computeModuleStats(M), StatsOS);
+  }
 
   // Written only once everything succeeded: no half-written output.
   std::error_code EC;
-  ToolOutputFile Out(OutputFile, EC, sys::fs::OF_None);
-  if (EC) {
-    WithColor::error(errs(), "stinkytofu-opt") << OutputFile << ": " << EC.message() << "\n";
-    return 1;
-  }
+  ToolOutputFile Out(Opt.OutputFile, EC, sys::fs::OF_None);
+  if (EC)
+    return fail(Opt.OutputFile + ": " + EC.message());
   Out.os() << Rendered;
+  if (WantStats) {
+    if (Opt.StatsFile.empty()) {
+      errs() << StatsText;
+    } else {
+      ToolOutputFile StatsOut(Opt.StatsFile, EC, sys::fs::OF_None);
+      if (EC)
+        return fail(Opt.StatsFile + ": " + EC.message());
+      StatsOut.os() << StatsText;
+      StatsOut.keep();
+    }
+  }
   Out.keep();
   return 0;
 }

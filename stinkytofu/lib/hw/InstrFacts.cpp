@@ -44,10 +44,11 @@ InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
     bool IsDef = I < NumDefs;
     bool IsTiedUse = I < Desc.getNumOperands() &&
                      Desc.getOperandConstraint(I, MCOI::TIED_TO) != -1;
+    MCRegister Reg = TI.canonical(Op.getReg());
     if (IsDef)
-      addUnique(F.Defs, Op.getReg());
+      addUnique(F.Defs, Reg);
     if (!IsDef || IsTiedUse)
-      addUnique(F.Uses, Op.getReg());
+      addUnique(F.Uses, Reg);
   }
   // A branch to a register is indirect; one to an expression added to the
   // PC (gfx1250's `s_add_pc_i64 label-.-12`) still names its label.
@@ -57,9 +58,9 @@ InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
       F.Flags |= IF_IndirectBranch;
   }
   for (MCPhysReg R : Desc.implicit_defs())
-    addUnique(F.Defs, R);
+    addUnique(F.Defs, TI.canonical(R));
   for (MCPhysReg R : Desc.implicit_uses())
-    addUnique(F.Uses, R);
+    addUnique(F.Uses, TI.canonical(R));
   return F;
 }
 

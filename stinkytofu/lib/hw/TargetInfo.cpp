@@ -119,6 +119,33 @@ void TargetInfo::indexRegisters() const {
       break;
     }
   }
+  // Subtarget encodings carry a lower-case token (M0_gfxpre11,
+  // TTMP0_TTMP1_gfx9plus, FLAT_SCR_LO_vi, SGPR_NULL_gfx11plus_LO16).
+  StringMap<MCRegister> ByName;
+  for (unsigned R = 1; R < N; ++R)
+    ByName.try_emplace(MRI->getName(R), MCRegister(R));
+  CanonicalOf.resize(N);
+  for (unsigned R = 0; R < N; ++R) {
+    CanonicalOf[R] = MCRegister(R);
+    StringRef Name = R ? StringRef(MRI->getName(R)) : StringRef();
+    if (!Name.contains("_gfx") && !Name.contains("_vi") && !Name.contains("_ci"))
+      continue;
+    SmallVector<StringRef, 8> Parts;
+    Name.split(Parts, '_');
+    std::string Generic;
+    for (StringRef P : Parts) {
+      if (P == "ci" || P == "vi" || P == "gfxpre11" || P == "gfx11plus" || P == "gfx9plus")
+        continue;
+      Generic += (Generic.empty() ? "" : "_") + P.str();
+    }
+    if (MCRegister G = ByName.lookup(Generic))
+      CanonicalOf[R] = G;
+  }
+}
+
+MCRegister TargetInfo::canonical(MCRegister Reg) const {
+  std::call_once(IndexOnce, [this] { indexRegisters(); });
+  return Reg.id() < CanonicalOf.size() ? CanonicalOf[Reg.id()] : Reg;
 }
 
 MCRegister TargetInfo::findRegister(StringRef MCName) const {
@@ -186,7 +213,7 @@ std::string TargetInfo::asmName(MCRegister Reg) const {
               Twine(*indexOf(Regs.back())) + "]")
           .str();
   }
-  return StringRef(MRI->getName(Reg)).lower();
+  return StringRef(MRI->getName(canonical(Reg))).lower();
 }
 
 } // namespace stinkytofu

@@ -1,6 +1,8 @@
 //===- Module.cpp - A whole assembly file as Asm IR -----------------------===//
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/parse/AssemblerState.h"
+#include <algorithm>
+#include <cassert>
 
 namespace stinkytofu {
 
@@ -44,6 +46,23 @@ Function &Module::insertFunctionAfter(size_t ItemIndex, std::string FnName,
   Item.Func = &F;
   Items.insert(Items.begin() + std::min(Position, Items.size()), Item);
   return F;
+}
+
+Function &Module::splitFunction(Function &F, BasicBlock &At, std::string FnName) {
+  size_t ItemIndex = 0;
+  while (ItemIndex < Items.size() && Items[ItemIndex].Func != &F)
+    ++ItemIndex;
+  assert(ItemIndex < Items.size() && "function not in this module");
+  assert(&F.blocks().front() != &At && "splitting at the first block");
+  Function &New = insertFunctionAfter(ItemIndex, std::move(FnName), /*IsEntry=*/false);
+  auto Pos = std::find_if(F.blocks().begin(), F.blocks().end(),
+                          [&](const BasicBlock &BB) { return &BB == &At; });
+  New.blocks().splice(New.blocks().end(), F.blocks(), Pos, F.blocks().end());
+  for (BasicBlock &BB : New.blocks())
+    BB.setParent(&New);
+  F.renumberBlocks();
+  New.renumberBlocks();
+  return New;
 }
 
 Function *Module::entry() {

@@ -9,6 +9,7 @@
 #include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/parse/AssemblerState.h"
 #include "stinkytofu/parse/OperandParser.h"
+#include "stinkytofu/parse/PseudoInstructions.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -88,8 +89,9 @@ TextKind classifyText(StringRef Text, bool InCode) {
 
 class Builder {
 public:
-  Builder(Module &M, StringRef Text, const TargetInfo &TI, AssemblerState &AS)
-      : M(M), Text(Text), TI(TI), AS(AS) {}
+  Builder(Module &M, StringRef Text, const TargetInfo &TI, AssemblerState &AS,
+          const DenseSet<unsigned> &PseudoLines)
+      : M(M), Text(Text), TI(TI), AS(AS), PseudoLines(PseudoLines) {}
 
   void build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines);
 
@@ -107,6 +109,7 @@ private:
   StringRef Text;
   const TargetInfo &TI;
   AssemblerState &AS;
+  const DenseSet<unsigned> &PseudoLines; // opaque lines that are pseudo-instructions
   std::vector<size_t> LineStart; // LineStart[L] for 1-based L; sentinel at end
   StringSet<> FunctionStarts, Kernels;
   Function *F = nullptr;
@@ -179,7 +182,9 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
   }
   if (!BB)
     BB = &F->appendBlock("");
-  InstKind Kind = R.Opaque ? InstKind::Opaque
+  bool Pseudo = R.Opaque && PseudoLines.contains(Line);
+  InstKind Kind = Pseudo     ? InstKind::Pseudo
+                  : R.Opaque ? InstKind::Opaque
                   : (R.FromExpansion || R.Insts.size() > 1) ? InstKind::MacroCall
                                                             : InstKind::Machine;
   Instruction &I = BB->append(Instruction(Kind, "", {}));
@@ -189,7 +194,9 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
   size_t Indent = Text.slice(StmtBegin, End).find_first_not_of(" \t");
   I.setLocation({Line, unsigned(StmtBegin - LineStart[Line] +
                                 (Indent == StringRef::npos ? 0 : Indent)) + 1});
-  if (R.Opaque)
+  if (Pseudo)
+    I.setMC({}, pseudoInstructionFacts(I, TI));
+  else if (R.Opaque)
     I.setMC({}, InstrFacts::opaque());
   else
     I.setMC(std::move(R.Insts), TI);
@@ -201,8 +208,15 @@ unsigned Builder::lineOf(const AsmEvent &E) const {
   if (E.FromExpansion)
     return E.Line;
   // LineStart[1..] is sorted: the line holding Offset, then the statement's.
-  auto It = std::upper_bound(LineStart.begin() + 1, LineStart.end() - 1, E.Offset);
-  unsigned L = unsigned(It - LineStart.begin()) - 1;
+  // The end of a file that ends with a newline starts a line of its own.
+  unsigned NumLines = LineStart.size() - 2;
+  unsigned L;
+  if (E.Offset >= Text.size() && Text.ends_with("\n")) {
+    L = NumLines + 1;
+  } else {
+    auto It = std::upper_bound(LineStart.begin() + 1, LineStart.end() - 1, E.Offset);
+    L = unsigned(It - LineStart.begin()) - 1;
+  }
   return E.AfterStatement && L > 1 ? L - 1 : L;
 }
 
@@ -344,11 +358,21 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
                          : Opts.Arch.empty() ? Opts.DefaultArch
                                              : Opts.Arch;
   if (Directive && !Opts.Arch.empty() &&
-      processorOf(*Directive) != processorOf(Opts.Arch))
-    return createStringError(inconvertibleErrorCode(),
-                             FileName + ": error: --arch " + Opts.Arch +
-                                 " does not match the file's .amdgcn_target \"" +
-                                 *Directive + "\"");
+      processorOf(*Directive) != processorOf(Opts.Arch)) {
+    // Point at the directive (mapped back to the user's file for `.stir`).
+    StringRef Whole = Buffer->getBuffer();
+    size_t At = Whole.find(*Directive);
+    size_t LineBegin = Whole.rfind('\n', At) + 1; // npos + 1 == 0
+    unsigned Line = 1 + unsigned(Whole.take_front(At).count('\n'));
+    StringRef LineText = Whole.substr(LineBegin).take_until([](char C) { return C == '\n'; });
+    OriginalLine Where{FileName, Line, unsigned(At - LineBegin) + 1, LineText.str()};
+    if (Opts.MapLine)
+      if (std::optional<OriginalLine> O = Opts.MapLine(Line))
+        Where = *O;
+    return sourceError(Where.File, Where.Line, Where.Column, Where.Text,
+                       "--arch " + Opts.Arch + " does not match the file's .amdgcn_target \"" +
+                           *Directive + "\"");
+  }
   Expected<std::shared_ptr<const TargetInfo>> TI = TargetInfo::get(TargetId);
   if (!TI)
     return createStringError(inconvertibleErrorCode(),
@@ -359,38 +383,55 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   std::vector<AsmEvent> Events = AS->assembleFile(std::move(Buffer), Diags);
   StringRef Text = AS->sourceMgr().getMemoryBuffer(AS->mainBufferId())->getBuffer();
 
-  std::string Errors;
-  DenseSet<unsigned> OpaqueLines;
-  auto Render = [&](const AsmDiagnostic &D) {
+  // Diagnostics keep their order (a macro's "while in macro instantiation"
+  // note follows its error); warnings and notes go out only when there is no
+  // error to report them with.
+  std::string Errors, Others;
+  bool HadError = false;
+  DenseSet<unsigned> OpaqueLines, PseudoLines;
+  auto Render = [&](const AsmDiagnostic &D, SourceMgr::DiagKind Kind) {
     if (Opts.MapLine && D.Line)
       if (std::optional<OriginalLine> O = Opts.MapLine(D.Line))
-        return renderDiagnostic(O->File, O->Line, O->Column, O->Text, D.Diag.getKind(),
+        return renderDiagnostic(O->File, O->Line, O->Column, O->Text, Kind,
                                 D.Diag.getMessage());
-    return renderDiagnostic(D.Diag);
+    if (Kind == D.Diag.getKind())
+      return renderDiagnostic(D.Diag);
+    SMDiagnostic Copy(*D.Diag.getSourceMgr(), D.Diag.getLoc(), D.Diag.getFilename(),
+                      D.Diag.getLineNo(), D.Diag.getColumnNo(), Kind,
+                      D.Diag.getMessage(), D.Diag.getLineContents(), D.Diag.getRanges());
+    return renderDiagnostic(Copy);
   };
   for (const AsmDiagnostic &D : Diags) {
     if (D.Diag.getKind() != SourceMgr::DK_Error) {
-      warningStream() << Render(D);
+      (HadError ? Errors : Others) += Render(D, D.Diag.getKind());
+      continue;
+    }
+    // A registered pseudo-instruction: kept for the pass that lowers it.
+    if (D.Line && findPseudoInstruction(D.Diag.getLineContents())) {
+      OpaqueLines.insert(D.Line);
+      PseudoLines.insert(D.Line);
       continue;
     }
     if (Opts.AllowUnknownInstructions && D.Line &&
         looksLikeInstruction(D.Diag.getLineContents())) {
       if (OpaqueLines.insert(D.Line).second)
-        warningStream() << Render(D)
-                        << "note: kept as an opaque instruction that reads and "
-                           "writes every register (--allow-unknown-instructions)\n";
+        Others += Render(D, SourceMgr::DK_Warning) +
+                  "note: kept as an opaque instruction that reads and writes every "
+                  "register (--allow-unknown-instructions)\n";
       continue;
     }
-    Errors += Render(D);
+    HadError = true;
+    Errors += Render(D, SourceMgr::DK_Error);
   }
-  if (!Errors.empty())
+  if (HadError)
     return createStringError(inconvertibleErrorCode(), StringRef(Errors).rtrim("\n"));
+  warningStream() << Others;
 
   std::string Stem = sys::path::stem(FileName).str();
   auto M = std::make_unique<Module>(Stem, *TI);
   M->setFileName(FileName);
   M->setEndsWithoutNewline(!Text.empty() && !Text.ends_with("\n"));
-  Builder B(*M, Text, **TI, *AS);
+  Builder B(*M, Text, **TI, *AS, PseudoLines);
   B.build(Events, OpaqueLines);
   if (const Function *E = M->entry(); E && !E->name().empty())
     M->setName(E->name().str());

@@ -31,6 +31,14 @@ size_t findComment(StringRef Line) {
 Statement splitStatement(StringRef Line) {
   Statement S;
   size_t Start = Line.find_first_not_of(" \t");
+  // A block comment before the mnemonic (`/* c */ s_nop 1`) belongs to the
+  // indent.
+  while (Start != StringRef::npos && Line.substr(Start).starts_with("/*")) {
+    size_t Close = Line.find("*/", Start + 2);
+    if (Close == StringRef::npos)
+      break;
+    Start = Line.find_first_not_of(" \t", Close + 2);
+  }
   if (Start == StringRef::npos)
     Start = Line.size();
   S.Indent = Line.take_front(Start);

@@ -1,11 +1,13 @@
 //===- StirReader.cpp - Reading the textual IR (`.stir`) ------------------===//
 #include "stinkytofu/parse/StirReader.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/parse/OperandParser.h"
 #include "stinkytofu/parse/StirLexer.h"
 #include "stinkytofu/print/StirWriter.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Regex.h"
 
 using namespace llvm;
@@ -98,6 +100,8 @@ Expected<AttrValue> StirParser::parseValue() {
     advance();
     return AttrValue::list(std::move(Elements));
   }
+  if (Tok.is(StirToken::Kind::Error))
+    return error(Tok.Text);
   if (!Tok.is(StirToken::Kind::Ident))
     return error("expected a value");
   std::string Text = Tok.Text;
@@ -397,6 +401,42 @@ Expected<Synthesis> synthesize(const StirModule &M, StirParser &P, StringRef Fil
   return S;
 }
 
+/// The block of \p Mod where \p SF starts: its labelled first block, else
+/// the block of its first instruction (\p FirstInst indexes \p Insts).
+BasicBlock *firstBlockOf(Module &Mod, const StirFunc &SF, size_t FirstInst,
+                         const std::vector<Instruction *> &Insts) {
+  if (SF.Blocks.empty())
+    return nullptr;
+  const StirBlock &First = SF.Blocks.front();
+  if (!isSyntheticBlockName(First.Name) || First.Attrs.find("asm"))
+    for (Function &F : Mod.functions())
+      if (BasicBlock *BB = F.findBlock(First.Name))
+        return BB;
+  if (First.Insts.empty() || FirstInst >= Insts.size())
+    return nullptr;
+  Instruction *I = Insts[FirstInst];
+  BasicBlock *BB = I->parent();
+  return &BB->instructions().front() == I ? BB : nullptr;
+}
+
+/// The kind of the edge \p From -> \p To, read off \p From's terminator.
+EdgeKind edgeKind(const Function &F, const BasicBlock &From, const BasicBlock &To) {
+  auto It = std::find_if(F.blocks().begin(), F.blocks().end(),
+                         [&](const BasicBlock &BB) { return &BB == &From; });
+  bool IsNext = It != F.blocks().end() && std::next(It) != F.blocks().end() &&
+                &*std::next(It) == &To;
+  const Instruction *Last = From.empty() ? nullptr : &From.instructions().back();
+  // A conditional branch to the next block has two edges to it: the branch
+  // edge comes first, then the fall-through.
+  bool Again = llvm::is_contained(From.successors(), &To);
+  if (Last && isBranch(*Last) && !Again) {
+    for (const std::string &Target : getBranchTargets(*Last))
+      if (To.hasLabel() && To.label() == Target)
+        return Last->facts().has(IF_ComputedTarget) ? EdgeKind::LongBranch : EdgeKind::Branch;
+  }
+  return IsNext ? EdgeKind::FallThrough : EdgeKind::Branch;
+}
+
 /// Lays `.stir` modifiers, cycle overrides and block splits over the module
 /// the `.s` reader built from the synthesized text.
 Error overlay(Module &Mod, const Synthesis &S, StirParser &P, StringRef File) {
@@ -420,14 +460,14 @@ Error overlay(Module &Mod, const Synthesis &S, StirParser &P, StringRef File) {
                                "mod." + Key + ": " + toString(M.takeError()));
           I.setModifier(std::move(*M));
         }
-        const InstClass &Class = Mod.target().hardware().classify(I.mnemonic());
+        auto [DefaultIssue, DefaultLatency] = defaultCycles(I, Mod.target());
         int64_t Issue = 0, Latency = 0;
         if (const AttrValue *V = SI.Attrs.find("issueCycles"))
           Issue = V->asInteger();
         if (const AttrValue *V = SI.Attrs.find("latencyCycles"))
           Latency = V->asInteger();
-        if ((Issue > 0 && unsigned(Issue) != Class.IssueCycles) ||
-            (Latency > 0 && unsigned(Latency) != Class.LatencyCycles))
+        if ((Issue > 0 && unsigned(Issue) != DefaultIssue) ||
+            (Latency > 0 && unsigned(Latency) != DefaultLatency))
           I.setCycleOverrides(Issue > 0 ? unsigned(Issue) : 0,
                               Latency > 0 ? unsigned(Latency) : 0);
       }
@@ -456,30 +496,55 @@ Error overlay(Module &Mod, const Synthesis &S, StirParser &P, StringRef File) {
   for (Function &F : Mod.functions())
     F.renumberBlocks();
 
-  // Explicit CFG edges.
-  for (const StirFunc *SF : S.SourceOrder) {
-    Function *F = nullptr;
-    for (const StirBlock &SB : SF->Blocks)
-      for (Function &Fn : Mod.functions())
-        for (BasicBlock &BB : Fn.blocks())
-          if (!F && BB.name() == SB.Name)
-            F = &Fn;
-    for (const StirBlock &SB : SF->Blocks) {
-      if (SB.Successors.empty() || !F)
+  // Function boundaries: the text gives the kernels and `.type @function`
+  // symbols; a `st.func` whose first block lies inside another function (a
+  // callee split off by CallTargetRecoveryPass) becomes a function again.
+  std::vector<Function *> FuncOf(S.SourceOrder.size(), nullptr);
+  Index = 0;
+  for (size_t K = 0; K < S.SourceOrder.size(); ++K) {
+    const StirFunc &SF = *S.SourceOrder[K];
+    BasicBlock *Start = firstBlockOf(Mod, SF, Index, Insts);
+    size_t FirstInst = Index;
+    for (const StirBlock &SB : SF.Blocks)
+      Index += SB.Insts.size();
+    if (!Start) {
+      // No clear start (an empty unlabelled first block): the function that
+      // holds its first instruction, left as the text made it.
+      if (FirstInst < Index && FirstInst < Insts.size())
+        FuncOf[K] = Insts[FirstInst]->parent()->parent();
+      continue;
+    }
+    Function *Owner = Start->parent();
+    if (&Owner->blocks().front() != Start) {
+      std::string Name = SF.Name;
+      if (const AttrValue *N = SF.Attrs.find("name"))
+        Name = N->asString().str();
+      Owner = &Mod.splitFunction(*Owner, *Start, Name);
+      if (const AttrValue *Kernel = SF.Attrs.find("kernel"))
+        Owner->setEntry(Kernel->asBool());
+    }
+    FuncOf[K] = Owner;
+  }
+
+  // Explicit CFG edges, within each function; the kind follows from the
+  // block's terminator.
+  for (size_t K = 0; K < S.SourceOrder.size(); ++K) {
+    Function *F = FuncOf[K];
+    if (!F)
+      continue;
+    StringMap<BasicBlock *> ByName;
+    for (BasicBlock &BB : F->blocks())
+      ByName.try_emplace(BB.name(), &BB);
+    for (const StirBlock &SB : S.SourceOrder[K]->Blocks) {
+      if (SB.Successors.empty())
         continue;
-      BasicBlock *From = nullptr;
-      for (BasicBlock &BB : F->blocks())
-        if (BB.name() == SB.Name)
-          From = &BB;
+      BasicBlock *From = ByName.lookup(SB.Name);
       for (const std::string &To : SB.Successors) {
-        BasicBlock *Target = nullptr;
-        for (BasicBlock &BB : F->blocks())
-          if (BB.name() == To)
-            Target = &BB;
+        BasicBlock *Target = ByName.lookup(To);
         if (!From || !Target)
           return sourceError(File, SB.Line, 1, P.lineText(SB.Line),
                              "successor '^" + To + "' is not a block of this function");
-        From->addSuccessor(Target, EdgeKind::Branch);
+        From->addSuccessor(Target, edgeKind(*F, *From, *Target));
       }
     }
   }

@@ -9,17 +9,14 @@ Pass::~Pass() = default;
 
 Expected<PreservedAnalyses> FunctionPass::run(Module &M, AnalysisManager &AM,
                                               const PassScope &Scope) {
-  PreservedAnalyses All = PreservedAnalyses::all();
-  bool AnyChange = false;
   for (Function &F : M.functions()) {
     Expected<PreservedAnalyses> PA = runOnFunction(F, AM, Scope);
     if (!PA)
       return PA.takeError();
     AM.invalidate(F, *PA);
-    AnyChange |= !PA->areAllPreserved();
   }
-  // Per-function invalidation already happened; report what is left valid.
-  return AnyChange ? PreservedAnalyses::none() : All;
+  // Each function's results were invalidated as it changed; the others stay.
+  return PreservedAnalyses::all();
 }
 
 bool inScope(const Module &M, const PassScope &Scope, const Instruction &I) {

@@ -1,6 +1,9 @@
 //===- PassRegistry.cpp - Passes by name ----------------------------------===//
 #include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/analysis/Verifier.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/CallTargetRecoveryPass.h"
+#include "stinkytofu/transforms/LongBranchLoweringPass.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;

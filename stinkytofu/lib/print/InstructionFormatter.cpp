@@ -24,26 +24,39 @@ AsmStyle AsmStyle::around(const Instruction &I) {
   const BasicBlock *BB = I.parent();
   if (!BB)
     return AsmStyle();
-  // The nearest source-backed instruction before, else after, in the function.
-  const Instruction *Before = nullptr, *After = nullptr;
-  bool Seen = false;
-  for (const BasicBlock &Block : BB->parent()->blocks())
-    for (const Instruction &Other : Block.instructions()) {
-      if (&Other == &I) {
-        Seen = true;
-        continue;
-      }
-      if (Other.sourceText().empty() || Other.kind() != InstKind::Machine)
-        continue;
-      if (!Seen)
-        Before = &Other;
-      else if (!After)
-        After = &Other;
-    }
-  if (Before)
-    return of(*Before);
-  if (After)
-    return of(*After);
+  // The nearest source-backed instruction before, else after, in the
+  // function: walk outwards from I (passes insert many instructions; a scan
+  // of the whole function per instruction made printing quadratic).
+  auto Usable = [](const Instruction &Other) {
+    return !Other.sourceText().empty() && Other.kind() == InstKind::Machine;
+  };
+  const auto &Blocks = BB->parent()->blocks();
+  auto BlockIt = Blocks.begin();
+  while (BlockIt != Blocks.end() && &*BlockIt != BB)
+    ++BlockIt;
+  if (BlockIt == Blocks.end())
+    return AsmStyle();
+  const auto &Insts = BB->instructions();
+  auto Here = Insts.begin();
+  while (Here != Insts.end() && &*Here != &I)
+    ++Here;
+  // Before: the rest of this block backwards, then earlier blocks.
+  for (auto It = std::make_reverse_iterator(Here); It != Insts.rend(); ++It)
+    if (Usable(*It))
+      return of(*It);
+  for (auto B = std::make_reverse_iterator(BlockIt); B != Blocks.rend(); ++B)
+    for (auto It = B->instructions().rbegin(); It != B->instructions().rend(); ++It)
+      if (Usable(*It))
+        return of(*It);
+  // After: the rest of this block, then later blocks.
+  if (Here != Insts.end())
+    for (auto It = std::next(Here); It != Insts.end(); ++It)
+      if (Usable(*It))
+        return of(*It);
+  for (auto B = std::next(BlockIt); B != Blocks.end(); ++B)
+    for (const Instruction &Other : B->instructions())
+      if (Usable(Other))
+        return of(Other);
   return AsmStyle();
 }
 

@@ -45,7 +45,11 @@ std::string rebuildStatement(llvm::StringRef Mnemonic,
 unsigned numPrintedDefs(const Instruction &I, const TargetInfo &TI) {
   if (I.kind() != InstKind::Machine || I.mcInsts().empty())
     return 0;
+  // A VOPD pair (`v_dual_x ... :: v_dual_y ...`) names its second
+  // definition after the `::`: only the leading one prints before `=`.
   unsigned Defs = TI.instrInfo().get(I.mcInsts().front().getOpcode()).getNumDefs();
+  if (llvm::any_of(I.operands(), [](const Operand &Op) { return Op.spelling() == "::"; }))
+    Defs = std::min(Defs, 1u);
   unsigned Leading = 0;
   for (const Operand &Op : I.operands()) {
     if (Op.isModifier() || Leading == Defs)
@@ -53,6 +57,22 @@ unsigned numPrintedDefs(const Instruction &I, const TargetInfo &TI) {
     ++Leading;
   }
   return Leading;
+}
+
+std::pair<unsigned, unsigned> defaultCycles(const Instruction &I, const TargetInfo &TI) {
+  if (I.kind() == InstKind::Machine)
+    return {TI.hardware().classify(I.mnemonic()).IssueCycles,
+            TI.hardware().classify(I.mnemonic()).LatencyCycles};
+  // A macro call costs what it expands to: the issue cycles add up, the
+  // longest latency counts. Classes come from MC's opcode names.
+  unsigned Issue = 0, Latency = 0;
+  for (const MCInst &Inst : I.mcInsts()) {
+    const InstClass &C =
+        TI.hardware().classify(StringRef(TI.instrInfo().getName(Inst.getOpcode())).lower());
+    Issue += C.IssueCycles;
+    Latency = std::max(Latency, C.LatencyCycles);
+  }
+  return {std::max(Issue, 1u), std::max(Latency, 1u)};
 }
 
 static bool isSyntheticBlockName(StringRef Name) {
@@ -172,13 +192,13 @@ void StirPrinter::printInstruction(const Instruction &I) {
   if (!Uses.empty())
     OS << "(" << Uses << ")";
   AttrDict Attrs;
-  const InstClass &Class = TI.hardware().classify(I.mnemonic());
+  auto [Issue, Latency] = defaultCycles(I, TI);
   Attrs.add("issueCycles", AttrValue::integer(I.issueCyclesOverride()
                                                   ? I.issueCyclesOverride()
-                                                  : Class.IssueCycles));
+                                                  : Issue));
   Attrs.add("latencyCycles", AttrValue::integer(I.latencyCyclesOverride()
                                                     ? I.latencyCyclesOverride()
-                                                    : Class.LatencyCycles));
+                                                    : Latency));
   for (const auto &Mod : I.modifiers()) {
     AttrDict ModAttrs;
     Mod->toAttrs(ModAttrs);

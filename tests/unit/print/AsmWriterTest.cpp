@@ -19,7 +19,8 @@ std::unique_ptr<Module> read(llvm::StringRef Text) {
 std::string print(const Module &M) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  writeAsm(M, OS);
+  if (llvm::Error E = writeAsm(M, OS))
+    ADD_FAILURE() << llvm::toString(std::move(E));
   return Out;
 }
 

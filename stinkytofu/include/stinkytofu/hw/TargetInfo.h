@@ -54,6 +54,10 @@ public:
 
   /// A register by its MC name ("SCC", "M0", "EXEC_LO", "SGPR5").
   llvm::MCRegister findRegister(llvm::StringRef MCName) const;
+  /// The generic register behind a subtarget-specific encoding MC may put
+  /// in an MCInst (M0_gfxpre11 -> M0, FLAT_SCR_vi -> FLAT_SCR), so that a
+  /// write and an implicit read of the same register meet.
+  llvm::MCRegister canonical(llvm::MCRegister Reg) const;
   /// The register file of a (possibly tuple) register.
   RegClass classOf(llvm::MCRegister Reg) const;
   /// The 32-bit registers a register covers (SGPR62_SGPR63 -> SGPR62, SGPR63).
@@ -82,6 +86,7 @@ private:
   mutable std::vector<llvm::MCRegister> SGPRs, VGPRs, AGPRs, TTMPs;
   mutable std::vector<uint8_t> ClassOfReg; // indexed by MCRegister id
   mutable std::vector<int32_t> IndexOfReg; // indexed by MCRegister id
+  mutable std::vector<llvm::MCRegister> CanonicalOf; // indexed by MCRegister id
   mutable std::once_flag IndexOnce;
   // Built on first use: most runs never look a register up by name.
   mutable llvm::StringMap<llvm::MCRegister> RegByName;

@@ -29,6 +29,10 @@ enum class InstKind : uint8_t {
   Machine,   ///< one MC instruction
   MacroCall, ///< a .macro invocation (or .rept): the MC instructions it expands to
   Opaque,    ///< not understood by MC; kept by --allow-unknown-instructions
+  /// A registered pseudo-instruction (parse/PseudoInstructions.h), such as
+  /// `sqtt_marker_enter "name"`: no MC instruction; the pass that registered
+  /// it lowers it, and writing assembly that still holds one is an error.
+  Pseudo,
 };
 
 class Instruction {

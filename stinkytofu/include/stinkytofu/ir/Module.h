@@ -64,6 +64,12 @@ public:
   /// split off the tail of another function).
   Function &insertFunctionAfter(size_t ItemIndex, std::string FnName, bool IsEntry);
 
+  /// Makes the blocks of \p F from \p At to its end a new callable function
+  /// named \p FnName, placed right after \p F (items and functions stay in
+  /// source order, so `.s` printing is unchanged). \p At must not be \p F's
+  /// first block. CFG edges are left as they are: rebuild both CFGs.
+  Function &splitFunction(Function &F, BasicBlock &At, std::string FnName);
+
   /// Functions in source order.
   std::list<Function> &functions() { return Functions; }
   const std::list<Function> &functions() const { return Functions; }

@@ -45,13 +45,15 @@ class AnalysisManager {
 public:
   template <typename AnalysisT>
   typename AnalysisT::Result &getResult(Function &F) {
+    if (auto *Cached = getCachedResult<AnalysisT>(F))
+      return *Cached;
+    // Computed before the slot is looked up: an analysis may ask for others
+    // while it runs, and that can grow the map.
+    auto R = std::make_unique<ResultModel<typename AnalysisT::Result>>(
+        AnalysisT().run(F, *this));
+    ++Computations;
     std::unique_ptr<ResultBase> &Slot = Cache[{&F, &AnalysisT::Key}];
-    if (!Slot) {
-      auto R = std::make_unique<ResultModel<typename AnalysisT::Result>>(
-          AnalysisT().run(F, *this));
-      Slot = std::move(R);
-      ++Computations;
-    }
+    Slot = std::move(R);
     return static_cast<ResultModel<typename AnalysisT::Result> &>(*Slot).Value;
   }
 

@@ -1,0 +1,55 @@
+//===- CodeObjectScanner.h - Find AMDGPU code objects in a file -*- C++ -*-===//
+//
+// A file given to `sqtt-funcmap dump|extract` may be
+//  - an AMDGPU code object or relocatable object (ELF64LE, EM_AMDGPU),
+//  - a clang offload bundle (`__CLANG_OFFLOAD_BUNDLE__` or compressed `CCOB`),
+//  - a host ELF (executable, shared library, object) with a `.hip_fatbin`
+//    section holding one or more bundles.
+// The scanner returns every AMDGPU code object in it, each checked
+// (ElfImage::create) and labelled by its target id.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASM_INSTRUMENT_ELF_CODEOBJECTSCANNER_H
+#define ASM_INSTRUMENT_ELF_CODEOBJECTSCANNER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stinkytofu::elf {
+
+enum class InputKind { CodeObject, OffloadBundle, HostElf };
+
+struct FoundCodeObject {
+  /// The target id ("gfx90a:xnack-"): from the bundle entry id, else from
+  /// the ELF header flags.
+  std::string TargetId;
+  /// Where it came from: "" for a plain code object, else e.g.
+  /// "bundle, entry hipv4-amdgcn-amd-amdhsa--gfx90a" or
+  /// ".hip_fatbin compressed (zstd v3) bundle 1, entry hipv4-amdgcn-amd-amdhsa--gfx1100".
+  std::string Origin;
+  /// A file name stem unique within the set: the target id, then
+  /// "<target id>.2", "<target id>.3" for repeats.
+  std::string FileStem;
+  /// The code object's bytes, 8-byte aligned, owned by the CodeObjectSet.
+  llvm::StringRef Bytes;
+};
+
+struct CodeObjectSet {
+  InputKind Kind = InputKind::CodeObject;
+  std::vector<FoundCodeObject> Objects;
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> Storage;
+};
+
+/// Finds the AMDGPU code objects in \p Input (which must outlive the result).
+/// Fails when the input is neither an ELF file nor a bundle, is malformed,
+/// holds no AMDGPU code object, or holds an AMDGPU bundle entry that is not
+/// a valid code object.
+llvm::Expected<CodeObjectSet> findCodeObjects(llvm::MemoryBufferRef Input);
+
+} // namespace stinkytofu::elf
+
+#endif

@@ -1,0 +1,95 @@
+//===- MarkerEmitter.h - Planned markers become instructions -----*- C++ -*-===//
+//
+// Emits the planned sites of one function (MarkerSites.h). Markers at one
+// insertion point form a group, emitted in rank order:
+//
+//   s_ttracedata_imm <v>                  v fits the target's immediate and
+//                                         packing is off (gfx11, gfx12)
+//   s_mov_b32 m0, <v>                     otherwise; s_nop 0 where the
+//   s_nop 0                               hardware model has the SALU-M0 ->
+//   s_ttracedata                          s_ttracedata hazard (gfx9)
+//
+// sqtt_marker_data adds its payload record the same way (`s_mov_b32 m0,
+// sN`). M0 is written only where liveness proves it dead; where it is live
+// the group saves it in a dead SGPR and restores it after its markers
+// (`s_mov_b32 sX, m0` ... `s_mov_b32 m0, sX`, then s_nop 0 on hazard
+// targets); with no dead SGPR the markers that need M0 are refused with a
+// warning naming the site. A function's entry and exit markers go in
+// together or not at all (an unmatched enter would corrupt every decoded
+// stack).
+//
+// With scope checks (ScopeCheck.h) each group is guarded by one branch
+// over its markers to a fresh `.Lsqtt_skip_<N>` label; SCC is saved in a
+// dead SGPR (`s_cselect_b32 sX, 1, 0`) and restored after the label
+// (`s_cmp_lg_u32 sX, 0`) where it is live. A group whose guard cannot get
+// its registers is refused rather than emitted unguarded.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASM_INSTRUMENT_SQTT_MARKEREMITTER_H
+#define ASM_INSTRUMENT_SQTT_MARKEREMITTER_H
+
+#include "asm-instrument/sqtt/InstructionFactory.h"
+#include "asm-instrument/sqtt/MarkerIds.h"
+#include "asm-instrument/sqtt/MarkerLiveness.h"
+#include "asm-instrument/sqtt/MarkerSites.h"
+#include "asm-instrument/sqtt/SQTTConfig.h"
+#include "asm-instrument/sqtt/ScopeCheck.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace stinkytofu::sqtt {
+
+/// What was inserted into one function (--stats).
+struct EmitStats {
+  unsigned Entry = 0, Exit = 0, User = 0, Barrier = 0, Memory = 0;
+  unsigned Immediate = 0, ViaM0 = 0; ///< marker headers by form
+  unsigned Payloads = 0;             ///< sqtt_marker_data records
+  unsigned M0Saves = 0, SccSaves = 0, Guards = 0;
+  unsigned Refused = 0;
+  unsigned Added = 0; ///< instructions inserted
+  /// One past the highest SGPR the inserted code uses (0: none).
+  unsigned SGPRHighWater = 0;
+  bool CachedPredicate = false;
+
+  unsigned markers() const { return Entry + Exit + User + Barrier + Memory; }
+  EmitStats &operator+=(const EmitStats &O);
+};
+
+/// Module-wide state of the emitters.
+class EmitContext {
+public:
+  EmitContext(Module &M, const SQTTConfig &Config, const MarkerIdAllocator &Ids,
+              std::vector<ScopeDimCheck> Checks);
+
+  Module &M;
+  const SQTTConfig &Config;
+  const HardwareModel &HW;
+  const MarkerIdAllocator &Ids;
+  /// The scope checks; empty when every mask is full.
+  std::vector<ScopeDimCheck> Checks;
+  InstructionFactory Factory;
+  /// Every instruction and block the emitters created.
+  llvm::DenseSet<const Instruction *> Inserted;
+  llvm::DenseSet<const BasicBlock *> InsertedBlocks;
+
+  /// A label no symbol of the module has: `.Lsqtt_skip_<N>`.
+  std::string newLabel();
+
+private:
+  llvm::StringSet<> Labels;
+  unsigned NextLabel = 0;
+};
+
+/// Plans and inserts \p Sites into \p F (liveness \p Live was computed on
+/// \p F before any change). Refusals are warnings; the error is for an
+/// instruction MC would not assemble (a bug).
+llvm::Expected<EmitStats> emitMarkers(Function &F, std::vector<MarkerSite> Sites,
+                                      const MarkerLiveness &Live, EmitContext &Ctx);
+
+/// Prints \p S as one `--stats` line for \p Name.
+void printStats(llvm::StringRef Name, bool Kernel, const EmitStats &S, llvm::raw_ostream &OS);
+
+} // namespace stinkytofu::sqtt
+
+#endif

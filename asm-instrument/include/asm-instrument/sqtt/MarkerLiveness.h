@@ -1,0 +1,83 @@
+//===- MarkerLiveness.h - Which registers inserted code may use --*- C++ -*-===//
+//
+// Register liveness of the original program at the insertion points. Query
+// every point before changing the function (planning does): the answers are
+// kept and stay valid, and are what the instrumentation verifier checks
+// against, after the code changed.
+//
+// It is the core Liveness analysis, with one refinement: in a callable
+// function that follows the AMDGPU C calling convention (declared with
+// `.type name,@function`), the caller may read after a return only what a
+// callee must preserve, so M0, SCC, VCC and the caller-saved SGPRs
+// (CallingConvention.h) are dead at its returns instead of live. Without the
+// refinement no register is ever dead before a return, and no exit marker
+// that needs M0 could be placed there.
+//
+// Scratch SGPRs come from the function's budget (RegisterBudget.h): its own
+// registers first, then, for a kernel that may grow, the ones above.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASM_INSTRUMENT_SQTT_MARKERLIVENESS_H
+#define ASM_INSTRUMENT_SQTT_MARKERLIVENESS_H
+
+#include "asm-instrument/sqtt/MarkerSites.h"
+#include "asm-instrument/sqtt/RegisterBudget.h"
+#include "stinkytofu/analysis/RegisterUnits.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/MC/MCRegister.h"
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace stinkytofu {
+class Liveness;
+}
+
+namespace stinkytofu::sqtt {
+
+class MarkerLiveness {
+public:
+  MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget Budget);
+  ~MarkerLiveness();
+
+  const RegisterUnits &units() const { return *RU; }
+  const SGPRBudget &budget() const { return Budget; }
+
+  /// Live units at \p P in the original program.
+  const llvm::BitVector &liveAt(const InsertPoint &P) const;
+  bool isLive(const InsertPoint &P, llvm::MCRegister R) const;
+  bool isLive(const InsertPoint &P, llvm::StringRef MCName) const;
+  /// Live units before \p I / after \p I (original instructions only).
+  const llvm::BitVector &liveBefore(const Instruction &I) const;
+  const llvm::BitVector &liveAfter(const Instruction &I) const;
+  const llvm::BitVector &liveIn(const BasicBlock &BB) const;
+
+  /// 32-bit SGPRs dead at \p P: the function's own, lowest first, then the
+  /// ones above its budget up to the limit.
+  std::vector<llvm::MCRegister> deadSGPRs(const InsertPoint &P) const;
+  /// A 32-bit SGPR (the function's own if one is, else one above its
+  /// budget) that is live nowhere in the function and written by none of
+  /// its instructions (callees included).
+  std::optional<llvm::MCRegister> freeSGPR() const;
+
+private:
+  void computeAbiRefined(Function &F);
+
+  std::unique_ptr<Liveness> Core; ///< null for the refined computation
+  std::unique_ptr<RegisterUnits> RU;
+  SGPRBudget Budget;
+  llvm::DenseMap<const Instruction *, std::pair<llvm::BitVector, llvm::BitVector>> Around;
+  llvm::DenseMap<const BasicBlock *, std::pair<llvm::BitVector, llvm::BitVector>> Blocks;
+  llvm::BitVector Busy; ///< live somewhere or written somewhere
+  llvm::BitVector All;
+};
+
+/// Whether \p F is a callable that follows the C calling convention: not a
+/// kernel, and its symbol is declared `.type <name>,@function`.
+bool followsCallingConvention(const Function &F);
+
+
+} // namespace stinkytofu::sqtt
+
+#endif

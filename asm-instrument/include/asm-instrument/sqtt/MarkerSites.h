@@ -1,0 +1,81 @@
+//===- MarkerSites.h - Where markers go, before any is inserted --*- C++ -*-===//
+//
+// Every feature first plans its markers as sites on the original program:
+// an insertion point and what the marker carries. Nothing is inserted until
+// IDs are assigned and every site is planned, so liveness and placement
+// always refer to the original instruction stream.
+//
+// Several markers may share one insertion point; they are emitted in rank
+// order: a function's entry marker first, then the markers that belong after
+// the previous instruction (unpaired barrier signal, memory group), the
+// user markers at that point, the markers that belong before the next
+// instruction (barrier, wait), and a function's exit marker last.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASM_INSTRUMENT_SQTT_MARKERSITES_H
+#define ASM_INSTRUMENT_SQTT_MARKERSITES_H
+
+#include "asm-instrument/sqtt/MarkerIds.h"
+#include "stinkytofu/ir/Function.h"
+#include <optional>
+#include <string>
+
+namespace stinkytofu::sqtt {
+
+/// A place between two instructions of the original program: before
+/// \c Before, or at the end of \c Block when \c Before is null (after its
+/// last instruction, or in an empty block).
+struct InsertPoint {
+  BasicBlock *Block = nullptr;
+  Instruction *Before = nullptr;
+
+  static InsertPoint before(Instruction &I) { return {I.parent(), &I}; }
+  /// Right after \p I: before the next instruction of its block, or at the
+  /// block's end.
+  static InsertPoint after(Instruction &I);
+  /// The start of \p BB.
+  static InsertPoint atStart(BasicBlock &BB);
+  bool operator==(const InsertPoint &O) const {
+    return Block == O.Block && Before == O.Before;
+  }
+};
+
+enum class SiteKind : uint8_t { FunctionEntry, FunctionExit, User, Barrier, Memory };
+enum class SiteRank : uint8_t { FunctionEntry, AfterPrevious, User, BeforeNext, FunctionExit };
+
+struct MarkerSite {
+  SiteKind Kind;
+  SiteRank Rank;
+  InsertPoint Point;
+  /// The marker's ID: a ledger entry (functions, named markers), a system
+  /// marker, or none for a pure exit (0x1).
+  enum class IdSource : uint8_t { Ledger, System, None } Source = IdSource::None;
+  unsigned Handle = 0;
+  /// A function's exit (a pure exit) still counts towards the function's
+  /// emission count, as in the reference, where exits carry the ID until
+  /// compaction.
+  bool CountsTowardHandle = false;
+  SystemMarker System = SystemMarker::Barrier;
+  uint32_t Flags = 0;
+  /// sqtt_marker_data: the payload operand (`s5` or an immediate) written
+  /// as one more record right after the header.
+  std::optional<std::string> Payload;
+  /// The instruction the marker is about (pseudo-instruction, barrier,
+  /// memory operation, return, first instruction), for diagnostics.
+  const Instruction *Origin = nullptr;
+  /// For diagnostics: "entry of function 'f'", "barrier", ...
+  std::string What;
+  /// The function's entry/exit sites are all emitted or none.
+  bool AllOrNothing = false;
+};
+
+/// The marker word of \p S once IDs are assigned.
+uint32_t markerValue(const MarkerSite &S, const MarkerIdAllocator &Ids);
+
+/// Counts each site that carries an ID towards that ID's emission count
+/// (pure exits carry none).
+void countSites(llvm::ArrayRef<MarkerSite> Sites, MarkerIdAllocator &Ids);
+
+} // namespace stinkytofu::sqtt
+
+#endif

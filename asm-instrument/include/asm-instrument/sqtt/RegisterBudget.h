@@ -1,0 +1,44 @@
+//===- RegisterBudget.h - SGPRs the inserted code may take -------*- C++ -*-===//
+//
+// Scratch SGPRs come first from the registers a function already has:
+// s0 .. s[Budget-1], Budget being the kernel descriptor's
+// `.amdhsa_next_free_sgpr` (at least one past the highest SGPR the code
+// names). When none of them is dead at a point, a kernel whose descriptor
+// gives the count as a number may grow: the pass then takes SGPRs above it,
+// up to the target's SGPR limit, and raises `.amdhsa_next_free_sgpr` and the
+// metadata's `.sgpr_count` of that kernel by the same amount. A callable
+// function cannot grow (its callers' descriptors count its registers).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASM_INSTRUMENT_SQTT_REGISTERBUDGET_H
+#define ASM_INSTRUMENT_SQTT_REGISTERBUDGET_H
+
+#include "stinkytofu/ir/Module.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+
+namespace stinkytofu::sqtt {
+
+struct SGPRBudget {
+  /// s0 .. s[Budget-1] are the function's own.
+  unsigned Budget = 0;
+  /// Scratch registers may go up to s[Limit-1] (Limit > Budget only for a
+  /// kernel that can grow).
+  unsigned Limit = 0;
+};
+
+/// The budget of \p F (\p AllowGrowth: kernels may take SGPRs above it).
+SGPRBudget sgprBudget(const Function &F, bool AllowGrowth);
+
+/// The number after `.amdhsa_next_free_sgpr` in kernel \p Name's
+/// descriptor, when it is a plain number.
+std::optional<unsigned> kernelNextFreeSGPR(const Module &M, llvm::StringRef Name);
+
+/// Raises kernel \p Name's `.amdhsa_next_free_sgpr` to \p NewCount and its
+/// metadata `.sgpr_count` by the same amount. An error when the descriptor
+/// or the metadata entry cannot be found or does not hold a number.
+llvm::Error growKernelSGPRs(Module &M, llvm::StringRef Name, unsigned NewCount);
+
+} // namespace stinkytofu::sqtt
+
+#endif

@@ -1,0 +1,124 @@
+//===- CodeObjectScanner.cpp - Find AMDGPU code objects in a file ---------===//
+#include "asm-instrument/elf/CodeObjectScanner.h"
+#include "asm-instrument/elf/ElfImage.h"
+#include "asm-instrument/elf/OffloadBundle.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/BinaryFormat/ELF.h"
+
+using namespace llvm;
+
+namespace stinkytofu::elf {
+
+namespace {
+
+Error fail(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), Msg); }
+
+class Scanner {
+public:
+  explicit Scanner(CodeObjectSet &Set) : Set(Set) {}
+
+  /// Adds the AMDGPU entries of \p Bundles; \p Where ("" or ".hip_fatbin")
+  /// starts each origin, e.g. ".hip_fatbin compressed (zstd v3) bundle 1,
+  /// entry hipv4-amdgcn-amd-amdhsa--gfx90a".
+  Error addBundles(std::vector<OffloadBundle> &Bundles, StringRef Where) {
+    for (size_t I = 0; I < Bundles.size(); ++I) {
+      OffloadBundle &B = Bundles[I];
+      std::string Prefix = Where.empty() ? "" : Where.str() + " ";
+      if (B.Compressed)
+        Prefix += ("compressed (" + B.CompressionMethod + " v" + Twine(B.Version) + ") ").str();
+      Prefix += "bundle";
+      if (Bundles.size() > 1 || !Where.empty())
+        Prefix += " " + std::to_string(I);
+      for (const BundleEntry &E : B.Entries) {
+        if (!isAMDGPUBundleEntry(E.Id) || E.Data.empty())
+          continue;
+        if (Error Err = add(E.Data, parseBundleEntryId(E.Id).TargetId, Prefix + ", entry " + E.Id))
+          return Err;
+      }
+    }
+    return Error::success();
+  }
+
+  /// Copies \p Bytes (bundle entries need not be aligned), checks it and
+  /// adds it.
+  Error add(StringRef Bytes, StringRef TargetId, const std::string &Origin) {
+    std::unique_ptr<MemoryBuffer> Copy = MemoryBuffer::getMemBufferCopy(Bytes, Origin);
+    Expected<ElfImage> Image = ElfImage::create(Copy->getBuffer());
+    if (!Image)
+      return fail(Origin + ": " + toString(Image.takeError()));
+    if (!Image->isAMDGPU())
+      return fail(Origin + ": not an AMDGPU code object (" + elfMachineName(Image->machine()) +
+                  ")");
+    std::string Id = TargetId.empty() ? Image->amdgpuTargetId() : TargetId.str();
+    Bytes = Copy->getBuffer();
+    Set.Storage.push_back(std::move(Copy));
+    push(Bytes, Id, Origin);
+    return Error::success();
+  }
+
+  void push(StringRef Bytes, std::string TargetId, std::string Origin) {
+    if (TargetId.empty())
+      TargetId = "amdgcn-unknown";
+    unsigned N = ++StemCount[TargetId];
+    std::string Stem = N == 1 ? TargetId : TargetId + "." + std::to_string(N);
+    Set.Objects.push_back({std::move(TargetId), std::move(Origin), std::move(Stem), Bytes});
+  }
+
+private:
+  CodeObjectSet &Set;
+  StringMap<unsigned> StemCount;
+};
+
+} // namespace
+
+Expected<CodeObjectSet> findCodeObjects(MemoryBufferRef Input) {
+  CodeObjectSet Set;
+  Scanner S(Set);
+  StringRef Bytes = Input.getBuffer();
+
+  if (startsWithBundleMagic(Bytes)) {
+    Set.Kind = InputKind::OffloadBundle;
+    Expected<std::vector<OffloadBundle>> Bundles = readOffloadBundles(Bytes);
+    if (!Bundles)
+      return Bundles.takeError();
+    if (Error E = S.addBundles(*Bundles, ""))
+      return std::move(E);
+    if (Set.Objects.empty())
+      return fail("offload bundle holds no AMDGPU code object");
+    return std::move(Set);
+  }
+
+  if (!Bytes.starts_with("\x7f" "ELF"))
+    return fail("not an ELF file or offload bundle");
+  Expected<ElfImage> Image = ElfImage::create(Bytes);
+  if (!Image)
+    return Image.takeError();
+  if (Image->isAMDGPU()) {
+    Set.Kind = InputKind::CodeObject;
+    S.push(Bytes, Image->amdgpuTargetId(), "");
+    return std::move(Set);
+  }
+
+  Set.Kind = InputKind::HostElf;
+  SmallVector<unsigned, 1> FatBins = Image->findSections(".hip_fatbin");
+  if (FatBins.empty())
+    return fail("no AMDGPU code object: host ELF (" + elfMachineName(Image->machine()) +
+                ") without a .hip_fatbin section");
+  for (unsigned Index : FatBins) {
+    const Elf_Shdr &Sec = Image->sections()[Index];
+    if (Sec.sh_type == ELF::SHT_NOBITS)
+      return fail(".hip_fatbin (section " + Twine(Index) + ") has no contents (SHT_NOBITS)");
+    Expected<std::vector<OffloadBundle>> Bundles =
+        readOffloadBundles(Image->sectionContents(Sec));
+    if (!Bundles)
+      return fail(".hip_fatbin: " + toString(Bundles.takeError()));
+    if (Error E = S.addBundles(*Bundles, ".hip_fatbin"))
+      return std::move(E);
+  }
+  if (Set.Objects.empty())
+    return fail("no AMDGPU code object: .hip_fatbin holds no amdgcn bundle entry");
+  return std::move(Set);
+}
+
+} // namespace stinkytofu::elf

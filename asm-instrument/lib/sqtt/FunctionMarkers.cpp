@@ -1,0 +1,80 @@
+//===- FunctionMarkers.cpp - Entry and exit markers of functions ----------===//
+#include "asm-instrument/sqtt/FunctionMarkers.h"
+#include "asm-instrument/sqtt/MarkerEncoding.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/ir/Module.h"
+
+using namespace llvm;
+
+namespace stinkytofu::sqtt {
+
+uint64_t functionSize(const Function &F, CostMode Mode) {
+  const TargetInfo &TI = F.parent()->target();
+  const HardwareModel &HW = TI.hardware();
+  uint64_t Size = 0;
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      switch (I.kind()) {
+      case InstKind::Pseudo:
+        continue;
+      case InstKind::Opaque:
+        Size += 1;
+        continue;
+      case InstKind::Machine:
+        Size += Mode == CostMode::WeightedCost ? HW.classify(I.mnemonic()).CostWeight : 1;
+        continue;
+      case InstKind::MacroCall:
+        for (const MCInst &MI : I.mcInsts()) {
+          if (Mode != CostMode::WeightedCost) {
+            Size += 1;
+            continue;
+          }
+          // MC opcode names start with the mnemonic: GLOBAL_LOAD_DWORD_vi.
+          std::string Name = TI.instrInfo().getName(MI.getOpcode()).lower();
+          Size += HW.classify(Name).CostWeight;
+        }
+        continue;
+      }
+    }
+  return Size;
+}
+
+std::vector<MarkerSite> functionSites(Function &F, unsigned Handle) {
+  std::vector<MarkerSite> Sites;
+  if (F.blocks().empty())
+    return Sites;
+  std::string Name = F.name().str();
+  BasicBlock &Entry = F.blocks().front();
+  MarkerSite In;
+  In.Kind = SiteKind::FunctionEntry;
+  In.Rank = SiteRank::FunctionEntry;
+  In.Point = InsertPoint::atStart(Entry);
+  In.Source = MarkerSite::IdSource::Ledger;
+  In.Handle = Handle;
+  In.Flags = FlagEnter;
+  In.Origin = Entry.empty() ? nullptr : &Entry.instructions().front();
+  In.What = "entry of function '" + Name + "'";
+  In.AllOrNothing = true;
+  Sites.push_back(In);
+  for (BasicBlock &BB : F.blocks())
+    for (Instruction &I : BB.instructions()) {
+      if (!isReturn(I))
+        continue;
+      MarkerSite Out;
+      Out.Kind = SiteKind::FunctionExit;
+      Out.Rank = SiteRank::FunctionExit;
+      Out.Point = InsertPoint::before(I);
+      Out.Source = MarkerSite::IdSource::None;
+      Out.Handle = Handle;
+      Out.CountsTowardHandle = true;
+      Out.Flags = FlagExitPrev;
+      Out.Origin = &I;
+      Out.What = "exit of function '" + Name + "'";
+      Out.AllOrNothing = true;
+      Sites.push_back(Out);
+    }
+  return Sites;
+}
+
+} // namespace stinkytofu::sqtt

@@ -1,0 +1,245 @@
+//===- InstrumentationVerifier.cpp - Inserted code changes nothing --------===//
+#include "asm-instrument/sqtt/InstrumentationVerifier.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/print/AsmWriter.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace llvm;
+
+namespace stinkytofu::sqtt {
+
+InstrumentationSnapshot::InstrumentationSnapshot(const Module &M) {
+  for (const Function &F : M.functions()) {
+    std::vector<Entry> &S = Streams[&F];
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions())
+        S.push_back({&I, I.kind() == InstKind::Pseudo, instructionText(I)});
+  }
+}
+
+namespace {
+
+/// The symbolic value of one register unit inside a run of inserted code.
+using Value = uint64_t;
+constexpr Value Clobbered = uint64_t(1) << 32;
+constexpr Value SavedScc = uint64_t(2) << 32; ///< 0/1 copy of the original SCC
+Value original(unsigned Unit) { return Unit; }
+
+class RunChecker {
+public:
+  RunChecker(const RegisterUnits &RU) : RU(RU) {
+    SCC = RU.byName("SCC");
+  }
+
+  using State = DenseMap<unsigned, Value>;
+
+  Value get(const State &S, unsigned U) const {
+    auto It = S.find(U);
+    return It == S.end() ? original(U) : It->second;
+  }
+
+  /// One inserted instruction.
+  void step(const Instruction &I, State &S) const {
+    const InstrFacts &F = I.facts();
+    StringRef Mn = I.mnemonic();
+    auto UnitsOf = [&](MCRegister R) { return RU.units(R); };
+    // Copies between 32-bit registers keep the value.
+    if (Mn == "s_mov_b32" && F.Defs.size() == 1 && F.Uses.size() == 1) {
+      auto D = UnitsOf(F.Defs[0]), U = UnitsOf(F.Uses[0]);
+      if (D.size() == U.size()) {
+        SmallVector<Value, 4> Vals;
+        for (unsigned K = 0; K < U.size(); ++K)
+          Vals.push_back(get(S, U[K]));
+        for (unsigned K = 0; K < D.size(); ++K)
+          S[D[K]] = Vals[K];
+        return;
+      }
+    }
+    if (Mn == "s_cselect_b32" && F.Defs.size() == 1 && I.numOperands() == 3 &&
+        I.operand(1).spelling() == "1" && I.operand(2).spelling() == "0" && SCC.isValid()) {
+      bool SccOriginal = true;
+      for (unsigned U : UnitsOf(SCC))
+        SccOriginal &= get(S, U) == original(U);
+      for (unsigned U : UnitsOf(F.Defs[0]))
+        S[U] = SccOriginal ? SavedScc : Clobbered;
+      return;
+    }
+    if (Mn == "s_cmp_lg_u32" && I.numOperands() == 2 && I.operand(1).spelling() == "0" &&
+        F.Uses.size() == 1 && SCC.isValid()) {
+      bool Saved = true;
+      for (unsigned U : UnitsOf(F.Uses[0]))
+        Saved &= get(S, U) == SavedScc;
+      for (unsigned U : UnitsOf(SCC))
+        S[U] = Saved ? original(U) : Clobbered;
+      return;
+    }
+    for (MCRegister R : F.Defs)
+      for (unsigned U : UnitsOf(R))
+        S[U] = Clobbered;
+  }
+
+  static void merge(State &Into, const State &From, const RunChecker &C) {
+    DenseSet<unsigned> Units;
+    for (auto &[U, V] : Into)
+      Units.insert(U);
+    for (auto &[U, V] : From)
+      Units.insert(U);
+    for (unsigned U : Units) {
+      Value A = C.get(Into, U), B = C.get(From, U);
+      Into[U] = A == B ? A : Clobbered;
+    }
+  }
+
+  const RegisterUnits &RU;
+  MCRegister SCC;
+};
+
+} // namespace
+
+Error InstrumentationSnapshot::verify(
+    const Module &M, const DenseSet<const Instruction *> &Inserted,
+    const DenseSet<const BasicBlock *> &InsertedBlocks,
+    const DenseMap<Function *, std::unique_ptr<MarkerLiveness>> &Live) const {
+  std::string Problems;
+  auto Problem = [&](const Twine &T) { Problems += ("  " + T + "\n").str(); };
+
+  for (const Function &F : M.functions()) {
+    // 1. The original stream comes back.
+    auto SIt = Streams.find(&F);
+    if (SIt == Streams.end()) {
+      Problem("function '" + F.name() + "' was not in the input");
+      continue;
+    }
+    std::vector<const Entry *> Expected;
+    for (const Entry &E : SIt->second)
+      if (!E.Pseudo)
+        Expected.push_back(&E);
+    size_t K = 0;
+    bool StreamOk = true;
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions()) {
+        if (Inserted.contains(&I) || !StreamOk)
+          continue;
+        if (K >= Expected.size() || Expected[K]->I != &I ||
+            Expected[K]->Text != instructionText(I)) {
+          Problem("function '" + F.name() + "': without the inserted instructions, '" +
+                  StringRef(instructionText(I)).trim() + "' is not the original instruction " +
+                  Twine(K + 1));
+          StreamOk = false;
+          continue;
+        }
+        ++K;
+      }
+    if (StreamOk && K != Expected.size())
+      Problem("function '" + F.name() + "': " + Twine(Expected.size() - K) +
+              " original instructions are missing");
+
+    // 2. Every run of inserted code leaves live registers alone.
+    auto LIt = Live.find(const_cast<Function *>(&F));
+    if (LIt == Live.end())
+      continue;
+    const MarkerLiveness &L = *LIt->second;
+    RunChecker C(L.units());
+    RunChecker::State S;
+    StringMap<RunChecker::State> Pending; // skip label -> state on the branch
+    bool InRun = false;
+    const Instruction *Prev = nullptr; // last original instruction
+    bool LabelSincePrev = false;       // an original label since Prev
+    bool LabelSinceRun = false;        // an original label since the run ended
+    struct OpenRun {
+      RunChecker::State S;
+      const Instruction *Prev;
+      bool AfterLabel;
+    };
+    std::optional<OpenRun> Ended; // a run waiting for the next original instruction
+    auto Close = [&](const Instruction *Next) {
+      if (!Ended)
+        return;
+      const BitVector *LiveSet;
+      if (Next && !LabelSinceRun)
+        LiveSet = &L.liveBefore(*Next);
+      else if (Ended->Prev && !Ended->AfterLabel)
+        LiveSet = &L.liveAfter(*Ended->Prev);
+      else if (Next)
+        LiveSet = &L.liveBefore(*Next);
+      else
+        LiveSet = nullptr;
+      for (auto &[U, V] : Ended->S) {
+        if (V == original(U))
+          continue;
+        if (!LiveSet || LiveSet->test(U)) {
+          std::string Where = Next ? ("before '" + StringRef(instructionText(*Next)).trim() +
+                                      "'")
+                                         .str()
+                                   : std::string("at the end");
+          Problem("function '" + F.name() + "': inserted code " + Where +
+                  " changes register unit " + Twine(U) + " (" +
+                  L.units().describe([&] {
+                    BitVector B = L.units().none();
+                    B.set(U);
+                    return B;
+                  }()) +
+                  "), which the original program may still read");
+        }
+      }
+      Ended.reset();
+    };
+    for (const BasicBlock &BB : F.blocks()) {
+      bool InsertedBlock = InsertedBlocks.contains(&BB);
+      if (BB.hasLabel() && !InsertedBlock) {
+        // No run spans an original label: one that is open ended here, at
+        // the end of the previous block.
+        if (InRun) {
+          Ended = OpenRun{S, Prev, LabelSincePrev};
+          InRun = false;
+        }
+        LabelSincePrev = true;
+        LabelSinceRun = true;
+      }
+      if (InsertedBlock && BB.hasLabel()) {
+        auto P = Pending.find(BB.label());
+        if (P != Pending.end()) {
+          RunChecker::merge(S, P->second, C);
+          Pending.erase(P);
+        }
+      }
+      for (const Instruction &I : BB.instructions()) {
+        if (!Inserted.contains(&I)) {
+          if (InRun) {
+            Ended = OpenRun{S, Prev, LabelSincePrev};
+            LabelSinceRun = false;
+            InRun = false;
+          }
+          Close(&I);
+          Prev = &I;
+          LabelSincePrev = false;
+          continue;
+        }
+        if (!InRun) {
+          Close(nullptr);
+          InRun = true;
+          S.clear();
+        }
+        if (isConditionalBranch(I)) {
+          auto [P, New] = Pending.try_emplace(getBranchTarget(I), S);
+          if (!New)
+            RunChecker::merge(P->second, S, C);
+          continue;
+        }
+        C.step(I, S);
+      }
+    }
+    if (InRun)
+      Ended = OpenRun{S, Prev, LabelSincePrev};
+    Close(nullptr);
+    for (auto &P : Pending)
+      Problem("function '" + F.name() + "': inserted branch to '" + P.getKey() +
+              "' leaves its run of inserted code");
+  }
+  if (Problems.empty())
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           "the instrumentation verifier failed:\n" + StringRef(Problems).rtrim());
+}
+
+} // namespace stinkytofu::sqtt

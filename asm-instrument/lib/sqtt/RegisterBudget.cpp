@@ -1,0 +1,214 @@
+//===- RegisterBudget.cpp - SGPRs the inserted code may take --------------===//
+#include "asm-instrument/sqtt/RegisterBudget.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace stinkytofu::sqtt {
+
+namespace {
+
+/// Where a kernel's descriptor text is: the item and the byte range of the
+/// body between `.amdhsa_kernel <Name>` and `.end_amdhsa_kernel`.
+struct DescriptorRef {
+  size_t Item;
+  size_t Begin, End;
+};
+
+std::optional<DescriptorRef> findDescriptor(const Module &M, StringRef Name) {
+  for (size_t N = 0; N < M.items().size(); ++N) {
+    const ModuleItem &Item = M.items()[N];
+    if (Item.K != ModuleItem::Kind::Text || !Item.Contents.contains(".amdhsa_kernel"))
+      continue;
+    StringRef Text = Item.Contents;
+    for (size_t K = Text.find(".amdhsa_kernel"); K != StringRef::npos;
+         K = Text.find(".amdhsa_kernel", K + 1)) {
+      size_t NameAt = K + strlen(".amdhsa_kernel");
+      if (NameAt >= Text.size() || !isSpace(Text[NameAt]))
+        continue;
+      StringRef Line = Text.substr(NameAt).take_until([](char C) { return C == '\n'; });
+      StringRef KName =
+          Line.take_until([](char C) { return C == ';' || C == '/' || C == '#'; }).trim();
+      if (KName != Name)
+        continue;
+      size_t End = Text.find(".end_amdhsa_kernel", NameAt);
+      return DescriptorRef{N, NameAt, End == StringRef::npos ? Text.size() : End};
+    }
+  }
+  return std::nullopt;
+}
+
+/// The value after \p Key on its line within [Begin, End) of \p Text: its
+/// offset and length.
+std::optional<std::pair<size_t, size_t>> findValue(StringRef Text, size_t Begin, size_t End,
+                                                   StringRef Key) {
+  size_t At = Text.find(Key, Begin);
+  while (At != StringRef::npos && At < End) {
+    size_t After = At + Key.size();
+    if (After < Text.size() && (Text[After] == ' ' || Text[After] == '\t' || Text[After] == ':')) {
+      size_t V = After;
+      while (V < Text.size() && (Text[V] == ' ' || Text[V] == '\t' || Text[V] == ':'))
+        ++V;
+      size_t E = V;
+      while (E < Text.size() && isAlnum(Text[E]))
+        ++E;
+      return std::make_pair(V, E - V);
+    }
+    At = Text.find(Key, At + 1);
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<unsigned> kernelNextFreeSGPR(const Module &M, StringRef Name) {
+  std::optional<DescriptorRef> D = findDescriptor(M, Name);
+  if (!D)
+    return std::nullopt;
+  StringRef Text = M.items()[D->Item].Contents;
+  auto V = findValue(Text, D->Begin, D->End, ".amdhsa_next_free_sgpr");
+  unsigned N;
+  if (!V || Text.substr(V->first, V->second).getAsInteger(0, N))
+    return std::nullopt;
+  return N;
+}
+
+SGPRBudget sgprBudget(const Function &F, bool AllowGrowth) {
+  const Module &M = *F.parent();
+  const TargetInfo &TI = M.target();
+  unsigned Max = TI.hardware().maxSGPRs();
+  unsigned Used = 0;
+  auto Note = [&](MCRegister R) {
+    for (MCRegister Part : TI.covered32(R))
+      if (TI.classOf(Part) == RegClass::SGPR)
+        if (std::optional<unsigned> Idx = TI.indexOf(Part))
+          Used = std::max(Used, *Idx + 1);
+  };
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      for (MCRegister R : I.facts().Defs)
+        Note(R);
+      for (MCRegister R : I.facts().Uses)
+        Note(R);
+    }
+  SGPRBudget B;
+  B.Budget = std::min(Used, Max);
+  std::optional<unsigned> Declared;
+  if (F.isEntry())
+    Declared = kernelNextFreeSGPR(M, F.name());
+  if (Declared)
+    B.Budget = std::min(std::max(B.Budget, *Declared), Max);
+  B.Limit = B.Budget;
+  // Only a kernel whose descriptor states its count can grow, and only if
+  // that count covers what the code uses.
+  if (AllowGrowth && Declared && *Declared >= Used)
+    B.Limit = Max;
+  return B;
+}
+
+Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
+  auto Fail = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "kernel '" + Name + "' needs " +
+                                 Twine(NewCount) + " SGPRs for the inserted code, but " + Why);
+  };
+  std::optional<DescriptorRef> D = findDescriptor(M, Name);
+  if (!D)
+    return Fail("its kernel descriptor was not found");
+  StringRef Text = M.items()[D->Item].Contents;
+  auto V = findValue(Text, D->Begin, D->End, ".amdhsa_next_free_sgpr");
+  unsigned Old;
+  if (!V || Text.substr(V->first, V->second).getAsInteger(0, Old))
+    return Fail("its .amdhsa_next_free_sgpr is not a number");
+  if (NewCount > M.target().hardware().maxSGPRs())
+    return Fail("the target has " + Twine(M.target().hardware().maxSGPRs()));
+  if (NewCount <= Old)
+    return Error::success();
+  unsigned Delta = NewCount - Old;
+
+  // The metadata's .sgpr_count of the same kernel, if there is metadata.
+  std::optional<std::pair<size_t, std::pair<size_t, unsigned>>> Meta; // item, offset, value
+  for (size_t N = 0; N < M.items().size() && !Meta; ++N) {
+    const ModuleItem &Item = M.items()[N];
+    if (Item.K != ModuleItem::Kind::Text)
+      continue;
+    StringRef T = Item.Contents;
+    size_t List = T.find("amdhsa.kernels:");
+    if (List == StringRef::npos)
+      continue;
+    // Kernel entries are the list items with the smallest indentation
+    // after `amdhsa.kernels:`; `.name` and `.sgpr_count` are their keys.
+    SmallVector<StringRef, 64> Lines;
+    T.substr(List).split(Lines, '\n');
+    size_t EntryIndent = StringRef::npos;
+    for (StringRef L : drop_begin(Lines)) {
+      StringRef Trim = L.ltrim(" ");
+      if (Trim.starts_with("- ")) {
+        EntryIndent = L.size() - Trim.size();
+        break;
+      }
+    }
+    if (EntryIndent == StringRef::npos)
+      continue;
+    size_t Offset = List + Lines[0].size() + 1;
+    bool InKernel = false;
+    std::optional<std::pair<size_t, unsigned>> Count;
+    bool Done = false;
+    for (StringRef L : drop_begin(Lines)) {
+      size_t LineAt = Offset;
+      Offset += L.size() + 1;
+      StringRef Trim = L.ltrim(" ");
+      size_t Indent = L.size() - Trim.size();
+      if (!Trim.empty() && Indent < EntryIndent)
+        break; // the end of the kernel list
+      if (Indent == EntryIndent && Trim.starts_with("- ")) {
+        if (InKernel && Count) {
+          Done = true;
+          break;
+        }
+        InKernel = false;
+        Count.reset();
+        Trim = Trim.drop_front(2).ltrim(" ");
+        Indent = EntryIndent + 2;
+        LineAt += L.size() - Trim.size();
+      } else {
+        LineAt += Indent;
+      }
+      if (Indent != EntryIndent + 2)
+        continue;
+      if (Trim.starts_with(".name:")) {
+        StringRef KName = Trim.drop_front(6).trim().trim("'\"");
+        InKernel = KName == Name;
+      } else if (Trim.starts_with(".sgpr_count:")) {
+        StringRef Num = Trim.drop_front(12);
+        size_t Lead = Num.size() - Num.ltrim(" ").size();
+        Num = Num.ltrim(" ").take_while([](char C) { return isDigit(C); });
+        unsigned Value;
+        if (!Num.getAsInteger(10, Value))
+          Count = std::make_pair(LineAt + 12 + Lead, Value);
+      }
+    }
+    if ((Done || InKernel) && InKernel && Count)
+      Meta = std::make_pair(N, *Count);
+  }
+
+  // Rewrite the descriptor (and the metadata) with the new numbers.
+  std::string NewDesc = (Text.take_front(V->first) + Twine(NewCount) +
+                         Text.substr(V->first + V->second))
+                            .str();
+  M.items()[D->Item].Contents = M.save(NewDesc);
+  if (Meta) {
+    auto &[Item, Pos] = *Meta;
+    StringRef T = M.items()[Item].Contents;
+    std::string Old = std::to_string(Pos.second);
+    std::string NewMeta =
+        (T.take_front(Pos.first) + Twine(Pos.second + Delta) + T.substr(Pos.first + Old.size()))
+            .str();
+    M.items()[Item].Contents = M.save(NewMeta);
+  }
+  return Error::success();
+}
+
+} // namespace stinkytofu::sqtt

@@ -1,0 +1,276 @@
+//===- SQTTInstrumentPass.cpp - SQTT markers in final assembly ------------===//
+#include "asm-instrument/sqtt/SQTTInstrumentPass.h"
+#include "asm-instrument/funcmap/FuncMapPrinter.h"
+#include "asm-instrument/sqtt/BarrierMarkers.h"
+#include "asm-instrument/sqtt/FunctionMarkers.h"
+#include "asm-instrument/sqtt/InstrumentationVerifier.h"
+#include "asm-instrument/sqtt/MarkerEmitter.h"
+#include "asm-instrument/sqtt/MemoryMarkers.h"
+#include "asm-instrument/sqtt/RegisterBudget.h"
+#include "asm-instrument/sqtt/SourceLocations.h"
+#include "asm-instrument/sqtt/UserMarkers.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace stinkytofu::sqtt {
+
+static SQTTDriverDefaults &driverDefaults() {
+  static SQTTDriverDefaults D;
+  return D;
+}
+
+void setSQTTDriverDefaults(SQTTDriverDefaults D) { driverDefaults() = std::move(D); }
+
+Expected<std::unique_ptr<Pass>> createSQTTInstrumentPass(const PassArguments &Args) {
+  Expected<SQTTConfig> C = SQTTConfig::fromProcessEnvironment();
+  if (!C)
+    return C.takeError();
+  const SQTTDriverDefaults &D = driverDefaults();
+  C->FuncmapOut = D.FuncmapOut;
+  C->FuncmapInAsm = D.FuncmapInAsm;
+  C->Verify = D.Verify;
+  C->Stats = D.Stats;
+  if (Error E = C->applyArguments(Args))
+    return std::move(E);
+  return std::make_unique<SQTTInstrumentPass>(std::move(*C));
+}
+
+std::string funcmapAsmBlock(StringRef Text) {
+  std::string Out = "\t.section\t.sqtt_funcmap,\"\",@progbits\n\t.asciz\t\"";
+  for (unsigned char C : Text) {
+    if (C == '\n')
+      Out += "\\n";
+    else if (C == '"' || C == '\\')
+      (Out += '\\') += C;
+    else if (C < 0x20 || C >= 0x7F) {
+      char Buf[5];
+      snprintf(Buf, sizeof(Buf), "\\%03o", C);
+      Out += Buf;
+    } else
+      Out += C;
+  }
+  Out += "\"\n";
+  return Out;
+}
+
+namespace {
+
+/// The marker IDs numeric markers of the input already use: the value of an
+/// `s_ttracedata_imm`, or the constant last moved into M0 in the same block
+/// before an `s_ttracedata`.
+void reserveInputIds(const Module &M, MarkerIdAllocator &Ids) {
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks()) {
+      std::optional<int64_t> M0;
+      for (const Instruction &I : BB.instructions()) {
+        if (I.kind() != InstKind::Machine) {
+          M0.reset();
+          continue;
+        }
+        StringRef Mn = I.mnemonic();
+        if (Mn == "s_ttracedata_imm" && I.numOperands() == 1 && I.operand(0).immediate()) {
+          Ids.reserve(uint32_t(*I.operand(0).immediate()) >> 2);
+          continue;
+        }
+        if (Mn == "s_ttracedata") {
+          if (M0)
+            Ids.reserve(uint32_t(*M0) >> 2);
+          continue;
+        }
+        bool WritesM0 = false;
+        for (MCRegister R : I.facts().Defs)
+          if (StringRef(M.target().asmName(R)) == "m0")
+            WritesM0 = true;
+        if (!WritesM0)
+          continue;
+        M0.reset();
+        if ((Mn == "s_mov_b32" || Mn == "s_movk_i32") && I.numOperands() == 2)
+          M0 = I.operand(1).immediate();
+      }
+    }
+}
+
+/// An error of the whole module: `<file>: error: <message>`.
+Error moduleError(const Module &M, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), M.fileName() + ": error: " + Msg);
+}
+
+Error moduleError(const Module &M, Error E) {
+  return moduleError(M, toString(std::move(E)));
+}
+
+bool inPassScope(const Module &M, const PassScope &Scope, const MarkerSite &S) {
+  return Scope.isWholeModule() || (S.Origin && inScope(M, Scope, *S.Origin));
+}
+
+} // namespace
+
+Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &AM,
+                                                    const PassScope &Scope) {
+  const HardwareModel &HW = M.target().hardware();
+  if (Error E = Config.checkTarget(HW))
+    return moduleError(M, std::move(E));
+  Expected<std::vector<ScopeDimCheck>> Checks = scopeChecks(Config.Scope, HW);
+  if (!Checks)
+    return moduleError(M, Checks.takeError());
+  if (Config.FuncmapInAsm)
+    for (const ModuleItem &Item : M.items())
+      if (Item.K == ModuleItem::Kind::Text && Item.Contents.contains(".sqtt_funcmap"))
+        return moduleError(M, "the input already has a .sqtt_funcmap section; "
+                              "funcmap-in-asm would add a second");
+
+  std::vector<Function *> Funcs;
+  for (Function &F : M.functions()) {
+    buildCFG(F);
+    Funcs.push_back(&F);
+  }
+
+  // 1. Plan. Named markers first: their IDs come before the functions'.
+  MarkerIdAllocator Ids;
+  reserveInputIds(M, Ids);
+  DenseMap<Function *, std::vector<MarkerSite>> SitesOf;
+  bool AnyPayload = false;
+  for (Function *F : Funcs) {
+    Expected<std::vector<MarkerSite>> U = userMarkerSites(*F, Ids);
+    if (!U)
+      return U.takeError();
+    for (MarkerSite &S : *U)
+      AnyPayload |= S.Payload.has_value();
+    SitesOf[F] = std::move(*U);
+  }
+  if (AnyPayload && Config.ShaderClockBits != 0)
+    return moduleError(M, "invalid SQTT_SHADER_CLOCK_BITS='" +
+                                 std::to_string(Config.ShaderClockBits) +
+                                 "': sqtt_marker_data records a payload "
+                                 "(R:extra_payload_count=1), which needs "
+                                 "SQTT_SHADER_CLOCK_BITS=0");
+  if (Config.ShaderClockBits != 0)
+    return moduleError(M, "SQTT_SHADER_CLOCK_BITS=" + std::to_string(Config.ShaderClockBits) +
+                                 ": shader-clock packing is not implemented by "
+                                 "SQTTInstrumentPass yet; use 0");
+  SourceLocations Locs(M);
+  auto Add = [&](Function *F, std::vector<MarkerSite> New) {
+    for (MarkerSite &S : New)
+      if (inPassScope(M, Scope, S))
+        SitesOf[F].push_back(std::move(S));
+  };
+  if (Config.functionsEnabled())
+    for (Function *F : Funcs)
+      if (!F->isEntry() && functionSize(*F, Config.FunctionMode) > Config.FunctionThreshold) {
+        unsigned H = Ids.addFunction(F->name(), Locs.of(*F));
+        Add(F, functionSites(*F, H));
+      }
+  for (Function *F : Funcs) {
+    if (Config.InstrumentBarriers)
+      Add(F, barrierSites(*F));
+    if (Config.memoryEnabled())
+      Add(F, memorySites(*F, Config.MemoryChunk, Config.MemoryMaxGap));
+  }
+
+  // 2. IDs.
+  for (Function *F : Funcs)
+    countSites(SitesOf[F], Ids);
+  Ids.assign(Config.InstrumentBarriers, Config.memoryEnabled());
+
+  // 3. Liveness of every function on the unchanged module, then emission.
+  DenseMap<Function *, std::unique_ptr<MarkerLiveness>> LiveOf;
+  for (Function *F : Funcs)
+    if (!SitesOf[F].empty())
+      LiveOf[F] = std::make_unique<MarkerLiveness>(*F, followsCallingConvention(*F),
+                                                   sgprBudget(*F, /*AllowGrowth=*/true));
+  std::unique_ptr<InstrumentationSnapshot> Snapshot;
+  if (Config.Verify)
+    Snapshot = std::make_unique<InstrumentationSnapshot>(M);
+  EmitContext Ctx(M, Config, Ids, std::move(*Checks));
+  std::vector<std::pair<Function *, EmitStats>> Stats;
+  bool Changed = false;
+  for (Function *F : Funcs) {
+    EmitStats S;
+    bool HadPseudo = false;
+    for (const MarkerSite &Site : SitesOf[F])
+      HadPseudo |= Site.Kind == SiteKind::User;
+    if (!SitesOf[F].empty()) {
+      Expected<EmitStats> R = emitMarkers(*F, std::move(SitesOf[F]), *LiveOf[F], Ctx);
+      if (!R)
+        return R.takeError();
+      S = *R;
+    }
+    if (HadPseudo)
+      eraseUserMarkers(*F);
+    if (S.Added || HadPseudo) {
+      buildCFG(*F);
+      Changed = true;
+    }
+    // Scratch SGPRs above the kernel's own: grow its descriptor.
+    if (F->isEntry() && LiveOf.count(F) && S.SGPRHighWater > LiveOf[F]->budget().Budget)
+      if (Error E = growKernelSGPRs(M, F->name(), S.SGPRHighWater))
+        return moduleError(M, std::move(E));
+    Stats.emplace_back(F, S);
+  }
+
+  // 4. Funcmap.
+  Map = funcmap::FuncMap();
+  if (Config.ShaderClockBits != 0)
+    Map.setMarkerEncoding({Config.ShaderClockBits, Config.ShaderClockShift});
+  for (const LedgerEntry &E : Ids.entries())
+    if (E.Kind == LedgerKind::Function)
+      Map.addFunction(E.Id, E.Name, E.SourceLoc);
+  for (Function *F : Funcs)
+    if (F->isEntry())
+      Map.addKernel(F->name(), Locs.of(*F));
+  for (const LedgerEntry &E : Ids.entries()) {
+    if (E.Kind == LedgerKind::UserScope)
+      Map.addUserScope(E.Id, E.Name);
+    else if (E.Kind == LedgerKind::UserPoint)
+      Map.addUserPoint(E.Id, E.Name, "", E.ExtraPayloadCount);
+  }
+  for (SystemMarker S : {SystemMarker::BarrierSignal, SystemMarker::BarrierWait,
+                         SystemMarker::Barrier, SystemMarker::VmemLoad, SystemMarker::VmemStore})
+    if (uint32_t Id = Ids.systemId(S))
+      Map.addSystemPoint(Id, systemMarkerName(S));
+  if (Error E = Map.verify())
+    return moduleError(M, "SQTTInstrumentPass: the funcmap does not verify: " +
+                              toString(std::move(E)));
+  std::string Text = funcmap::printFuncMap(Map);
+  if (!Config.FuncmapOut.empty()) {
+    std::error_code EC;
+    ToolOutputFile Out(Config.FuncmapOut, EC, sys::fs::OF_None);
+    if (EC)
+      return moduleError(M, "cannot write the funcmap to " + Config.FuncmapOut + ": " +
+                                EC.message());
+    Out.os() << Text;
+    Out.keep();
+  }
+  if (Config.FuncmapInAsm && !Map.empty()) {
+    std::string Block = funcmapAsmBlock(Text);
+    if (M.endsWithoutNewline()) {
+      Block.insert(0, "\n");
+      M.setEndsWithoutNewline(false);
+    }
+    M.appendText(TextKind::Data, M.save(Block));
+    Changed = true;
+  }
+
+  // 5. Verification and statistics.
+  if (Snapshot)
+    if (Error E = Snapshot->verify(M, Ctx.Inserted, Ctx.InsertedBlocks, LiveOf))
+      return moduleError(M, std::move(E));
+  if (Config.Stats) {
+    EmitStats Total;
+    for (auto &[F, S] : Stats) {
+      printStats(F->name(), F->isEntry(), S, errs());
+      Total += S;
+    }
+    printStats("", false, Total, errs());
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace stinkytofu::sqtt

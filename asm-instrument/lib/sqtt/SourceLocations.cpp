@@ -1,0 +1,126 @@
+//===- SourceLocations.cpp - Where functions come from, for F:/K: rows ----===//
+#include "asm-instrument/sqtt/SourceLocations.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace stinkytofu::sqtt {
+
+/// Calls \p Fn for every line of every text of \p F in order: block leading
+/// texts, labels, instruction leading texts.
+template <typename Fn> static void forEachTextLine(const Function &F, Fn &&Visit) {
+  auto Lines = [&](StringRef Text) {
+    while (!Text.empty()) {
+      auto [Line, Rest] = Text.split('\n');
+      if (Visit(Line))
+        return true;
+      Text = Rest;
+    }
+    return false;
+  };
+  for (const BasicBlock &BB : F.blocks()) {
+    if (Lines(BB.leadingText()))
+      return;
+    for (const Instruction &I : BB.instructions())
+      if (Lines(I.leadingText()))
+        return;
+  }
+}
+
+/// The quoted strings of a directive's operands.
+static SmallVector<std::string, 2> quotedStrings(StringRef S) {
+  SmallVector<std::string, 2> Out;
+  while (true) {
+    size_t Open = S.find('"');
+    if (Open == StringRef::npos)
+      break;
+    std::string Str;
+    size_t K = Open + 1;
+    for (; K < S.size() && S[K] != '"'; ++K) {
+      if (S[K] == '\\' && K + 1 < S.size())
+        ++K;
+      Str += S[K];
+    }
+    Out.push_back(Str);
+    S = S.substr(std::min(K + 1, S.size()));
+  }
+  return Out;
+}
+
+static StringRef code(StringRef Line) {
+  Line = Line.trim();
+  for (StringRef C : {";", "//", "#"}) {
+    size_t At = Line.find(C);
+    if (At != StringRef::npos && Line.take_front(At).count('"') % 2 == 0)
+      Line = Line.take_front(At);
+  }
+  return Line.trim();
+}
+
+SourceLocations::SourceLocations(const Module &M) : M(M) {
+  auto Scan = [&](StringRef Line) {
+    StringRef C = code(Line);
+    if (!C.consume_front(".file"))
+      return false;
+    C = C.ltrim();
+    unsigned N;
+    StringRef Num = C.take_while([](char Ch) { return isDigit(Ch); });
+    if (Num.empty() || Num.getAsInteger(10, N))
+      return false;
+    SmallVector<std::string, 2> Strs = quotedStrings(C.drop_front(Num.size()));
+    if (!Strs.empty())
+      Files[N] = Strs.size() >= 2 ? Strs[1] : Strs[0];
+    return false;
+  };
+  for (const ModuleItem &Item : M.items()) {
+    if (Item.K == ModuleItem::Kind::Text) {
+      StringRef Text = Item.Contents;
+      if (!Text.contains(".file"))
+        continue;
+      while (!Text.empty()) {
+        auto [Line, Rest] = Text.split('\n');
+        Scan(Line);
+        Text = Rest;
+      }
+    } else {
+      forEachTextLine(*Item.Func, Scan);
+    }
+  }
+}
+
+std::string SourceLocations::of(const Function &F) const {
+  std::string Loc;
+  if (!Files.empty())
+    forEachTextLine(F, [&](StringRef Line) {
+      StringRef C = code(Line);
+      if (!C.consume_front(".loc"))
+        return false;
+      SmallVector<StringRef, 4> Parts;
+      SplitString(C, Parts);
+      unsigned FileNo, LineNo;
+      if (Parts.size() < 2 || Parts[0].trim().getAsInteger(10, FileNo) ||
+          Parts[1].trim().getAsInteger(10, LineNo) || LineNo == 0)
+        return false;
+      auto It = Files.find(FileNo);
+      if (It == Files.end())
+        return false;
+      Loc = It->second + ":" + std::to_string(LineNo);
+      return true;
+    });
+  if (!Loc.empty())
+    return Loc;
+  unsigned Line = 0;
+  if (!F.blocks().empty()) {
+    const BasicBlock &First = F.blocks().front();
+    Line = First.location().Line;
+    if (!Line && !First.empty())
+      Line = First.instructions().front().location().Line;
+  }
+  if (!Line)
+    return "";
+  return (sys::path::filename(M.fileName()) + ":" + Twine(Line)).str();
+}
+
+} // namespace stinkytofu::sqtt

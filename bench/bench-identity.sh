@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Times the identity pipeline (`stinkytofu-opt in.s -o /dev/null`: read with
+# LLVM MC, build the IR, write the assembly back) against
+# `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=<gfx> -filetype=obj -o /dev/null in.s`
+# on the same files, side by side. The two commands alternate within each
+# repetition, so machine noise hits both alike. Prints per file the median
+# wall time of each and the ratio stinkytofu-opt / llvm-mc (<= 1.0: no
+# slower than llvm-mc), then the ratio on the largest file.
+#
+# Usage: bench/bench-identity.sh [-n N] [--callgrind] [--opt PATH] [DIR|FILE ...]
+#   -n N         repetitions per file (default 10)
+#   --callgrind  also count instructions executed (valgrind --tool=callgrind),
+#                one run of each command per file
+#   --opt PATH   the stinkytofu-opt binary (default: $STINKYTOFU_OPT, else
+#                build/bin/stinkytofu-opt of this checkout)
+#   DIR|FILE     *.s and *.s.txt files, directories searched at any depth
+#                (default: $STINKYTOFU_CORPUS, else examples/)
+# llvm-mc is $LLVM_MC, else /usr/lib/llvm-22/bin/llvm-mc. Each file's -mcpu
+# comes from its `.amdgcn_target` (gfx942 when it has none).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+opt="${STINKYTOFU_OPT:-$root/build/bin/stinkytofu-opt}"
+mc="${LLVM_MC:-/usr/lib/llvm-22/bin/llvm-mc}"
+reps=10
+callgrind=0
+inputs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -n) reps="$2"; shift 2 ;;
+    --callgrind) callgrind=1; shift ;;
+    --opt) opt="$2"; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "bench-identity: unknown option $1" >&2; exit 2 ;;
+    *) inputs+=("$1"); shift ;;
+  esac
+done
+if [ ${#inputs[@]} -eq 0 ]; then
+  inputs=("${STINKYTOFU_CORPUS:-$root/examples}")
+fi
+[ -x "$opt" ] || { echo "bench-identity: $opt not found (build first: scripts/build.sh)" >&2; exit 2; }
+[ -x "$mc" ] || mc="$(command -v llvm-mc-22 || command -v llvm-mc || true)"
+[ -n "$mc" ] || { echo "bench-identity: llvm-mc not found (set LLVM_MC)" >&2; exit 2; }
+if [ "$callgrind" = 1 ] && ! command -v valgrind >/dev/null; then
+  echo "bench-identity: --callgrind needs valgrind (apt-get install valgrind)" >&2
+  exit 2
+fi
+
+files=()
+for input in "${inputs[@]}"; do
+  if [ -d "$input" ]; then
+    while IFS= read -r -d '' f; do files+=("$f"); done \
+      < <(find "$input" -type f \( -name '*.s' -o -name '*.s.txt' \) -print0 | sort -z)
+  else
+    files+=("$input")
+  fi
+done
+[ ${#files[@]} -gt 0 ] || { echo "bench-identity: no .s files in ${inputs[*]}" >&2; exit 2; }
+
+arch_of() {
+  local id
+  id="$(grep -m1 -oE '^[[:space:]]*\.amdgcn_target[[:space:]]+"[^"]*"' "$1" | sed -E 's/.*"(.*)"/\1/')"
+  id="${id##*--}"
+  id="${id%%:*}"
+  echo "${id:-gfx942}"
+}
+
+# Wall time of one run in microseconds ($EPOCHREALTIME: no fork to read it).
+time_us() {
+  local start end
+  start="${EPOCHREALTIME/./}"
+  "$@" >/dev/null 2>&1 || { echo "bench-identity: failed: $*" >&2; exit 1; }
+  end="${EPOCHREALTIME/./}"
+  echo $((end - start))
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+# Instructions executed (callgrind's "Collected" count) by one run.
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+    sed -nE 's/^==[0-9]+== Collected : ([0-9]+).*/\1/p'
+}
+
+echo "stinkytofu-opt: $opt"
+echo "llvm-mc:        $mc"
+echo "repetitions:    $reps (interleaved), medians of wall time"
+echo
+header="%-60s %8s %10s %10s %7s"
+row="%-60s %8d %10.2f %10.2f %7.3f"
+if [ "$callgrind" = 1 ]; then
+  header+=" %14s %14s %7s"
+  row+=" %14d %14d %7.3f"
+fi
+columns=(file lines "opt ms" "mc ms" ratio)
+[ "$callgrind" = 1 ] && columns+=("opt instrs" "mc instrs" "ratio")
+# shellcheck disable=SC2059
+printf "$header\n" "${columns[@]}"
+
+largest="" largest_size=-1 largest_ratio="" largest_ir_ratio=""
+sum_opt=0 sum_mc=0
+for f in "${files[@]}"; do
+  arch="$(arch_of "$f")"
+  opt_cmd=("$opt" "$f" -o /dev/null)
+  mc_cmd=("$mc" -triple=amdgcn-amd-amdhsa "-mcpu=$arch" -filetype=obj -o /dev/null "$f")
+  # One untimed run of each warms the page cache.
+  "${opt_cmd[@]}" >/dev/null 2>&1 || { echo "bench-identity: stinkytofu-opt fails on $f" >&2; exit 1; }
+  "${mc_cmd[@]}" >/dev/null 2>&1 || { echo "bench-identity: llvm-mc fails on $f" >&2; exit 1; }
+  opt_times=() mc_times=()
+  for ((r = 0; r < reps; r++)); do
+    opt_times+=("$(time_us "${opt_cmd[@]}")")
+    mc_times+=("$(time_us "${mc_cmd[@]}")")
+  done
+  opt_us="$(printf '%s\n' "${opt_times[@]}" | median)"
+  mc_us="$(printf '%s\n' "${mc_times[@]}" | median)"
+  sum_opt=$((sum_opt + opt_us)); sum_mc=$((sum_mc + mc_us))
+  ratio="$(awk -v a="$opt_us" -v b="$mc_us" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
+  lines="$(wc -l < "$f")"
+  name="$f"
+  [ ${#name} -le 60 ] || name="...${name: -57}"
+  values=("$name" "$lines" "$(awk -v u="$opt_us" 'BEGIN { print u / 1000 }')"
+          "$(awk -v u="$mc_us" 'BEGIN { print u / 1000 }')" "$ratio")
+  if [ "$callgrind" = 1 ]; then
+    opt_ir="$(instructions "${opt_cmd[@]}")"
+    mc_ir="$(instructions "${mc_cmd[@]}")"
+    values+=("$opt_ir" "$mc_ir" "$(awk -v a="$opt_ir" -v b="$mc_ir" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')")
+  fi
+  # shellcheck disable=SC2059
+  printf "$row\n" "${values[@]}"
+  size="$(wc -c < "$f")"
+  if [ "$size" -gt "$largest_size" ]; then
+    largest="$f" largest_size="$size" largest_ratio="$ratio"
+    largest_ir_ratio="${values[7]:-}"
+  fi
+done
+echo
+echo "total of medians: opt $(awk -v u="$sum_opt" 'BEGIN { print u / 1000 }') ms, llvm-mc $(awk -v u="$sum_mc" 'BEGIN { print u / 1000 }') ms, ratio $(awk -v a="$sum_opt" -v b="$sum_mc" 'BEGIN { printf "%.3f", a / b }')"
+echo "largest file: $largest ($(wc -l < "$largest") lines): ratio $largest_ratio${largest_ir_ratio:+ (instructions: $largest_ir_ratio)}"

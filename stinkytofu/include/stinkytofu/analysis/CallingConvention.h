@@ -1,0 +1,44 @@
+//===- CallingConvention.h - Registers a call may clobber --------*- C++ -*-===//
+//
+// The AMDGPU C calling convention (CC_AMDGPU_Func) as LLVM 22 implements it:
+// the callee-saved lists CSR_AMDGPU and CSR_AMDGPU_GFX90AInsts of
+// llvm/lib/Target/AMDGPU/AMDGPUCallingConv.td, which since
+// llvm/llvm-project#127353 interleave callee- and caller-saved registers in
+// stripes of 8. Checked against llc-22: a callee that clobbers every SGPR,
+// VGPR and AGPR saves exactly these on gfx900, gfx908, gfx90a, gfx942,
+// gfx1100 and gfx1250.
+//
+//   SGPRs  s30-s39, s48-s55, s64-s71, s80-s87, s96-s105
+//          (s30:s31 return address, s32 stack, s33 frame, s34 base pointer)
+//   VGPRs  v40-v47, v56-v63, ..., v248-v255 (8 of every 16 from v40)
+//   AGPRs  a32-a255 on targets with the gfx90a instructions (gfx90a, gfx942,
+//          gfx950); none on gfx908
+//
+// Everything else, including SCC, VCC, EXEC, M0, the trap temporaries and
+// VGPRs above v255, is taken as clobbered by a call to an unknown callee.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_CALLINGCONVENTION_H
+#define STINKYTOFU_ANALYSIS_CALLINGCONVENTION_H
+
+#include "stinkytofu/analysis/RegisterUnits.h"
+#include "llvm/ADT/BitVector.h"
+
+namespace stinkytofu {
+
+bool isCalleeSavedSGPR(unsigned Index);
+bool isCalleeSavedVGPR(unsigned Index);
+/// \p HasGFX90AInsts: the target has the gfx90a instructions (see below).
+bool isCalleeSavedAGPR(unsigned Index, bool HasGFX90AInsts);
+/// Whether \p TI's subtarget has FeatureGFX90AInsts (what LLVM keys the
+/// AGPR callee-saved list on).
+bool hasGFX90AInsts(const TargetInfo &TI);
+
+/// The units of every callee-saved register of \p RU's target.
+llvm::BitVector calleeSavedUnits(const RegisterUnits &RU);
+/// The complement: what a call to a callee we cannot see may write.
+llvm::BitVector callClobberedUnits(const RegisterUnits &RU);
+
+} // namespace stinkytofu
+
+#endif

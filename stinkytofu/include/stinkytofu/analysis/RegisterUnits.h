@@ -1,0 +1,71 @@
+//===- RegisterUnits.h - MC registers as sets of register units --*- C++ -*-===//
+//
+// Register analyses work on MC register units (MCRegisterInfo::regunits()):
+// a tuple covers the units of its 32-bit parts, vcc covers vcc_lo and
+// vcc_hi, so overlap is a bit test.
+//
+// The AMDGPU MC layer encodes some registers per subtarget: the assembler
+// writes `m0` as M0_gfxpre11 or M0_gfx11plus, `ttmp0` as TTMP0_gfx9plus,
+// `flat_scratch` as FLAT_SCR_vi, `null` as SGPR_NULL_gfx11plus, while
+// implicit operands (ds_read_b32's M0) name the generic register. Those
+// encodings have units of their own, so every register is first mapped to
+// its generic register here; a def of `m0` and the M0 read of an LDS
+// instruction then meet on the same units.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_REGISTERUNITS_H
+#define STINKYTOFU_ANALYSIS_REGISTERUNITS_H
+
+#include "stinkytofu/hw/TargetInfo.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MC/MCRegister.h"
+#include <string>
+
+namespace stinkytofu {
+
+class RegisterUnits {
+public:
+  explicit RegisterUnits(const TargetInfo &TI);
+
+  const TargetInfo &target() const { return *TI; }
+  unsigned numUnits() const { return NumUnits; }
+  /// A vector with every unit set (what "everything live" means).
+  llvm::BitVector all() const { return llvm::BitVector(NumUnits, true); }
+  llvm::BitVector none() const { return llvm::BitVector(NumUnits, false); }
+
+  /// The generic register of a subtarget-specific encoding (M0_gfxpre11 ->
+  /// M0); other registers unchanged.
+  llvm::MCRegister canonical(llvm::MCRegister R) const;
+  /// The units of \p R (after canonical()).
+  llvm::SmallVector<unsigned, 8> units(llvm::MCRegister R) const;
+
+  void set(llvm::BitVector &BV, llvm::MCRegister R) const;
+  void reset(llvm::BitVector &BV, llvm::MCRegister R) const;
+  /// Any unit of \p R is set.
+  bool any(const llvm::BitVector &BV, llvm::MCRegister R) const;
+
+  /// A register by MC name ("SCC", "M0", "EXEC", "VCC", "SGPR4_SGPR5"); the
+  /// lower-case spelling ("scc", "exec_lo") is accepted too. Invalid when
+  /// the target has no such register.
+  llvm::MCRegister byName(llvm::StringRef Name) const;
+  /// The SGPR tuple s[First : First+Count-1]; a 32-bit SGPR for Count 1.
+  /// Invalid when MC defines no such tuple (MC has s[4:5] but not s[5:6]).
+  llvm::MCRegister sgprTuple(unsigned First, unsigned Count) const;
+
+  /// The registers whose units are set, by assembly name in ascending unit
+  /// order ("exec_lo exec_hi m0 s0 scc v1"): for printing and tests.
+  std::string describe(const llvm::BitVector &BV) const;
+
+private:
+  const llvm::SmallVector<unsigned, 8> &lookup(llvm::MCRegister R) const;
+
+  const TargetInfo *TI;
+  unsigned NumUnits;
+  mutable llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 8>> Cache;
+};
+
+} // namespace stinkytofu
+
+#endif

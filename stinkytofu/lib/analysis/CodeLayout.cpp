@@ -1,0 +1,121 @@
+//===- CodeLayout.cpp - Where instructions and labels sit in the code -----===//
+#include "stinkytofu/analysis/CodeLayout.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+bool isTrivia(StringRef Text) {
+  size_t I = 0, N = Text.size();
+  while (I < N) {
+    char C = Text[I];
+    if (isSpace(C)) {
+      ++I;
+    } else if (C == ';' || Text.substr(I).starts_with("//")) {
+      size_t End = Text.find('\n', I);
+      I = End == StringRef::npos ? N : End + 1;
+    } else if (Text.substr(I).starts_with("/*")) {
+      size_t End = Text.find("*/", I + 2);
+      if (End == StringRef::npos)
+        return false;
+      I = End + 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Whether the label line of \p BB is just `name:` plus comments.
+static bool labelLineIsTrivia(const BasicBlock &BB) {
+  StringRef Text = BB.labelText().ltrim(" \t");
+  if (Text.empty())
+    return true; // synthesized: printed as `name:\n`
+  if (!Text.consume_front(BB.label()) || !Text.consume_front(":"))
+    return false;
+  return isTrivia(Text);
+}
+
+CodeLayout::CodeLayout(const Module &M) {
+  unsigned N = 0;
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions())
+        Positions[&I] = N++;
+}
+
+std::optional<unsigned> CodeLayout::position(const Instruction &I) const {
+  auto It = Positions.find(&I);
+  if (It == Positions.end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::optional<unsigned> CodeLayout::labelPosition(const BasicBlock &BB) const {
+  const Function *F = BB.parent();
+  if (!F)
+    return std::nullopt;
+  auto It = std::find_if(F->blocks().begin(), F->blocks().end(),
+                         [&](const BasicBlock &B) { return &B == &BB; });
+  for (; It != F->blocks().end(); ++It)
+    if (!It->empty())
+      return position(It->instructions().front());
+  // Nothing follows in the function: one past its last instruction.
+  for (auto R = F->blocks().rbegin(); R != F->blocks().rend(); ++R)
+    if (!R->empty()) {
+      std::optional<unsigned> Last = position(R->instructions().back());
+      return Last ? std::optional<unsigned>(*Last + 1) : std::nullopt;
+    }
+  return std::nullopt;
+}
+
+namespace {
+/// Walks forward from the end of an instruction to the next instruction,
+/// calling \p OnLabel for each label passed; stops (returning null) at the
+/// first text that may emit bytes.
+template <typename Fn>
+const Instruction *walkForward(const Instruction &I, Fn OnLabel) {
+  const BasicBlock *BB = I.parent();
+  if (!BB || !BB->parent())
+    return nullptr;
+  auto InstIt = std::find_if(BB->instructions().begin(), BB->instructions().end(),
+                             [&](const Instruction &X) { return &X == &I; });
+  if (InstIt == BB->instructions().end())
+    return nullptr;
+  if (std::next(InstIt) != BB->instructions().end()) {
+    const Instruction &Next = *std::next(InstIt);
+    return isTrivia(Next.leadingText()) ? &Next : nullptr;
+  }
+  const Function &F = *BB->parent();
+  auto BlockIt = std::find_if(F.blocks().begin(), F.blocks().end(),
+                              [&](const BasicBlock &B) { return &B == BB; });
+  for (++BlockIt; BlockIt != F.blocks().end(); ++BlockIt) {
+    if (!isTrivia(BlockIt->leadingText()))
+      return nullptr;
+    if (BlockIt->hasLabel()) {
+      if (!labelLineIsTrivia(*BlockIt))
+        return nullptr;
+      OnLabel(BlockIt->label());
+    }
+    if (!BlockIt->empty()) {
+      const Instruction &Next = BlockIt->instructions().front();
+      return isTrivia(Next.leadingText()) ? &Next : nullptr;
+    }
+  }
+  return nullptr;
+}
+} // namespace
+
+const Instruction *CodeLayout::adjacentNext(const Instruction &I) {
+  return walkForward(I, [](StringRef) {});
+}
+
+SmallVector<StringRef, 2> CodeLayout::labelsAfter(const Instruction &I) {
+  SmallVector<StringRef, 2> Labels;
+  walkForward(I, [&](StringRef L) { Labels.push_back(L); });
+  return Labels;
+}
+
+} // namespace stinkytofu

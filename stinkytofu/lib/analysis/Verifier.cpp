@@ -1,0 +1,267 @@
+//===- Verifier.cpp - Structural invariants of the Asm IR -----------------===//
+#include "stinkytofu/analysis/Verifier.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <set>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// Collects diagnostics in `file:line:col: error: message` form.
+class Reporter {
+public:
+  explicit Reporter(const Module &M) : M(M) {}
+
+  /// A problem with \p I (located at it when it has a source location).
+  void at(const Instruction &I, const Twine &Message) {
+    SourceLocation L = I.location();
+    if (!L.isValid()) {
+      inContext(I.parent(), "'" + I.mnemonic() + "' (no source location): " + Message);
+      return;
+    }
+    // The source text starts at the beginning of its line exactly when the
+    // column is just past its indentation; only then can a caret be drawn.
+    StringRef Line = I.sourceText().split('\n').first.rtrim("\r");
+    size_t Indent = Line.size() - Line.ltrim(" \t").size();
+    if (!Line.empty() && Indent + 1 == L.Column)
+      Out += renderDiagnostic(M.fileName(), L.Line, L.Column, Line, SourceMgr::DK_Error,
+                              Message);
+    else
+      Out += (M.fileName() + ":" + Twine(L.Line) + ":" + Twine(L.Column) +
+              ": error: " + Message + "\n")
+                 .str();
+    ++Count;
+  }
+
+  /// A problem with a block as a whole (at its label when it has one).
+  void at(const BasicBlock &BB, const Twine &Message) {
+    SourceLocation L = BB.location();
+    if (!L.isValid()) {
+      inContext(&BB, Message);
+      return;
+    }
+    Out += (M.fileName() + ":" + Twine(L.Line) + ":" + Twine(L.Column) + ": error: " +
+            Message + "\n")
+               .str();
+    ++Count;
+  }
+
+  /// A problem with a block that has no location: named by function/block.
+  void inContext(const BasicBlock *BB, const Twine &Message) {
+    std::string Where;
+    if (BB && BB->parent())
+      Where = ("in function '" + BB->parent()->name() + "', block '" + BB->name() + "': ")
+                  .str();
+    else if (BB)
+      Where = ("in block '" + BB->name() + "': ").str();
+    Out += (M.fileName() + ": error: " + Where + Message + "\n").str();
+    ++Count;
+  }
+
+  void plain(const Twine &Message) {
+    Out += (M.fileName() + ": error: " + Message + "\n").str();
+    ++Count;
+  }
+
+  Error finish() {
+    if (!Count)
+      return Error::success();
+    return createStringError(inconvertibleErrorCode(), StringRef(Out).rtrim("\n"));
+  }
+
+private:
+  const Module &M;
+  std::string Out;
+  unsigned Count = 0;
+};
+
+std::string blockList(const std::set<const BasicBlock *> &Blocks,
+                      const Function &F) {
+  // In layout order, so messages are deterministic.
+  std::string S = "{";
+  bool First = true;
+  for (const BasicBlock &BB : F.blocks())
+    if (Blocks.count(&BB)) {
+      S += (First ? "^" : ", ^") + BB.name().str();
+      First = false;
+    }
+  for (const BasicBlock *BB : Blocks)
+    if (BB->parent() != &F) {
+      S += (First ? "^" : ", ^") + BB->name().str() + " (another function)";
+      First = false;
+    }
+  return S + "}";
+}
+
+void verifyParents(const Module &M, Reporter &R) {
+  for (const Function &F : M.functions()) {
+    if (F.parent() != &M)
+      R.plain("function '" + F.name() + "' does not point at its module");
+    for (const BasicBlock &BB : F.blocks()) {
+      if (BB.parent() != &F)
+        R.plain("block '" + BB.name() + "' of function '" + F.name() +
+                "' does not point at its function");
+      for (const Instruction &I : BB.instructions())
+        if (I.parent() != &BB)
+          R.at(I, "instruction does not point at its block '" + BB.name() + "'");
+    }
+  }
+}
+
+void verifyLabels(const Module &M, Reporter &R) {
+  StringMap<const BasicBlock *> Seen;
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks()) {
+      if (!BB.hasLabel())
+        continue;
+      auto [It, Inserted] = Seen.try_emplace(BB.label(), &BB);
+      if (Inserted)
+        continue;
+      const BasicBlock &First = *It->second;
+      std::string Where = First.location().isValid()
+                              ? (" (first defined at line " +
+                                 Twine(First.location().Line) + ")")
+                                    .str()
+                              : "";
+      R.at(BB, "label '" + BB.label() + "' is defined more than once" + Where);
+    }
+}
+
+void verifyBranchTargets(const Module &M, Reporter &R) {
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions()) {
+        if (!isBranch(I))
+          continue;
+        for (const std::string &Target : getBranchTargets(I)) {
+          StringRef Label = M.resolveAlias(Target);
+          if (F.findBlock(Label))
+            continue;
+          const Function *Owner = nullptr;
+          for (const Function &Other : M.functions())
+            if (&Other != &F && Other.findBlock(Label))
+              Owner = &Other;
+          if (Owner)
+            R.at(I, "branch target '" + Label + "' is a label of function '" +
+                        Owner->name() + "', not of '" + F.name() + "'");
+          else
+            R.at(I, "branch target '" + Label + "' is not a label in this module");
+        }
+      }
+}
+
+/// The successors the CFG contract gives a block, from its last instruction.
+std::set<const BasicBlock *> contractSuccessors(const Function &F,
+                                                Function::BlockList::const_iterator It) {
+  std::set<const BasicBlock *> Succs;
+  const BasicBlock &BB = *It;
+  const BasicBlock *Next = std::next(It) == F.blocks().end() ? nullptr : &*std::next(It);
+  const Instruction *Last = BB.empty() ? nullptr : &BB.instructions().back();
+  if (Last && isBranch(*Last)) {
+    for (const std::string &Target : getBranchTargets(*Last)) {
+      const Module *M = F.parent();
+      if (const BasicBlock *To = F.findBlock(M ? M->resolveAlias(Target) : Target))
+        Succs.insert(To);
+    }
+    if (isConditionalBranch(*Last) && Next)
+      Succs.insert(Next);
+    return Succs;
+  }
+  if (Last && isProgramEnd(*Last))
+    return Succs;
+  if (Next)
+    Succs.insert(Next);
+  return Succs;
+}
+
+void verifyCFG(const Function &F, Reporter &R) {
+  bool HasEdges = false;
+  for (const BasicBlock &BB : F.blocks())
+    HasEdges |= !BB.successors().empty() || !BB.predecessors().empty();
+  if (!HasEdges)
+    return;
+
+  // Predecessor lists mirror successor lists (as multisets of edges).
+  std::map<std::pair<const BasicBlock *, const BasicBlock *>, int> EdgeBalance;
+  for (const BasicBlock &BB : F.blocks()) {
+    if (BB.successors().size() != BB.successorKinds().size())
+      R.inContext(&BB, "successor and edge-kind lists differ in length");
+    for (const BasicBlock *S : BB.successors())
+      ++EdgeBalance[{&BB, S}];
+    for (const BasicBlock *P : BB.predecessors())
+      --EdgeBalance[{P, &BB}];
+  }
+  for (auto &[Edge, Balance] : EdgeBalance)
+    if (Balance != 0)
+      R.inContext(Edge.first,
+                  "edge ^" + Edge.first->name() + " -> ^" + Edge.second->name() +
+                      (Balance > 0 ? " is missing from the predecessors of ^"
+                                   : " is listed as a predecessor of ^") +
+                      Edge.second->name() +
+                      (Balance > 0 ? "" : " but is not a successor edge"));
+
+  for (auto It = F.blocks().begin(); It != F.blocks().end(); ++It) {
+    const BasicBlock &BB = *It;
+    // Blocks end at branches and program ends.
+    for (auto I = BB.instructions().begin(); I != BB.instructions().end(); ++I)
+      if (std::next(I) != BB.instructions().end() && (isBranch(*I) || isProgramEnd(*I)))
+        R.at(*I, "'" + I->mnemonic() + "' ends block '" + BB.name() +
+                     "' but instructions follow it in the same block (CFG not rebuilt?)");
+
+    std::set<const BasicBlock *> Actual(BB.successors().begin(), BB.successors().end());
+    for (const BasicBlock *S : Actual)
+      if (S->parent() != &F)
+        R.inContext(&BB, "edge to block '" + S->name() + "' of another function");
+    std::set<const BasicBlock *> Expected = contractSuccessors(F, It);
+    if (Actual == Expected)
+      continue;
+    std::string Message = ("block '" + BB.name() + "' has successors " +
+                           blockList(Actual, F) + " but the CFG contract gives " +
+                           blockList(Expected, F))
+                              .str();
+    if (!BB.empty())
+      R.at(BB.instructions().back(),
+           Message + " for '" + BB.instructions().back().mnemonic() + "'");
+    else
+      R.at(BB, Message + " for an empty block");
+  }
+}
+
+class VerifierPass final : public Pass {
+public:
+  StringRef name() const override { return "Verifier"; }
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
+                                  const PassScope &) override {
+    if (Error E = verifyModule(M))
+      return std::move(E);
+    return PreservedAnalyses::all();
+  }
+};
+
+} // namespace
+
+Error verifyModule(const Module &M) {
+  Reporter R(M);
+  verifyParents(M, R);
+  verifyLabels(M, R);
+  verifyBranchTargets(M, R);
+  for (const Function &F : M.functions())
+    verifyCFG(F, R);
+  return R.finish();
+}
+
+Expected<std::unique_ptr<Pass>> createVerifierPass(const PassArguments &Args) {
+  if (!Args.empty())
+    return createStringError(inconvertibleErrorCode(), "takes no arguments");
+  return std::make_unique<VerifierPass>();
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,208 @@
+//===- CallTargetRecoveryPass.cpp - Callees of s_swappc_b64 from raw .s ---===//
+#include "stinkytofu/transforms/CallTargetRecoveryPass.h"
+#include "stinkytofu/analysis/AddressChains.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// The block labelled \p Label anywhere in \p M.
+BasicBlock *findLabel(Module &M, StringRef Label) {
+  for (Function &F : M.functions())
+    if (BasicBlock *BB = F.findBlock(Label))
+      return BB;
+  return nullptr;
+}
+
+class CallRecovery {
+public:
+  explicit CallRecovery(Module &M)
+      : M(M), Layout(M), AddressTaken(addressTakenLabels(M)) {}
+
+  CallTargetStats run(const PassScope &Scope);
+
+private:
+  /// Annotates the calls of \p F it can prove; returns how many.
+  unsigned annotate(Function &F, const PassScope &Scope);
+  /// Makes \p Label a function start; true when a function was created.
+  bool makeCallable(StringRef Label);
+  /// Whether the callee(s) of \p Call may write \p Reg.
+  bool calleeMayWrite(const Instruction &Call, MCRegister Reg);
+
+  struct Summary {
+    bool All = false; ///< an opaque instruction or a nested call
+    SmallVector<MCRegister, 16> Defs;
+  };
+  const Summary &summaryOf(const Function &F);
+
+  Module &M;
+  CodeLayout Layout;
+  StringSet<> AddressTaken;
+  DenseMap<const Function *, Summary> Summaries;
+};
+
+const CallRecovery::Summary &CallRecovery::summaryOf(const Function &F) {
+  auto [It, Inserted] = Summaries.try_emplace(&F);
+  if (!Inserted)
+    return It->second;
+  Summary &S = It->second;
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      if (I.kind() == InstKind::Opaque || I.facts().has(IF_Opaque) || isCall(I))
+        S.All = true;
+      for (MCRegister D : I.facts().Defs)
+        if (!llvm::is_contained(S.Defs, D))
+          S.Defs.push_back(D);
+    }
+  return S;
+}
+
+bool CallRecovery::calleeMayWrite(const Instruction &Call, MCRegister Reg) {
+  std::vector<std::string> Callees = getCallTargets(Call);
+  if (Callees.empty())
+    return true;
+  const MCRegisterInfo &MRI = M.target().regInfo();
+  for (const std::string &Name : Callees) {
+    BasicBlock *Entry = findLabel(M, M.resolveAlias(Name));
+    // Only a callee that is a whole function of the module has a known body.
+    if (!Entry || &Entry->parent()->blocks().front() != Entry)
+      return true;
+    const Summary &S = summaryOf(*Entry->parent());
+    if (S.All || llvm::any_of(S.Defs, [&](MCRegister D) { return MRI.regsOverlap(D, Reg); }))
+      return true;
+  }
+  return false;
+}
+
+unsigned CallRecovery::annotate(Function &F, const PassScope &Scope) {
+  std::vector<Instruction *> Calls;
+  for (BasicBlock &BB : F.blocks())
+    for (Instruction &I : BB.instructions())
+      if (isCall(I) && !I.getModifier<CallTargetData>() && inScope(M, Scope, I))
+        Calls.push_back(&I);
+  if (Calls.empty())
+    return 0;
+
+  // Control may also enter at labels whose address is computed for
+  // something the CFG does not show (callees among them).
+  SmallPtrSet<const BasicBlock *, 8> Open = openEntryBlocks(F, AddressTaken);
+  const BasicBlock *First = &F.blocks().front();
+  ReachingDefs RD(M.target(), Open, [this](const Instruction &Call, MCRegister Reg) {
+    return calleeMayWrite(Call, Reg);
+  });
+  AddressProofContext C{
+      M, RD, Layout,
+      [this](StringRef Label) -> const BasicBlock * { return findLabel(M, Label); },
+      [&](const BasicBlock &BB) { return &BB == First || Open.count(&BB); }};
+
+  unsigned Annotated = 0;
+  for (Instruction *Call : Calls) {
+    MCRegister Pair = addressPairOf(*Call, M.target());
+    if (!Pair.isValid())
+      continue;
+    if (std::optional<std::vector<std::string>> Callees = provePairTargets(*Call, Pair, C)) {
+      Call->setModifier(std::make_unique<CallTargetData>(std::move(*Callees)));
+      ++Annotated;
+    }
+  }
+  return Annotated;
+}
+
+bool CallRecovery::makeCallable(StringRef Label) {
+  BasicBlock *Entry = findLabel(M, M.resolveAlias(Label));
+  if (!Entry)
+    return false;
+  Function &F = *Entry->parent();
+  if (&F.blocks().front() == Entry)
+    return false; // already a function start
+  // The callee runs from its block to the end of F; nothing but calls may
+  // enter it, and it may not fall or branch back into F's remaining blocks.
+  SmallPtrSet<const BasicBlock *, 16> Moved;
+  bool In = false;
+  for (BasicBlock &BB : F.blocks()) {
+    In |= &BB == Entry;
+    if (In)
+      Moved.insert(&BB);
+  }
+  for (const BasicBlock *BB : Moved) {
+    for (const BasicBlock *P : BB->predecessors())
+      if (!Moved.count(P))
+        return false;
+    for (const BasicBlock *S : BB->successors())
+      if (!Moved.count(S))
+        return false;
+  }
+  Function &Callee = M.splitFunction(F, *Entry, Entry->label().str());
+  buildCFG(F);
+  buildCFG(Callee);
+  return true;
+}
+
+CallTargetStats CallRecovery::run(const PassScope &Scope) {
+  CallTargetStats Stats;
+  for (Function &F : M.functions()) {
+    buildCFG(F);
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions())
+        if (isCall(I) && !I.getModifier<CallTargetData>() && inScope(M, Scope, I))
+          ++Stats.Unannotated;
+  }
+  // Each round annotates calls or creates functions (both finite), until a
+  // round changes nothing. New callee functions let later rounds prove calls
+  // whose chains cross an earlier call.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    std::vector<Function *> Functions;
+    for (Function &F : M.functions())
+      Functions.push_back(&F);
+    for (Function *F : Functions)
+      if (unsigned N = annotate(*F, Scope)) {
+        Stats.Resolved += N;
+        Changed = true;
+      }
+    std::vector<std::string> Callees;
+    for (Function &F : M.functions())
+      for (const BasicBlock &BB : F.blocks())
+        for (const Instruction &I : BB.instructions())
+          if (isCall(I) && inScope(M, Scope, I))
+            for (const std::string &Callee : getCallTargets(I))
+              Callees.push_back(Callee);
+    for (const std::string &Callee : Callees)
+      if (makeCallable(Callee)) {
+        ++Stats.FunctionsCreated;
+        Summaries.clear();
+        Changed = true;
+      }
+  }
+  return Stats;
+}
+
+class CallTargetRecoveryPass final : public Pass {
+public:
+  StringRef name() const override { return "CallTargetRecoveryPass"; }
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
+                                  const PassScope &Scope) override {
+    recoverCallTargets(M, Scope);
+    return PreservedAnalyses::none();
+  }
+};
+
+} // namespace
+
+CallTargetStats recoverCallTargets(Module &M, const PassScope &Scope) {
+  return CallRecovery(M).run(Scope);
+}
+
+Expected<std::unique_ptr<Pass>> createCallTargetRecoveryPass(const PassArguments &Args) {
+  if (!Args.empty())
+    return createStringError(inconvertibleErrorCode(), "takes no arguments");
+  return std::make_unique<CallTargetRecoveryPass>();
+}
+
+} // namespace stinkytofu

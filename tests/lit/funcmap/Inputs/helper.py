@@ -1,0 +1,115 @@
+"""Small file tools for the funcmap lit tests (python3, standard library only).
+
+  helper.py append-only ORIG PATCHED
+      PATCHED keeps every byte of ORIG: the ELF header differs at most in
+      e_shoff and e_shnum, bytes [64, len(ORIG)) are identical, and PATCHED
+      only grows.
+  helper.py filter-readelf < readelf-output
+      Drops what a funcmap patch is allowed to change in `llvm-readelf -S -l -s`:
+      the "There are N section headers" line, the .shstrtab and .sqtt_funcmap
+      section lines, and .sqtt_funcmap in the segment mapping.
+  helper.py append-nul IN OUT          OUT = IN + b"\\0"
+  helper.py truncate IN SIZE OUT       the first SIZE bytes of IN
+  helper.py make-ccob IN OUT zlib|zstd VERSION
+      A compressed offload bundle ("CCOB") around the uncompressed bundle IN
+      (zlib only: python has no zstd).
+  helper.py concat-aligned OUT IN...   the inputs back to back, each padded
+      with zeros to a multiple of 4096 bytes (as .hip_fatbin holds bundles).
+  helper.py exit-code N -- CMD...      runs CMD; succeeds when it exits with N.
+"""
+
+import hashlib
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def append_only(orig_path, patched_path):
+    orig, patched = read(orig_path), read(patched_path)
+    if len(patched) < len(orig):
+        sys.exit("patched file is shorter than the original")
+    # ELF64 header: e_shoff at 0x28 (8 bytes), e_shnum at 0x3c (2 bytes).
+    allowed = set(range(0x28, 0x30)) | set(range(0x3C, 0x3E))
+    for i in range(64):
+        if orig[i] != patched[i] and i not in allowed:
+            sys.exit("ELF header byte 0x%x changed" % i)
+    if orig[64:] != patched[64 : len(orig)]:
+        first = next(i for i in range(64, len(orig)) if orig[i] != patched[i])
+        sys.exit("byte 0x%x of the original changed" % first)
+
+
+def filter_readelf():
+    for line in sys.stdin:
+        if "section headers, starting at offset" in line:
+            continue
+        if "] .shstrtab " in line or "] .sqtt_funcmap " in line:
+            continue
+        sys.stdout.write(line.replace(" .sqtt_funcmap ", " "))
+
+
+def make_ccob(in_path, out_path, method, version):
+    raw = read(in_path)
+    if method != "zlib":
+        sys.exit("only zlib can be made here")
+    data = zlib.compress(raw, 9)
+    digest = struct.unpack("<Q", hashlib.md5(raw).digest()[:8])[0]
+    version = int(version)
+    if version == 1:
+        header = b"CCOB" + struct.pack("<HHIQ", 1, 0, len(raw), digest)
+    elif version == 2:
+        header = b"CCOB" + struct.pack("<HHIIQ", 2, 0, 24 + len(data), len(raw), digest)
+    else:
+        header = b"CCOB" + struct.pack("<HHQQQ", 3, 0, 32 + len(data), len(raw), digest)
+    write(out_path, header + data)
+
+
+def concat_aligned(out_path, inputs):
+    out = b""
+    for p in inputs:
+        data = read(p)
+        out += data + b"\0" * (-len(data) % 4096)
+    write(out_path, out)
+
+
+def exit_code(expected, cmd):
+    rc = subprocess.call(cmd)
+    if rc != int(expected):
+        sys.exit("%s exited with %d, expected %s" % (os.path.basename(cmd[0]), rc, expected))
+
+
+def main(argv):
+    cmd = argv[1]
+    if cmd == "append-only":
+        append_only(argv[2], argv[3])
+    elif cmd == "filter-readelf":
+        filter_readelf()
+    elif cmd == "append-nul":
+        write(argv[3], read(argv[2]) + b"\0")
+    elif cmd == "truncate":
+        write(argv[4], read(argv[2])[: int(argv[3])])
+    elif cmd == "make-ccob":
+        make_ccob(argv[2], argv[3], argv[4], argv[5])
+    elif cmd == "concat-aligned":
+        concat_aligned(argv[2], argv[3:])
+    elif cmd == "exit-code":
+        if argv[3] != "--":
+            sys.exit("usage: exit-code N -- CMD...")
+        exit_code(argv[2], argv[4:])
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Checks that an instrumented code object is the original plus inserted code.
+
+Usage: compare-disassembly.py ORIGINAL.o INSTRUMENTED.o
+
+Both are disassembled with llvm-objdump. The original's instructions must
+appear, in order, in the instrumented one; everything else there must be
+code the SQTT instrumentation inserts (trace markers, M0 and SCC save and
+restore, scope checks). Branch targets and PC-relative constants are
+compared without their values (the inserted code moves them).
+Alignment padding (s_nop 0, s_code_end) is left out on both sides.
+Prints `OK: <original> original, <inserted> inserted`, or the first mismatch
+and exits 1.
+"""
+import re
+import subprocess
+import sys
+
+INSERTED = [re.compile(p) for p in (
+    r"^s_ttracedata(_imm \S+)?$",
+    r"^s_mov_b32 (m0|s\d+), \S+$",
+    r"^s_nop 0$",
+    r"^s_getreg_b32 s\d+, hwreg\(.*\)$",
+    r"^s_lshr_b32 (s\d+), \S+, \1$",
+    r"^s_and_b32 (s\d+), \1, s\d+$",
+    r"^s_bitcmp1_b32 s\d+, 0$",
+    r"^s_cbranch_scc0$",
+    r"^s_cselect_b32 s\d+, 1, 0$",
+    r"^s_cmp_lg_u32 s\d+, 0$",
+)]
+# Scalar adds that may hold a label distance (long branches, Tensile's
+# computed branch offsets): their constants move with the code.
+PC_RELATIVE = re.compile(r"^(s_add_u32|s_addc_u32|s_sub_u32|s_subb_u32|s_add_i32|s_sub_i32|"
+                         r"s_addk_i32|s_add_co_u32|s_add_co_ci_u32|s_sub_co_u32|"
+                         r"s_sub_co_ci_u32|s_add_co_i32|s_sub_co_i32|s_add_pc_i64)\b")
+
+
+def functions(obj):
+    """Instructions per symbol, without the alignment padding at the end."""
+    out = subprocess.run(["llvm-objdump", "-d", "--no-show-raw-insn", "--no-leading-addr",
+                          obj], check=True, capture_output=True, text=True).stdout
+    funcs = []
+    for line in out.splitlines():
+        m = re.match(r"^<(.*)>:$", line)
+        if m:
+            funcs.append((m.group(1), []))
+            continue
+        if not line.startswith("\t") or not funcs:
+            continue
+        text = line.split("//")[0].strip()
+        funcs[-1][1].append(re.sub(r"\s+", " ", text))
+    # `.p2align` pads with s_nop 0 (and s_code_end after the last function);
+    # the padding moves with the code, so neither side keeps any.
+    return [(name, [i for i in insts if i not in ("s_nop 0", "s_code_end")])
+            for name, insts in funcs]
+
+
+def normalize(inst):
+    mnemonic = inst.split(" ")[0]
+    if mnemonic.startswith("s_cbranch") or mnemonic == "s_branch":
+        return mnemonic
+    if PC_RELATIVE.match(inst):
+        mnemonic, _, operands = inst.partition(" ")
+        operands = ", ".join("<imm>" if re.fullmatch(r"-?(0x[0-9a-fA-F]+|\d+)", op) else op
+                             for op in operands.split(", "))
+        return f"{mnemonic} {operands}"
+    return inst
+
+
+def compare(name, orig, inst):
+    i = j = inserted = 0
+    while j < len(inst):
+        if i < len(orig) and orig[i] == inst[j]:
+            i += 1
+        elif any(p.match(inst[j]) for p in INSERTED):
+            inserted += 1
+        else:
+            print(f"{name}: MISMATCH at instrumented instruction {j + 1}: '{inst[j]}', "
+                  f"expected original instruction {i + 1}: "
+                  f"'{orig[i] if i < len(orig) else '<end>'}'")
+            return None
+        j += 1
+    if i != len(orig):
+        print(f"{name}: MISSING original instruction {i + 1}: '{orig[i]}'")
+        return None
+    return inserted
+
+
+def main():
+    orig = functions(sys.argv[1])
+    inst = functions(sys.argv[2])
+    if [n for n, _ in orig] != [n for n, _ in inst]:
+        print(f"different functions: {[n for n, _ in orig]} vs {[n for n, _ in inst]}")
+        return 1
+    total_orig = total_inserted = 0
+    for (name, o), (_, n) in zip(orig, inst):
+        inserted = compare(name, [normalize(x) for x in o], [normalize(x) for x in n])
+        if inserted is None:
+            return 1
+        total_orig += len(o)
+        total_inserted += inserted
+    print(f"OK: {total_orig} original, {total_inserted} inserted")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+//===- AnalysisTestModules.h - Modules from `.s` text for analysis tests ---===//
+//
+// Reads hand-written assembly, builds every function's CFG with the CFG
+// builder, and finds blocks and instructions by label and mnemonic.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_TESTS_UNIT_ANALYSIS_ANALYSISTESTMODULES_H
+#define STINKYTOFU_TESTS_UNIT_ANALYSIS_ANALYSISTESTMODULES_H
+
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace stinkytofu::analysistest {
+
+struct ReadOptions {
+  std::string Arch = "gfx90a";
+  bool AllowUnknown = false;
+  /// Runs on the module before the CFG is built (to attach modifiers).
+  std::function<void(Module &)> BeforeCFG;
+};
+
+inline ReadOptions forArch(llvm::StringRef Arch) {
+  ReadOptions Opts;
+  Opts.Arch = Arch.str();
+  return Opts;
+}
+
+/// The module of \p Text with a CFG in every function; null (and a test
+/// failure) when the text does not assemble.
+inline std::unique_ptr<Module> readModule(llvm::StringRef Text, ReadOptions Opts = {}) {
+  ReaderOptions RO;
+  RO.Arch = Opts.Arch;
+  RO.AllowUnknownInstructions = Opts.AllowUnknown;
+  // A blank last line keeps the tests independent of how the reader treats
+  // the final statement of a file.
+  std::string Source = Text.str() + "\n";
+  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Source, "t.s"), RO);
+  if (!M) {
+    ADD_FAILURE() << llvm::toString(M.takeError());
+    return nullptr;
+  }
+  if (Opts.BeforeCFG)
+    Opts.BeforeCFG(**M);
+  for (Function &F : (*M)->functions())
+    buildCFG(F);
+  return std::move(*M);
+}
+
+/// The block a label starts, in any function of \p M.
+inline BasicBlock *blockOf(Module &M, llvm::StringRef Label) {
+  for (Function &F : M.functions())
+    if (BasicBlock *B = F.findBlock(Label))
+      return B;
+  ADD_FAILURE() << "no block '" << Label.str() << "'";
+  return nullptr;
+}
+
+/// The \p Nth (0-based) instruction with mnemonic \p Mnemonic in the
+/// functions of \p M, in layout order.
+inline Instruction *instOf(Module &M, llvm::StringRef Mnemonic, unsigned Nth = 0) {
+  for (Function &F : M.functions())
+    for (BasicBlock &B : F.blocks())
+      for (Instruction &I : B.instructions())
+        if (I.mnemonic() == Mnemonic && Nth-- == 0)
+          return &I;
+  ADD_FAILURE() << "no instruction '" << Mnemonic.str() << "'";
+  return nullptr;
+}
+
+/// The first instruction of the block labelled \p Label.
+inline Instruction *firstOf(Module &M, llvm::StringRef Label) {
+  BasicBlock *B = blockOf(M, Label);
+  if (!B || B->empty())
+    return nullptr;
+  return &B->instructions().front();
+}
+
+inline Function *functionOf(Module &M, llvm::StringRef Name) {
+  for (Function &F : M.functions())
+    if (F.name() == Name)
+      return &F;
+  ADD_FAILURE() << "no function '" << Name.str() << "'";
+  return nullptr;
+}
+
+} // namespace stinkytofu::analysistest
+
+#endif

@@ -1,0 +1,234 @@
+//===- PassRegistryTest.cpp - Passes by name, arguments, pipelines, scopes -===//
+#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/pass/PassPipeline.h"
+#include "stinkytofu/pass/PassRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+using namespace stinkytofu;
+using namespace llvm;
+
+namespace {
+
+std::string errorText(Error E) { return toString(std::move(E)); }
+
+// --- Registry --------------------------------------------------------------
+
+TEST(PassRegistryTest, CorePassesAreRegistered) {
+  const PassRegistry &R = PassRegistry::global();
+  const PassInfo *CFG = R.find("CFGBuilder");
+  ASSERT_NE(CFG, nullptr);
+  EXPECT_EQ(CFG->Name, "CFGBuilder");
+  EXPECT_FALSE(CFG->Description.empty());
+  ASSERT_NE(R.find("Verifier"), nullptr);
+  EXPECT_EQ(R.find("cfgbuilder"), nullptr) << "names are case-sensitive";
+  EXPECT_EQ(R.find("NoSuchPass"), nullptr);
+
+  // Registered once each.
+  for (const PassInfo &P : R.passes()) {
+    unsigned N = 0;
+    for (const PassInfo &Q : R.passes())
+      N += P.Name == Q.Name;
+    EXPECT_EQ(N, 1u) << P.Name;
+  }
+}
+
+TEST(PassRegistryTest, CreateByName) {
+  const PassRegistry &R = PassRegistry::global();
+  Expected<std::unique_ptr<Pass>> P = R.create("CFGBuilder");
+  ASSERT_TRUE(static_cast<bool>(P)) << errorText(P.takeError());
+  EXPECT_EQ((*P)->name(), "CFGBuilder");
+  Expected<std::unique_ptr<Pass>> V = R.create("Verifier");
+  ASSERT_TRUE(static_cast<bool>(V)) << errorText(V.takeError());
+  EXPECT_EQ((*V)->name(), "Verifier");
+
+  Expected<std::unique_ptr<Pass>> Unknown = R.create("NoSuchPass=a");
+  ASSERT_FALSE(static_cast<bool>(Unknown));
+  std::string Message = errorText(Unknown.takeError());
+  EXPECT_EQ(Message.rfind("unknown pass 'NoSuchPass' (known: ", 0), 0u) << Message;
+  EXPECT_NE(Message.find("CFGBuilder"), std::string::npos);
+
+  Expected<std::unique_ptr<Pass>> BadArgs = R.create("CFGBuilder=x");
+  ASSERT_FALSE(static_cast<bool>(BadArgs));
+  EXPECT_EQ(errorText(BadArgs.takeError()), "CFGBuilder: takes no arguments");
+}
+
+/// A pass that only exists to show what its factory received.
+class NullPass final : public Pass {
+public:
+  StringRef name() const override { return "Null"; }
+  Expected<PreservedAnalyses> run(Module &, AnalysisManager &, const PassScope &) override {
+    return PreservedAnalyses::all();
+  }
+};
+
+TEST(PassRegistryTest, ArgumentsReachTheFactory) {
+  PassRegistry R;
+  PassArguments Seen;
+  R.add({"Mine", "test pass", [&](const PassArguments &Args) -> Expected<std::unique_ptr<Pass>> {
+           Seen = Args;
+           if (!Args.empty() && Args.front().first == "bad")
+             return createStringError(inconvertibleErrorCode(), "bad argument");
+           return std::make_unique<NullPass>();
+         }});
+  ASSERT_EQ(R.passes().size(), 1u);
+  ASSERT_TRUE(static_cast<bool>(R.create("Mine=pgr=1, lead = 100,flag")));
+  EXPECT_EQ(Seen, (PassArguments{{"pgr", "1"}, {"lead", "100"}, {"flag", ""}}));
+  ASSERT_TRUE(static_cast<bool>(R.create("Mine")));
+  EXPECT_TRUE(Seen.empty());
+  Expected<std::unique_ptr<Pass>> Bad = R.create("Mine=bad");
+  ASSERT_FALSE(static_cast<bool>(Bad));
+  EXPECT_EQ(errorText(Bad.takeError()), "Mine: bad argument");
+  EXPECT_FALSE(static_cast<bool>(R.create("CFGBuilder"))) << "a fresh registry is empty";
+  consumeError(R.create("CFGBuilder").takeError());
+}
+
+TEST(PassRegistryTest, ParsePassArguments) {
+  EXPECT_TRUE(parsePassArguments("").empty());
+  EXPECT_EQ(parsePassArguments("a"), (PassArguments{{"a", ""}}));
+  EXPECT_EQ(parsePassArguments("a,,b=2"), (PassArguments{{"a", ""}, {"b", "2"}}));
+  EXPECT_EQ(parsePassArguments("k=v=w"), (PassArguments{{"k", "v=w"}}));
+}
+
+// --- --passes syntax -------------------------------------------------------
+
+TEST(PassPipelineTest, ParsesNamesAndParenthesisedArguments) {
+  auto Specs = parsePassPipeline("LongBranchLoweringPass,CFGBuilder");
+  ASSERT_TRUE(static_cast<bool>(Specs)) << errorText(Specs.takeError());
+  EXPECT_EQ(*Specs, (std::vector<std::string>{"LongBranchLoweringPass", "CFGBuilder"}));
+
+  Specs = parsePassPipeline(" A , B(pgr=1,lead=100) ,C(), D( flag ) ");
+  ASSERT_TRUE(static_cast<bool>(Specs)) << errorText(Specs.takeError());
+  EXPECT_EQ(*Specs, (std::vector<std::string>{"A", "B=pgr=1,lead=100", "C", "D=flag"}));
+}
+
+TEST(PassPipelineTest, SyntaxErrors) {
+  auto Check = [](StringRef Text, StringRef Expected) {
+    auto Specs = parsePassPipeline(Text);
+    ASSERT_FALSE(static_cast<bool>(Specs)) << Text.str();
+    EXPECT_EQ(errorText(Specs.takeError()), Expected.str());
+  };
+  Check("", "--passes='': empty pass name");
+  Check("A,,B", "--passes='A,,B': empty pass name");
+  Check("A,", "--passes='A,': empty pass name");
+  Check("A(x", "--passes='A(x': unbalanced '('");
+  Check("A)x", "--passes='A)x': unbalanced ')'");
+  Check("(x)", "--passes='(x)': empty pass name");
+  Check("A(x)y", "--passes='A(x)y': 'A(x)y': text after the closing ')'");
+  Check("A=x", "--passes='A=x': 'A=x': give a pass's arguments in parentheses, e.g. 'A(x)'");
+}
+
+TEST(PassPipelineTest, AddPassesBuildsThePipeline) {
+  PassManager PM;
+  ASSERT_FALSE(static_cast<bool>(addPasses(PM, {"CFGBuilder", "Verifier", "CFGBuilder"})));
+  EXPECT_EQ(PM.size(), 3u);
+  Error E = addPasses(PM, {"Verifier", "Nope"});
+  ASSERT_TRUE(static_cast<bool>(E));
+  EXPECT_EQ(errorText(std::move(E)).rfind("unknown pass 'Nope'", 0), 0u);
+}
+
+TEST(PassPipelineTest, PrintPassList) {
+  PassRegistry R;
+  auto Factory = [](const PassArguments &) -> Expected<std::unique_ptr<Pass>> {
+    return std::make_unique<NullPass>();
+  };
+  R.add({"Short", "first", Factory});
+  R.add({"MuchLongerName", "second", Factory});
+  std::string Out;
+  raw_string_ostream OS(Out);
+  printPassList(R, OS);
+  EXPECT_EQ(Out, "Short           first\n"
+                 "MuchLongerName  second\n");
+}
+
+// --- --from-label / --to-label --------------------------------------------
+
+const char *ScopeKernel = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n"
+                          "\t.text\n"
+                          "\t.set label_Alias, label_B\n"
+                          "k:\n"
+                          "\ts_nop 0\n"          // 0
+                          "label_A:\n"
+                          "\ts_nop 1\n"          // 1
+                          "\ts_branch label_C\n" // 2
+                          "\ts_nop 2\n"          // 3 (unlabelled tail of label_A)
+                          "label_B:\n"
+                          "\ts_nop 3\n" // 4
+                          "label_Empty:\n"
+                          "label_C:\n"
+                          "\ts_nop 4\n"   // 5
+                          "\ts_endpgm\n" // 6
+                          ".Lend:\n";
+
+class LabelScopeTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ReaderOptions Opts;
+    auto R = readAsm(MemoryBuffer::getMemBufferCopy(ScopeKernel, "scope.s"), Opts);
+    ASSERT_TRUE(static_cast<bool>(R)) << errorText(R.takeError());
+    M = std::move(*R);
+    for (const Function &F : M->functions())
+      for (const BasicBlock &BB : F.blocks())
+        for (const Instruction &I : BB.instructions())
+          Insts.push_back(&I);
+    ASSERT_EQ(Insts.size(), 7u);
+  }
+  PassScope scope(StringRef From, StringRef To) {
+    Expected<PassScope> S = resolveLabelScope(*M, From, To);
+    EXPECT_TRUE(static_cast<bool>(S)) << errorText(S.takeError());
+    return S ? *S : PassScope();
+  }
+  std::string error(StringRef From, StringRef To) {
+    Expected<PassScope> S = resolveLabelScope(*M, From, To);
+    EXPECT_FALSE(static_cast<bool>(S));
+    return S ? "" : errorText(S.takeError());
+  }
+  std::unique_ptr<Module> M;
+  std::vector<const Instruction *> Insts;
+};
+
+TEST_F(LabelScopeTest, Regions) {
+  EXPECT_TRUE(scope("", "").isWholeModule());
+
+  // label_A's block runs to the next label: its unlabelled tail included.
+  PassScope A = scope("label_A", "label_A");
+  EXPECT_EQ(A.First, Insts[1]);
+  EXPECT_EQ(A.Last, Insts[3]);
+
+  PassScope AB = scope("label_A", "label_B");
+  EXPECT_EQ(AB.First, Insts[1]);
+  EXPECT_EQ(AB.Last, Insts[4]);
+
+  // An empty labelled block ends where it starts; as a start it begins at
+  // the next instruction.
+  PassScope ToEmpty = scope("k", "label_Empty");
+  EXPECT_EQ(ToEmpty.First, Insts[0]);
+  EXPECT_EQ(ToEmpty.Last, Insts[4]);
+  PassScope FromEmpty = scope("label_Empty", "label_C");
+  EXPECT_EQ(FromEmpty.First, Insts[5]);
+  EXPECT_EQ(FromEmpty.Last, Insts[6]);
+
+  // One bound only.
+  PassScope From = scope("label_B", "");
+  EXPECT_EQ(From.First, Insts[4]);
+  EXPECT_EQ(From.Last, nullptr);
+  PassScope To = scope("", "label_A");
+  EXPECT_EQ(To.First, nullptr);
+  EXPECT_EQ(To.Last, Insts[3]);
+
+  // `.set` aliases are followed.
+  PassScope Alias = scope("label_Alias", "label_Alias");
+  EXPECT_EQ(Alias.First, Insts[4]);
+  EXPECT_EQ(Alias.Last, Insts[4]);
+}
+
+TEST_F(LabelScopeTest, Errors) {
+  EXPECT_EQ(error("label_Nope", ""), "--from-label: no label 'label_Nope' in scope.s");
+  EXPECT_EQ(error("label_A", "label_Nope"), "--to-label: no label 'label_Nope' in scope.s");
+  EXPECT_EQ(error("label_B", "label_A"),
+            "--to-label 'label_A' comes before --from-label 'label_B'");
+  EXPECT_EQ(error("label_Empty", "label_Empty"),
+            "the region from 'label_Empty' to 'label_Empty' holds no instructions");
+}
+
+} // namespace
