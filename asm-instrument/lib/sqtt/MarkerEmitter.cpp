@@ -68,6 +68,9 @@ namespace {
 struct GroupPlan {
   std::vector<unsigned> Emit;
   std::optional<MCRegister> SaveM0, Temp, SaveScc;
+  /// Shader-clock packing: the register (the first of an aligned pair on
+  /// gfx1250) the clock is read into.
+  std::optional<MCRegister> Clock;
   bool Guard = false;
   std::string Label; ///< the skip label of a guarded group
 };
@@ -198,6 +201,21 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       Refusals.emplace_back(S, Why);
     P.Emit.clear();
   };
+  const bool Packing = Ctx.Config.ShaderClockBits != 0;
+  if (Packing && Ctx.HW.shaderClock().Kind == ShaderClockKind::GetShaderCyclesU64) {
+    // s_get_shader_cycles_u64 writes an aligned pair.
+    for (size_t K = 0; K + 1 < Free.size() && !P.Clock; ++K) {
+      std::optional<unsigned> A = TI.indexOf(Free[K]), B = TI.indexOf(Free[K + 1]);
+      if (A && B && *A % 2 == 0 && *B == *A + 1) {
+        P.Clock = Free[K];
+        Free.erase(Free.begin() + K, Free.begin() + K + 2);
+      }
+    }
+    if (!P.Clock) {
+      RefuseAll("no aligned SGPR pair is free here to read the shader clock");
+      return P;
+    }
+  }
   if (!Ctx.Checks.empty()) {
     P.Guard = true;
     if (!Pred) {
@@ -207,12 +225,19 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
         return P;
       }
     }
-    if (Live.isLive(G.P, "SCC")) {
-      P.SaveScc = Take();
-      if (!P.SaveScc) {
-        RefuseAll("SCC is live and no SGPR is free to save it around the scope check");
-        return P;
-      }
+  }
+  if (Packing && !P.Clock) {
+    P.Clock = Take();
+    if (!P.Clock) {
+      RefuseAll("no SGPR is free here to read the shader clock");
+      return P;
+    }
+  }
+  if ((P.Guard || Packing) && Live.isLive(G.P, "SCC")) {
+    P.SaveScc = Take();
+    if (!P.SaveScc) {
+      RefuseAll("SCC is live and no SGPR is free to save it");
+      return P;
     }
   }
   bool AnyM0 = llvm::any_of(P.Emit, [&](unsigned S) { return needsM0(Sites[S]); });
@@ -309,6 +334,33 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
       Body.push_back("s_nop 0");
     Body.push_back("s_ttracedata");
   };
+  // A packed header: the clock window in the top ShaderClockBits bits.
+  const unsigned Bits = Ctx.Config.ShaderClockBits, Shift = Ctx.Config.ShaderClockShift;
+  auto Packed = [&](uint32_t Value) {
+    std::string T = name(*Plan.Clock);
+    const ShaderClock &Clock = Ctx.HW.shaderClock();
+    if (Clock.Kind == ShaderClockKind::GetShaderCyclesU64) {
+      std::optional<unsigned> Idx = TI.indexOf(*Plan.Clock);
+      Stats.SGPRHighWater = std::max(Stats.SGPRHighWater, *Idx + 2);
+      Body.push_back("s_get_shader_cycles_u64 s[" + std::to_string(*Idx) + ":" +
+                     std::to_string(*Idx + 1) + "]");
+      Body.push_back("s_bfe_u32 " + T + ", " + T + ", " + hex((Bits << 16) | Shift));
+    } else {
+      Body.push_back("s_getreg_b32 " + T + ", hwreg(" + Clock.HwRegName.str() + ", " +
+                     std::to_string(Shift) + ", " + std::to_string(Bits) + ")");
+    }
+    Body.push_back("s_lshl_b32 " + T + ", " + T + ", " + std::to_string(32 - Bits));
+    Body.push_back("s_or_b32 m0, " + T + ", " + hex(Value));
+    if (Nop)
+      Body.push_back("s_nop 0");
+    Body.push_back("s_ttracedata");
+  };
+  // Packing clobbers SCC: without a guard to save it around, save it here.
+  const bool SccInBody = Plan.SaveScc && !Plan.Guard;
+  if (SccInBody) {
+    Body.push_back("s_cselect_b32 " + name(*Plan.SaveScc) + ", 1, 0");
+    ++Stats.SccSaves;
+  }
   bool SavedM0 = false;
   for (unsigned Idx : Plan.Emit) {
     const MarkerSite &S = Sites[Idx];
@@ -321,6 +373,9 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
     if (usesImmediate(S)) {
       Body.push_back("s_ttracedata_imm " + hex(V));
       ++Stats.Immediate;
+    } else if (Bits != 0) {
+      Packed(V);
+      ++Stats.ViaM0;
     } else {
       ViaM0(hex(V));
       ++Stats.ViaM0;
@@ -352,6 +407,8 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
     if (Nop)
       Body.push_back("s_nop 0"); // the restored M0 may feed an M0 reader next
   }
+  if (SccInBody)
+    Body.push_back("s_cmp_lg_u32 " + name(*Plan.SaveScc) + ", 0");
 
   Expected<std::list<Instruction>> PreI = make(Pre), BodyI = make(Body), PostI = make(Post);
   if (!PreI)

@@ -151,10 +151,6 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
                                  "': sqtt_marker_data records a payload "
                                  "(R:extra_payload_count=1), which needs "
                                  "SQTT_SHADER_CLOCK_BITS=0");
-  if (Config.ShaderClockBits != 0)
-    return moduleError(M, "SQTT_SHADER_CLOCK_BITS=" + std::to_string(Config.ShaderClockBits) +
-                                 ": shader-clock packing is not implemented by "
-                                 "SQTTInstrumentPass yet; use 0");
   SourceLocations Locs(M);
   auto Add = [&](Function *F, std::vector<MarkerSite> New) {
     for (MarkerSite &S : New)
@@ -178,6 +174,12 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   for (Function *F : Funcs)
     countSites(SitesOf[F], Ids);
   Ids.assign(Config.InstrumentBarriers, Config.memoryEnabled());
+  if (Config.ShaderClockBits != 0 &&
+      Ids.maxId() >= (uint64_t(1) << (30 - Config.ShaderClockBits)))
+    return moduleError(M, "SQTT_SHADER_CLOCK_BITS=" + std::to_string(Config.ShaderClockBits) +
+                              " leaves " + std::to_string(30 - Config.ShaderClockBits) +
+                              " bits for marker IDs, too few for ID " +
+                              std::to_string(Ids.maxId()));
 
   // 3. Liveness of every function on the unchanged module, then emission.
   DenseMap<Function *, std::unique_ptr<MarkerLiveness>> LiveOf;

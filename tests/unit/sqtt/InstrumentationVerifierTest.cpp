@@ -1,0 +1,83 @@
+//===- InstrumentationVerifierTest.cpp - The verifier finds bad insertions ===//
+#include "asm-instrument/sqtt/InstrumentationVerifier.h"
+#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+using namespace stinkytofu;
+using namespace stinkytofu::sqtt;
+
+namespace {
+
+struct Fixture {
+  std::unique_ptr<Module> M;
+  Function *F = nullptr;
+  llvm::DenseMap<Function *, std::unique_ptr<MarkerLiveness>> Live;
+  llvm::DenseSet<const Instruction *> Inserted;
+  llvm::DenseSet<const BasicBlock *> Blocks;
+  std::unique_ptr<InstrumentationSnapshot> Snapshot;
+
+  explicit Fixture(llvm::StringRef Text) {
+    ReaderOptions Opts;
+    Opts.Arch = "gfx942";
+    auto R = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "t.s"), Opts);
+    EXPECT_TRUE(bool(R)) << (R ? "" : llvm::toString(R.takeError()));
+    M = std::move(*R);
+    F = &M->functions().front();
+    buildCFG(*F);
+    Live[F] = std::make_unique<MarkerLiveness>(*F, false, sgprBudget(*F, false));
+    Snapshot = std::make_unique<InstrumentationSnapshot>(*M);
+  }
+  /// Inserts \p Text before the \p N-th instruction (0-based) and marks it.
+  void insertBefore(unsigned N, llvm::StringRef Text) {
+    auto &Insts = F->blocks().front().instructions();
+    auto It = Insts.begin();
+    std::advance(It, N);
+    // Warm the liveness of the point first, as the emitter's planning does.
+    (void)Live[F]->liveBefore(*It);
+    auto I = createInstruction(*M, Text);
+    ASSERT_TRUE(bool(I)) << llvm::toString(I.takeError());
+    Inserted.insert(&F->blocks().front().insert(It, std::move(*I)));
+  }
+  std::string verify() {
+    llvm::Error E = Snapshot->verify(*M, Inserted, Blocks, Live);
+    return E ? llvm::toString(std::move(E)) : "";
+  }
+};
+
+const char *Text = "\t.text\n"
+                   "k:\n"
+                   "\ts_mov_b32 s4, 1\n"
+                   "\ts_mov_b32 m0, s4\n"
+                   "\ts_movrels_b32 s5, s4\n"
+                   "\ts_endpgm\n";
+
+TEST(InstrumentationVerifierTest, AcceptsDeadWritesAndRestoredRegisters) {
+  Fixture X(Text);
+  X.insertBefore(0, "s_mov_b32 m0, 0x4"); // m0 is dead before its first write
+  X.insertBefore(3, "s_mov_b32 s0, m0");  // m0 live: saved, used, restored
+  X.insertBefore(4, "s_mov_b32 m0, 0x8");
+  X.insertBefore(5, "s_ttracedata");
+  X.insertBefore(6, "s_mov_b32 m0, s0");
+  EXPECT_EQ(X.verify(), "");
+}
+
+TEST(InstrumentationVerifierTest, RejectsAClobberedLiveRegister) {
+  Fixture X(Text);
+  X.insertBefore(2, "s_mov_b32 m0, 0x8"); // m0 live (read by s_movrels)
+  std::string E = X.verify();
+  EXPECT_NE(E.find("changes register unit"), std::string::npos) << E;
+  EXPECT_NE(E.find("m0"), std::string::npos) << E;
+}
+
+TEST(InstrumentationVerifierTest, RejectsAChangedStream) {
+  Fixture X(Text);
+  // Remove an original instruction: the stream no longer comes back.
+  auto &Insts = X.F->blocks().front().instructions();
+  Insts.erase(std::next(Insts.begin()));
+  std::string E = X.verify();
+  EXPECT_NE(E.find("is not the original instruction"), std::string::npos) << E;
+}
+
+} // namespace
