@@ -44,11 +44,6 @@ struct StirModule {
   std::vector<std::pair<std::string, unsigned>> Trailing;
 };
 
-bool isSyntheticBlockName(StringRef Name) {
-  static const Regex BB("^bb[0-9]+$");
-  return BB.match(Name);
-}
-
 class StirParser {
 public:
   StirParser(StringRef Buffer, StringRef File) : Lex(Buffer), File(File) { advance(); }

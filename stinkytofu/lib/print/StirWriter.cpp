@@ -75,7 +75,7 @@ std::pair<unsigned, unsigned> defaultCycles(const Instruction &I, const TargetIn
   return {std::max(Issue, 1u), std::max(Latency, 1u)};
 }
 
-static bool isSyntheticBlockName(StringRef Name) {
+bool isSyntheticBlockName(StringRef Name) {
   static const Regex BB("^bb[0-9]+$");
   return BB.match(Name);
 }

@@ -19,6 +19,10 @@ void writeStir(const Module &M, llvm::raw_ostream &OS);
 std::string rebuildStatement(llvm::StringRef Mnemonic,
                              const std::vector<std::string> &Defs, llvm::StringRef Uses);
 
+/// Whether a block name has the `bb<N>` shape of unlabelled blocks; reader
+/// and writer agree through this one test.
+bool isSyntheticBlockName(llvm::StringRef Name);
+
 /// The hardware model's issue and latency cycles of an instruction; a macro
 /// call sums the issue cycles of its expansion and takes its longest latency.
 std::pair<unsigned, unsigned> defaultCycles(const Instruction &I, const TargetInfo &TI);
