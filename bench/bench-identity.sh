@@ -2,17 +2,24 @@
 # Times the identity pipeline (`stinkytofu-opt in.s -o /dev/null`: read with
 # LLVM MC, build the IR, write the assembly back) against
 # `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=<gfx> -filetype=obj -o /dev/null in.s`
-# on the same files, side by side. The two commands alternate within each
+# on the same files, side by side (or, with --opt-args, any stinkytofu-opt
+# pipeline against the same llvm-mc run). The two commands alternate within each
 # repetition, so machine noise hits both alike. Prints per file the median
 # wall time of each and the ratio stinkytofu-opt / llvm-mc (<= 1.0: no
 # slower than llvm-mc), then the ratio on the largest file.
 #
-# Usage: bench/bench-identity.sh [-n N] [--callgrind] [--opt PATH] [DIR|FILE ...]
+# Usage: bench/bench-identity.sh [-n N] [--callgrind] [--opt PATH]
+#                                 [--opt-args "ARGS"] [DIR|FILE ...]
 #   -n N         repetitions per file (default 10)
 #   --callgrind  also count instructions executed (valgrind --tool=callgrind),
 #                one run of each command per file
 #   --opt PATH   the stinkytofu-opt binary (default: $STINKYTOFU_OPT, else
 #                build/bin/stinkytofu-opt of this checkout)
+#   --opt-args "ARGS"  extra stinkytofu-opt arguments, split at white space
+#                and put before the input, to time a pipeline instead of the
+#                identity: --opt-args "--LongBranchLoweringPass
+#                --passes=CFGBuilder,PrintLiveness" (PrintLiveness reports go
+#                to stderr, which is discarded)
 #   DIR|FILE     *.s and *.s.txt files, directories searched at any depth
 #                (default: $STINKYTOFU_CORPUS, else examples/)
 # llvm-mc is $LLVM_MC, else /usr/lib/llvm-22/bin/llvm-mc. Each file's -mcpu
@@ -24,13 +31,15 @@ opt="${STINKYTOFU_OPT:-$root/build/bin/stinkytofu-opt}"
 mc="${LLVM_MC:-/usr/lib/llvm-22/bin/llvm-mc}"
 reps=10
 callgrind=0
+opt_args=()
 inputs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -n) reps="$2"; shift 2 ;;
     --callgrind) callgrind=1; shift ;;
     --opt) opt="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --opt-args) read -r -a opt_args <<< "$2"; shift 2 ;;
+    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench-identity: unknown option $1" >&2; exit 2 ;;
     *) inputs+=("$1"); shift ;;
   esac
@@ -82,7 +91,7 @@ instructions() {
     sed -nE 's/^==[0-9]+== Collected : ([0-9]+).*/\1/p'
 }
 
-echo "stinkytofu-opt: $opt"
+echo "stinkytofu-opt: $opt${opt_args[*]:+ ${opt_args[*]}}"
 echo "llvm-mc:        $mc"
 echo "repetitions:    $reps (interleaved), medians of wall time"
 echo
@@ -101,7 +110,7 @@ largest="" largest_size=-1 largest_ratio="" largest_ir_ratio=""
 sum_opt=0 sum_mc=0
 for f in "${files[@]}"; do
   arch="$(arch_of "$f")"
-  opt_cmd=("$opt" "$f" -o /dev/null)
+  opt_cmd=("$opt" "${opt_args[@]}" "$f" -o /dev/null)
   mc_cmd=("$mc" -triple=amdgcn-amd-amdhsa "-mcpu=$arch" -filetype=obj -o /dev/null "$f")
   # One untimed run of each warms the page cache.
   "${opt_cmd[@]}" >/dev/null 2>&1 || { echo "bench-identity: stinkytofu-opt fails on $f" >&2; exit 1; }

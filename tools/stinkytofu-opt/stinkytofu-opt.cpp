@@ -8,8 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asm-instrument/InstrumentPasses.h"
+#include "asm-instrument/elf/FuncMapPatcher.h"
+#include "asm-instrument/funcmap/FuncMapPrinter.h"
+#include "asm-instrument/sqtt/SQTTInstrumentPass.h"
 #include "stinkytofu/analysis/ModuleStats.h"
 #include "stinkytofu/analysis/Verifier.h"
+#include "stinkytofu/emit/CodeObjectLinker.h"
+#include "stinkytofu/emit/ObjectEmitter.h"
 #include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/parse/StirReader.h"
 #include "stinkytofu/pass/PassManager.h"
@@ -23,6 +28,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -53,6 +59,17 @@ struct ToolOptions {
   cl::opt<bool> EmitAsm{"emit-asm", cl::desc("Write assembly"), cl::cat(Category)};
   cl::opt<bool> PrintOutput{"print-output", cl::desc("Write the textual IR (.stir)"),
                             cl::cat(Category)};
+  cl::opt<bool> EmitObj{"emit-obj",
+                        cl::desc("Assemble the output with LLVM MC into an ELF object"),
+                        cl::cat(Category)};
+  cl::opt<bool> Link{"link",
+                     cl::desc("With --emit-obj: link with ld.lld -shared into a code object "
+                              "and patch in SQTTInstrumentPass's funcmap"),
+                     cl::cat(Category)};
+  cl::opt<std::string> LdLld{"ld-lld",
+                             cl::desc("The ld.lld --link runs (default: LLVM 22's, else "
+                                      "ld.lld-22 or ld.lld on PATH)"),
+                             cl::value_desc("path"), cl::cat(Category)};
   cl::opt<bool> AllowUnknown{
       "allow-unknown-instructions",
       cl::desc("Keep statements LLVM MC rejects as opaque instructions that read "
@@ -88,21 +105,60 @@ struct ToolOptions {
       cl::values(clEnumValN(CfgFormat::Dot, "dot", "Graphviz digraph")),
       cl::cat(Category)};
   cl::opt<bool> Stats{"stats",
-                      cl::desc("Print per-function CFG counts (stderr, or --stats-file)"),
+                      cl::desc("Print per-function CFG counts and SQTTInstrumentPass's per-kernel "
+                               "report (stderr, or --stats-file)"),
                       cl::cat(Category)};
   cl::opt<std::string> StatsFile{"stats-file",
                                  cl::desc("Write the --stats table to this file (implies --stats)"),
                                  cl::value_desc("file"), cl::cat(Category)};
+  // SQTTInstrumentPass outputs (its funcmap-out, funcmap-in-asm, verify
+  // arguments) as tool options.
+  cl::opt<std::string> FuncmapOut{
+      "funcmap-out", cl::desc("SQTTInstrumentPass: write the funcmap text to this file"),
+      cl::value_desc("file"), cl::cat(Category)};
+  cl::opt<bool> FuncmapInAsm{
+      "funcmap-in-asm",
+      cl::desc("SQTTInstrumentPass: append the funcmap to the assembly (.sqtt_funcmap)"),
+      cl::cat(Category)};
+  cl::opt<bool> VerifyInstrumentation{
+      "verify-instrumentation",
+      cl::desc("SQTTInstrumentPass: check that the inserted code changes no live "
+               "register and that removing it gives back the input"),
+      cl::cat(Category)};
 };
 
 const char *const ToolOptionNames[] = {
     "o",           "arch",        "emit-asm",        "print-output",
     "allow-unknown-instructions", "passes",          "list-passes",
     "verify-each", "time-passes", "print-after-all", "from-label",
-    "to-label",    "print-cfg",   "stats",           "stats-file"};
+    "to-label",    "print-cfg",   "stats",           "stats-file",
+    "funcmap-out", "funcmap-in-asm", "verify-instrumentation",
+    "emit-obj",    "link",        "ld-lld"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
+}
+
+/// The instrumentation options become SQTTInstrumentPass's defaults (its
+/// own arguments still win); with --stats its per-kernel report goes to
+/// \p StatsOS. An error when they are given without the pass.
+Error setInstrumentationDefaults(const ToolOptions &Opt, ArrayRef<std::string> Pipeline,
+                                 raw_ostream &StatsOS) {
+  bool Instruments = any_of(Pipeline, [](const std::string &Spec) {
+    return StringRef(Spec).split('=').first == "SQTTInstrumentPass";
+  });
+  if (!Instruments && (!Opt.FuncmapOut.empty() || Opt.FuncmapInAsm || Opt.VerifyInstrumentation))
+    return createStringError(inconvertibleErrorCode(),
+                             "--funcmap-out, --funcmap-in-asm and --verify-instrumentation "
+                             "need --SQTTInstrumentPass in the pipeline");
+  sqtt::SQTTDriverDefaults D;
+  D.FuncmapOut = Opt.FuncmapOut;
+  D.FuncmapInAsm = Opt.FuncmapInAsm;
+  D.Verify = Opt.VerifyInstrumentation;
+  D.Stats = Opt.Stats || !Opt.StatsFile.empty();
+  D.StatsStream = &StatsOS;
+  sqtt::setSQTTDriverDefaults(std::move(D));
+  return Error::success();
 }
 
 /// Unregisters a libLLVM option that has the name we are about to use.
@@ -133,6 +189,45 @@ void noteUnknownPasses(int argc, char **argv) {
           << "'" << Arg << "' is neither an option nor a registered pass "
           << "(--list-passes lists the passes)\n";
   }
+}
+
+/// The funcmap --link patches in: that of the last SQTTInstrumentPass of the
+/// pipeline, unless it is empty or the pass put it in the assembly itself
+/// (funcmap-in-asm: ld.lld carries that section over).
+const funcmap::FuncMap *funcMapToPatch(const PassManager &PM) {
+  for (const std::unique_ptr<Pass> &P : reverse(PM.passes()))
+    if (P->name() == "SQTTInstrumentPass") {
+      const auto &SQTT = static_cast<const sqtt::SQTTInstrumentPass &>(*P);
+      bool InObject = SQTT.config().FuncmapInAsm || SQTT.funcMap().empty();
+      return InObject ? nullptr : &SQTT.funcMap();
+    }
+  return nullptr;
+}
+
+/// --emit-obj: the module assembled by LLVM MC, or with --link (\p Lld set)
+/// the code object ld.lld makes of it with the funcmap patched in. Prints
+/// the error and returns false on failure.
+bool renderObject(const Module &M, const PassManager &PM, StringRef Lld, raw_ostream &OS) {
+  Expected<std::string> Object = emitObject(M, &errs());
+  if (!Object) {
+    errs() << toString(Object.takeError()) << "\n";
+    return false;
+  }
+  if (Lld.empty()) {
+    OS << *Object;
+    return true;
+  }
+  StringRef Stem = sys::path::stem(M.fileName());
+  std::string ObjectName = (Stem.empty() || Stem == "-" ? "module" : Stem.str()) + ".o";
+  Expected<std::string> CodeObject = linkCodeObject(*Object, Lld, ObjectName);
+  if (const funcmap::FuncMap *Map = funcMapToPatch(PM); CodeObject && Map)
+    CodeObject = elf::patchFuncMapSection(*CodeObject, funcmap::funcMapSectionContents(*Map));
+  if (!CodeObject) {
+    fail(toString(CodeObject.takeError()));
+    return false;
+  }
+  OS << *CodeObject;
+  return true;
 }
 } // namespace
 
@@ -180,6 +275,19 @@ int main(int argc, char **argv) {
     return fail("--emit-asm and --print-output exclude each other");
   if (Opt.PrintCfg != CfgFormat::None && (Opt.EmitAsm || Opt.PrintOutput))
     return fail("--print-cfg replaces the output: it excludes --emit-asm and --print-output");
+  if (Opt.EmitObj && (Opt.EmitAsm || Opt.PrintOutput || Opt.PrintCfg != CfgFormat::None))
+    return fail("--emit-obj excludes --emit-asm, --print-output and --print-cfg");
+  if (Opt.Link && !Opt.EmitObj)
+    return fail("--link needs --emit-obj");
+  if (!Opt.LdLld.empty() && !Opt.Link)
+    return fail("--ld-lld needs --link");
+  std::string Lld;
+  if (Opt.Link) {
+    Expected<std::string> Found = findLld(Opt.LdLld);
+    if (!Found)
+      return fail(toString(Found.takeError()));
+    Lld = *Found;
+  }
 
   // The pipeline, in command-line order: every --<PassName> occurrence and
   // every --passes entry, sorted by position (a --passes list keeps its
@@ -211,6 +319,10 @@ int main(int argc, char **argv) {
   PMOpts.TimingStream = &errs();
   PMOpts.DumpStream = &errs();
   PassManager PM(PMOpts);
+  std::string InstrumentStats; // SQTTInstrumentPass's --stats report
+  raw_string_ostream InstrumentStatsOS(InstrumentStats);
+  if (Error E = setInstrumentationDefaults(Opt, Pipeline, InstrumentStatsOS))
+    return fail(toString(std::move(E)));
   PM.setVerifier(verifyModule);
   if (Error E = addPasses(PM, Pipeline, Registry))
     return fail(toString(std::move(E)));
@@ -261,6 +373,9 @@ int main(int argc, char **argv) {
   if (Opt.PrintCfg == CfgFormat::Dot) {
     EnsureCFG();
     writeCfgDot(M, OS);
+  } else if (Opt.EmitObj) {
+    if (!renderObject(M, PM, Lld, OS))
+      return 1;
   } else if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
     writeStir(M, OS);
   } else if (Error E = writeAsm(M, OS)) {
@@ -269,7 +384,7 @@ int main(int argc, char **argv) {
   }
 
   bool WantStats = Opt.Stats || !Opt.StatsFile.empty();
-  std::string StatsText;
+  std::string StatsText = std::move(InstrumentStats);
   if (WantStats) {
     EnsureCFG();
     raw_string_ostream StatsOS(StatsText);
@@ -294,5 +409,8 @@ int main(int argc, char **argv) {
     }
   }
   Out.keep();
+  // Like clang's -disable-free: the process ends here, and the OS takes the
+  // module's memory back faster than its destructors would.
+  (void)MOrErr->release();
   return 0;
 }

@@ -1,5 +1,6 @@
 //===- MarkerEmitter.cpp - Planned markers become instructions ------------===//
 #include "asm-instrument/sqtt/MarkerEmitter.h"
+#include "asm-instrument/sqtt/BranchRange.h"
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
 #include "stinkytofu/hw/HardwareModel.h"
@@ -83,6 +84,21 @@ struct Group {
   std::vector<unsigned> Sites;
 };
 
+/// One inserted statement: assembly text, or the guard's branch to the
+/// group's skip label (Text is then the mnemonic).
+struct Statement {
+  std::string Text;
+  bool SkipBranch = false;
+};
+
+/// The code of one group, before it is assembled: the guard (and the
+/// predicate) in the group's block, the markers in their own block, the
+/// SCC restore after the skip label. Stats counts what it holds.
+struct GroupCode {
+  std::vector<Statement> Pre, Body, Post;
+  EmitStats Stats;
+};
+
 class FunctionEmitter {
 public:
   FunctionEmitter(Function &F, std::vector<MarkerSite> Sites, const MarkerLiveness &Live,
@@ -98,15 +114,21 @@ private:
   bool usesImmediate(const MarkerSite &S) const;
   bool needsM0(const MarkerSite &S) const { return !usesImmediate(S) || S.Payload; }
   void decidePredicate();
+  /// Plans every group until no refusal changes the plans; then keeps the
+  /// short branches in range (BranchRange.h) by refusing the groups between
+  /// a branch and its target that would push it out.
+  Expected<std::vector<GroupPlan>> planAll();
+  /// Refuses site \p S (a function's entry and exits as a set); true when
+  /// something new was refused.
+  bool refuse(unsigned S, const std::string &Why, DenseSet<unsigned> &Forced,
+              std::vector<std::pair<unsigned, std::string>> &Warnings);
+  bool atEntry(const Group &G) const { return Pred && G.P == EntryPoint; }
+  GroupCode code(const GroupPlan &Plan, bool WithPredicate) const;
+  Expected<uint64_t> bytes(const GroupCode &C);
   Error emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate);
-  Expected<std::list<Instruction>> make(ArrayRef<std::string> Texts);
+  Expected<std::list<Instruction>> make(ArrayRef<Statement> Code, StringRef Label);
   void warn(const MarkerSite &S, const Twine &Reason);
-  /// The assembly name of a scratch register, noting it in the stats.
-  std::string name(MCRegister R) {
-    if (std::optional<unsigned> Idx = TI.indexOf(R))
-      Stats.SGPRHighWater = std::max(Stats.SGPRHighWater, *Idx + 1);
-    return TI.asmName(R);
-  }
+  std::string describe(const BranchLayout::OutOfRange &R) const;
 
   Function &F;
   std::vector<MarkerSite> Sites;
@@ -114,6 +136,9 @@ private:
   EmitContext &Ctx;
   const TargetInfo &TI;
   std::vector<Group> Groups;
+  /// Assembly names of the scratch registers (code() is asked for every
+  /// group twice: to measure it, then to emit it).
+  mutable DenseMap<unsigned, std::string> Names;
   std::optional<MCRegister> Pred, PredTemp;
   InsertPoint EntryPoint;
   EmitStats Stats;
@@ -187,8 +212,13 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       P.Emit.push_back(S);
   if (P.Emit.empty())
     return P;
-  // Scratch candidates: dead here, not the predicate, not a payload.
-  std::vector<MCRegister> Free = Live.deadSGPRs(G.P);
+  const bool Packing = Ctx.Config.ShaderClockBits != 0;
+  const bool ClockPair =
+      Packing && Ctx.HW.shaderClock().Kind == ShaderClockKind::GetShaderCyclesU64;
+  // Scratch candidates: dead here, not the predicate. A group takes at most
+  // four (scope check, clock, SCC, M0) and one may be the predicate; an
+  // aligned clock pair is searched in all of them.
+  std::vector<MCRegister> Free = Live.deadSGPRs(G.P, ClockPair ? SIZE_MAX : 5);
   std::erase_if(Free, [&](MCRegister R) { return Pred && R == *Pred; });
   size_t Next = 0;
   auto Take = [&]() -> std::optional<MCRegister> {
@@ -201,8 +231,7 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       Refusals.emplace_back(S, Why);
     P.Emit.clear();
   };
-  const bool Packing = Ctx.Config.ShaderClockBits != 0;
-  if (Packing && Ctx.HW.shaderClock().Kind == ShaderClockKind::GetShaderCyclesU64) {
+  if (ClockPair) {
     // s_get_shader_cycles_u64 writes an aligned pair.
     for (size_t K = 0; K + 1 < Free.size() && !P.Clock; ++K) {
       std::optional<unsigned> A = TI.indexOf(Free[K]), B = TI.indexOf(Free[K + 1]);
@@ -278,10 +307,11 @@ void FunctionEmitter::decidePredicate() {
   Pred = P;
 }
 
-Expected<std::list<Instruction>> FunctionEmitter::make(ArrayRef<std::string> Texts) {
+Expected<std::list<Instruction>> FunctionEmitter::make(ArrayRef<Statement> Code, StringRef Label) {
   std::list<Instruction> Out;
-  for (const std::string &T : Texts) {
-    Expected<Instruction> I = Ctx.Factory.make(T);
+  for (const Statement &S : Code) {
+    Expected<Instruction> I =
+        S.SkipBranch ? Ctx.Factory.makeBranch(S.Text, Label) : Ctx.Factory.make(S.Text);
     if (!I)
       return I.takeError();
     Out.push_back(std::move(*I));
@@ -301,123 +331,164 @@ void FunctionEmitter::warn(const MarkerSite &S, const Twine &Reason) {
     warningStream() << M.fileName() << ": warning: " << Msg << "\n";
 }
 
-Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate) {
+std::string FunctionEmitter::describe(const BranchLayout::OutOfRange &R) const {
+  std::string Where;
+  if (R.Branch->location().isValid())
+    Where = (" on line " + Twine(R.Branch->location().Line)).str();
+  return ("it would put the branch to '" + R.Target + "'" + Where +
+          " out of range (offset " + Twine(R.Offset) + " dwords; a short branch reaches " +
+          Twine(INT16_MIN) + ".." + Twine(INT16_MAX) + ")")
+      .str();
+}
+
+GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const {
+  GroupCode C;
+  EmitStats &St = C.Stats;
+  auto Name = [&](MCRegister R) -> const std::string & {
+    if (std::optional<unsigned> Idx = TI.indexOf(R))
+      St.SGPRHighWater = std::max(St.SGPRHighWater, *Idx + 1);
+    auto [It, New] = Names.try_emplace(R.id());
+    if (New)
+      It->second = TI.asmName(R);
+    return It->second;
+  };
   const bool Nop = Ctx.HW.needsNopBeforeTtraceData();
-  std::vector<std::string> Pre, Body, Post;
+  std::vector<Statement> &Pre = C.Pre, &Body = C.Body, &Post = C.Post;
+  auto Add = [](std::vector<Statement> &To, std::vector<std::string> Texts) {
+    for (std::string &T : Texts)
+      To.push_back({std::move(T)});
+  };
   if (WithPredicate)
-    for (std::string &S : predicateStatements(Ctx.Checks, name(*Pred),
-                                              PredTemp ? name(*PredTemp) : ""))
-      Pre.push_back(std::move(S));
-  const std::string &Label = Plan.Label;
+    Add(Pre, predicateStatements(Ctx.Checks, Name(*Pred), PredTemp ? Name(*PredTemp) : ""));
   if (Plan.Guard) {
     if (Plan.SaveScc)
-      Pre.push_back("s_cselect_b32 " + name(*Plan.SaveScc) + ", 1, 0");
+      Pre.push_back({"s_cselect_b32 " + Name(*Plan.SaveScc) + ", 1, 0"});
     if (Pred) {
-      Pre.push_back("s_bitcmp1_b32 " + name(*Pred) + ", 0");
-      Pre.push_back("s_cbranch_scc0 " + Label);
+      Pre.push_back({"s_bitcmp1_b32 " + Name(*Pred) + ", 0"});
+      Pre.push_back({"s_cbranch_scc0", true});
     } else {
-      for (const ScopeDimCheck &C : Ctx.Checks) {
-        for (std::string &S : dimensionBit(C, name(*Plan.Temp)))
-          Pre.push_back(std::move(S));
-        Pre.push_back("s_bitcmp1_b32 " + name(*Plan.Temp) + ", 0");
-        Pre.push_back("s_cbranch_scc0 " + Label);
+      for (const ScopeDimCheck &Check : Ctx.Checks) {
+        Add(Pre, dimensionBit(Check, Name(*Plan.Temp)));
+        Pre.push_back({"s_bitcmp1_b32 " + Name(*Plan.Temp) + ", 0"});
+        Pre.push_back({"s_cbranch_scc0", true});
       }
     }
+    // Both ways to the skip label, markers run or skipped, pass the
+    // restore before anything after the group reads SCC.
     if (Plan.SaveScc)
-      Post.push_back("s_cmp_lg_u32 " + name(*Plan.SaveScc) + ", 0");
-    ++Stats.Guards;
-    Stats.SccSaves += Plan.SaveScc.has_value();
+      Post.push_back({"s_cmp_lg_u32 " + Name(*Plan.SaveScc) + ", 0"});
+    ++St.Guards;
+    St.SccSaves += Plan.SaveScc.has_value();
   }
   auto ViaM0 = [&](const std::string &Value) {
-    Body.push_back("s_mov_b32 m0, " + Value);
+    Body.push_back({"s_mov_b32 m0, " + Value});
     if (Nop)
-      Body.push_back("s_nop 0");
-    Body.push_back("s_ttracedata");
+      Body.push_back({"s_nop 0"});
+    Body.push_back({"s_ttracedata"});
   };
   // A packed header: the clock window in the top ShaderClockBits bits.
   const unsigned Bits = Ctx.Config.ShaderClockBits, Shift = Ctx.Config.ShaderClockShift;
   auto Packed = [&](uint32_t Value) {
-    std::string T = name(*Plan.Clock);
+    std::string T = Name(*Plan.Clock);
     const ShaderClock &Clock = Ctx.HW.shaderClock();
     if (Clock.Kind == ShaderClockKind::GetShaderCyclesU64) {
       std::optional<unsigned> Idx = TI.indexOf(*Plan.Clock);
-      Stats.SGPRHighWater = std::max(Stats.SGPRHighWater, *Idx + 2);
-      Body.push_back("s_get_shader_cycles_u64 s[" + std::to_string(*Idx) + ":" +
-                     std::to_string(*Idx + 1) + "]");
-      Body.push_back("s_bfe_u32 " + T + ", " + T + ", " + hex((Bits << 16) | Shift));
+      St.SGPRHighWater = std::max(St.SGPRHighWater, *Idx + 2);
+      Body.push_back({"s_get_shader_cycles_u64 s[" + std::to_string(*Idx) + ":" +
+                      std::to_string(*Idx + 1) + "]"});
+      Body.push_back({"s_bfe_u32 " + T + ", " + T + ", " + hex((Bits << 16) | Shift)});
     } else {
-      Body.push_back("s_getreg_b32 " + T + ", hwreg(" + Clock.HwRegName.str() + ", " +
-                     std::to_string(Shift) + ", " + std::to_string(Bits) + ")");
+      Body.push_back({"s_getreg_b32 " + T + ", hwreg(" + Clock.HwRegName.str() + ", " +
+                      std::to_string(Shift) + ", " + std::to_string(Bits) + ")"});
     }
-    Body.push_back("s_lshl_b32 " + T + ", " + T + ", " + std::to_string(32 - Bits));
-    Body.push_back("s_or_b32 m0, " + T + ", " + hex(Value));
+    Body.push_back({"s_lshl_b32 " + T + ", " + T + ", " + std::to_string(32 - Bits)});
+    Body.push_back({"s_or_b32 m0, " + T + ", " + hex(Value)});
     if (Nop)
-      Body.push_back("s_nop 0");
-    Body.push_back("s_ttracedata");
+      Body.push_back({"s_nop 0"});
+    Body.push_back({"s_ttracedata"});
   };
   // Packing clobbers SCC: without a guard to save it around, save it here.
   const bool SccInBody = Plan.SaveScc && !Plan.Guard;
   if (SccInBody) {
-    Body.push_back("s_cselect_b32 " + name(*Plan.SaveScc) + ", 1, 0");
-    ++Stats.SccSaves;
+    Body.push_back({"s_cselect_b32 " + Name(*Plan.SaveScc) + ", 1, 0"});
+    ++St.SccSaves;
   }
   bool SavedM0 = false;
   for (unsigned Idx : Plan.Emit) {
     const MarkerSite &S = Sites[Idx];
     if (needsM0(S) && Plan.SaveM0 && !SavedM0) {
-      Body.push_back("s_mov_b32 " + name(*Plan.SaveM0) + ", m0");
+      Body.push_back({"s_mov_b32 " + Name(*Plan.SaveM0) + ", m0"});
       SavedM0 = true;
-      ++Stats.M0Saves;
+      ++St.M0Saves;
     }
     uint32_t V = markerValue(S, Ctx.Ids);
     if (usesImmediate(S)) {
-      Body.push_back("s_ttracedata_imm " + hex(V));
-      ++Stats.Immediate;
+      Body.push_back({"s_ttracedata_imm " + hex(V)});
+      ++St.Immediate;
     } else if (Bits != 0) {
       Packed(V);
-      ++Stats.ViaM0;
+      ++St.ViaM0;
     } else {
       ViaM0(hex(V));
-      ++Stats.ViaM0;
+      ++St.ViaM0;
     }
     if (S.Payload) {
       ViaM0(*S.Payload);
-      ++Stats.Payloads;
+      ++St.Payloads;
     }
     switch (S.Kind) {
     case SiteKind::FunctionEntry:
-      ++Stats.Entry;
+      ++St.Entry;
       break;
     case SiteKind::FunctionExit:
-      ++Stats.Exit;
+      ++St.Exit;
       break;
     case SiteKind::User:
-      ++Stats.User;
+      ++St.User;
       break;
     case SiteKind::Barrier:
-      ++Stats.Barrier;
+      ++St.Barrier;
       break;
     case SiteKind::Memory:
-      ++Stats.Memory;
+      ++St.Memory;
       break;
     }
   }
   if (SavedM0) {
-    Body.push_back("s_mov_b32 m0, " + name(*Plan.SaveM0));
+    Body.push_back({"s_mov_b32 m0, " + Name(*Plan.SaveM0)});
     if (Nop)
-      Body.push_back("s_nop 0"); // the restored M0 may feed an M0 reader next
+      Body.push_back({"s_nop 0"}); // the restored M0 may feed an M0 reader next
   }
   if (SccInBody)
-    Body.push_back("s_cmp_lg_u32 " + name(*Plan.SaveScc) + ", 0");
+    Body.push_back({"s_cmp_lg_u32 " + Name(*Plan.SaveScc) + ", 0"});
+  St.Added = Pre.size() + Body.size() + Post.size();
+  return C;
+}
 
-  Expected<std::list<Instruction>> PreI = make(Pre), BodyI = make(Body), PostI = make(Post);
+Expected<uint64_t> FunctionEmitter::bytes(const GroupCode &C) {
+  uint64_t N = 0;
+  for (const std::vector<Statement> *Part : {&C.Pre, &C.Body, &C.Post})
+    for (const Statement &S : *Part) {
+      Expected<unsigned> B = Ctx.Factory.encodedSize(S.Text, S.SkipBranch);
+      if (!B)
+        return B.takeError();
+      N += *B;
+    }
+  return N;
+}
+
+Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate) {
+  GroupCode C = code(Plan, WithPredicate);
+  Expected<std::list<Instruction>> PreI = make(C.Pre, Plan.Label),
+                                   BodyI = make(C.Body, Plan.Label),
+                                   PostI = make(C.Post, Plan.Label);
   if (!PreI)
     return PreI.takeError();
   if (!BodyI)
     return BodyI.takeError();
   if (!PostI)
     return PostI.takeError();
-  Stats.Added += Pre.size() + Body.size() + Post.size();
+  Stats += C.Stats;
 
   // Where the group goes: before G.P.Before, or at the end of its block.
   // Groups are emitted last to first, so everything before the point is
@@ -450,7 +521,7 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
     auto BBIt = F.blocks().begin();
     while (&*BBIt != BB)
       ++BBIt;
-    auto SkipIt = F.blocks().emplace(std::next(BBIt), Label);
+    auto SkipIt = F.blocks().emplace(std::next(BBIt), Plan.Label);
     SkipIt->setParent(&F);
     SkipIt->instructions().splice(SkipIt->instructions().end(), Insts, Pos, Insts.end());
     for (Instruction &I : SkipIt->instructions())
@@ -472,35 +543,127 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
   return Error::success();
 }
 
-Expected<EmitStats> FunctionEmitter::run() {
-  buildGroups();
-  decidePredicate();
+bool FunctionEmitter::refuse(unsigned S, const std::string &Why, DenseSet<unsigned> &Forced,
+                             std::vector<std::pair<unsigned, std::string>> &Warnings) {
+  if (!Sites[S].AllOrNothing) {
+    if (!Forced.insert(S).second)
+      return false;
+    Warnings.emplace_back(S, Why);
+    return true;
+  }
+  bool New = false;
+  for (unsigned K = 0; K < Sites.size(); ++K)
+    if (Sites[K].AllOrNothing && Sites[K].Handle == Sites[S].Handle)
+      New |= Forced.insert(K).second;
+  if (New)
+    warn(Sites[S], Why + "; none of the function's entry and exit markers is inserted");
+  return New;
+}
 
-  // Plan; a refused site of an all-or-nothing set (a function's entry and
-  // exits) takes the whole set with it, then plan again.
+Expected<std::vector<GroupPlan>> FunctionEmitter::planAll() {
   DenseSet<unsigned> Forced;
-  std::vector<std::pair<unsigned, std::string>> Refusals;
+  std::vector<std::pair<unsigned, std::string>> Refusals, RangeRefusals;
   std::vector<GroupPlan> Plans;
-  for (int Round = 0; Round < 3; ++Round) {
+  std::optional<BranchLayout> Layout;
+  for (;;) {
     Refusals.clear();
     Plans.clear();
     for (const Group &G : Groups)
       Plans.push_back(plan(G, Forced, Refusals));
-    DenseSet<unsigned> Handles;
+    // A refused site of an all-or-nothing set (a function's entry and
+    // exits) takes the whole set with it; then plan again.
+    bool Replan = false;
     for (auto &[S, Why] : Refusals)
-      if (Sites[S].AllOrNothing) {
-        if (Handles.insert(Sites[S].Handle).second)
-          warn(Sites[S], Why + "; none of the function's entry and exit markers is inserted");
+      if (Sites[S].AllOrNothing)
+        Replan |= refuse(S, Why, Forced, RangeRefusals);
+    if (Replan)
+      continue;
+
+    // The bytes each insertion point gets, and the branches they would
+    // push out of range.
+    if (!Layout)
+      Layout.emplace(F, Ctx.Factory.sizes());
+    bool AnyGuard = llvm::any_of(Plans, [](const GroupPlan &P) { return P.Guard; });
+    std::vector<uint64_t> Inserted(Layout->numSlots(), 0), GroupBytes(Groups.size(), 0);
+    std::vector<std::optional<unsigned>> SlotOf(Groups.size());
+    bool PredicateAtGroup = false;
+    for (size_t K = 0; K < Groups.size(); ++K) {
+      bool WithPredicate = AnyGuard && atEntry(Groups[K]);
+      PredicateAtGroup |= WithPredicate;
+      if (Plans[K].Emit.empty() && !WithPredicate)
+        continue;
+      Expected<uint64_t> B = bytes(code(Plans[K], WithPredicate));
+      if (!B)
+        return B.takeError();
+      GroupBytes[K] = *B;
+      SlotOf[K] = Layout->slot(Groups[K].P);
+      if (SlotOf[K])
+        Inserted[*SlotOf[K]] += *B;
+    }
+    if (AnyGuard && Pred && !PredicateAtGroup)
+      if (std::optional<unsigned> Slot = Layout->slot(EntryPoint)) {
+        Expected<uint64_t> B = bytes(code(GroupPlan(), /*WithPredicate=*/true));
+        if (!B)
+          return B.takeError();
+        Inserted[*Slot] += *B;
       }
-    if (Handles.empty())
+    std::vector<BranchLayout::OutOfRange> Far = Layout->check(Inserted);
+    if (Far.empty())
       break;
-    for (unsigned S = 0; S < Sites.size(); ++S)
-      if (Sites[S].AllOrNothing && Handles.contains(Sites[S].Handle))
-        Forced.insert(S);
+
+    // Refuse the biggest groups between each branch and its target until
+    // enough bytes are gone.
+    bool Progress = false;
+    for (const BranchLayout::OutOfRange &R : Far) {
+      std::vector<size_t> Between;
+      for (size_t K = 0; K < Groups.size(); ++K)
+        if (SlotOf[K] && *SlotOf[K] >= R.FirstSlot && *SlotOf[K] <= R.LastSlot &&
+            !Plans[K].Emit.empty())
+          Between.push_back(K);
+      std::stable_sort(Between.begin(), Between.end(),
+                       [&](size_t A, size_t B) { return GroupBytes[A] > GroupBytes[B]; });
+      uint64_t Removed = 0;
+      for (size_t K : Between) {
+        if (Removed >= R.Excess)
+          break;
+        for (unsigned S : Plans[K].Emit)
+          Progress |= refuse(S, describe(R), Forced, RangeRefusals);
+        Removed += GroupBytes[K];
+      }
+    }
+    if (Progress)
+      continue;
+    // Only the scope predicate at the function's entry is left between:
+    // check each site on its own instead.
+    if (Pred) {
+      Pred.reset();
+      PredTemp.reset();
+      continue;
+    }
+    const BranchLayout::OutOfRange &R = Far.front();
+    return createStringError(inconvertibleErrorCode(),
+                             renderDiagnostic(F.parent()->fileName(),
+                                              R.Branch->location().Line,
+                                              R.Branch->location().Column,
+                                              R.Branch->sourceText().rtrim("\r\n"),
+                                              SourceMgr::DK_Error,
+                                              "SQTT instrumentation: " + describe(R)));
   }
+  for (auto &[S, Why] : RangeRefusals)
+    warn(Sites[S], Why);
   for (auto &[S, Why] : Refusals)
     if (!Sites[S].AllOrNothing)
       warn(Sites[S], Why);
+  return Plans;
+}
+
+Expected<EmitStats> FunctionEmitter::run() {
+  buildGroups();
+  decidePredicate();
+  Expected<std::vector<GroupPlan>> PlansOrErr = planAll();
+  if (!PlansOrErr)
+    return PlansOrErr.takeError();
+  std::vector<GroupPlan> &Plans = *PlansOrErr;
   size_t Emitted = 0;
   for (const GroupPlan &P : Plans)
     Emitted += P.Emit.size();
@@ -518,7 +681,7 @@ Expected<EmitStats> FunctionEmitter::run() {
   // is there.
   bool PredicateEmitted = !Pred;
   for (size_t K = Groups.size(); K-- > 0;) {
-    bool AtEntry = Pred && Groups[K].P == EntryPoint;
+    bool AtEntry = atEntry(Groups[K]);
     if (Plans[K].Emit.empty() && !AtEntry)
       continue;
     if (Error E = emitGroup(Groups[K], Plans[K], AtEntry))

@@ -171,11 +171,11 @@ bool MarkerLiveness::isLive(const InsertPoint &P, StringRef MCName) const {
   return !R.isValid() || isLive(P, R);
 }
 
-std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P) const {
+std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t Max) const {
   std::vector<MCRegister> Dead;
   const BitVector &Live = liveAt(P);
   const TargetInfo &TI = RU->target();
-  for (unsigned S = 0; S < Budget.Limit; ++S) {
+  for (unsigned S = 0; S < Budget.Limit && Dead.size() < Max; ++S) {
     MCRegister R = TI.reg32(RegClass::SGPR, S);
     if (R.isValid() && !RU->any(Live, R))
       Dead.push_back(R);

@@ -37,6 +37,7 @@ Expected<std::unique_ptr<Pass>> createSQTTInstrumentPass(const PassArguments &Ar
   C->FuncmapInAsm = D.FuncmapInAsm;
   C->Verify = D.Verify;
   C->Stats = D.Stats;
+  C->StatsStream = D.StatsStream;
   if (Error E = C->applyArguments(Args))
     return std::move(E);
   return std::make_unique<SQTTInstrumentPass>(std::move(*C));
@@ -227,6 +228,8 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   for (Function *F : Funcs)
     if (F->isEntry())
       Map.addKernel(F->name(), Locs.of(*F));
+  for (const SourceLocations::CodelessKernel &K : Locs.codelessKernels())
+    Map.addKernel(K.Name, K.SourceLoc);
   for (const LedgerEntry &E : Ids.entries()) {
     if (E.Kind == LedgerKind::UserScope)
       Map.addUserScope(E.Id, E.Name);
@@ -265,12 +268,13 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
     if (Error E = Snapshot->verify(M, Ctx.Inserted, Ctx.InsertedBlocks, LiveOf))
       return moduleError(M, std::move(E));
   if (Config.Stats) {
+    raw_ostream &OS = Config.StatsStream ? *Config.StatsStream : errs();
     EmitStats Total;
     for (auto &[F, S] : Stats) {
-      printStats(F->name(), F->isEntry(), S, errs());
+      printStats(F->name(), F->isEntry(), S, OS);
       Total += S;
     }
-    printStats("", false, Total, errs());
+    printStats("", false, Total, OS);
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -2,7 +2,9 @@
 #include "asm-instrument/sqtt/SourceLocations.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "stinkytofu/parse/AssemblerState.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;
 
@@ -121,6 +123,51 @@ std::string SourceLocations::of(const Function &F) const {
   if (!Line)
     return "";
   return (sys::path::filename(M.fileName()) + ":" + Twine(Line)).str();
+}
+
+std::vector<SourceLocations::CodelessKernel> SourceLocations::codelessKernels() const {
+  std::vector<CodelessKernel> Kernels;
+  // Descriptors sit in text items of any kind: a file that is all directives
+  // and data is one text item.
+  for (const ModuleItem &Item : M.items()) {
+    if (Item.K != ModuleItem::Kind::Text || !Item.Contents.contains(".amdhsa_kernel"))
+      continue;
+    for (StringRef Text = Item.Contents; !Text.empty();) {
+      auto [Line, Rest] = Text.split('\n');
+      Text = Rest;
+      StringRef Name = code(Line);
+      if (!Name.consume_front(".amdhsa_kernel") || Name.empty() || !isSpace(Name[0]))
+        continue;
+      Name = Name.trim();
+      bool HasCode = llvm::any_of(M.functions(),
+                                  [&](const Function &F) { return F.name() == Name; });
+      if (!HasCode)
+        Kernels.push_back({Name.str(), labelLocation(Name)});
+    }
+  }
+  return Kernels;
+}
+
+std::string SourceLocations::labelLocation(StringRef Label) const {
+  const SourceMgr &SrcMgr = M.assembler().sourceMgr();
+  for (const ModuleItem &Item : M.items()) {
+    if (Item.K != ModuleItem::Kind::Text)
+      continue;
+    for (StringRef Text = Item.Contents; !Text.empty();) {
+      auto [Line, Rest] = Text.split('\n');
+      StringRef C = code(Line);
+      if (C.consume_front(Label) && C == ":") {
+        SMLoc Loc = SMLoc::getFromPointer(Line.data());
+        if (!SrcMgr.FindBufferContainingLoc(Loc))
+          return "";
+        return (sys::path::filename(M.fileName()) + ":" +
+                Twine(SrcMgr.FindLineNumber(Loc)))
+            .str();
+      }
+      Text = Rest;
+    }
+  }
+  return "";
 }
 
 } // namespace stinkytofu::sqtt

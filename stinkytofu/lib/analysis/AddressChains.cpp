@@ -67,24 +67,29 @@ bool isConstant(const MCExpr *E, int64_t V) {
   return C && C->getValue() == V;
 }
 
-/// `S@rel32@<Half>+<Bias>` as written: the symbol.
-std::optional<std::string> rel32Symbol(StringRef Spelling, StringRef Half, int64_t Bias) {
-  std::string Compact;
-  for (char Ch : Spelling)
-    if (!isSpace(Ch))
-      Compact += Ch;
-  StringRef S = Compact;
-  size_t At = S.find('@');
-  if (At == StringRef::npos || At == 0)
+/// A relocated symbol reference `S@<Spec>+<Addend>` (`F@rel32@lo+12`,
+/// `F@rel64+4`), read off the MC expression; the specifier is named by the
+/// target's MCAsmInfo.
+struct RelocationRef {
+  StringRef Symbol, Spec;
+  int64_t Addend = 0;
+};
+
+std::optional<RelocationRef> relocationRef(const MCExpr *E, const TargetInfo &TI) {
+  RelocationRef R;
+  if (const auto *B = dyn_cast_or_null<MCBinaryExpr>(E)) {
+    const auto *C = dyn_cast<MCConstantExpr>(B->getRHS());
+    if (B->getOpcode() != MCBinaryExpr::Add || !C)
+      return std::nullopt;
+    R.Addend = C->getValue();
+    E = B->getLHS();
+  }
+  const auto *S = dyn_cast_or_null<MCSymbolRefExpr>(E);
+  if (!S || S->getSpecifier() == 0)
     return std::nullopt;
-  StringRef Name = S.take_front(At), Rest = S.drop_front(At);
-  std::string Spec = ("@rel32@" + Half + "+").str();
-  if (!Rest.starts_with_insensitive(Spec))
-    return std::nullopt;
-  int64_t Value;
-  if (Rest.drop_front(Spec.size()).getAsInteger(0, Value) || Value != Bias)
-    return std::nullopt;
-  return Name.str();
+  R.Symbol = S->getSymbol().getName();
+  R.Spec = TI.asmInfo().getSpecifierName(S->getSpecifier());
+  return R;
 }
 
 enum class Sign { Unknown, NonNegative, Negative };
@@ -94,10 +99,20 @@ public:
   explicit ChainProver(const AddressProofContext &C)
       : C(C), TI(targetOf(C)), SCC(TI.findRegister("SCC")) {}
 
-  /// The label proven for one reaching definition \p H of the pair's high
-  /// half; \p LoOut receives the matching low-half definition.
+  /// The label proven for one definition \p H of the pair's high half
+  /// \p Hi32; \p LoOut receives the matching definition of the low half
+  /// \p Lo32 (H itself when H writes the whole pair).
   std::optional<std::string> proveHigh(const Instruction &H, MCRegister Lo32, MCRegister Hi32,
                                        const Instruction *&LoOut);
+  /// The instruction whose result \p Def passes on \p Reg: \p Def itself, or,
+  /// through SGPR spills to VGPR lanes (`v_writelane_b32 vL, sX, k` ...
+  /// `v_readlane_b32 sY, vL, k`: LLVM at -O0 keeps a call address in a lane
+  /// across an earlier call), the instruction that computed the spilled
+  /// value, each link the unique reaching definition. \p Reg becomes the
+  /// register that instruction wrote; \p Spilled is set when a spill was
+  /// followed. Null when the chain breaks.
+  const Instruction *throughLaneSpills(const Instruction &Def, MCRegister &Reg,
+                                       bool &Spilled) const;
   std::optional<std::string> resolveTarget(StringRef Symbol) const {
     StringRef Label = C.M.resolveAlias(Symbol);
     if (!C.TargetBlock(Label))
@@ -112,6 +127,16 @@ private:
   std::optional<std::string> proveExpr(const Instruction &G, const Instruction &Lo,
                                        const Instruction &H, unsigned LoExprIdx,
                                        unsigned HiExprIdx);
+  std::optional<std::string> proveRel64(const Instruction &H, MCRegister Lo32, MCRegister Hi32);
+  const Instruction *pcRead(const Instruction &LoReader, const Instruction &HiReader,
+                            MCRegister Lo32, MCRegister Hi32) const;
+  /// Whether the literal of \p X sits \p Addend bytes past the PC \p G
+  /// returns: the addend of a PC-relative relocation (S + A - P) that makes
+  /// the literal S - PC.
+  bool literalAt(const Instruction &G, const Instruction &X, int64_t Addend) const {
+    std::optional<unsigned> D = C.Layout.literalDistance(G, X);
+    return D && *D == Addend;
+  }
   Sign guardedSign(const Instruction &Consumer, MCRegister Y, const Instruction &O) const;
   bool signFromLayout(const Instruction &O, StringRef Label, bool WantNonNegative) const;
 
@@ -123,6 +148,10 @@ private:
 std::optional<std::string> ChainProver::proveHigh(const Instruction &H, MCRegister Lo32,
                                                   MCRegister Hi32,
                                                   const Instruction *&LoOut) {
+  if (is(H, TI, "S_ADD_U64")) {
+    LoOut = &H;
+    return proveRel64(H, Lo32, Hi32);
+  }
   const MCInst *HI = mcOf(H);
   if (!HI || HI->getNumOperands() < 3 || !isReg(HI->getOperand(0), Hi32))
     return std::nullopt;
@@ -182,21 +211,39 @@ std::optional<std::string> ChainProver::proveHigh(const Instruction &H, MCRegist
   if (F != Form::Expr && (!isSgpr32(TI, Y) || Y == Lo32 || Y == Hi32))
     return std::nullopt;
 
-  // Both halves start from the same s_getpc_b64 of exactly this pair.
-  const Instruction *G = C.RD.uniqueBefore(*Lo, Lo32);
-  if (!G || G != C.RD.uniqueBefore(H, Hi32) || !is(*G, TI, "S_GETPC_B64"))
+  const Instruction *G = pcRead(*Lo, H, Lo32, Hi32);
+  if (!G)
     return std::nullopt;
-  const MCInst *GI = mcOf(*G);
-  if (GI->getNumOperands() < 1 || !GI->getOperand(0).isReg())
-    return std::nullopt;
-  SmallVector<MCRegister, 4> Pair = TI.covered32(GI->getOperand(0).getReg());
-  if (Pair.size() != 2 || Pair[0] != Lo32 || Pair[1] != Hi32)
-    return std::nullopt;
-
   LoOut = Lo;
   if (F == Form::Expr)
     return proveExpr(*G, *Lo, H, LoExprIdx, HiExprIdx);
   return proveOffset(*G, *Lo, Y, F);
+}
+
+/// Both halves start from the same s_getpc_b64 (s_get_pc_i64) of exactly
+/// this pair: the definitions reaching \p LoReader's read of \p Lo32 and
+/// \p HiReader's read of \p Hi32. On gfx12 LLVM sign-extends the high half
+/// in between (`s_sext_i32_i16 sD+1, sD+1`), which keeps a code address.
+const Instruction *ChainProver::pcRead(const Instruction &LoReader, const Instruction &HiReader,
+                                       MCRegister Lo32, MCRegister Hi32) const {
+  const Instruction *G = C.RD.uniqueBefore(LoReader, Lo32);
+  const Instruction *HiDef = C.RD.uniqueBefore(HiReader, Hi32);
+  if (HiDef && HiDef != G && is(*HiDef, TI, "S_SEXT_I32_I16")) {
+    const MCInst *SI = mcOf(*HiDef);
+    if (SI->getNumOperands() < 2 || !isReg(SI->getOperand(0), Hi32) ||
+        !isReg(SI->getOperand(1), Hi32))
+      return nullptr;
+    HiDef = C.RD.uniqueBefore(*HiDef, Hi32);
+  }
+  if (!G || G != HiDef || !is(*G, TI, "S_GETPC_B64"))
+    return nullptr;
+  const MCInst *GI = mcOf(*G);
+  if (GI->getNumOperands() < 1 || !GI->getOperand(0).isReg())
+    return nullptr;
+  SmallVector<MCRegister, 4> Pair = TI.covered32(GI->getOperand(0).getReg());
+  if (Pair.size() != 2 || Pair[0] != Lo32 || Pair[1] != Hi32)
+    return nullptr;
+  return G;
 }
 
 std::optional<std::string> ChainProver::proveOffset(const Instruction &G,
@@ -323,16 +370,76 @@ std::optional<std::string> ChainProver::proveExpr(const Instruction &G, const In
     return resolveTarget(T1);
   }
 
-  // LLVM's call address: F@rel32@lo+4 and F@rel32@hi+12, the three
-  // instructions adjacent (each literal sits 4 and 12 bytes past the PC).
-  if (LoExprIdx >= Lo.numOperands() || HiExprIdx >= H.numOperands())
+  // LLVM's call address: F@rel32@lo+A and F@rel32@hi+B, each addend the
+  // distance from the PC to that literal: +4 and +12 when the three are
+  // adjacent; gfx12 puts s_wait_alu and s_sext_i32_i16 between them (+12
+  // and +24, or +8 and +16).
+  std::optional<RelocationRef> LoRef = relocationRef(LoE, TI), HiRef = relocationRef(HiE, TI);
+  if (!LoRef || !HiRef || LoRef->Symbol != HiRef->Symbol ||
+      !LoRef->Spec.equals_insensitive("rel32@lo") || !HiRef->Spec.equals_insensitive("rel32@hi") ||
+      !literalAt(G, Lo, LoRef->Addend) || !literalAt(G, H, HiRef->Addend))
     return std::nullopt;
-  std::optional<std::string> LoSym = rel32Symbol(Lo.operand(LoExprIdx).spelling(), "lo", 4);
-  std::optional<std::string> HiSym = rel32Symbol(H.operand(HiExprIdx).spelling(), "hi", 12);
-  if (!LoSym || !HiSym || *LoSym != *HiSym || CodeLayout::adjacentNext(G) != &Lo ||
-      CodeLayout::adjacentNext(Lo) != &H)
+  return resolveTarget(LoRef->Symbol);
+}
+
+/// gfx1250's call address: `s_get_pc_i64 s[D:D+1]` and
+/// `s_add_nc_u64 s[D:D+1], s[D:D+1], F@rel64+A`, one 64-bit add, the addend
+/// the distance from the PC to its literal (+4 when adjacent).
+std::optional<std::string> ChainProver::proveRel64(const Instruction &H, MCRegister Lo32,
+                                                   MCRegister Hi32) {
+  const MCInst *HI = mcOf(H);
+  if (!HI || HI->getNumOperands() < 3 || !HI->getOperand(0).isReg())
     return std::nullopt;
-  return resolveTarget(*LoSym);
+  MCRegister Pair = HI->getOperand(0).getReg();
+  SmallVector<MCRegister, 4> Halves = TI.covered32(Pair);
+  if (Halves.size() != 2 || Halves[0] != Lo32 || Halves[1] != Hi32)
+    return std::nullopt;
+  const MCOperand &A = HI->getOperand(1), &B = HI->getOperand(2);
+  const MCExpr *E = nullptr;
+  if (isReg(A, Pair) && B.isExpr())
+    E = B.getExpr();
+  else if (A.isExpr() && isReg(B, Pair))
+    E = A.getExpr();
+  std::optional<RelocationRef> Ref = relocationRef(E, TI);
+  const Instruction *G = pcRead(H, H, Lo32, Hi32);
+  if (!Ref || !G || !Ref->Spec.equals_insensitive("rel64") || !literalAt(*G, H, Ref->Addend))
+    return std::nullopt;
+  return resolveTarget(Ref->Symbol);
+}
+
+const Instruction *ChainProver::throughLaneSpills(const Instruction &Def, MCRegister &Reg,
+                                                  bool &Spilled) const {
+  // Writes to other lanes of the spill VGPR keep ours; bound the walk.
+  constexpr unsigned MaxLinks = 64;
+  unsigned Links = 0;
+  const Instruction *D = &Def;
+  while (is(*D, TI, "V_READLANE_B32")) {
+    const MCInst *RI = mcOf(*D);
+    if (RI->getNumOperands() < 3 || !isReg(RI->getOperand(0), Reg) ||
+        !RI->getOperand(1).isReg() || !RI->getOperand(2).isImm())
+      return nullptr;
+    MCRegister Lane = RI->getOperand(1).getReg();
+    int64_t K = RI->getOperand(2).getImm();
+    const Instruction *W = D;
+    for (;;) {
+      W = ++Links > MaxLinks ? nullptr : C.RD.uniqueBefore(*W, Lane);
+      const MCInst *WI = W && is(*W, TI, "V_WRITELANE_B32") ? mcOf(*W) : nullptr;
+      if (!WI || WI->getNumOperands() < 3 || !isReg(WI->getOperand(0), Lane) ||
+          !WI->getOperand(2).isImm())
+        return nullptr;
+      if (WI->getOperand(2).getImm() == K)
+        break;
+    }
+    const MCOperand &Src = mcOf(*W)->getOperand(1);
+    if (!Src.isReg() || !isSgpr32(TI, Src.getReg()))
+      return nullptr;
+    Reg = Src.getReg();
+    D = C.RD.uniqueBefore(*W, Reg);
+    if (!D)
+      return nullptr;
+    Spilled = true;
+  }
+  return D;
 }
 
 /// Symbols entering \p E positively (not as a subtracted anchor).
@@ -396,28 +503,46 @@ provePairTargets(const Instruction &Use, MCRegister Pair, const AddressProofCont
   if (HighDefs.FromOutside || HighDefs.Defs.empty())
     return std::nullopt;
   ChainProver Prover(C);
+  bool Spilled = false;
   std::vector<std::string> Targets;
-  SmallPtrSet<const Instruction *, 8> LowDefs;
-  for (const Instruction *H : HighDefs.Defs) {
-    const Instruction *Lo = nullptr;
-    std::optional<std::string> T = Prover.proveHigh(*H, Lo32, Hi32, Lo);
+  // The low-half definition of each proven chain, with the register it writes.
+  SmallVector<std::pair<const Instruction *, MCRegister>, 4> LowDefs;
+  for (const Instruction *D : HighDefs.Defs) {
+    MCRegister Hi = Hi32;
+    const Instruction *H = Prover.throughLaneSpills(*D, Hi, Spilled);
+    std::optional<unsigned> Index = H ? TI.indexOf(Hi) : std::nullopt;
+    if (!Index || *Index == 0)
+      return std::nullopt;
+    MCRegister Lo = TI.reg32(RegClass::SGPR, *Index - 1);
+    const Instruction *LoDef = nullptr;
+    std::optional<std::string> T = Prover.proveHigh(*H, Lo, Hi, LoDef);
     if (!T)
       return std::nullopt;
-    LowDefs.insert(Lo);
+    LowDefs.push_back({LoDef, Lo});
     if (!llvm::is_contained(Targets, *T))
       Targets.push_back(*T);
   }
   // Each low half sits in its high half's block, before it: when every low
   // definition reaching Use belongs to a proven chain, the halves pair up.
   ReachingDefs::Result LowReach = C.RD.before(Use, Lo32);
-  if (LowReach.FromOutside || LowReach.Defs.empty() ||
-      !llvm::all_of(LowReach.Defs, [&](const Instruction *D) { return LowDefs.count(D); }))
+  if (LowReach.FromOutside || LowReach.Defs.empty())
+    return std::nullopt;
+  for (const Instruction *D : LowReach.Defs) {
+    MCRegister Lo = Lo32;
+    const Instruction *LoDef = Prover.throughLaneSpills(*D, Lo, Spilled);
+    if (!LoDef || !llvm::is_contained(LowDefs, std::make_pair(LoDef, Lo)))
+      return std::nullopt;
+  }
+  // Spills pass each half on separately: a path may then pair the low half
+  // of one chain with the high half of another, which is harmless only
+  // when every chain computes the same label.
+  if (Spilled && Targets.size() != 1)
     return std::nullopt;
   return Targets;
 }
 
 bool isAddPc(const Instruction &I) {
-  return isBranch(I) && I.facts().has(IF_ComputedTarget) && !I.facts().has(IF_IndirectBranch);
+  return isComputedBranch(I) && !isIndirectBranch(I);
 }
 
 std::optional<std::string> proveAddPcTarget(const Instruction &I,
@@ -457,7 +582,7 @@ StringSet<> addressTakenLabels(const Module &M) {
   for (const Function &F : M.functions())
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions()) {
-        if (isBranch(I))
+        if (isBranch(I) && !isComputedBranch(I))
           continue; // its label is a CFG edge, not a computed address
         for (const MCInst &MI : I.mcInsts())
           for (const MCOperand &Op : MI)

@@ -1,5 +1,6 @@
 //===- CodeLayout.cpp - Where instructions and labels sit in the code -----===//
 #include "stinkytofu/analysis/CodeLayout.h"
+#include "stinkytofu/hw/TargetInfo.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
 
@@ -38,7 +39,9 @@ static bool labelLineIsTrivia(const BasicBlock &BB) {
   return isTrivia(Text);
 }
 
-CodeLayout::CodeLayout(const Module &M) {
+CodeLayout::~CodeLayout() = default;
+
+CodeLayout::CodeLayout(const Module &M) : Target(M.target()) {
   unsigned N = 0;
   for (const Function &F : M.functions())
     for (const BasicBlock &BB : F.blocks())
@@ -116,6 +119,36 @@ SmallVector<StringRef, 2> CodeLayout::labelsAfter(const Instruction &I) {
   SmallVector<StringRef, 2> Labels;
   walkForward(I, [&](StringRef L) { Labels.push_back(L); });
   return Labels;
+}
+
+std::optional<InstructionEncoder::Encoding> CodeLayout::encode(const Instruction &I) const {
+  if (I.mcInsts().empty())
+    return std::nullopt;
+  if (!Encoder)
+    Encoder = std::make_unique<InstructionEncoder>(Target);
+  return Encoder->encode(I.mcInsts());
+}
+
+std::optional<unsigned> CodeLayout::literalDistance(const Instruction &From,
+                                                    const Instruction &To) const {
+  // LLVM puts at most a few waits (s_wait_alu, s_sext_i32_i16) between the
+  // PC read and its adds; a longer walk would not be an address idiom.
+  constexpr unsigned MaxSteps = 8;
+  unsigned Bytes = 0;
+  const Instruction *I = adjacentNext(From);
+  for (unsigned Step = 0; I && I != &To && Step < MaxSteps; ++Step) {
+    std::optional<InstructionEncoder::Encoding> E = encode(*I);
+    if (!E)
+      return std::nullopt;
+    Bytes += E->Size;
+    I = adjacentNext(*I);
+  }
+  if (I != &To)
+    return std::nullopt;
+  std::optional<InstructionEncoder::Encoding> E = encode(To);
+  if (!E || E->FixupOffsets.size() != 1)
+    return std::nullopt;
+  return Bytes + E->FixupOffsets.front();
 }
 
 } // namespace stinkytofu

@@ -36,7 +36,7 @@ FunctionStats computeFunctionStats(const Function &F) {
     ++S.Blocks;
     S.Edges += BB.successors().size();
     for (const Instruction &I : BB.instructions()) {
-      if (isBranch(I) && I.facts().has(IF_ComputedTarget) && !isReturn(I)) {
+      if (isComputedBranch(I) && !isReturn(I)) {
         ++S.LongBranches;
         if (I.getModifier<LabelData>())
           ++S.LongBranchesResolved;

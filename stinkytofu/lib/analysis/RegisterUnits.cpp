@@ -13,29 +13,33 @@ RegisterUnits::RegisterUnits(const TargetInfo &TI)
 
 MCRegister RegisterUnits::canonical(MCRegister R) const { return TI->canonical(R); }
 
-const SmallVector<unsigned, 8> &RegisterUnits::lookup(MCRegister R) const {
-  auto [It, New] = Cache.try_emplace(R.id());
-  if (New && R.isValid())
-    for (MCRegUnit U : TI->regInfo().regunits(canonical(R)))
-      It->second.push_back(static_cast<unsigned>(U));
-  return It->second;
+// No cache of its own: canonical() is an array lookup and regunits() walks a
+// short static list, so a per-register map would only add a hash probe.
+iterator_range<MCRegUnitIterator> RegisterUnits::unitsOf(MCRegister R) const {
+  // NoRegister has no units.
+  return TI->regInfo().regunits(R.isValid() ? canonical(R) : R);
 }
 
-SmallVector<unsigned, 8> RegisterUnits::units(MCRegister R) const { return lookup(R); }
+SmallVector<unsigned, 8> RegisterUnits::units(MCRegister R) const {
+  SmallVector<unsigned, 8> Units;
+  for (MCRegUnit U : unitsOf(R))
+    Units.push_back(static_cast<unsigned>(U));
+  return Units;
+}
 
 void RegisterUnits::set(BitVector &BV, MCRegister R) const {
-  for (unsigned U : lookup(R))
-    BV.set(U);
+  for (MCRegUnit U : unitsOf(R))
+    BV.set(static_cast<unsigned>(U));
 }
 
 void RegisterUnits::reset(BitVector &BV, MCRegister R) const {
-  for (unsigned U : lookup(R))
-    BV.reset(U);
+  for (MCRegUnit U : unitsOf(R))
+    BV.reset(static_cast<unsigned>(U));
 }
 
 bool RegisterUnits::any(const BitVector &BV, MCRegister R) const {
-  for (unsigned U : lookup(R))
-    if (BV.test(U))
+  for (MCRegUnit U : unitsOf(R))
+    if (BV.test(static_cast<unsigned>(U)))
       return true;
   return false;
 }

@@ -89,10 +89,39 @@ Expected<std::shared_ptr<const TargetInfo>> TargetInfo::get(StringRef TargetId) 
 
 TargetInfo::~TargetInfo() = default;
 
+/// Whether an MC register name carries a subtarget encoding token. MC spells
+/// register names in upper case; the tokens are lower case and are the last
+/// part of the name or come right before its 16-bit half suffix
+/// (M0_gfxpre11, SGPR_NULL_gfx11plus_LO16), so the tail tells without
+/// scanning the long tuple names.
+static bool hasEncodingToken(StringRef Name) {
+  Name.consume_back("_LO16") || Name.consume_back("_HI16");
+  StringRef Last = Name.rsplit('_').second;
+  return !Last.empty() && isLower(Last.front());
+}
+
+/// The name without its encoding tokens (M0_gfxpre11 -> M0,
+/// SGPR_NULL_gfx11plus_LO16 -> SGPR_NULL_LO16).
+static std::string genericRegisterName(StringRef Name) {
+  SmallVector<StringRef, 8> Parts;
+  Name.split(Parts, '_');
+  std::string Generic;
+  for (StringRef P : Parts) {
+    if (P == "ci" || P == "vi" || P == "gfxpre11" || P == "gfx11plus" || P == "gfx9plus")
+      continue;
+    if (!Generic.empty())
+      Generic += '_';
+    Generic += P;
+  }
+  return Generic;
+}
+
 void TargetInfo::indexRegisters() const {
   unsigned N = MRI->getNumRegs();
   ClassOfReg.assign(N, uint8_t(RegClass::Special));
   IndexOfReg.assign(N, -1);
+  CanonicalOf.resize(N);
+  RegByName.reserve(N);
   struct File {
     StringRef Prefix;
     RegClass Class;
@@ -101,77 +130,65 @@ void TargetInfo::indexRegisters() const {
                {"VGPR", RegClass::VGPR, &VGPRs},
                {"AGPR", RegClass::AGPR, &AGPRs},
                {"TTMP", RegClass::TTMP, &TTMPs}};
-  // MC names the 32-bit registers <FILE><n>; tuples (SGPR0_SGPR1) and
-  // halves (VGPR0_LO16) carry suffixes but start with their file's name.
-  for (unsigned R = 1; R < N; ++R) {
+  SmallVector<unsigned, 64> Encodings; // registers with a subtarget token
+  for (unsigned R = 0; R < N; ++R) {
+    CanonicalOf[R] = MCRegister(R);
+    if (R == 0)
+      continue;
     StringRef Name = MRI->getName(R);
+    RegByName.try_emplace(Name, MCRegister(R));
+    // MC names the 32-bit registers <FILE><n>; tuples (SGPR0_SGPR1) and
+    // halves (VGPR0_LO16) carry suffixes but start with their file's name.
     for (File &F : Files) {
       if (!Name.starts_with(F.Prefix))
         continue;
       ClassOfReg[R] = uint8_t(F.Class);
+      StringRef Digits = Name.drop_front(F.Prefix.size());
       unsigned Index;
-      if (!Name.substr(F.Prefix.size()).getAsInteger(10, Index)) {
+      if (all_of(Digits, isDigit) && !Digits.getAsInteger(10, Index)) {
         if (F.Regs->size() <= Index)
           F.Regs->resize(Index + 1);
         (*F.Regs)[Index] = MCRegister(R);
-        IndexOfReg[R] = Index;
+        IndexOfReg[R] = int32_t(Index);
       }
       break;
     }
+    if (hasEncodingToken(Name))
+      Encodings.push_back(R);
   }
-  // Subtarget encodings carry a lower-case token (M0_gfxpre11,
-  // TTMP0_TTMP1_gfx9plus, FLAT_SCR_LO_vi, SGPR_NULL_gfx11plus_LO16).
-  StringMap<MCRegister> ByName;
-  for (unsigned R = 1; R < N; ++R)
-    ByName.try_emplace(MRI->getName(R), MCRegister(R));
-  CanonicalOf.resize(N);
-  for (unsigned R = 0; R < N; ++R) {
-    CanonicalOf[R] = MCRegister(R);
-    StringRef Name = R ? StringRef(MRI->getName(R)) : StringRef();
-    if (!Name.contains("_gfx") && !Name.contains("_vi") && !Name.contains("_ci"))
-      continue;
-    SmallVector<StringRef, 8> Parts;
-    Name.split(Parts, '_');
-    std::string Generic;
-    for (StringRef P : Parts) {
-      if (P == "ci" || P == "vi" || P == "gfxpre11" || P == "gfx11plus" || P == "gfx9plus")
-        continue;
-      Generic += (Generic.empty() ? "" : "_") + P.str();
-    }
-    if (MCRegister G = ByName.lookup(Generic))
+  // Subtarget encodings (M0_gfxpre11, TTMP0_TTMP1_gfx9plus, FLAT_SCR_LO_vi,
+  // SGPR_NULL_gfx11plus_LO16) map to the generic register of the same name
+  // without the token.
+  for (unsigned R : Encodings)
+    if (MCRegister G = RegByName.lookup(genericRegisterName(MRI->getName(R))))
       CanonicalOf[R] = G;
-  }
 }
 
 MCRegister TargetInfo::canonical(MCRegister Reg) const {
-  std::call_once(IndexOnce, [this] { indexRegisters(); });
+  ensureIndexed();
   return Reg.id() < CanonicalOf.size() ? CanonicalOf[Reg.id()] : Reg;
 }
 
 MCRegister TargetInfo::findRegister(StringRef MCName) const {
-  std::call_once(RegByNameOnce, [this] {
-    for (unsigned R = 1, N = MRI->getNumRegs(); R < N; ++R)
-      RegByName.try_emplace(MRI->getName(R), MCRegister(R));
-  });
-  auto It = RegByName.find(MCName);
-  return It == RegByName.end() ? MCRegister() : It->second;
+  ensureIndexed();
+  return RegByName.lookup(MCName);
 }
 
 RegClass TargetInfo::classOf(MCRegister Reg) const {
-  std::call_once(IndexOnce, [this] { indexRegisters(); });
+  ensureIndexed();
   return Reg.id() < ClassOfReg.size() ? RegClass(ClassOfReg[Reg.id()])
                                       : RegClass::Other;
 }
 
 std::optional<unsigned> TargetInfo::indexOf(MCRegister Reg) const {
-  std::call_once(IndexOnce, [this] { indexRegisters(); });
+  ensureIndexed();
   if (Reg.id() < IndexOfReg.size() && IndexOfReg[Reg.id()] >= 0)
     return unsigned(IndexOfReg[Reg.id()]);
   return std::nullopt;
 }
 
 MCRegister TargetInfo::reg32(RegClass Class, unsigned Index) const {
-  std::call_once(IndexOnce, [this] { indexRegisters(); });
+  ensureIndexed();
   const std::vector<MCRegister> *Regs = nullptr;
   switch (Class) {
   case RegClass::SGPR: Regs = &SGPRs; break;

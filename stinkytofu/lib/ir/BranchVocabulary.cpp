@@ -1,7 +1,9 @@
 //===- BranchVocabulary.cpp - The one way passes ask about control flow ---===//
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
-#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/Casting.h"
 
 using namespace llvm;
 
@@ -27,6 +29,10 @@ bool isIndirectBranch(const Instruction &I) {
   return isBranch(I) && I.facts().has(IF_IndirectBranch);
 }
 
+bool isComputedBranch(const Instruction &I) {
+  return isBranch(I) && I.facts().has(IF_ComputedTarget);
+}
+
 bool isCall(const Instruction &I) { return machine(I) && I.facts().has(IF_Call); }
 
 bool isProgramEnd(const Instruction &I) {
@@ -48,20 +54,17 @@ bool isControlTransfer(const Instruction &I) {
   return isBranch(I) || isCall(I) || isProgramEnd(I);
 }
 
-/// The label an operand names: a bare symbol, or the leading symbol of an
-/// expression such as `label-.-12`.
-static StringRef labelOfOperand(const Operand &Op) {
-  StringRef S = Op.spelling();
-  if (Op.isSymbol())
-    return S;
-  if (!Op.isExpression())
+/// The label of a direct branch: its PC-relative operand when MC parsed it
+/// as a plain symbol (`s_branch L`); none for `L+4` or `.+8`.
+static StringRef directTarget(const Instruction &I) {
+  if (I.mcInsts().size() != 1)
     return {};
-  S = S.ltrim("( ");
-  size_t End = 0;
-  while (End < S.size() && (isAlnum(S[End]) || StringRef("_.$").contains(S[End])))
-    ++End;
-  StringRef Name = S.take_front(End);
-  return Name == "." ? StringRef() : Name;
+  for (const MCOperand &Op : I.mcInsts().front())
+    if (Op.isExpr()) {
+      const auto *Ref = dyn_cast<MCSymbolRefExpr>(Op.getExpr());
+      return Ref && Ref->getSpecifier() == 0 ? Ref->getSymbol().getName() : StringRef();
+    }
+  return {};
 }
 
 std::vector<std::string> getBranchTargets(const Instruction &I) {
@@ -69,9 +72,9 @@ std::vector<std::string> getBranchTargets(const Instruction &I) {
     return {};
   if (const LabelData *L = I.getModifier<LabelData>())
     return {L->Label};
-  if (isIndirectBranch(I) || I.numOperands() == 0)
+  if (isComputedBranch(I))
     return {};
-  StringRef Label = labelOfOperand(I.operand(0));
+  StringRef Label = directTarget(I);
   if (Label.empty())
     return {};
   const Function *F = functionOf(I);

@@ -17,6 +17,7 @@
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCSymbol.h"
 #include "llvm/Support/Path.h"
+#include <cstring>
 
 using namespace llvm;
 
@@ -46,7 +47,9 @@ namespace {
 
 struct LineRecord {
   SmallVector<const AsmEvent *, 2> Labels; // main-buffer labels, in order
-  SmallVector<MCInst, 1> Insts;
+  SmallVector<unsigned, 1> Insts;          // AssembledFile::Insts indexes
+  /// Where the first main-buffer instruction's mnemonic is written.
+  size_t MnemonicAt = AsmEvent::NoOffset;
   bool FromExpansion = false;
   bool Opaque = false;
   bool SectionChange = false;
@@ -90,19 +93,21 @@ TextKind classifyText(StringRef Text, bool InCode) {
 class Builder {
 public:
   Builder(Module &M, StringRef Text, const TargetInfo &TI, AssemblerState &AS,
-          const DenseSet<unsigned> &PseudoLines)
-      : M(M), Text(Text), TI(TI), AS(AS), PseudoLines(PseudoLines) {}
+          const DenseSet<unsigned> &PseudoLines, std::vector<MCInst> &Insts)
+      : M(M), Text(Text), TI(TI), AS(AS), PseudoLines(PseudoLines), Insts(Insts) {}
 
   void build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines);
 
 private:
   void splitLines();
+  unsigned numLines() const { return LineStart.size() - 2; }
+  unsigned lineAt(size_t Offset);
+  unsigned lineOf(const AsmEvent &E);
   void closeFunction(size_t Upto);
   void startFunction(const Twine &Name, size_t SpanBegin);
   void flushModuleText(size_t Upto);
   void addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd, unsigned Line);
   void addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin, size_t End);
-  unsigned lineOf(const AsmEvent &E) const;
   void processLine(unsigned Line, LineRecord &R);
 
   Module &M;
@@ -110,7 +115,9 @@ private:
   const TargetInfo &TI;
   AssemblerState &AS;
   const DenseSet<unsigned> &PseudoLines; // opaque lines that are pseudo-instructions
+  std::vector<MCInst> &Insts;            // moved into the instructions
   std::vector<size_t> LineStart; // LineStart[L] for 1-based L; sentinel at end
+  unsigned LastLineAt = 1;       // lineAt's previous answer
   StringSet<> FunctionStarts, Kernels;
   Function *F = nullptr;
   BasicBlock *BB = nullptr;
@@ -120,12 +127,44 @@ private:
 };
 
 void Builder::splitLines() {
+  LineStart.reserve(Text.size() / 32 + 3);
   LineStart.push_back(0); // unused index 0
   LineStart.push_back(0);
-  for (size_t I = 0; I < Text.size(); ++I)
-    if (Text[I] == '\n' && I + 1 < Text.size())
-      LineStart.push_back(I + 1);
+  const char *Begin = Text.data(), *End = Begin + Text.size();
+  for (const char *P = Begin;
+       (P = static_cast<const char *>(std::memchr(P, '\n', End - P))) && ++P != End;)
+    LineStart.push_back(size_t(P - Begin));
   LineStart.push_back(Text.size());
+}
+
+/// The 1-based line holding byte \p Offset. The end of a file that ends with
+/// a newline starts a line of its own.
+unsigned Builder::lineAt(size_t Offset) {
+  if (Offset >= Text.size())
+    return Text.ends_with("\n") ? numLines() + 1 : numLines();
+  // Events come in file order: walk on from the previous answer.
+  unsigned L = LastLineAt;
+  if (LineStart[L] > Offset)
+    L = unsigned(std::upper_bound(LineStart.begin() + 1, LineStart.end() - 1, Offset) -
+                 LineStart.begin()) - 1;
+  while (LineStart[L + 1] <= Offset)
+    ++L;
+  return LastLineAt = L;
+}
+
+/// The line an event belongs to (0: unknown).
+unsigned Builder::lineOf(const AsmEvent &E) {
+  if (E.FromExpansion)
+    return E.Line;
+  if (E.Offset != AsmEvent::NoOffset)
+    return lineAt(E.Offset);
+  if (E.NextOffset == AsmEvent::NoOffset)
+    return 0;
+  // Placed by the parser's next token, the first one after the statement's
+  // line (or the end of a file without a final newline).
+  unsigned L = lineAt(E.NextOffset);
+  bool AtUnterminatedEnd = E.NextOffset >= Text.size() && !Text.ends_with("\n");
+  return !AtUnterminatedEnd && L > 1 ? L - 1 : L;
 }
 
 void Builder::flushModuleText(size_t Upto) {
@@ -167,7 +206,7 @@ void Builder::addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd,
     closeFunction(SpanBegin);
     startFunction(E.Symbol, SpanBegin);
   }
-  BB = &F->appendBlock(E.Symbol);
+  BB = &F->appendBlock(E.Symbol.str());
   BB->setLeadingText(Text.slice(Consumed, SpanBegin));
   BB->setLabelText(Text.slice(SpanBegin, SpanEnd));
   BB->setLocation({Line, unsigned(SpanBegin - LineStart[Line]) + 1});
@@ -182,42 +221,43 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
   }
   if (!BB)
     BB = &F->appendBlock("");
+  size_t Mnemonic = R.MnemonicAt;
+  if (Mnemonic != AsmEvent::NoOffset && Mnemonic > StmtBegin) {
+    // The tail of a `/* */` comment opened on an earlier line (` b */
+    // s_nop 0`) stays with the text before the statement.
+    StringRef Before = Text.slice(StmtBegin, Mnemonic);
+    size_t Close = Before.find("*/");
+    if (Close != StringRef::npos && !Before.take_front(Close).contains("/*"))
+      StmtBegin += Close + 2;
+  } else {
+    size_t Indent = Text.slice(StmtBegin, End).find_first_not_of(" \t");
+    Mnemonic = StmtBegin + (Indent == StringRef::npos ? 0 : Indent);
+  }
   bool Pseudo = R.Opaque && PseudoLines.contains(Line);
   InstKind Kind = Pseudo     ? InstKind::Pseudo
                   : R.Opaque ? InstKind::Opaque
                   : (R.FromExpansion || R.Insts.size() > 1) ? InstKind::MacroCall
                                                             : InstKind::Machine;
-  Instruction &I = BB->append(Instruction(Kind, "", {}));
-  I.setLazyStatement(Text.slice(StmtBegin, End), &AS);
+  // Built in place: an instruction is too big to construct and move.
+  Instruction &I = BB->instructions().emplace_back(Kind, "", std::vector<Operand>());
+  I.setParent(BB);
+  StringRef Statement = Text.slice(StmtBegin, End);
+  I.setLazyStatement(Statement, &AS);
   I.setLeadingText(Text.slice(Consumed, StmtBegin));
-  I.setSourceText(Text.slice(StmtBegin, End));
-  size_t Indent = Text.slice(StmtBegin, End).find_first_not_of(" \t");
-  I.setLocation({Line, unsigned(StmtBegin - LineStart[Line] +
-                                (Indent == StringRef::npos ? 0 : Indent)) + 1});
-  if (Pseudo)
+  I.setSourceText(Statement);
+  I.setLocation({Line, unsigned(Mnemonic - LineStart[Line]) + 1});
+  if (Pseudo) {
     I.setMC({}, pseudoInstructionFacts(I, TI));
-  else if (R.Opaque)
+  } else if (R.Opaque) {
     I.setMC({}, InstrFacts::opaque());
-  else
-    I.setMC(std::move(R.Insts), TI);
+  } else {
+    SmallVector<MCInst, 1> MC;
+    for (unsigned Idx : R.Insts)
+      MC.push_back(std::move(Insts[Idx]));
+    I.setMC(std::move(MC), TI);
+  }
   Consumed = End;
   FunctionEnd = End;
-}
-
-unsigned Builder::lineOf(const AsmEvent &E) const {
-  if (E.FromExpansion)
-    return E.Line;
-  // LineStart[1..] is sorted: the line holding Offset, then the statement's.
-  // The end of a file that ends with a newline starts a line of its own.
-  unsigned NumLines = LineStart.size() - 2;
-  unsigned L;
-  if (E.Offset >= Text.size() && Text.ends_with("\n")) {
-    L = NumLines + 1;
-  } else {
-    auto It = std::upper_bound(LineStart.begin() + 1, LineStart.end() - 1, E.Offset);
-    L = unsigned(It - LineStart.begin()) - 1;
-  }
-  return E.AfterStatement && L > 1 ? L - 1 : L;
 }
 
 void Builder::processLine(unsigned L, LineRecord &R) {
@@ -227,7 +267,7 @@ void Builder::processLine(unsigned L, LineRecord &R) {
     return;
   }
   size_t Begin = LineStart[L], End = LineStart[L + 1];
-  size_t Pos = Begin;
+  size_t Pos = std::max(Begin, Consumed);
   for (const AsmEvent *Label : R.Labels) {
     size_t NameAt = Label->Offset;
     size_t Colon = Text.find(':', NameAt + Label->Symbol.size());
@@ -241,7 +281,7 @@ void Builder::processLine(unsigned L, LineRecord &R) {
     Pos = SpanEnd;
   }
   if (!R.Insts.empty() || R.Opaque)
-    addInstruction(R, L, Pos, End);
+    addInstruction(R, L, Pos, std::max(Pos, End));
   if (R.SectionChange && !R.CodeAfter) {
     closeFunction(F ? FunctionEnd : Consumed);
     InCode = false;
@@ -250,7 +290,7 @@ void Builder::processLine(unsigned L, LineRecord &R) {
 
 void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines) {
   splitLines();
-  unsigned NumLines = LineStart.size() - 2;
+  unsigned NumLines = numLines();
 
   // Kernels are named by `.amdhsa_kernel`; functions by `.type x,@function`.
   for (size_t At = Text.find(".amdhsa_kernel"); At != StringRef::npos;
@@ -265,10 +305,10 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
   }
 
   // Place every event on its line; events arrive in statement order.
-  std::vector<std::pair<unsigned, AsmEvent *>> Placed;
+  std::vector<std::pair<unsigned, const AsmEvent *>> Placed;
   Placed.reserve(Events.size() + OpaqueLines.size());
   unsigned LastLine = 0;
-  for (AsmEvent &E : Events) {
+  for (const AsmEvent &E : Events) {
     switch (E.K) {
     case AsmEvent::Kind::FunctionType:
       FunctionStarts.insert(E.Symbol);
@@ -295,23 +335,26 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
   for (unsigned L : OpaqueLines)
     if (L <= NumLines)
       Placed.emplace_back(L, nullptr);
-  std::stable_sort(Placed.begin(), Placed.end(),
-                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  auto ByLine = [](const auto &A, const auto &B) { return A.first < B.first; };
+  if (!std::is_sorted(Placed.begin(), Placed.end(), ByLine))
+    std::stable_sort(Placed.begin(), Placed.end(), ByLine);
 
   LineRecord R;
   for (size_t I = 0; I < Placed.size();) {
     unsigned L = Placed[I].first;
     R = LineRecord();
     for (; I < Placed.size() && Placed[I].first == L; ++I) {
-      AsmEvent *E = Placed[I].second;
+      const AsmEvent *E = Placed[I].second;
       if (!E) {
         R.Opaque = true;
         continue;
       }
       switch (E->K) {
       case AsmEvent::Kind::Instruction:
-        R.Insts.push_back(std::move(E->Inst));
+        R.Insts.push_back(E->Inst);
         R.FromExpansion |= E->FromExpansion;
+        if (R.MnemonicAt == AsmEvent::NoOffset)
+          R.MnemonicAt = E->Offset;
         break;
       case AsmEvent::Kind::Label:
         R.Labels.push_back(E);
@@ -380,7 +423,7 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
 
   auto AS = std::make_unique<AssemblerState>(*TI);
   std::vector<AsmDiagnostic> Diags;
-  std::vector<AsmEvent> Events = AS->assembleFile(std::move(Buffer), Diags);
+  AssembledFile Assembled = AS->assembleFile(std::move(Buffer), Diags);
   StringRef Text = AS->sourceMgr().getMemoryBuffer(AS->mainBufferId())->getBuffer();
 
   // Diagnostics keep their order (a macro's "while in macro instantiation"
@@ -431,8 +474,8 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   auto M = std::make_unique<Module>(Stem, *TI);
   M->setFileName(FileName);
   M->setEndsWithoutNewline(!Text.empty() && !Text.ends_with("\n"));
-  Builder B(*M, Text, **TI, *AS, PseudoLines);
-  B.build(Events, OpaqueLines);
+  Builder B(*M, Text, **TI, *AS, PseudoLines, Assembled.Insts);
+  B.build(Assembled.Events, OpaqueLines);
   if (const Function *E = M->entry(); E && !E->name().empty())
     M->setName(E->name().str());
   M->setAssembler(std::move(AS));

@@ -21,50 +21,45 @@ namespace {
 /// Records what the parser hands the streamer; emits nothing.
 class RecordingStreamer final : public MCStreamer {
 public:
-  RecordingStreamer(MCContext &Ctx, SourceMgr &SM, unsigned Buffer,
-                    std::vector<AsmEvent> &Events)
-      : MCStreamer(Ctx), SM(SM), Buffer(Buffer), Events(Events) {}
+  RecordingStreamer(MCContext &Ctx, StringRef Main, AssembledFile &Out,
+                    bool TrackExpansionLines)
+      : MCStreamer(Ctx), Main(Main), Out(Out),
+        TrackExpansionLines(TrackExpansionLines) {}
 
   void setParser(MCAsmParser *P) { Parser = P; }
 
   void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
-    Events.push_back(event(AsmEvent::Kind::Instruction));
-    Events.back().Inst = Inst;
+    // The target parser stamps the instruction with its mnemonic's location.
+    AsmEvent &E = record(AsmEvent::Kind::Instruction, Inst.getLoc());
+    E.Inst = unsigned(Out.Insts.size());
+    Out.Insts.push_back(Inst);
+    PendingLine = 0;
   }
 
   void emitLabel(MCSymbol *Symbol, SMLoc Loc) override {
     MCStreamer::emitLabel(Symbol, Loc);
     // Labels the parser makes up (section starts, DWARF line entries) have no
     // location; only labels written in the source are recorded.
-    if (!Loc.isValid())
-      return;
-    AsmEvent E = event(AsmEvent::Kind::Label, Loc);
-    E.Symbol = Symbol->getName().str();
-    Events.push_back(std::move(E));
+    if (Loc.isValid())
+      record(AsmEvent::Kind::Label, Loc).Symbol = Symbol->getName();
   }
 
   void emitAssignment(MCSymbol *Symbol, const MCExpr *Value) override {
     MCStreamer::emitAssignment(Symbol, Value);
-    AsmEvent E = event(AsmEvent::Kind::Assignment);
-    E.Symbol = Symbol->getName().str();
+    AsmEvent &E = record(AsmEvent::Kind::Assignment, SMLoc());
+    E.Symbol = Symbol->getName();
     E.Value = Value;
-    Events.push_back(std::move(E));
   }
 
   bool emitSymbolAttribute(MCSymbol *Symbol, MCSymbolAttr Attr) override {
-    if (Attr == MCSA_ELF_TypeFunction) {
-      AsmEvent E = event(AsmEvent::Kind::FunctionType);
-      E.Symbol = Symbol->getName().str();
-      Events.push_back(std::move(E));
-    }
+    if (Attr == MCSA_ELF_TypeFunction)
+      record(AsmEvent::Kind::FunctionType, SMLoc()).Symbol = Symbol->getName();
     return true;
   }
 
   void changeSection(MCSection *Section, uint32_t Subsection) override {
     MCStreamer::changeSection(Section, Subsection);
-    AsmEvent E = event(AsmEvent::Kind::Section);
-    E.IsCode = Section->isText();
-    Events.push_back(std::move(E));
+    record(AsmEvent::Kind::Section, SMLoc()).IsCode = Section->isText();
   }
 
   // With GenDwarfForAssembly on, the parser announces the line of every
@@ -74,49 +69,95 @@ public:
                              unsigned, unsigned, StringRef, StringRef) override {
     PendingLine = Line;
   }
-  Expected<unsigned> tryEmitDwarfFileDirective(unsigned, StringRef, StringRef,
-                                               std::optional<MD5::MD5Result>,
-                                               std::optional<StringRef>,
-                                               unsigned) override {
-    return 1;
+  // A numbered `.file` (clang -g output) meeting GenDwarfForAssembly makes
+  // the parser drop the file table and turn GenDwarfForAssembly off: the
+  // input has debug info of its own. Its files are registered as usual, so
+  // that its `.loc` directives stay valid, the ones seen before are
+  // registered again, and line tracking goes on for the expansions after it.
+  Expected<unsigned> tryEmitDwarfFileDirective(unsigned FileNo, StringRef Directory,
+                                               StringRef Filename,
+                                               std::optional<MD5::MD5Result> Checksum,
+                                               std::optional<StringRef> Source,
+                                               unsigned CUID) override {
+    restoreFileTable();
+    Expected<unsigned> Number = MCStreamer::tryEmitDwarfFileDirective(
+        FileNo, Directory, Filename, Checksum, Source, CUID);
+    if (Number && TrackExpansionLines)
+      Files.push_back({*Number, Directory.str(), Filename.str(), Checksum,
+                       Source ? std::optional<std::string>(Source->str()) : std::nullopt,
+                       CUID});
+    return Number;
+  }
+  void emitDwarfFile0Directive(StringRef Directory, StringRef Filename,
+                               std::optional<MD5::MD5Result> Checksum,
+                               std::optional<StringRef> Source, unsigned CUID) override {
+    restoreFileTable();
+    MCStreamer::emitDwarfFile0Directive(Directory, Filename, Checksum, Source, CUID);
+    if (TrackExpansionLines)
+      Files.push_back({0, Directory.str(), Filename.str(), Checksum,
+                       Source ? std::optional<std::string>(Source->str()) : std::nullopt,
+                       CUID});
   }
 
   void emitCommonSymbol(MCSymbol *, uint64_t, Align) override {}
   void emitZerofill(MCSection *, MCSymbol *, uint64_t, Align, SMLoc) override {}
 
 private:
-  AsmEvent event(AsmEvent::Kind K, SMLoc Loc = SMLoc()) {
-    AsmEvent E;
+  /// Appends an event; \p Loc is the statement's own location when the
+  /// caller knows it.
+  AsmEvent &record(AsmEvent::Kind K, SMLoc Loc) {
+    AsmEvent &E = Out.Events.emplace_back();
     E.K = K;
-    E.Loc = Loc;
-    if (!Loc.isValid() && Parser) {
-      // The streamer hears of a statement once the parser has consumed its
-      // end: the current token is the first one of the following line.
-      const AsmToken &Next = Parser->getTok();
-      Loc = Next.getLoc();
-      E.AfterStatement = !Next.is(AsmToken::Eof) || endsWithNewline(Loc);
-    }
-    StringRef Main = SM.getMemoryBuffer(Buffer)->getBuffer();
-    const char *P = Loc.getPointer();
-    if (P && P >= Main.begin() && P <= Main.end()) {
-      E.Offset = size_t(P - Main.begin());
-    } else {
-      E.FromExpansion = Loc.isValid();
-      E.Line = E.FromExpansion ? PendingLine : 0;
-    }
-    if (K == AsmEvent::Kind::Instruction)
-      PendingLine = 0;
+    // The streamer hears of a statement once the parser has consumed its
+    // end: the current token is the first one after it.
+    SMLoc Next = Parser ? Parser->getTok().getLoc() : SMLoc();
+    E.NextOffset = offsetOf(Next);
+    if (Loc.isValid())
+      E.Offset = offsetOf(Loc);
+    SMLoc At = Loc.isValid() ? Loc : Next;
+    E.FromExpansion = At.isValid() && offsetOf(At) == AsmEvent::NoOffset;
+    if (E.FromExpansion)
+      E.Line = PendingLine;
     return E;
   }
 
-  bool endsWithNewline(SMLoc Loc) const {
-    StringRef Text = SM.getMemoryBuffer(Buffer)->getBuffer();
-    return Loc.getPointer() == Text.end() && Text.ends_with("\n");
+  size_t offsetOf(SMLoc Loc) const {
+    const char *P = Loc.getPointer();
+    return P && P >= Main.begin() && P <= Main.end() ? size_t(P - Main.begin())
+                                                     : AsmEvent::NoOffset;
   }
 
-  SourceMgr &SM;
-  unsigned Buffer;
-  std::vector<AsmEvent> &Events;
+  /// A `.file` the input declared, kept to register it again after the
+  /// parser drops the file table.
+  struct DwarfFile {
+    unsigned Number;
+    std::string Directory, Name;
+    std::optional<MD5::MD5Result> Checksum;
+    std::optional<std::string> Source;
+    unsigned CUID;
+  };
+
+  void restoreFileTable() {
+    if (!TrackExpansionLines || getContext().getGenDwarfForAssembly())
+      return;
+    getContext().setGenDwarfForAssembly(true);
+    for (const DwarfFile &F : Files) {
+      std::optional<StringRef> Source;
+      if (F.Source)
+        Source = *F.Source;
+      if (F.Number == 0)
+        MCStreamer::emitDwarfFile0Directive(F.Directory, F.Name, F.Checksum, Source, F.CUID);
+      else
+        consumeError(MCStreamer::tryEmitDwarfFileDirective(F.Number, F.Directory, F.Name,
+                                                           F.Checksum, Source, F.CUID)
+                         .takeError());
+    }
+  }
+
+  StringRef Main;
+  AssembledFile &Out;
+  bool TrackExpansionLines;
+  std::vector<DwarfFile> Files;
   MCAsmParser *Parser = nullptr;
   unsigned PendingLine = 0;
 };
@@ -177,17 +218,24 @@ static void collectDiagnostics(SourceMgr &SM, std::vector<AsmDiagnostic> &Diags,
       &S);
 }
 
-std::vector<AsmEvent>
-AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
-                             std::vector<AsmDiagnostic> &Diags) {
+AssembledFile AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
+                                           std::vector<AsmDiagnostic> &Diags) {
   bool Expansions = usesExpansions(Buffer->getBuffer());
   MainBuffer = SrcMgr.AddNewSourceBuffer(std::move(Buffer), SMLoc());
+  StringRef Main = SrcMgr.getMemoryBuffer(MainBuffer)->getBuffer();
   Ctx->setMainFileName(SrcMgr.getMemoryBuffer(MainBuffer)->getBufferIdentifier());
-  // Only needed to attribute expansions to their invoking line; it conflicts
-  // with `.file` directives, so it stays off for files without macros.
+  // Only needed to attribute expansions to their invoking line, and not
+  // free (the parser computes every instruction's line): off for files
+  // without macros.
   Ctx->setGenDwarfForAssembly(Expansions);
-  std::vector<AsmEvent> Events;
-  RecordingStreamer Streamer(*Ctx, SrcMgr, MainBuffer, Events);
+  // A file number of its own would make the parser add the input as a
+  // `.file` of the line table; the lines are all the reader listens to.
+  Ctx->setGenDwarfFileNumber(Expansions ? 1 : 0);
+  AssembledFile Out;
+  // Most statements are instructions; one slot each up front saves regrowing.
+  Out.Events.reserve(Main.size() / 64);
+  Out.Insts.reserve(Main.size() / 64);
+  RecordingStreamer Streamer(*Ctx, Main, Out, Expansions);
   formatted_raw_ostream Null(nulls());
   Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
   ParseRun Run = makeParser(*Target, SrcMgr, *Ctx, Streamer, MainBuffer);
@@ -200,7 +248,7 @@ AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
       return D.Diag.getMessage().contains("when -g is used");
     });
   SrcMgr.setDiagHandler(nullptr);
-  return Events;
+  return Out;
 }
 
 Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Text) {
@@ -209,9 +257,10 @@ Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Tex
     Line += '\n';
   unsigned Id = SrcMgr.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(Line, "<statement>"), SMLoc());
-  std::vector<AsmEvent> Events;
+  AssembledFile Out;
   std::vector<AsmDiagnostic> Diags;
-  RecordingStreamer Streamer(*Ctx, SrcMgr, Id, Events);
+  RecordingStreamer Streamer(*Ctx, SrcMgr.getMemoryBuffer(Id)->getBuffer(), Out,
+                             /*TrackExpansionLines=*/false);
   formatted_raw_ostream Null(nulls());
   Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
   // The statement is assembled into the current text section.
@@ -224,10 +273,7 @@ Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Tex
   for (const AsmDiagnostic &D : Diags)
     if (D.Diag.getKind() == SourceMgr::DK_Error)
       return createStringError(inconvertibleErrorCode(), D.Diag.getMessage());
-  SmallVector<MCInst, 1> Insts;
-  for (AsmEvent &E : Events)
-    if (E.K == AsmEvent::Kind::Instruction)
-      Insts.push_back(E.Inst);
+  SmallVector<MCInst, 1> Insts(Out.Insts.begin(), Out.Insts.end());
   if (Insts.empty())
     return createStringError(inconvertibleErrorCode(),
                              "'" + Text.trim() + "' is not an instruction");

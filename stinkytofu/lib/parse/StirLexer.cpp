@@ -1,5 +1,6 @@
 //===- StirLexer.cpp - Tokens of the textual IR ---------------------------===//
 #include "stinkytofu/parse/StirLexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
@@ -38,6 +39,16 @@ static bool isWordChar(char C) {
   return isAlnum(C) || StringRef("_.$-+*/&|<>~!%:").contains(C);
 }
 
+static bool isBareNameChar(char C) { return isAlnum(C) || StringRef("_.$").contains(C); }
+
+bool isBareStirName(StringRef Name) { return !Name.empty() && all_of(Name, isBareNameChar); }
+
+StringRef unquotedOperand(StringRef Operand) {
+  if (Operand.size() >= 2 && Operand.front() == '"' && Operand.back() == '"')
+    return Operand.drop_front().drop_back();
+  return Operand;
+}
+
 bool StirLexer::readBalanced(char Close, std::string &Raw) {
   int Depth = 0;
   bool InString = false;
@@ -48,10 +59,12 @@ bool StirLexer::readBalanced(char Close, std::string &Raw) {
       LineBegin = Pos + 1;
     }
     if (InString) {
-      if (C == '\\' && Pos + 1 < Buf.size())
-        Raw += Buf[Pos++];
-      else if (C == '"')
+      if (C == '\\' && Pos + 1 < Buf.size()) {
+        Raw += C; // the escaped character follows, whatever it is
+        C = Buf[++Pos];
+      } else if (C == '"') {
         InString = false;
+      }
     } else if (C == '"') {
       InString = true;
     } else if (C == '(' || C == '[') {
@@ -119,11 +132,13 @@ StirToken StirLexer::next() {
     ++Pos;
     if (Pos < Buf.size() && Buf[Pos] == '"') {
       StirToken Name = next();
+      if (Name.is(StirToken::Kind::Error))
+        return Name;
       T.Text = Name.Text;
       return T;
     }
     size_t B = Pos;
-    while (Pos < Buf.size() && (isAlnum(Buf[Pos]) || StringRef("_.$").contains(Buf[Pos])))
+    while (Pos < Buf.size() && isBareNameChar(Buf[Pos]))
       ++Pos;
     T.Text = Buf.slice(B, Pos).str();
     return T;

@@ -1,5 +1,6 @@
 //===- PassRegistry.cpp - Passes by name ----------------------------------===//
 #include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/analysis/LivenessPrinter.h"
 #include "stinkytofu/analysis/Verifier.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"

@@ -29,6 +29,8 @@ static void writeFunction(const Function &F, llvm::raw_ostream &OS) {
       OS << I.leadingText();
       if (I.sourceText().empty() && LastSource)
         OS << formatInstruction(I, AsmStyle::of(*LastSource)) << "\n";
+      else if (!I.isModified())
+        OS << I.sourceText(); // no copy: most instructions are unchanged
       else
         OS << instructionText(I);
       if (!I.sourceText().empty() && I.kind() == InstKind::Machine)

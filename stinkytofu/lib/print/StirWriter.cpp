@@ -1,7 +1,8 @@
 //===- StirWriter.cpp - Writing the textual IR (`.stir`) ------------------===//
 #include "stinkytofu/print/StirWriter.h"
 #include "stinkytofu/hw/HardwareModel.h"
-#include "stinkytofu/parse/OperandParser.h"
+#include "stinkytofu/parse/StirImplicitOperands.h"
+#include "stinkytofu/parse/StirLexer.h"
 #include "stinkytofu/print/InstructionFormatter.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -11,34 +12,38 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-/// The operand list as `.stir` prints it: definitions, then the uses as one
-/// text in which modifiers stay space-separated (`v7 dst_sel:DWORD`).
-static std::pair<std::vector<std::string>, std::string>
+/// The operands as `.stir` prints them: the definitions, then the uses, each
+/// use with the modifiers that follow it (`v7 dst_sel:DWORD`).
+static std::pair<std::vector<std::string>, std::vector<std::string>>
 printedOperands(const Instruction &I, unsigned Defs) {
-  std::vector<std::string> DefSpellings;
+  std::vector<std::string> DefSpellings, UsePieces;
   for (unsigned D = 0; D < Defs; ++D)
     DefSpellings.push_back(I.operand(D).spelling().str());
-  std::string Uses;
-  for (unsigned U = Defs; U < I.numOperands(); ++U)
-    Uses += (U == Defs ? "" : I.operand(U).isModifier() ? " " : ", ") +
-            I.operand(U).spelling().str();
-  return {DefSpellings, Uses};
+  for (unsigned U = Defs; U < I.numOperands(); ++U) {
+    const Operand &Op = I.operand(U);
+    if (Op.isModifier() && !UsePieces.empty())
+      UsePieces.back() += (" " + Op.spelling()).str();
+    else
+      UsePieces.push_back(Op.spelling().str());
+  }
+  return {DefSpellings, UsePieces};
 }
 
-std::string rebuildStatement(llvm::StringRef Mnemonic,
-                             const std::vector<std::string> &Defs, llvm::StringRef Uses) {
-  std::string Text = "\t" + Mnemonic.str();
+std::string rebuildStatement(StringRef Mnemonic, ArrayRef<std::string> Defs,
+                             ArrayRef<std::string> Uses, SmallVectorImpl<size_t> *Offsets) {
+  std::string Text = "\t";
+  if (Offsets)
+    Offsets->push_back(Text.size());
+  Text += Mnemonic;
   bool First = true;
-  auto Add = [&](StringRef Piece) {
-    Text += First ? " " : ", ";
-    Text += Piece.str();
-    First = false;
-  };
-  for (const std::string &D : Defs)
-    Add(D);
-  for (StringRef Piece : splitTopLevel(Uses, ','))
-    if (!Piece.trim().empty())
-      Add(Piece.trim());
+  for (ArrayRef<std::string> Pieces : {Defs, Uses})
+    for (const std::string &Piece : Pieces) {
+      Text += First ? " " : ", ";
+      First = false;
+      if (Offsets)
+        Offsets->push_back(Text.size());
+      Text += Piece;
+    }
   return Text;
 }
 
@@ -82,6 +87,16 @@ bool isSyntheticBlockName(StringRef Name) {
 
 namespace {
 
+/// `@name` or `^name`; quoted (`@"my-kernel"`) when the name holds a
+/// character a bare name cannot.
+void printName(raw_ostream &OS, char Sigil, StringRef Name) {
+  OS << Sigil;
+  if (isBareStirName(Name))
+    OS << Name;
+  else
+    printQuoted(OS, Name);
+}
+
 class StirPrinter {
 public:
   StirPrinter(const Module &M, raw_ostream &OS) : M(M), OS(OS) {}
@@ -102,7 +117,8 @@ private:
 };
 
 void StirPrinter::print() {
-  OS << "st.module @" << M.name();
+  OS << "st.module ";
+  printName(OS, '@', M.name());
   if (M.endsWithoutNewline())
     OS << " attributes { final_newline = false }";
   OS << " {\n";
@@ -134,8 +150,9 @@ void StirPrinter::print() {
 }
 
 void StirPrinter::printFunction(const Function &F, int Position) {
-  OS << "  st.func @" << (F.isEntry() && &F == M.entry() ? StringRef("entry") : F.name())
-     << "()";
+  OS << "  st.func ";
+  printName(OS, '@', F.isEntry() && &F == M.entry() ? StringRef("entry") : F.name());
+  OS << "()";
   AttrDict Attrs;
   if (F.isEntry() && &F != M.entry())
     Attrs.add("kernel", AttrValue::boolean(true));
@@ -154,7 +171,9 @@ void StirPrinter::printFunction(const Function &F, int Position) {
 }
 
 void StirPrinter::printBlock(const BasicBlock &BB) {
-  OS << "  ^" << BB.name() << ":";
+  OS << "  ";
+  printName(OS, '^', BB.name());
+  OS << ":";
   AttrDict Attrs;
   if (!BB.leadingText().empty())
     Attrs.add("leading", AttrValue::string(BB.leadingText().str()));
@@ -174,7 +193,7 @@ void StirPrinter::printBlock(const BasicBlock &BB) {
   if (!BB.successors().empty()) {
     OS << "    Successors: ";
     for (size_t S = 0; S < BB.successors().size(); ++S)
-      OS << (S ? ", ^" : "^") << BB.successors()[S]->name();
+      printName(OS << (S ? ", " : ""), '^', BB.successors()[S]->name());
     OS << "\n";
   }
 }
@@ -182,15 +201,15 @@ void StirPrinter::printBlock(const BasicBlock &BB) {
 void StirPrinter::printInstruction(const Instruction &I) {
   const TargetInfo &TI = M.target();
   unsigned Defs = numPrintedDefs(I, TI);
+  auto [DefSpellings, Uses] = printedOperands(I, Defs);
   OS << "    ";
   for (unsigned D = 0; D < Defs; ++D)
-    OS << (D ? ", " : "") << I.operand(D).spelling();
+    OS << (D ? ", " : "") << DefSpellings[D];
   if (Defs)
     OS << " = ";
   OS << "\"st." << I.mnemonic() << "\"";
-  auto [DefSpellings, Uses] = printedOperands(I, Defs);
   if (!Uses.empty())
-    OS << "(" << Uses << ")";
+    OS << "(" << join(Uses, ", ") << ")";
   AttrDict Attrs;
   auto [Issue, Latency] = defaultCycles(I, TI);
   Attrs.add("issueCycles", AttrValue::integer(I.issueCyclesOverride()
@@ -214,7 +233,17 @@ void StirPrinter::printInstruction(const Instruction &I) {
   if (Text.empty() || I.isModified())
     Text = formatInstruction(I, AsmStyle::around(I)) + "\n";
   StringRef Line = StringRef(Text).drop_back(StringRef(Text).ends_with("\n") ? 1 : 0);
-  if (Line != rebuildStatement(I.mnemonic(), DefSpellings, Uses))
+  // `asm` is printed unless the reader gives the text back from the
+  // operands: it unquotes a quoted operand and respells (or leaves out) one
+  // in the reference's register spellings (`VCC`, `SCC0`).
+  std::vector<std::string> ReadUses;
+  for (const std::string &Use : Uses)
+    ReadUses.push_back(unquotedOperand(Use).str());
+  auto ReaderRespells = [&](const std::string &Op) {
+    return isReferenceRegisterSpelling(Op, TI);
+  };
+  if (Line != rebuildStatement(I.mnemonic(), DefSpellings, ReadUses) ||
+      any_of(DefSpellings, ReaderRespells) || any_of(ReadUses, ReaderRespells))
     Attrs.add("asm", AttrValue::string(Line.str()));
   OS << " ";
   Attrs.print(OS);

@@ -35,7 +35,7 @@ void buildCFG(Function &F) {
     BasicBlock *Next = std::next(It) == F.blocks().end() ? nullptr : &*std::next(It);
     const Instruction *Last = BB.empty() ? nullptr : &BB.instructions().back();
     if (Last && isBranch(*Last)) {
-      bool Long = Last->facts().has(IF_ComputedTarget);
+      bool Long = isComputedBranch(*Last);
       for (const std::string &Target : getBranchTargets(*Last))
         if (BasicBlock *To = ByLabel.lookup(Target))
           BB.addSuccessor(To, Long ? EdgeKind::LongBranch : EdgeKind::Branch);

@@ -7,12 +7,10 @@
 #ifndef STINKYTOFU_TESTS_UNIT_ANALYSIS_ANALYSISTESTMODULES_H
 #define STINKYTOFU_TESTS_UNIT_ANALYSIS_ANALYSISTESTMODULES_H
 
+#include "TestModules.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 
-#include "llvm/Support/Error.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 #include <functional>
@@ -37,22 +35,16 @@ inline ReadOptions forArch(llvm::StringRef Arch) {
 /// The module of \p Text with a CFG in every function; null (and a test
 /// failure) when the text does not assemble.
 inline std::unique_ptr<Module> readModule(llvm::StringRef Text, ReadOptions Opts = {}) {
-  ReaderOptions RO;
-  RO.Arch = Opts.Arch;
-  RO.AllowUnknownInstructions = Opts.AllowUnknown;
   // A blank last line keeps the tests independent of how the reader treats
   // the final statement of a file.
-  std::string Source = Text.str() + "\n";
-  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Source, "t.s"), RO);
-  if (!M) {
-    ADD_FAILURE() << llvm::toString(M.takeError());
+  auto M = test::readAsmText(Text.str() + "\n", Opts.Arch, Opts.AllowUnknown);
+  if (!M)
     return nullptr;
-  }
   if (Opts.BeforeCFG)
-    Opts.BeforeCFG(**M);
-  for (Function &F : (*M)->functions())
+    Opts.BeforeCFG(*M);
+  for (Function &F : M->functions())
     buildCFG(F);
-  return std::move(*M);
+  return M;
 }
 
 /// The block a label starts, in any function of \p M.

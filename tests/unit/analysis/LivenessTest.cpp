@@ -1,4 +1,9 @@
 //===- LivenessTest.cpp - Register liveness over register units -----------===//
+//
+// SCC, s_cbranch_execz, loop and call cases, each in `.s` and `.stir`, are in
+// StirLivenessTest.cpp.
+//
+//===----------------------------------------------------------------------===//
 #include "analysis/AnalysisTestModules.h"
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/hw/HardwareModel.h"
@@ -34,50 +39,6 @@ MCRegister reg(const Module &M, llvm::StringRef Name) {
 
 std::string describe(const Liveness &L, const llvm::BitVector &BV) {
   return L.units().describe(BV);
-}
-
-TEST(LivenessTest, SCCExact) {
-  auto M = readModule(R"(
-k:
-  s_mov_b32 s2, 0
-  s_cmp_eq_u32 s0, 0
-  s_cbranch_scc1 L_taken
-L_fall:
-  s_mov_b32 s3, s2
-  s_endpgm
-L_taken:
-  s_cmp_eq_u32 s1, 0
-  s_cbranch_scc0 L_done
-L_mid:
-  s_nop 0
-L_done:
-  s_endpgm
-)");
-  ASSERT_TRUE(M);
-  Liveness L(*M->entry());
-  Instruction *Cmp = instOf(*M, "s_cmp_eq_u32"), *Br = instOf(*M, "s_cbranch_scc1");
-  Instruction *Cmp2 = instOf(*M, "s_cmp_eq_u32", 1), *Br2 = instOf(*M, "s_cbranch_scc0");
-  EXPECT_FALSE(L.isLiveBefore(*Cmp, "SCC"));
-  EXPECT_TRUE(L.isLiveAfter(*Cmp, "SCC"));
-  EXPECT_TRUE(L.isLiveBefore(*Br, "SCC"));
-  EXPECT_TRUE(L.isLiveBefore(*Br, "scc")); // lower case works too
-  // Neither successor reads the SCC of the first compare: the fall-through
-  // block does not use it, the taken block redefines it first.
-  EXPECT_FALSE(L.isLiveAfter(*Br, "SCC"));
-  EXPECT_FALSE(L.liveIn(*blockOf(*M, "L_taken")).test(
-      L.units().units(L.units().byName("SCC")).front()));
-  EXPECT_FALSE(L.isLiveBefore(*Cmp2, "SCC"));
-  EXPECT_TRUE(L.isLiveBefore(*Br2, "SCC"));
-  EXPECT_FALSE(L.isLiveAfter(*Br2, "SCC"));
-
-  // s2 flows into the fall-through block only.
-  EXPECT_TRUE(L.isLiveAfter(*Br, reg(*M, "s2")));
-  EXPECT_EQ(describe(L, L.liveIn(*blockOf(*M, "L_fall"))), "s2");
-  EXPECT_EQ(describe(L, L.liveIn(*blockOf(*M, "L_taken"))), "s1");
-  EXPECT_EQ(describe(L, L.liveIn(*blockOf(*M, "k"))), "s0 s1");
-  // s_endpgm: nothing is live after the wave ends.
-  EXPECT_TRUE(L.liveOut(*blockOf(*M, "L_done")).none());
-  EXPECT_TRUE(L.liveOut(*blockOf(*M, "L_fall")).none());
 }
 
 TEST(LivenessTest, M0BeforeLDS) {
@@ -123,68 +84,6 @@ k:
   Instruction *Rels = instOf(*M, "s_movrels_b32");
   EXPECT_TRUE(L.isLiveBefore(*Rels, "M0"));
   EXPECT_FALSE(L.isLiveBefore(*instOf(*M, "s_mov_b32"), "M0"));
-}
-
-TEST(LivenessTest, AcrossExeczBranch) {
-  auto M = readModule(R"(
-k:
-  v_cmp_gt_u32 vcc, s0, v0
-  s_and_saveexec_b64 s[4:5], vcc
-  s_cbranch_execz L_skip
-L_body:
-  v_mov_b32 v1, s6
-  global_store_dword v[2:3], v1, off
-L_skip:
-  s_or_b64 exec, exec, s[4:5]
-  s_endpgm
-)");
-  ASSERT_TRUE(M);
-  Liveness L(*M->entry());
-  Instruction *Save = instOf(*M, "s_and_saveexec_b64");
-  Instruction *Execz = instOf(*M, "s_cbranch_execz");
-  EXPECT_TRUE(L.isLiveBefore(*Save, "VCC"));
-  EXPECT_FALSE(L.isLiveAfter(*Save, "VCC"));
-  EXPECT_TRUE(L.isLiveBefore(*Execz, "EXEC"));
-  // s[4:5] is read after the join: live on both paths around the branch.
-  EXPECT_TRUE(L.isLiveBefore(*Execz, reg(*M, "s[4:5]")));
-  EXPECT_TRUE(L.isLiveBefore(*Execz, reg(*M, "s5")));
-  EXPECT_TRUE(L.units().any(L.liveIn(*blockOf(*M, "L_body")), reg(*M, "s4")));
-  // s6 only on the path that does not skip.
-  EXPECT_TRUE(L.isLiveBefore(*Execz, reg(*M, "s6")));
-  EXPECT_TRUE(L.units().any(L.liveIn(*blockOf(*M, "L_body")), reg(*M, "s6")));
-  EXPECT_FALSE(L.units().any(L.liveIn(*blockOf(*M, "L_skip")), reg(*M, "s6")));
-  EXPECT_EQ(describe(L, L.liveIn(*blockOf(*M, "L_skip"))), "exec_lo exec_hi s4 s5");
-}
-
-TEST(LivenessTest, AcrossLoopBackEdge) {
-  auto M = readModule(R"(
-k:
-  s_mov_b32 s0, 0
-  s_mov_b32 s7, 5
-L_loop:
-  s_add_u32 s0, s0, 1
-  s_mul_i32 s8, s7, 2
-  s_cmp_lt_u32 s0, 10
-  s_cbranch_scc1 L_loop
-L_exit:
-  s_mov_b32 s9, s8
-  s_endpgm
-)");
-  ASSERT_TRUE(M);
-  Liveness L(*M->entry());
-  BasicBlock *Loop = blockOf(*M, "L_loop");
-  // s7 is read on every iteration: live around the back edge.
-  EXPECT_EQ(describe(L, L.liveIn(*Loop)), "s0 s7");
-  EXPECT_EQ(describe(L, L.liveOut(*Loop)), "s0 s7 s8");
-  Instruction *Br = instOf(*M, "s_cbranch_scc1");
-  EXPECT_TRUE(L.isLiveAfter(*Br, reg(*M, "s7")));
-  EXPECT_FALSE(L.isLiveAfter(*Br, "SCC"));
-  // s8 is redefined before any read inside the loop.
-  EXPECT_FALSE(L.isLiveBefore(*instOf(*M, "s_mul_i32"), reg(*M, "s8")));
-  EXPECT_TRUE(L.isLiveAfter(*instOf(*M, "s_mul_i32"), reg(*M, "s8")));
-  // The first s_mov_b32 writes s0 before the loop reads it.
-  EXPECT_FALSE(L.isLiveBefore(*instOf(*M, "s_mov_b32"), reg(*M, "s0")));
-  EXPECT_TRUE(L.liveIn(*blockOf(*M, "k")).none());
 }
 
 const char *const LongBranch = R"(

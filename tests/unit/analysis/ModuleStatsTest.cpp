@@ -1,9 +1,8 @@
 //===- ModuleStatsTest.cpp - Per-function control-flow counts --------------===//
 #include "stinkytofu/analysis/ModuleStats.h"
-#include "stinkytofu/parse/AsmReader.h"
+#include "TestModules.h"
 #include "stinkytofu/print/CfgDotWriter.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -37,14 +36,12 @@ const char *Kernel = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n"
                      "\t.size f, .Lfunc_end1-f\n";
 
 std::unique_ptr<Module> read() {
-  ReaderOptions Opts;
-  auto M = readAsm(MemoryBuffer::getMemBufferCopy(Kernel, "t.s"), Opts);
-  EXPECT_TRUE(static_cast<bool>(M)) << (M ? "" : toString(M.takeError()));
+  auto M = test::readAsmText(Kernel);
   if (!M)
     return nullptr;
-  for (Function &F : (*M)->functions())
+  for (Function &F : M->functions())
     buildCFG(F);
-  return std::move(*M);
+  return M;
 }
 
 Instruction &first(Module &M, StringRef Mnemonic) {

@@ -1,9 +1,9 @@
 //===- VerifierTest.cpp - Structural invariants of the Asm IR --------------===//
 #include "stinkytofu/analysis/Verifier.h"
+#include "TestModules.h"
 #include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/pass/PassManager.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -34,10 +34,7 @@ const char *Kernel = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n" // 1
                      "\t.size f, .Lfunc_end1-f\n";                     // 21
 
 std::unique_ptr<Module> read(StringRef Text) {
-  ReaderOptions Opts;
-  auto M = readAsm(MemoryBuffer::getMemBufferCopy(Text, "v.s"), Opts);
-  EXPECT_TRUE(static_cast<bool>(M)) << (M ? "" : toString(M.takeError()));
-  return M ? std::move(*M) : nullptr;
+  return test::readAsmText(Text, "", false, "v.s");
 }
 
 std::string verify(const Module &M) {

@@ -10,6 +10,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/InstrFacts.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "TestModules.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/parse/AsmReader.h"
 
@@ -35,15 +36,8 @@ namespace {
 /// Reads \p Text as a `.s` file for \p Arch; fails the test on error.
 std::unique_ptr<Module> readKernel(StringRef Text, StringRef Arch,
                                    bool AllowUnknown = false) {
-  ReaderOptions Opts;
-  Opts.Arch = Arch.str();
-  Opts.AllowUnknownInstructions = AllowUnknown;
-  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "kernel.s"), Opts);
-  if (!M) {
-    ADD_FAILURE() << Arch.str() << ": " << llvm::toString(M.takeError());
-    return nullptr;
-  }
-  return std::move(*M);
+  SCOPED_TRACE(Arch.str());
+  return test::readAsmText(Text, Arch, AllowUnknown, "kernel.s");
 }
 
 std::vector<const Instruction *> allInstructions(const Module &M) {
@@ -521,16 +515,13 @@ TEST(InstrFacts, OpaqueReadsAndWritesEverything) {
 
 TEST(InstrFacts, TargetComesFromTheFile) {
   // .amdgcn_target decides; the default (gfx942) does not apply.
-  ReaderOptions Opts;
-  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy(
-                       "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n"
-                       "\t.text\nk:\n\tds_read_b32 v1, v2\n\ts_endpgm\n",
-                       "k.s"),
-                   Opts);
-  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
-  EXPECT_EQ((*M)->target().processor(), "gfx1100");
-  EXPECT_EQ((*M)->target().hardware().waveSize(), 32u);
-  EXPECT_FALSE(contains(uses(**M, findInst(**M, "ds_read_b32")), "m0"));
+  auto M = test::readAsmText("\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n"
+                             "\t.text\nk:\n\tds_read_b32 v1, v2\n\ts_endpgm\n",
+                             "", false, "k.s");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->target().processor(), "gfx1100");
+  EXPECT_EQ(M->target().hardware().waveSize(), 32u);
+  EXPECT_FALSE(contains(uses(*M, findInst(*M, "ds_read_b32")), "m0"));
 }
 
 // --- The local corpus --------------------------------------------------------

@@ -5,11 +5,10 @@
 // function; explicit `Successors:` keep their kinds.
 //
 //===----------------------------------------------------------------------===//
-#include "stinkytofu/parse/StirReader.h"
+#include "TestModules.h"
 #include "stinkytofu/print/AsmWriter.h"
 #include "stinkytofu/print/StirWriter.h"
 
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -39,14 +38,7 @@ const char *const Stir = R"(st.module @k {
 )";
 
 std::unique_ptr<Module> readText(llvm::StringRef Text) {
-  ReaderOptions RO;
-  RO.Arch = "gfx942";
-  auto M = readStir(llvm::MemoryBuffer::getMemBufferCopy(Text, "t.stir"), RO);
-  if (!M) {
-    ADD_FAILURE() << llvm::toString(M.takeError());
-    return nullptr;
-  }
-  return std::move(*M);
+  return test::readStirText(Text, "gfx942");
 }
 
 TEST(StirFunctionsTest, CalleeInsideTheKernelTextBecomesAFunction) {

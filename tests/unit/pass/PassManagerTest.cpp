@@ -1,9 +1,8 @@
 //===- PassManagerTest.cpp - Analyses, invalidation, pipelines -------------===//
-#include "stinkytofu/parse/AsmReader.h"
+#include "TestModules.h"
 #include "stinkytofu/pass/AnalysisManager.h"
 #include "stinkytofu/pass/PassManager.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -31,12 +30,7 @@ const char *TwoFunctions = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n"
                            ".Lfunc_end1:\n"
                            "\t.size f, .Lfunc_end1-f\n";
 
-std::unique_ptr<Module> read(StringRef Text) {
-  ReaderOptions Opts;
-  auto M = readAsm(MemoryBuffer::getMemBufferCopy(Text, "t.s"), Opts);
-  EXPECT_TRUE(static_cast<bool>(M)) << (M ? "" : toString(M.takeError()));
-  return M ? std::move(*M) : nullptr;
-}
+std::unique_ptr<Module> read(StringRef Text) { return test::readAsmText(Text); }
 
 Function &fn(Module &M, StringRef Name) {
   Function *F = M.findFunction(Name);

@@ -1,8 +1,7 @@
 //===- PassRegistryTest.cpp - Passes by name, arguments, pipelines, scopes -===//
-#include "stinkytofu/parse/AsmReader.h"
+#include "TestModules.h"
 #include "stinkytofu/pass/PassPipeline.h"
 #include "stinkytofu/pass/PassRegistry.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -163,10 +162,8 @@ const char *ScopeKernel = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n"
 class LabelScopeTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    ReaderOptions Opts;
-    auto R = readAsm(MemoryBuffer::getMemBufferCopy(ScopeKernel, "scope.s"), Opts);
-    ASSERT_TRUE(static_cast<bool>(R)) << errorText(R.takeError());
-    M = std::move(*R);
+    M = test::readAsmText(ScopeKernel, "", false, "scope.s");
+    ASSERT_TRUE(M);
     for (const Function &F : M->functions())
       for (const BasicBlock &BB : F.blocks())
         for (const Instruction &I : BB.instructions())

@@ -1,7 +1,7 @@
 //===- AsmWriterTest.cpp - Untouched text stays, new text follows the file -===//
+#include "TestModules.h"
 #include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/print/AsmWriter.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -9,11 +9,7 @@ using namespace stinkytofu;
 namespace {
 
 std::unique_ptr<Module> read(llvm::StringRef Text) {
-  ReaderOptions Opts;
-  Opts.Arch = "gfx90a";
-  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "t.s"), Opts);
-  EXPECT_TRUE(static_cast<bool>(M)) << (M ? "" : llvm::toString(M.takeError()));
-  return M ? std::move(*M) : nullptr;
+  return test::readAsmText(Text, "gfx90a");
 }
 
 std::string print(const Module &M) {

@@ -1,8 +1,8 @@
 //===- InstrumentationVerifierTest.cpp - The verifier finds bad insertions ===//
 #include "asm-instrument/sqtt/InstrumentationVerifier.h"
+#include "TestModules.h"
 #include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -19,11 +19,7 @@ struct Fixture {
   std::unique_ptr<InstrumentationSnapshot> Snapshot;
 
   explicit Fixture(llvm::StringRef Text) {
-    ReaderOptions Opts;
-    Opts.Arch = "gfx942";
-    auto R = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "t.s"), Opts);
-    EXPECT_TRUE(bool(R)) << (R ? "" : llvm::toString(R.takeError()));
-    M = std::move(*R);
+    M = test::readAsmText(Text, "gfx942");
     F = &M->functions().front();
     buildCFG(*F);
     Live[F] = std::make_unique<MarkerLiveness>(*F, false, sgprBudget(*F, false));

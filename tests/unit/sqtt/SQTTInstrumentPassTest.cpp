@@ -2,11 +2,10 @@
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/sqtt/SQTTInstrumentPass.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
-#include "stinkytofu/parse/AsmReader.h"
+#include "TestModules.h"
 #include "stinkytofu/parse/PseudoInstructions.h"
 #include "stinkytofu/print/AsmWriter.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -16,11 +15,7 @@ namespace {
 
 std::unique_ptr<Module> read(llvm::StringRef Text, llvm::StringRef Arch) {
   registerMarkerPseudoInstructions(PseudoInstructionRegistry::global());
-  ReaderOptions Opts;
-  Opts.Arch = Arch.str();
-  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "t.s"), Opts);
-  EXPECT_TRUE(bool(M)) << (M ? "" : llvm::toString(M.takeError()));
-  return M ? std::move(*M) : nullptr;
+  return test::readAsmText(Text, Arch);
 }
 
 /// Runs the pass (no scope check, verifier on) and returns the assembly.

@@ -151,26 +151,55 @@ label_After:
   EXPECT_TRUE(isUnreachable(blockOf(*M, "label_After")));
 }
 
-TEST(CFGContractTest, AddPcGoesToTheLabelOfItsExpression) {
-  const char *Text = R"(k:
+// gfx1250's s_add_pc_i64 computes its target: the label in its expression
+// (rocisa's `L-.-12`, LLVM's `L-.Lpost_addpcN`) becomes an edge only once
+// LongBranchLoweringPass has proven it and attached LabelData.
+const char *const AddPcForms[] = {
+    R"(k:
   s_add_pc_i64 label_X-.-12
 label_Dead:
   s_nop 0
 label_X:
   s_endpgm
-)";
-  // Without LabelData the label comes from the expression; with it (after
-  // the pass) from LabelData: the same single long-branch edge.
-  for (bool Lowered : {false, true}) {
-    SCOPED_TRACE(Lowered);
+)",
+    R"(k:
+  s_add_pc_i64 label_X-.Lpost_addpc0
+.Lpost_addpc0:
+label_Dead:
+  s_nop 0
+label_X:
+  s_endpgm
+)"};
+
+TEST(CFGContractTest, AddPcWithoutLabelDataHasNoSuccessor) {
+  for (const char *Text : AddPcForms) {
+    SCOPED_TRACE(Text);
     auto M = withCFG(Text, "gfx1250");
     ASSERT_TRUE(M);
-    if (Lowered)
-      lowerLongBranches(*M);
+    Instruction *I = nth(*M, "s_add_pc_i64");
+    EXPECT_TRUE(isComputedBranch(*I));
+    EXPECT_FALSE(isIndirectBranch(*I));
+    EXPECT_TRUE(getBranchTargets(*I).empty());
+    EXPECT_TRUE(blockOf(*M, "k")->successors().empty());
+    EXPECT_TRUE(isUnreachable(blockOf(*M, "label_X")));
+    // An unknown jump, not a return.
+    EXPECT_FALSE(isReturn(*I));
+  }
+}
+
+TEST(CFGContractTest, AddPcWithLabelDataGoesToTheLabel) {
+  for (const char *Text : AddPcForms) {
+    SCOPED_TRACE(Text);
+    auto M = withCFG(Text, "gfx1250");
+    ASSERT_TRUE(M);
+    lowerLongBranches(*M);
+    Instruction *I = nth(*M, "s_add_pc_i64");
+    EXPECT_EQ(getBranchTargets(*I), std::vector<std::string>{"label_X"});
     const BasicBlock *K = blockOf(*M, "k");
     EXPECT_EQ(succNames(K), std::vector<std::string>{"label_X"});
     EXPECT_EQ(K->successorKinds(), std::vector<EdgeKind>{EdgeKind::LongBranch});
     EXPECT_TRUE(isUnreachable(blockOf(*M, "label_Dead")));
+    EXPECT_FALSE(isUnreachable(blockOf(*M, "label_X")));
   }
 }
 

@@ -9,7 +9,6 @@
 #include "TransformTestUtil.h"
 
 #include "stinkytofu/analysis/Reachability.h"
-#include "stinkytofu/parse/StirReader.h"
 #include "stinkytofu/print/StirWriter.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "stinkytofu/transforms/LongBranchLoweringPass.h"
@@ -29,8 +28,9 @@ Names functionNames(const Module &M) {
 }
 
 /// Reads \p Text, runs both passes, checks the assembly did not change.
-std::unique_ptr<Module> recovered(llvm::StringRef Text, CallTargetStats *Stats = nullptr) {
-  std::unique_ptr<Module> M = read(Text);
+std::unique_ptr<Module> recovered(llvm::StringRef Text, CallTargetStats *Stats = nullptr,
+                                  llvm::StringRef Arch = "gfx942") {
+  std::unique_ptr<Module> M = read(Text, Arch);
   if (!M)
     return nullptr;
   std::string Before = asmOf(*M);
@@ -207,6 +207,166 @@ k:
   EXPECT_EQ(functionNames(*M), (Names{"scale", "k"})); // already functions
 }
 
+// --- LLVM call sequences of gfx12 and gfx1250 --------------------------------
+
+/// The module of `scale` (which writes v0 only) and kernel `k` whose body
+/// is \p Body, for \p Gfx, after both passes.
+std::unique_ptr<Module> llvmCalls(llvm::StringRef Gfx, llvm::StringRef Body) {
+  llvm::StringRef Return = Gfx == "gfx1250" ? "s_set_pc_i64" : "s_setpc_b64";
+  std::string Text = ("\t.text\n\t.type scale,@function\nscale:\n\tv_mul_lo_u32 v0, v0, v1\n\t" +
+                      Return + " s[30:31]\n\t.type k,@function\nk:\n" + Body + "\ts_endpgm\n")
+                         .str();
+  return recovered(Text, nullptr, Gfx);
+}
+
+TEST(CallTargetRecoveryTest, Gfx12CallSequence) {
+  // clang-22 for gfx1200/gfx1201: the high half is sign-extended, waits sit
+  // between the adds, and each addend is its literal's distance from the PC.
+  auto M = llvmCalls("gfx1200", R"(	s_getpc_b64 s[0:1]
+	s_wait_alu depctr_sa_sdst(0)
+	s_sext_i32_i16 s1, s1
+	s_add_co_u32 s0, s0, scale@rel32@lo+12
+	s_wait_alu depctr_sa_sdst(0)
+	s_add_co_ci_u32 s1, s1, scale@rel32@hi+24
+	s_swappc_b64 s[30:31], s[0:1]
+	s_getpc_b64 s[2:3]
+	s_sext_i32_i16 s3, s3
+	s_add_co_u32 s2, s2, scale@rel32@lo+8
+	s_add_co_ci_u32 s3, s3, scale@rel32@hi+16
+	s_swappc_b64 s[30:31], s[2:3]
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(calleesOf(nth(*M, "s_swappc_b64", 0)), Names{"scale"});
+  EXPECT_EQ(calleesOf(nth(*M, "s_swappc_b64", 1)), Names{"scale"});
+}
+
+TEST(CallTargetRecoveryTest, Gfx1250CallSequence) {
+  auto M = llvmCalls("gfx1250", R"(	s_get_pc_i64 s[0:1]
+	s_add_nc_u64 s[0:1], s[0:1], scale@rel64+4
+	s_swap_pc_i64 s[30:31], s[0:1]
+	s_get_pc_i64 s[2:3]
+	s_wait_xcnt 0x0
+	s_add_nc_u64 s[2:3], s[2:3], scale@rel64+8
+	s_swap_pc_i64 s[30:31], s[2:3]
+)");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(calleesOf(nth(*M, "s_swap_pc_i64", 0)), Names{"scale"});
+  EXPECT_EQ(calleesOf(nth(*M, "s_swap_pc_i64", 1)), Names{"scale"});
+  EXPECT_EQ(functionNames(*M), (Names{"scale", "k"}));
+}
+
+struct BrokenCall {
+  const char *Name, *Gfx, *Body;
+};
+
+class LLVMCallNoMatchTest : public testing::TestWithParam<BrokenCall> {};
+
+TEST_P(LLVMCallNoMatchTest, LeavesTheCallUnannotated) {
+  auto M = llvmCalls(GetParam().Gfx, GetParam().Body);
+  ASSERT_TRUE(M);
+  for (const char *Call : {"s_swappc_b64", "s_swap_pc_i64"})
+    for (Instruction *I : all(*M, Call))
+      EXPECT_TRUE(getCallTargets(*I).empty());
+}
+
+const BrokenCall BrokenCalls[] = {
+    {"LowAddendIsNotTheLiteralDistance", "gfx1200", R"(	s_getpc_b64 s[0:1]
+	s_wait_alu depctr_sa_sdst(0)
+	s_add_co_u32 s0, s0, scale@rel32@lo+4
+	s_add_co_ci_u32 s1, s1, scale@rel32@hi+12
+	s_swappc_b64 s[30:31], s[0:1]
+)"},
+    {"HighAddendIsNotTheLiteralDistance", "gfx1200", R"(	s_getpc_b64 s[0:1]
+	s_add_co_u32 s0, s0, scale@rel32@lo+4
+	s_wait_alu depctr_sa_sdst(0)
+	s_add_co_ci_u32 s1, s1, scale@rel32@hi+12
+	s_swappc_b64 s[30:31], s[0:1]
+)"},
+    {"HalvesNameDifferentSymbols", "gfx942", R"(	s_getpc_b64 s[0:1]
+	s_add_u32 s0, s0, scale@rel32@lo+4
+	s_addc_u32 s1, s1, k@rel32@hi+12
+	s_swappc_b64 s[30:31], s[0:1]
+)"},
+    {"SpecifiersSwapped", "gfx942", R"(	s_getpc_b64 s[0:1]
+	s_add_u32 s0, s0, scale@rel32@hi+4
+	s_addc_u32 s1, s1, scale@rel32@lo+12
+	s_swappc_b64 s[30:31], s[0:1]
+)"},
+    {"SignExtensionOfAnotherRegister", "gfx1200", R"(	s_getpc_b64 s[0:1]
+	s_sext_i32_i16 s1, s2
+	s_add_co_u32 s0, s0, scale@rel32@lo+8
+	s_add_co_ci_u32 s1, s1, scale@rel32@hi+16
+	s_swappc_b64 s[30:31], s[0:1]
+)"},
+    {"Rel64AddendIsNotTheLiteralDistance", "gfx1250", R"(	s_get_pc_i64 s[0:1]
+	s_wait_xcnt 0x0
+	s_add_nc_u64 s[0:1], s[0:1], scale@rel64+4
+	s_swap_pc_i64 s[30:31], s[0:1]
+)"},
+    {"Rel64AddsToAnotherPair", "gfx1250", R"(	s_get_pc_i64 s[2:3]
+	s_add_nc_u64 s[0:1], s[0:1], scale@rel64+4
+	s_swap_pc_i64 s[30:31], s[0:1]
+)"},
+    {"Rel64WithoutPCRead", "gfx1250", R"(	s_mov_b64 s[0:1], 0
+	s_add_nc_u64 s[0:1], s[0:1], scale@rel64+4
+	s_swap_pc_i64 s[30:31], s[0:1]
+)"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Chains, LLVMCallNoMatchTest, testing::ValuesIn(BrokenCalls),
+                         [](const testing::TestParamInfo<BrokenCall> &I) {
+                           return std::string(I.param.Name);
+                         });
+
+// --- A call address spilled to VGPR lanes (-O0) -----------------------------
+
+/// clang-22 -O0: the address is saved in lanes 14/15 of v6 across the first
+/// call and read back for the second; \p Between goes right before the
+/// read-back.
+std::unique_ptr<Module> spilledAddress(llvm::StringRef Between,
+                                       llvm::StringRef ReadBack = R"(	v_readlane_b32 s0, v6, 14
+	v_readlane_b32 s1, v6, 15
+)") {
+  return llvmCalls("gfx942", (R"(	s_getpc_b64 s[0:1]
+	s_add_u32 s0, s0, scale@rel32@lo+4
+	s_addc_u32 s1, s1, scale@rel32@hi+12
+	v_writelane_b32 v6, s0, 14
+	s_nop 1
+	v_writelane_b32 v6, s1, 15
+	s_swappc_b64 s[30:31], s[0:1]
+)" + Between + ReadBack + "\ts_swappc_b64 s[30:31], s[0:1]\n")
+                                 .str());
+}
+
+TEST(CallTargetRecoveryTest, AddressReadBackFromVgprLanes) {
+  // Writes to other lanes of v6 keep lanes 14 and 15.
+  auto M = spilledAddress("\tv_writelane_b32 v6, s5, 3\n");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(calleesOf(nth(*M, "s_swappc_b64", 0)), Names{"scale"});
+  EXPECT_EQ(calleesOf(nth(*M, "s_swappc_b64", 1)), Names{"scale"});
+}
+
+TEST(CallTargetRecoveryTest, OverwrittenLaneBreaksTheSpill) {
+  auto M = spilledAddress("\tv_writelane_b32 v6, s5, 14\n");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(calleesOf(nth(*M, "s_swappc_b64", 0)), Names{"scale"});
+  EXPECT_TRUE(calleesOf(nth(*M, "s_swappc_b64", 1)).empty());
+}
+
+TEST(CallTargetRecoveryTest, SwappedLanesBreakThePair) {
+  auto M = spilledAddress("", R"(	v_readlane_b32 s0, v6, 15
+	v_readlane_b32 s1, v6, 14
+)");
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(calleesOf(nth(*M, "s_swappc_b64", 1)).empty());
+}
+
+TEST(CallTargetRecoveryTest, WholeVgprWriteBreaksTheSpill) {
+  auto M = spilledAddress("\tv_mov_b32 v6, 0\n");
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(calleesOf(nth(*M, "s_swappc_b64", 1)).empty());
+}
+
 TEST(CallTargetRecoveryTest, CalleeReachedByFallThroughStaysInPlace) {
   CallTargetStats Stats;
   auto M = recovered(R"(k:
@@ -245,16 +405,14 @@ TEST(CallTargetRecoveryTest, StirKeepsTheCallables) {
   writeStir(*M, OS);
   EXPECT_NE(Stir.find("st.func @label_Activation_Abs_VW1()"), std::string::npos);
 
-  ReaderOptions RO;
-  RO.Arch = "gfx942";
-  auto Back = readStir(llvm::MemoryBuffer::getMemBufferCopy(Stir, "t.stir"), RO);
-  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
-  EXPECT_EQ(functionNames(**Back), functionNames(*M));
-  EXPECT_FALSE((*Back)->findFunction("label_Activation_Abs_VW1")->isEntry());
-  EXPECT_EQ(asmOf(**Back), asmOf(*M));
+  auto Back = test::readStirText(Stir, "gfx942");
+  ASSERT_TRUE(Back);
+  EXPECT_EQ(functionNames(*Back), functionNames(*M));
+  EXPECT_FALSE(Back->findFunction("label_Activation_Abs_VW1")->isEntry());
+  EXPECT_EQ(asmOf(*Back), asmOf(*M));
   std::string Again;
   llvm::raw_string_ostream OS2(Again);
-  writeStir(**Back, OS2);
+  writeStir(*Back, OS2);
   EXPECT_EQ(Again, Stir);
 }
 

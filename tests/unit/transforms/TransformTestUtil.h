@@ -7,13 +7,12 @@
 #ifndef STINKYTOFU_TESTS_UNIT_TRANSFORMS_TRANSFORMTESTUTIL_H
 #define STINKYTOFU_TESTS_UNIT_TRANSFORMS_TRANSFORMTESTUTIL_H
 
+#include "TestModules.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/print/AsmWriter.h"
 
 #include "llvm/Support/Error.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -26,14 +25,7 @@ namespace stinkytofu::transformtest {
 /// The module of \p Text; null (and a test failure) when it does not
 /// assemble. A file's `.amdgcn_target` wins over \p Arch.
 inline std::unique_ptr<Module> read(llvm::StringRef Text, llvm::StringRef Arch = "gfx942") {
-  ReaderOptions RO;
-  RO.Arch = Arch.str();
-  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "t.s"), RO);
-  if (!M) {
-    ADD_FAILURE() << llvm::toString(M.takeError());
-    return nullptr;
-  }
-  return std::move(*M);
+  return test::readAsmText(Text, Arch);
 }
 
 inline std::string asmOf(const Module &M) {

@@ -20,9 +20,15 @@
 //
 // With scope checks (ScopeCheck.h) each group is guarded by one branch
 // over its markers to a fresh `.Lsqtt_skip_<N>` label; SCC is saved in a
-// dead SGPR (`s_cselect_b32 sX, 1, 0`) and restored after the label
-// (`s_cmp_lg_u32 sX, 0`) where it is live. A group whose guard cannot get
-// its registers is refused rather than emitted unguarded.
+// dead SGPR (`s_cselect_b32 sX, 1, 0`) before the guard and restored right
+// after the label (`s_cmp_lg_u32 sX, 0`), on both ways there, where it is
+// live. A group whose guard cannot get its registers is refused rather than
+// emitted unguarded.
+//
+// Before anything is inserted, the planned groups are measured (encoded
+// bytes) and the groups that would push a short branch out of range
+// (BranchRange.h) are refused, biggest first, with a warning naming the
+// branch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_SQTT_MARKEREMITTER_H
@@ -82,8 +88,9 @@ private:
 };
 
 /// Plans and inserts \p Sites into \p F (liveness \p Live was computed on
-/// \p F before any change). Refusals are warnings; the error is for an
-/// instruction MC would not assemble (a bug).
+/// \p F before any change). Refusals are warnings; the errors are for an
+/// instruction MC would not assemble (a bug) and a short branch no refusal
+/// keeps in range.
 llvm::Expected<EmitStats> emitMarkers(Function &F, std::vector<MarkerSite> Sites,
                                       const MarkerLiveness &Live, EmitContext &Ctx);
 

@@ -54,8 +54,8 @@ public:
   const llvm::BitVector &liveIn(const BasicBlock &BB) const;
 
   /// 32-bit SGPRs dead at \p P: the function's own, lowest first, then the
-  /// ones above its budget up to the limit.
-  std::vector<llvm::MCRegister> deadSGPRs(const InsertPoint &P) const;
+  /// ones above its budget up to the limit; at most \p Max of them.
+  std::vector<llvm::MCRegister> deadSGPRs(const InsertPoint &P, size_t Max = SIZE_MAX) const;
   /// A 32-bit SGPR (the function's own if one is, else one above its
   /// budget) that is live nowhere in the function and written by none of
   /// its instructions (callees included).

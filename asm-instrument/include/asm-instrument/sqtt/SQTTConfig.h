@@ -16,9 +16,10 @@
 //
 // SQTT_MEM_BARRIER is accepted and checked but has no effect: it selects an
 // IR-level reordering boundary, and placement in final assembly is exact.
-// Output settings exist only as arguments: funcmap-out=FILE, funcmap-in-asm,
-// verify (the instrumentation verifier), stats. An invalid value is an error
-// that names the variable or argument.
+// Output settings have no variable: arguments funcmap-out=FILE,
+// funcmap-in-asm, verify (the instrumentation verifier), stats, or a driver's
+// options (setSQTTDriverDefaults). An invalid value is an error that names
+// the variable or argument.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_SQTT_SQTTCONFIG_H
@@ -28,6 +29,7 @@
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -78,6 +80,8 @@ struct SQTTConfig {
   bool FuncmapInAsm = false;
   bool Verify = false;
   bool Stats = false;
+  /// Where `stats` prints (null: stderr); set by a driver only.
+  llvm::raw_ostream *StatsStream = nullptr;
 
   bool functionsEnabled() const { return FunctionThreshold != 0; }
   bool memoryEnabled() const { return MemoryChunk != 0; }

@@ -62,6 +62,9 @@ struct SQTTDriverDefaults {
   bool FuncmapInAsm = false;
   bool Verify = false;
   bool Stats = false;
+  /// Where the stats report goes (null: stderr), e.g. the driver's
+  /// --stats-file text.
+  llvm::raw_ostream *StatsStream = nullptr;
 };
 void setSQTTDriverDefaults(SQTTDriverDefaults D);
 

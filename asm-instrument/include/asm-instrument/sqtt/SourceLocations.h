@@ -12,6 +12,7 @@
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/DenseMap.h"
 #include <string>
+#include <vector>
 
 namespace stinkytofu::sqtt {
 
@@ -23,7 +24,19 @@ public:
   /// `file:line` of \p F.
   std::string of(const Function &F) const;
 
+  /// A kernel named by an `.amdhsa_kernel` descriptor that has no function
+  /// in the IR: its body is pre-assembled words (`.long`), so it carries no
+  /// markers, but decoders still look its vaddr up through a K: row.
+  struct CodelessKernel {
+    std::string Name;
+    std::string SourceLoc; ///< `file:line` of its label, when found
+  };
+  std::vector<CodelessKernel> codelessKernels() const;
+
 private:
+  /// `file:line` of the line `Label:` in the module's text items.
+  std::string labelLocation(llvm::StringRef Label) const;
+
   const Module &M;
   llvm::DenseMap<unsigned, std::string> Files;
 };

@@ -15,13 +15,22 @@
 //                                   .Lpost_getpcN:
 //                                   s_add_u32 sD, sD, (L-.Lpost_getpcN)&4294967295
 //                                   s_addc_u32 sD+1, sD+1, (L-.Lpost_getpcN)>>32
-//   LLVM call address:              s_getpc_b64; s_add_u32 sD, sD, F@rel32@lo+4;
-//                                   s_addc_u32 sD+1, sD+1, F@rel32@hi+12 (adjacent)
-//   gfx1250:                        s_add_pc_i64 L-.-12 | s_add_pc_i64 L-.Lpost_addpcN
+//   LLVM call address:              s_getpc_b64 s[D:D+1]
+//                                  [s_sext_i32_i16 sD+1, sD+1]    (gfx12)
+//                                   s_add_u32 sD, sD, F@rel32@lo+A   (s_add_co_u32)
+//                                   s_addc_u32 sD+1, sD+1, F@rel32@hi+B
+//                                                                (s_add_co_ci_u32)
+//   gfx1250 call address:           s_get_pc_i64 s[D:D+1]
+//                                   s_add_nc_u64 s[D:D+1], s[D:D+1], F@rel64+A
+//   gfx1250 branch:                 s_add_pc_i64 L-.-12 | s_add_pc_i64 L-.Lpost_addpcN
 //
 // Every link must be the unique reaching definition (across blocks, over the
-// CFG); the carry/borrow must travel from Lo to Hi in SCC with nothing else
-// writing SCC between them; the sign of the 32-bit offset must be known for
+// CFG), a pair spilled to VGPR lanes and read back (`v_writelane_b32` /
+// `v_readlane_b32`, -O0 code) included; the carry/borrow must travel from
+// Lo to Hi in SCC with nothing else writing SCC between them; each addend
+// of a relocation must be the byte distance from the PC s_getpc_b64
+// returns to that literal (+4 and +12 when adjacent, more with waits in
+// between: CodeLayout::literalDistance); the sign of the 32-bit offset must be known for
 // the zero-extending add / the subtract of its absolute value (from the
 // layout, or from an `s_cmp_ge_i32 sY, 0` + `s_cbranch_scc*` guard on the
 // only path into the arm). Several reaching chains (ActivationType=all
@@ -73,9 +82,10 @@ std::optional<std::string> proveAddPcTarget(const Instruction &I,
 /// Whether \p I is `s_add_pc_i64` (a branch whose target is an expression).
 bool isAddPc(const Instruction &I);
 
-/// Labels (aliases followed) whose address a non-branch instruction of \p M
-/// computes: symbols that enter an operand expression positively (`L`,
-/// `L-.Lpost`, `L-.-12`, `L@rel32@lo+4`), not as the subtracted anchor.
+/// Labels (aliases followed) whose address an instruction of \p M other
+/// than a direct branch computes: symbols that enter an operand expression
+/// positively (`L`, `L-.Lpost`, `L-.-12` of an `s_add_pc_i64`,
+/// `L@rel32@lo+4`), not as the subtracted anchor.
 llvm::StringSet<> addressTakenLabels(const Module &M);
 
 /// Blocks of \p F that control may enter from outside its known CFG besides

@@ -4,10 +4,12 @@
 // the address of the next instruction, a bare label in a 32-bit literal is
 // encoded relative to the literal, `.Lpost_getpcN:` names the address right
 // after an instruction. This answers those questions from the source layout:
-// the module-wide order of instructions, and whether only comments, white
-// space and labels (which emit no bytes) lie between two points. Anything
-// else in between (a directive such as `.p2align`, data) makes the answer
-// "not adjacent": the proofs then fail instead of guessing.
+// the module-wide order of instructions, whether only comments, white
+// space and labels (which emit no bytes) lie between two points, and how
+// many bytes the instructions between two points encode to (LLVM MC's code
+// emitter says). Anything else in between (a directive such as `.p2align`,
+// data) makes the answer "not adjacent": the proofs then fail instead of
+// guessing.
 //
 // Order is address order within one code section; the reader keeps a
 // function inside one section.
@@ -16,10 +18,12 @@
 #ifndef STINKYTOFU_ANALYSIS_CODELAYOUT_H
 #define STINKYTOFU_ANALYSIS_CODELAYOUT_H
 
+#include "stinkytofu/hw/InstructionEncoder.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
 #include <optional>
 
 namespace stinkytofu {
@@ -33,6 +37,7 @@ public:
   /// Numbers every instruction of \p M in source order. Block splits and
   /// function splits keep the numbering valid (they move no instruction).
   explicit CodeLayout(const Module &M);
+  ~CodeLayout();
 
   /// Module-wide source position of \p I; nullopt for an instruction added
   /// after the layout was computed.
@@ -50,8 +55,21 @@ public:
   /// the next instruction with nothing but comments and white space between.
   static llvm::SmallVector<llvm::StringRef, 2> labelsAfter(const Instruction &I);
 
+  /// The distance in bytes from the end of \p From to the literal of \p To
+  /// (its one fixup: the address a PC-relative relocation such as
+  /// `F@rel32@lo` is taken at), \p To following \p From through a few
+  /// adjacent instructions. nullopt when they are not so placed, something
+  /// in between has no MC encoding, or \p To has not exactly one fixup.
+  std::optional<unsigned> literalDistance(const Instruction &From, const Instruction &To) const;
+
 private:
+  /// Encoded size and fixup offsets of \p I; nullopt without MC instructions.
+  std::optional<InstructionEncoder::Encoding> encode(const Instruction &I) const;
+
+  const TargetInfo &Target;
   llvm::DenseMap<const Instruction *, unsigned> Positions;
+  /// Made on first use: most layouts never measure bytes.
+  mutable std::unique_ptr<InstructionEncoder> Encoder;
 };
 
 } // namespace stinkytofu

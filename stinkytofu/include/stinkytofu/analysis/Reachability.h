@@ -7,8 +7,10 @@
 
 namespace stinkytofu {
 
-/// Blocks not reachable from the function's first block over CFG edges, in
-/// layout order. Reported, never deleted.
+/// Blocks holding code that control cannot reach from the function's first
+/// block over CFG edges, in layout order. Reported, never deleted. An empty
+/// block (a label with no instruction before the next label) holds no code:
+/// it is reported only when the block after it is.
 std::vector<const BasicBlock *> unreachableBlocks(const Function &F);
 
 } // namespace stinkytofu

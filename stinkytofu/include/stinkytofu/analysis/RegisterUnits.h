@@ -18,7 +18,6 @@
 
 #include "stinkytofu/hw/TargetInfo.h"
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCRegister.h"
 #include <string>
@@ -59,11 +58,11 @@ public:
   std::string describe(const llvm::BitVector &BV) const;
 
 private:
-  const llvm::SmallVector<unsigned, 8> &lookup(llvm::MCRegister R) const;
+  /// The MC units of canonical(R); none for an invalid register.
+  llvm::iterator_range<llvm::MCRegUnitIterator> unitsOf(llvm::MCRegister R) const;
 
   const TargetInfo *TI;
   unsigned NumUnits;
-  mutable llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 8>> Cache;
 };
 
 } // namespace stinkytofu

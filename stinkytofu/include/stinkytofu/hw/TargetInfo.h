@@ -8,7 +8,7 @@
 #ifndef STINKYTOFU_HW_TARGETINFO_H
 #define STINKYTOFU_HW_TARGETINFO_H
 
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -82,15 +82,17 @@ private:
   std::unique_ptr<llvm::MCInstrInfo> MII;
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
   const HardwareModel *Hardware = nullptr;
-  // Register files, found by name in MCRegisterInfo on first use.
+  // Register tables, built in one pass over MC's register names on the
+  // first register query (a run that never asks pays nothing).
   mutable std::vector<llvm::MCRegister> SGPRs, VGPRs, AGPRs, TTMPs;
   mutable std::vector<uint8_t> ClassOfReg; // indexed by MCRegister id
   mutable std::vector<int32_t> IndexOfReg; // indexed by MCRegister id
   mutable std::vector<llvm::MCRegister> CanonicalOf; // indexed by MCRegister id
+  mutable llvm::DenseMap<llvm::StringRef, llvm::MCRegister> RegByName;
   mutable std::once_flag IndexOnce;
-  // Built on first use: most runs never look a register up by name.
-  mutable llvm::StringMap<llvm::MCRegister> RegByName;
-  mutable std::once_flag RegByNameOnce;
+  void ensureIndexed() const {
+    std::call_once(IndexOnce, [this] { indexRegisters(); });
+  }
   void indexRegisters() const;
 };
 

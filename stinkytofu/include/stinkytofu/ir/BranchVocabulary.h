@@ -23,6 +23,11 @@ bool isConditionalBranch(const Instruction &I);
 bool isUnconditionalBranch(const Instruction &I);
 /// A branch whose target comes from a register (s_setpc_b64).
 bool isIndirectBranch(const Instruction &I);
+/// A branch whose target is computed at run time: from a register
+/// (s_setpc_b64) or by adding an expression to the PC (gfx1250's
+/// s_add_pc_i64). The long-branch forms: their target is known only through
+/// LabelData, which LongBranchLoweringPass attaches once it proves it.
+bool isComputedBranch(const Instruction &I);
 /// s_swappc_b64 and other MC calls.
 bool isCall(const Instruction &I);
 /// s_endpgm and its variants: the wave ends.
@@ -35,8 +40,10 @@ bool isReturn(const Instruction &I);
 bool isControlTransfer(const Instruction &I);
 
 /// The labels a branch may go to (at most one), in this order: LabelData;
-/// none for an indirect branch without it; the label operand (`.set`
-/// aliases followed).
+/// none for a computed branch without it (even when, as in
+/// `s_add_pc_i64 L-.-12`, a label appears in its operand: only a proof makes
+/// it a target); the label operand of a direct branch (`.set` aliases
+/// followed).
 std::vector<std::string> getBranchTargets(const Instruction &I);
 /// The first of getBranchTargets, or "".
 std::string getBranchTarget(const Instruction &I);

@@ -28,27 +28,38 @@ namespace stinkytofu {
 /// One thing the assembler did, in order.
 struct AsmEvent {
   enum class Kind : uint8_t {
-    Instruction,  ///< Inst
+    Instruction,  ///< AssembledFile::Insts[Inst]
     Label,        ///< Symbol defined as a label
     Assignment,   ///< Symbol = Value (`.set`, `=`)
     FunctionType, ///< `.type Symbol,@function`
     Section,      ///< switched section; IsCode tells whether it holds code
   };
+  static constexpr size_t NoOffset = ~size_t(0);
   Kind K;
-  /// Expansions: the 1-based line of the invocation (0 when unknown).
-  unsigned Line = 0;
-  /// Main-buffer events: the byte offset the parser stood at, and whether
-  /// that is the start of the statement's following line (the statement
-  /// then lies on the line before).
-  size_t Offset = 0;
-  bool AfterStatement = false;
   /// True when the event came out of a macro / .rept expansion.
   bool FromExpansion = false;
   bool IsCode = false;
-  llvm::MCInst Inst;
-  std::string Symbol;
+  /// Expansions: the 1-based line of the outermost invocation (0: unknown).
+  unsigned Line = 0;
+  /// Main-buffer instructions and labels: the byte offset where the
+  /// mnemonic or label name is written; NoOffset otherwise.
+  size_t Offset = NoOffset;
+  /// The byte offset of the token the parser stood at when it reported the
+  /// event, when that lies in the main buffer (NoOffset otherwise). For a
+  /// statement it is the first token after the statement's end of line, so
+  /// the statement (a multi-line `/* */` comment included) ends on the line
+  /// before; the file's size at its end.
+  size_t NextOffset = NoOffset;
+  unsigned Inst = 0;
+  /// Names live in the MCContext, which outlives the events.
+  llvm::StringRef Symbol;
   const llvm::MCExpr *Value = nullptr;
-  llvm::SMLoc Loc; ///< labels: where the name is written
+};
+
+/// What assembling a buffer produced.
+struct AssembledFile {
+  std::vector<AsmEvent> Events;
+  std::vector<llvm::MCInst> Insts; ///< indexed by AsmEvent::Inst
 };
 
 /// A diagnostic the assembler reported.
@@ -69,8 +80,8 @@ public:
 
   /// Adds \p Buffer and assembles it whole. Events are returned in order;
   /// diagnostics are collected in \p Diags (never printed here).
-  std::vector<AsmEvent> assembleFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
-                                     std::vector<AsmDiagnostic> &Diags);
+  AssembledFile assembleFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                             std::vector<AsmDiagnostic> &Diags);
   unsigned mainBufferId() const { return MainBuffer; }
 
   /// Assembles one statement in the context of the file already read (its

@@ -26,6 +26,14 @@ struct StirToken {
   bool isIdent(llvm::StringRef S) const { return K == Kind::Ident && Text == S; }
 };
 
+/// Whether \p Name can follow `@` or `^` bare; any other name is written
+/// as a quoted string (`@"my-kernel"`).
+bool isBareStirName(llvm::StringRef Name);
+
+/// The text an operand stands for: a quoted use (`"loop"`) is a label that
+/// assembly writes bare.
+llvm::StringRef unquotedOperand(llvm::StringRef Operand);
+
 class StirLexer {
 public:
   explicit StirLexer(llvm::StringRef Buffer) : Buf(Buffer) {}

@@ -3,6 +3,7 @@
 #define STINKYTOFU_PASS_PASSMANAGER_H
 
 #include "stinkytofu/pass/Pass.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <memory>
@@ -31,6 +32,8 @@ public:
   void add(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
   void setVerifier(Verifier V) { Verify = std::move(V); }
   size_t size() const { return Passes.size(); }
+  /// The passes in pipeline order (a driver reads a pass's results from it).
+  llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
 
   llvm::Error run(Module &M, AnalysisManager &AM, const PassScope &Scope = {});
 

@@ -3,6 +3,8 @@
 #define STINKYTOFU_PRINT_STIRWRITER_H
 
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace stinkytofu {
@@ -13,11 +15,13 @@ namespace stinkytofu {
 void writeStir(const Module &M, llvm::raw_ostream &OS);
 
 /// The statement the `.stir` reader rebuilds from an instruction written
-/// without `asm`: a tab, the mnemonic, the definitions and the use pieces
-/// joined by ", ". Reader and writer share it, so `asm` is printed exactly
-/// when this would not give the source back.
-std::string rebuildStatement(llvm::StringRef Mnemonic,
-                             const std::vector<std::string> &Defs, llvm::StringRef Uses);
+/// without `asm`: a tab, the mnemonic, the definitions and the uses (each
+/// with its modifiers) joined by ", ". Reader and writer share it, so `asm`
+/// is printed exactly when this would not give the source back. \p Offsets,
+/// if given, receives where the mnemonic and each operand start in the text.
+std::string rebuildStatement(llvm::StringRef Mnemonic, llvm::ArrayRef<std::string> Defs,
+                             llvm::ArrayRef<std::string> Uses,
+                             llvm::SmallVectorImpl<size_t> *Offsets = nullptr);
 
 /// Whether a block name has the `bb<N>` shape of unlabelled blocks; reader
 /// and writer agree through this one test.

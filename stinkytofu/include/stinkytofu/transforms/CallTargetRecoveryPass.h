@@ -11,8 +11,12 @@
 // in the same block or in blocks that reach the call (the ActivationType=all
 // dispatch: one `label_To_Activation_*` block per activation, each ending in
 // `s_branch label_ActivationSetPCAddrEnd`; the call then gets every possible
-// callee), and LLVM's `F@rel32@lo+4` / `F@rel32@hi+12` sequence. It attaches
-// CallTargetData{callees} (deduplicated, first-seen order), never guessing.
+// callee), and LLVM's call sequences: `F@rel32@lo+A` / `F@rel32@hi+B` after
+// `s_getpc_b64` (gfx9-gfx12; gfx12 sign-extends the high half and puts
+// waits in between), `s_get_pc_i64` + `s_add_nc_u64 ..., F@rel64+A`
+// (gfx1250), the address possibly kept in VGPR lanes across an earlier call
+// (-O0). It attaches CallTargetData{callees} (deduplicated, first-seen
+// order), never guessing.
 //
 // Each callee label then becomes a callable function: the callee's block and
 // the blocks after it (to the next function start) are split off into a new

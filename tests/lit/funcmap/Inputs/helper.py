@@ -16,10 +16,16 @@
   helper.py concat-aligned OUT IN...   the inputs back to back, each padded
       with zeros to a multiple of 4096 bytes (as .hip_fatbin holds bundles).
   helper.py exit-code N -- CMD...      runs CMD; succeeds when it exits with N.
+  helper.py vaddrs NM DUMP
+      Every kernel/func row of `sqtt-funcmap dump` (file DUMP) has the address
+      `llvm-nm --defined-only` (file NM) gives its name; prints
+      `OK: K kernel, F function rows at their llvm-nm address, N without one`
+      (N: rows without a vaddr), or each mismatch and exits 1.
 """
 
 import hashlib
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -89,6 +95,39 @@ def exit_code(expected, cmd):
         sys.exit("%s exited with %d, expected %s" % (os.path.basename(cmd[0]), rc, expected))
 
 
+def vaddrs(nm_path, dump_path):
+    symbols = {}
+    with open(nm_path) as f:
+        for line in f:
+            parts = line.split()
+            # Function symbols (T/t) win over others of the same name.
+            if len(parts) == 3 and (parts[2] not in symbols or parts[1] in "Tt"):
+                symbols[parts[2]] = int(parts[0], 16)
+    counts = {"kernel": 0, "func": 0}
+    without = 0
+    errors = []
+    with open(dump_path) as f:
+        for line in f:
+            m = re.match(r"^ *(kernel|func) +\S+ +(0x[0-9a-f]+|-) +(\S+)", line)
+            if not m:
+                continue
+            kind, vaddr, name = m.groups()
+            counts[kind] += 1
+            if vaddr == "-":
+                without += 1
+                if name in symbols:
+                    errors.append("%s %s: no vaddr, llvm-nm has 0x%x" % (kind, name, symbols[name]))
+            elif symbols.get(name) != int(vaddr, 16):
+                errors.append("%s %s: vaddr %s, llvm-nm has %s" % (kind, name, vaddr,
+                              hex(symbols[name]) if name in symbols else "no symbol"))
+    for e in errors:
+        print("MISMATCH " + e)
+    if errors or not counts["kernel"]:
+        sys.exit("the funcmap rows do not match the symbols" if errors else "no K: (kernel) rows in the dump")
+    print("OK: %d kernel, %d function rows at their llvm-nm address, %d without one"
+          % (counts["kernel"], counts["func"], without))
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "append-only":
@@ -107,6 +146,8 @@ def main(argv):
         if argv[3] != "--":
             sys.exit("usage: exit-code N -- CMD...")
         exit_code(argv[2], argv[4:])
+    elif cmd == "vaddrs":
+        vaddrs(argv[2], argv[3])
     else:
         sys.exit("unknown command " + cmd)
 

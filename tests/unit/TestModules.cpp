@@ -1,0 +1,41 @@
+//===- TestModules.cpp - Modules read from text, for unit tests -----------===//
+#include "TestModules.h"
+#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/parse/StirReader.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+namespace stinkytofu::test {
+
+namespace {
+
+using Reader = llvm::Expected<std::unique_ptr<Module>> (*)(std::unique_ptr<llvm::MemoryBuffer>,
+                                                           const ReaderOptions &);
+
+std::unique_ptr<Module> readText(Reader Read, llvm::StringRef Text, llvm::StringRef Arch,
+                                 bool AllowUnknown, llvm::StringRef FileName) {
+  ReaderOptions RO;
+  RO.Arch = Arch.str();
+  RO.AllowUnknownInstructions = AllowUnknown;
+  auto M = Read(llvm::MemoryBuffer::getMemBufferCopy(Text, FileName), RO);
+  if (!M) {
+    ADD_FAILURE() << llvm::toString(M.takeError());
+    return nullptr;
+  }
+  return std::move(*M);
+}
+
+} // namespace
+
+std::unique_ptr<Module> readAsmText(llvm::StringRef Text, llvm::StringRef Arch,
+                                    bool AllowUnknown, llvm::StringRef FileName) {
+  return readText(readAsm, Text, Arch, AllowUnknown, FileName);
+}
+
+std::unique_ptr<Module> readStirText(llvm::StringRef Text, llvm::StringRef Arch,
+                                     llvm::StringRef FileName) {
+  return readText(readStir, Text, Arch, /*AllowUnknown=*/false, FileName);
+}
+
+} // namespace stinkytofu::test

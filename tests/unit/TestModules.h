@@ -1,0 +1,31 @@
+//===- TestModules.h - Modules read from text, for unit tests ----*- C++ -*-===//
+//
+// The one way unit tests read a module from a string, `.s` or `.stir`: a
+// read error is a test failure (with the reader's message) and a null
+// module, so a test stops at its first ASSERT on the result.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_TESTS_UNIT_TESTMODULES_H
+#define STINKYTOFU_TESTS_UNIT_TESTMODULES_H
+
+#include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/StringRef.h"
+#include <memory>
+
+namespace stinkytofu::test {
+
+/// The module of the assembly \p Text; null (and a test failure) when it
+/// does not read. \p Arch is --arch: empty for the text's `.amdgcn_target`,
+/// else the reader's default (gfx942); a text's `.amdgcn_target` must agree
+/// with it. \p FileName is the name diagnostics show.
+std::unique_ptr<Module> readAsmText(llvm::StringRef Text, llvm::StringRef Arch = "",
+                                    bool AllowUnknown = false,
+                                    llvm::StringRef FileName = "t.s");
+
+/// The module of the textual IR \p Text, read like readAsmText().
+std::unique_ptr<Module> readStirText(llvm::StringRef Text, llvm::StringRef Arch = "",
+                                     llvm::StringRef FileName = "t.stir");
+
+} // namespace stinkytofu::test
+
+#endif

@@ -1,0 +1,89 @@
+//===- BranchRangeTest.cpp - Directive bytes and branch distances ---------===//
+#include "asm-instrument/sqtt/BranchRange.h"
+#include "stinkytofu/parse/AsmReader.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+using namespace stinkytofu;
+using namespace stinkytofu::sqtt;
+
+namespace {
+
+using Bytes = std::pair<uint64_t, uint64_t>;
+Bytes R(uint64_t Lo, uint64_t Hi) { return {Lo, Hi}; }
+
+Bytes bytes(llvm::StringRef Text) {
+  ByteRange R = directiveBytes(Text);
+  return {R.Lo, R.Hi};
+}
+
+TEST(BranchRangeTest, DataDirectivesCountEveryItem) {
+  EXPECT_EQ(bytes("\t.long 0xbf800000, 0xbf800000 // two words\n"), R(8, 8));
+  EXPECT_EQ(bytes(".byte 1,2,3\n.short 4\n.quad (1+2), 3\n"), R(21, 21));
+  EXPECT_EQ(bytes(".ascii \"ab\\\"c\"\n.asciz \"x\"\n"), R(6, 6));
+  EXPECT_EQ(bytes(".fill 3, 4, 0\n.space 5\n.zero 2\n"), R(19, 19));
+}
+
+TEST(BranchRangeTest, CommentsAndOtherDirectivesEmitNothing) {
+  EXPECT_EQ(bytes("// .long 1\n; .long 2\n/* .long 3\n .long 4 */\n\t.loc 1 2 3\n.set x, 4\n"),
+            R(0, 0));
+  // A macro definition emits nothing until it is called.
+  EXPECT_EQ(bytes(".macro M\n.long 1\n.endm\n"), R(0, 0));
+}
+
+TEST(BranchRangeTest, AlignmentIsARange) {
+  EXPECT_EQ(bytes("\t.p2align 8\n"), R(0, 255));
+  EXPECT_EQ(bytes(".p2align 6, 0, 8\n"), R(0, 8));
+  EXPECT_EQ(bytes(".balign 16\n.align 4\n"), R(0, 18));
+}
+
+TEST(BranchRangeTest, UnknownCountsAreUnbounded) {
+  EXPECT_GE(bytes(".space N\n").second, uint64_t(1) << 32);
+  // The tail of a .rept body (the reader keeps the MC instructions of the
+  // repetition, not its data).
+  EXPECT_GE(bytes(".long 1\n.endr\n").second, uint64_t(1) << 32);
+}
+
+TEST(BranchRangeTest, InsertedBytesBetweenBranchAndLabel) {
+  ReaderOptions Opts;
+  Opts.Arch = "gfx942";
+  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy("\t.text\n"
+                                                        "k:\n"
+                                                        "\ts_cbranch_scc1 .Lfar\n"
+                                                        "\ts_nop 0\n"
+                                                        "\ts_mov_b32 s0, 0x12345\n"
+                                                        "\t.rept 32760\n"
+                                                        "\ts_nop 0\n"
+                                                        "\t.endr\n"
+                                                        ".Lfar:\n"
+                                                        "\ts_endpgm\n",
+                                                        "t.s"),
+                   Opts);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  Function &F = (*M)->functions().front();
+  InstructionSizes Sizes(**M);
+  BranchLayout L(F, Sizes);
+  // Between the end of the branch and .Lfar: s_nop 0 (4 bytes), s_mov_b32
+  // with a literal (8 bytes, as MC encodes it) and the .rept body.
+  Instruction &Nop = *std::next(F.blocks().front().instructions().begin());
+  std::optional<unsigned> NopSlot = L.slot(InsertPoint::before(Nop));
+  ASSERT_TRUE(NopSlot);
+  std::vector<uint64_t> Inserted(L.numSlots(), 0);
+  // 1 + 2 + 32760 dwords between: 4 more still reach, 5 do not.
+  Inserted[*NopSlot] = 16;
+  EXPECT_TRUE(L.check(Inserted).empty());
+  Inserted[*NopSlot] = 20;
+  std::vector<BranchLayout::OutOfRange> Far = L.check(Inserted);
+  ASSERT_EQ(Far.size(), 1u);
+  EXPECT_EQ(Far[0].Target, ".Lfar");
+  EXPECT_EQ(Far[0].Offset, 32768);
+  EXPECT_EQ(Far[0].Excess, 4u);
+  EXPECT_LE(Far[0].FirstSlot, *NopSlot);
+  EXPECT_GE(Far[0].LastSlot, *NopSlot);
+  // Code before the branch moves both ends: never a problem.
+  std::vector<uint64_t> Before(L.numSlots(), 0);
+  Before[0] = 1 << 20;
+  EXPECT_TRUE(L.check(Before).empty());
+}
+
+} // namespace
