@@ -46,9 +46,12 @@ echo
 echo "== 2. SQTT instrumentation (functions, barriers, memory=4:8, CU scope check)"
 sqtt="$out/$name.sqtt.s"
 "$bin/stinkytofu-opt" "$input" --LongBranchLoweringPass --CallTargetRecoveryPass \
-  --SQTTInstrumentPass=functions=10,barriers,memory=4:8,verify,stats,funcmap-in-asm,funcmap-out="$out/$name.funcmap" \
+  --SQTTInstrumentPass=functions=10,barriers,memory=4:8 --verify-instrumentation \
+  --funcmap-in-asm --funcmap-out="$out/$name.funcmap" --stats-file="$out/$name.stats" \
   -o "$sqtt" 2> "$out/$name.sqtt.log" || { cat "$out/$name.sqtt.log" >&2; exit 1; }
-grep -E '^(kernel|function|total)' "$out/$name.sqtt.log" | sed 's/^/  /'
+grep -E '^((kernel|function) [^ ]+|total):' "$out/$name.stats" | sed 's/^/  /'
+refused="$(grep -c 'not inserted' "$out/$name.sqtt.log" || true)"
+[ "$refused" = 0 ] || echo "  $refused marker(s) refused where no register was free (see $(rel "$out/$name.sqtt.log"))"
 echo "  verifier: every register the inserted code writes is dead or restored;"
 echo "            removing it gives back the input"
 echo "  first inserted marker (diff against the input):"

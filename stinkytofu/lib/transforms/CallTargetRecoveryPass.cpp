@@ -34,6 +34,12 @@ private:
   bool makeCallable(StringRef Label);
   /// Whether the callee(s) of \p Call may write \p Reg.
   bool calleeMayWrite(const Instruction &Call, MCRegister Reg);
+  /// The callees of \p Call proved under the hypothesis that \p Call
+  /// itself leaves \p Pair alone, kept only when every proved callee's body
+  /// indeed never writes \p Pair: then the hypothesis holds on every
+  /// iteration (an address computed before a loop and called inside it).
+  std::optional<std::vector<std::string>>
+  proveAssumingCallPreserves(Instruction &Call, MCRegister Pair, AddressProofContext &C);
 
   struct Summary {
     bool All = false; ///< an opaque instruction or a nested call
@@ -45,6 +51,8 @@ private:
   CodeLayout Layout;
   StringSet<> AddressTaken;
   DenseMap<const Function *, Summary> Summaries;
+  /// The call assumed, while proving its own targets, not to clobber them.
+  const Instruction *AssumedPreserving = nullptr;
 };
 
 const CallRecovery::Summary &CallRecovery::summaryOf(const Function &F) {
@@ -64,6 +72,8 @@ const CallRecovery::Summary &CallRecovery::summaryOf(const Function &F) {
 }
 
 bool CallRecovery::calleeMayWrite(const Instruction &Call, MCRegister Reg) {
+  if (&Call == AssumedPreserving)
+    return false;
   std::vector<std::string> Callees = getCallTargets(Call);
   if (Callees.empty())
     return true;
@@ -106,12 +116,31 @@ unsigned CallRecovery::annotate(Function &F, const PassScope &Scope) {
     MCRegister Pair = addressPairOf(*Call, M.target());
     if (!Pair.isValid())
       continue;
-    if (std::optional<std::vector<std::string>> Callees = provePairTargets(*Call, Pair, C)) {
+    std::optional<std::vector<std::string>> Callees = provePairTargets(*Call, Pair, C);
+    if (!Callees)
+      Callees = proveAssumingCallPreserves(*Call, Pair, C);
+    if (Callees) {
       Call->setModifier(std::make_unique<CallTargetData>(std::move(*Callees)));
       ++Annotated;
     }
   }
   return Annotated;
+}
+
+std::optional<std::vector<std::string>>
+CallRecovery::proveAssumingCallPreserves(Instruction &Call, MCRegister Pair,
+                                         AddressProofContext &C) {
+  AssumedPreserving = &Call;
+  std::optional<std::vector<std::string>> Callees = provePairTargets(Call, Pair, C);
+  AssumedPreserving = nullptr;
+  if (!Callees)
+    return std::nullopt;
+  Call.setModifier(std::make_unique<CallTargetData>(*Callees));
+  bool Preserved = !calleeMayWrite(Call, Pair);
+  Call.removeModifier(ModifierKind::CallTargetData);
+  if (!Preserved)
+    return std::nullopt;
+  return Callees;
 }
 
 bool CallRecovery::makeCallable(StringRef Label) {
