@@ -28,9 +28,7 @@ public:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createPrintLivenessPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<PrintLivenessPass>();
+  return createArgumentlessPass<PrintLivenessPass>(Args);
 }
 
 } // namespace stinkytofu

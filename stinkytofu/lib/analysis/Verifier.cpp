@@ -259,9 +259,7 @@ Error verifyModule(const Module &M) {
 }
 
 Expected<std::unique_ptr<Pass>> createVerifierPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<VerifierPass>();
+  return createArgumentlessPass<VerifierPass>(Args);
 }
 
 } // namespace stinkytofu

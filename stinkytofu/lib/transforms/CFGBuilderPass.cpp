@@ -64,9 +64,7 @@ public:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createCFGBuilderPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<CFGBuilderPass>();
+  return createArgumentlessPass<CFGBuilderPass>(Args);
 }
 
 } // namespace stinkytofu

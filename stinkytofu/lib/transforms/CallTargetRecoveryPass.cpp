@@ -229,9 +229,7 @@ CallTargetStats recoverCallTargets(Module &M, const PassScope &Scope) {
 }
 
 Expected<std::unique_ptr<Pass>> createCallTargetRecoveryPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<CallTargetRecoveryPass>();
+  return createArgumentlessPass<CallTargetRecoveryPass>(Args);
 }
 
 } // namespace stinkytofu

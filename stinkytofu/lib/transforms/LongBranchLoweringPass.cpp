@@ -125,9 +125,7 @@ LongBranchStats lowerLongBranches(Module &M, const PassScope &Scope) {
 }
 
 Expected<std::unique_ptr<Pass>> createLongBranchLoweringPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<LongBranchLoweringPass>();
+  return createArgumentlessPass<LongBranchLoweringPass>(Args);
 }
 
 } // namespace stinkytofu

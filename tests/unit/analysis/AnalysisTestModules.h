@@ -32,6 +32,19 @@ inline ReadOptions forArch(llvm::StringRef Arch) {
   return Opts;
 }
 
+/// A kernel with one single-block counted loop: blocks `k` (preheader),
+/// `L_loop` (header, latch and exiting block) and `L_exit`.
+inline constexpr const char *CountedLoopKernel = R"(
+k:
+  s_mov_b32 s0, 0
+L_loop:
+  s_add_u32 s0, s0, 1
+  s_cmp_lt_u32 s0, 10
+  s_cbranch_scc1 L_loop
+L_exit:
+  s_endpgm
+)";
+
 /// The module of \p Text with a CFG in every function; null (and a test
 /// failure) when the text does not assemble.
 inline std::unique_ptr<Module> readModule(llvm::StringRef Text, ReadOptions Opts = {}) {

@@ -79,16 +79,7 @@ TEST(DominatorTreeTest, Diamond) {
 }
 
 TEST(DominatorTreeTest, LoopBackEdge) {
-  auto M = readModule(R"(
-k:
-  s_mov_b32 s0, 0
-L_loop:
-  s_add_u32 s0, s0, 1
-  s_cmp_lt_u32 s0, 10
-  s_cbranch_scc1 L_loop
-L_exit:
-  s_endpgm
-)");
+  auto M = readModule(CountedLoopKernel);
   ASSERT_TRUE(M);
   BasicBlock *K = blockOf(*M, "k"), *Loop = blockOf(*M, "L_loop"),
              *Exit = blockOf(*M, "L_exit");

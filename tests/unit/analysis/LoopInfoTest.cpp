@@ -11,16 +11,7 @@ using namespace stinkytofu::analysistest;
 namespace {
 
 TEST(LoopInfoTest, SingleBlockLoop) {
-  auto M = readModule(R"(
-k:
-  s_mov_b32 s0, 0
-L_loop:
-  s_add_u32 s0, s0, 1
-  s_cmp_lt_u32 s0, 10
-  s_cbranch_scc1 L_loop
-L_exit:
-  s_endpgm
-)");
+  auto M = readModule(CountedLoopKernel);
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   BasicBlock *K = blockOf(*M, "k"), *Head = blockOf(*M, "L_loop"),
@@ -150,16 +141,7 @@ L_exit:
 }
 
 TEST(LoopInfoTest, AnalysisManager) {
-  auto M = readModule(R"(
-k:
-  s_mov_b32 s0, 0
-L_loop:
-  s_add_u32 s0, s0, 1
-  s_cmp_lt_u32 s0, 10
-  s_cbranch_scc1 L_loop
-L_exit:
-  s_endpgm
-)");
+  auto M = readModule(CountedLoopKernel);
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   AnalysisManager AM;

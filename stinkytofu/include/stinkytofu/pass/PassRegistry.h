@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <functional>
 #include <memory>
+#include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ public:
 private:
   std::vector<PassInfo> Passes;
 };
+
+/// The factory of a pass that takes no arguments: any argument is an error.
+template <typename PassT>
+llvm::Expected<std::unique_ptr<Pass>> createArgumentlessPass(const PassArguments &Args) {
+  if (!Args.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "takes no arguments");
+  return std::make_unique<PassT>();
+}
 
 /// Splits `a,b=c` into arguments.
 PassArguments parsePassArguments(llvm::StringRef Text);
