@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Times the identity pipeline (`stinkytofu-opt in.s -o /dev/null`: read with
+# Times the identity pipeline (`stinkytofu-opt in.s -o out.s`: read with
 # LLVM MC, build the IR, write the assembly back) against
-# `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=<gfx> -filetype=obj -o /dev/null in.s`
+# `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=<gfx> -filetype=obj -o out.o in.s`
 # on the same files, side by side (or, with --opt-args, any stinkytofu-opt
 # pipeline against the same llvm-mc run). The two commands alternate within each
 # repetition, so machine noise hits both alike. Prints per file the median
-# wall time of each and the ratio stinkytofu-opt / llvm-mc (<= 1.0: no
-# slower than llvm-mc), then the ratio on the largest file.
+# wall time and CPU time (user + system) of each and the ratios
+# stinkytofu-opt / llvm-mc (<= 1.0: no slower than llvm-mc), then the ratios
+# on the largest file.
 #
 # Usage: bench/bench-identity.sh [-n N] [--callgrind] [--opt PATH]
 #                                 [--opt-args "ARGS"] [DIR|FILE ...]
@@ -39,7 +40,7 @@ while [ $# -gt 0 ]; do
     --callgrind) callgrind=1; shift ;;
     --opt) opt="$2"; shift 2 ;;
     --opt-args) read -r -a opt_args <<< "$2"; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench-identity: unknown option $1" >&2; exit 2 ;;
     *) inputs+=("$1"); shift ;;
   esac
@@ -74,13 +75,14 @@ arch_of() {
   echo "${id:-gfx942}"
 }
 
-# Wall time of one run in microseconds ($EPOCHREALTIME: no fork to read it).
-time_us() {
-  local start end
-  start="${EPOCHREALTIME/./}"
-  "$@" >/dev/null 2>&1 || { echo "bench-identity: failed: $*" >&2; exit 1; }
-  end="${EPOCHREALTIME/./}"
-  echo $((end - start))
+# Wall time and CPU time (user + system) of one run, in microseconds. On a
+# shared or virtual machine the wall time of both tools drifts by tens of
+# percent from minute to minute; CPU time drifts less.
+run_times() {
+  local TIMEFORMAT='%3R %3U %3S' t
+  t="$( { time "$@" >/dev/null 2>&1; } 2>&1 )" ||
+    { echo "bench-identity: failed: $*" >&2; exit 1; }
+  awk '{ printf "%.0f %.0f\n", $1 * 1e6, ($2 + $3) * 1e6 }' <<< "$t"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
@@ -93,42 +95,53 @@ instructions() {
 
 echo "stinkytofu-opt: $opt${opt_args[*]:+ ${opt_args[*]}}"
 echo "llvm-mc:        $mc"
-echo "repetitions:    $reps (interleaved), medians of wall time"
+echo "repetitions:    $reps (interleaved), medians of wall and CPU (user + system) time"
 echo
-header="%-60s %8s %10s %10s %7s"
-row="%-60s %8d %10.2f %10.2f %7.3f"
+header="%-60s %8s %10s %10s %7s %10s %10s %7s"
+row="%-60s %8d %10.2f %10.2f %7.3f %10.2f %10.2f %7.3f"
 if [ "$callgrind" = 1 ]; then
   header+=" %14s %14s %7s"
   row+=" %14d %14d %7.3f"
 fi
-columns=(file lines "opt ms" "mc ms" ratio)
+columns=(file lines "opt ms" "mc ms" ratio "opt cpu" "mc cpu" ratio)
 [ "$callgrind" = 1 ] && columns+=("opt instrs" "mc instrs" "ratio")
 # shellcheck disable=SC2059
 printf "$header\n" "${columns[@]}"
 
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
 largest="" largest_size=-1 largest_ratio="" largest_ir_ratio=""
-sum_opt=0 sum_mc=0
+sum_opt=0 sum_mc=0 sum_opt_cpu=0 sum_mc_cpu=0
 for f in "${files[@]}"; do
   arch="$(arch_of "$f")"
-  opt_cmd=("$opt" "${opt_args[@]}" "$f" -o /dev/null)
-  mc_cmd=("$mc" -triple=amdgcn-amd-amdhsa "-mcpu=$arch" -filetype=obj -o /dev/null "$f")
+  # Both write a real file: /dev/null would let either skip the writing.
+  opt_cmd=("$opt" "${opt_args[@]}" "$f" -o "$scratch/out.s")
+  mc_cmd=("$mc" -triple=amdgcn-amd-amdhsa "-mcpu=$arch" -filetype=obj -o "$scratch/out.o" "$f")
   # One untimed run of each warms the page cache.
   "${opt_cmd[@]}" >/dev/null 2>&1 || { echo "bench-identity: stinkytofu-opt fails on $f" >&2; exit 1; }
   "${mc_cmd[@]}" >/dev/null 2>&1 || { echo "bench-identity: llvm-mc fails on $f" >&2; exit 1; }
-  opt_times=() mc_times=()
+  opt_times=() mc_times=() opt_cpus=() mc_cpus=()
   for ((r = 0; r < reps; r++)); do
-    opt_times+=("$(time_us "${opt_cmd[@]}")")
-    mc_times+=("$(time_us "${mc_cmd[@]}")")
+    read -r wall cpu < <(run_times "${opt_cmd[@]}")
+    opt_times+=("$wall"); opt_cpus+=("$cpu")
+    read -r wall cpu < <(run_times "${mc_cmd[@]}")
+    mc_times+=("$wall"); mc_cpus+=("$cpu")
   done
   opt_us="$(printf '%s\n' "${opt_times[@]}" | median)"
   mc_us="$(printf '%s\n' "${mc_times[@]}" | median)"
+  opt_cpu="$(printf '%s\n' "${opt_cpus[@]}" | median)"
+  mc_cpu="$(printf '%s\n' "${mc_cpus[@]}" | median)"
   sum_opt=$((sum_opt + opt_us)); sum_mc=$((sum_mc + mc_us))
+  sum_opt_cpu=$((sum_opt_cpu + opt_cpu)); sum_mc_cpu=$((sum_mc_cpu + mc_cpu))
   ratio="$(awk -v a="$opt_us" -v b="$mc_us" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
+  cpu_ratio="$(awk -v a="$opt_cpu" -v b="$mc_cpu" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
   lines="$(wc -l < "$f")"
   name="$f"
   [ ${#name} -le 60 ] || name="...${name: -57}"
   values=("$name" "$lines" "$(awk -v u="$opt_us" 'BEGIN { print u / 1000 }')"
-          "$(awk -v u="$mc_us" 'BEGIN { print u / 1000 }')" "$ratio")
+          "$(awk -v u="$mc_us" 'BEGIN { print u / 1000 }')" "$ratio"
+          "$(awk -v u="$opt_cpu" 'BEGIN { print u / 1000 }')"
+          "$(awk -v u="$mc_cpu" 'BEGIN { print u / 1000 }')" "$cpu_ratio")
   if [ "$callgrind" = 1 ]; then
     opt_ir="$(instructions "${opt_cmd[@]}")"
     mc_ir="$(instructions "${mc_cmd[@]}")"
@@ -138,10 +151,11 @@ for f in "${files[@]}"; do
   printf "$row\n" "${values[@]}"
   size="$(wc -c < "$f")"
   if [ "$size" -gt "$largest_size" ]; then
-    largest="$f" largest_size="$size" largest_ratio="$ratio"
-    largest_ir_ratio="${values[7]:-}"
+    largest="$f" largest_size="$size" largest_ratio="$ratio" largest_cpu_ratio="$cpu_ratio"
+    largest_ir_ratio="${values[10]:-}"
   fi
 done
 echo
-echo "total of medians: opt $(awk -v u="$sum_opt" 'BEGIN { print u / 1000 }') ms, llvm-mc $(awk -v u="$sum_mc" 'BEGIN { print u / 1000 }') ms, ratio $(awk -v a="$sum_opt" -v b="$sum_mc" 'BEGIN { printf "%.3f", a / b }')"
-echo "largest file: $largest ($(wc -l < "$largest") lines): ratio $largest_ratio${largest_ir_ratio:+ (instructions: $largest_ir_ratio)}"
+echo "total of medians: wall opt $(awk -v u="$sum_opt" 'BEGIN { print u / 1000 }') ms, llvm-mc $(awk -v u="$sum_mc" 'BEGIN { print u / 1000 }') ms, ratio $(awk -v a="$sum_opt" -v b="$sum_mc" 'BEGIN { printf "%.3f", a / b }');" \
+  "cpu opt $(awk -v u="$sum_opt_cpu" 'BEGIN { print u / 1000 }') ms, llvm-mc $(awk -v u="$sum_mc_cpu" 'BEGIN { print u / 1000 }') ms, ratio $(awk -v a="$sum_opt_cpu" -v b="$sum_mc_cpu" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
+echo "largest file: $largest ($(wc -l < "$largest") lines): wall ratio $largest_ratio, cpu ratio $largest_cpu_ratio${largest_ir_ratio:+, instructions ratio $largest_ir_ratio}"

@@ -29,7 +29,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -206,17 +205,15 @@ const funcmap::FuncMap *funcMapToPatch(const PassManager &PM) {
 
 /// --emit-obj: the module assembled by LLVM MC, or with --link (\p Lld set)
 /// the code object ld.lld makes of it with the funcmap patched in. Prints
-/// the error and returns false on failure.
-bool renderObject(const Module &M, const PassManager &PM, StringRef Lld, raw_ostream &OS) {
+/// the error and returns nothing on failure.
+std::optional<std::string> renderObject(const Module &M, const PassManager &PM, StringRef Lld) {
   Expected<std::string> Object = emitObject(M, &errs());
   if (!Object) {
     errs() << toString(Object.takeError()) << "\n";
-    return false;
+    return std::nullopt;
   }
-  if (Lld.empty()) {
-    OS << *Object;
-    return true;
-  }
+  if (Lld.empty())
+    return std::move(*Object);
   StringRef Stem = sys::path::stem(M.fileName());
   std::string ObjectName = (Stem.empty() || Stem == "-" ? "module" : Stem.str()) + ".o";
   Expected<std::string> CodeObject = linkCodeObject(*Object, Lld, ObjectName);
@@ -224,10 +221,9 @@ bool renderObject(const Module &M, const PassManager &PM, StringRef Lld, raw_ost
     CodeObject = elf::patchFuncMapSection(*CodeObject, funcmap::funcMapSectionContents(*Map));
   if (!CodeObject) {
     fail(toString(CodeObject.takeError()));
-    return false;
+    return std::nullopt;
   }
-  OS << *CodeObject;
-  return true;
+  return std::move(*CodeObject);
 }
 } // namespace
 
@@ -368,47 +364,57 @@ int main(int argc, char **argv) {
     PipelineBuildsCFG = true;
   };
 
-  std::string Rendered;
-  raw_string_ostream OS(Rendered);
-  if (Opt.PrintCfg == CfgFormat::Dot) {
-    EnsureCFG();
-    writeCfgDot(M, OS);
-  } else if (Opt.EmitObj) {
-    if (!renderObject(M, PM, Lld, OS))
+  // Written to a temporary file beside the output and renamed over it once
+  // complete (llvm::writeToOutput): no half-written output, and no copy of
+  // it in memory.
+  Error Written = Error::success();
+  bool RenderFailed = false; // an error of the module, not of the file
+  if (Opt.EmitObj) {
+    std::optional<std::string> Object = renderObject(M, PM, Lld);
+    if (!Object)
       return 1;
-  } else if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
-    writeStir(M, OS);
-  } else if (Error E = writeAsm(M, OS)) {
-    errs() << toString(std::move(E)) << "\n";
+    Written = writeToOutput(Opt.OutputFile, [&](raw_ostream &OS) {
+      OS << *Object;
+      return Error::success();
+    });
+  } else {
+    Written = writeToOutput(Opt.OutputFile, [&](raw_ostream &OS) -> Error {
+      // A kernel is hundreds of kilobytes: a few large writes, not one a page.
+      OS.SetBufferSize(1 << 16);
+      if (Opt.PrintCfg == CfgFormat::Dot) {
+        EnsureCFG();
+        writeCfgDot(M, OS);
+        return Error::success();
+      }
+      if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
+        writeStir(M, OS);
+        return Error::success();
+      }
+      Error E = writeAsm(M, OS);
+      RenderFailed = bool(E);
+      return E;
+    });
+  }
+  if (Written) {
+    if (!RenderFailed)
+      return fail(toString(std::move(Written)));
+    errs() << toString(std::move(Written)) << "\n";
     return 1;
   }
 
-  bool WantStats = Opt.Stats || !Opt.StatsFile.empty();
-  std::string StatsText = std::move(InstrumentStats);
-  if (WantStats) {
+  if (Opt.Stats || !Opt.StatsFile.empty()) {
     EnsureCFG();
+    std::string StatsText = std::move(InstrumentStats);
     raw_string_ostream StatsOS(StatsText);
     printModuleStats(computeModuleStats(M), StatsOS);
-  }
-
-  // Written only once everything succeeded: no half-written output.
-  std::error_code EC;
-  ToolOutputFile Out(Opt.OutputFile, EC, sys::fs::OF_None);
-  if (EC)
-    return fail(Opt.OutputFile + ": " + EC.message());
-  Out.os() << Rendered;
-  if (WantStats) {
-    if (Opt.StatsFile.empty()) {
+    if (Opt.StatsFile.empty())
       errs() << StatsText;
-    } else {
-      ToolOutputFile StatsOut(Opt.StatsFile, EC, sys::fs::OF_None);
-      if (EC)
-        return fail(Opt.StatsFile + ": " + EC.message());
-      StatsOut.os() << StatsText;
-      StatsOut.keep();
-    }
+    else if (Error E = writeToOutput(Opt.StatsFile, [&](raw_ostream &OS) {
+               OS << StatsText;
+               return Error::success();
+             }))
+      return fail(toString(std::move(E)));
   }
-  Out.keep();
   // Like clang's -disable-free: the process ends here, and the OS takes the
   // module's memory back faster than its destructors would.
   (void)MOrErr->release();

@@ -4,19 +4,25 @@
 
 namespace stinkytofu {
 
+const InstrFacts Instruction::NoFacts;
+
 Instruction::Instruction(InstKind Kind, std::string Mnemonic,
                          std::vector<Operand> Operands)
-    : Kind(Kind), Mnemonic(std::move(Mnemonic)), Operands(std::move(Operands)) {}
+    : Kind(Kind), Operands(std::move(Operands)) {
+  if (!Mnemonic.empty())
+    Spelled.get().Mnemonic = std::move(Mnemonic);
+}
 
 OperandSource::~OperandSource() = default;
 
 void Instruction::splitLazyStatement() const {
   Statement S = splitStatement(LazyStatement.rtrim("\r\n"));
   LazyStatement = {};
-  Mnemonic = S.Mnemonic.lower();
-  if (S.Mnemonic != Mnemonic)
-    Spelling = S.Mnemonic.str();
-  Comment = S.Comment.str();
+  SpelledStatement &Words = Spelled.get();
+  Words.Mnemonic = S.Mnemonic.lower();
+  if (S.Mnemonic != Words.Mnemonic)
+    Words.Spelling = S.Mnemonic.str();
+  Words.Comment = S.Comment.str();
   LazyBody = S.Body;
 }
 

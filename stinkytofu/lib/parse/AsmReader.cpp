@@ -93,7 +93,7 @@ TextKind classifyText(StringRef Text, bool InCode) {
 class Builder {
 public:
   Builder(Module &M, StringRef Text, const TargetInfo &TI, AssemblerState &AS,
-          const DenseSet<unsigned> &PseudoLines, std::vector<MCInst> &Insts)
+          const DenseSet<unsigned> &PseudoLines, const std::vector<MCInst> &Insts)
       : M(M), Text(Text), TI(TI), AS(AS), PseudoLines(PseudoLines), Insts(Insts) {}
 
   void build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines);
@@ -115,7 +115,7 @@ private:
   const TargetInfo &TI;
   AssemblerState &AS;
   const DenseSet<unsigned> &PseudoLines; // opaque lines that are pseudo-instructions
-  std::vector<MCInst> &Insts;            // moved into the instructions
+  const std::vector<MCInst> &Insts;      // referred to by the instructions
   std::vector<size_t> LineStart; // LineStart[L] for 1-based L; sentinel at end
   unsigned LastLineAt = 1;       // lineAt's previous answer
   StringSet<> FunctionStarts, Kernels;
@@ -154,7 +154,7 @@ unsigned Builder::lineAt(size_t Offset) {
 
 /// The line an event belongs to (0: unknown).
 unsigned Builder::lineOf(const AsmEvent &E) {
-  if (E.FromExpansion)
+  if (E.FromExpansion && E.Offset == AsmEvent::NoOffset)
     return E.Line;
   if (E.Offset != AsmEvent::NoOffset)
     return lineAt(E.Offset);
@@ -251,10 +251,19 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
   } else if (R.Opaque) {
     I.setMC({}, InstrFacts::opaque());
   } else {
-    SmallVector<MCInst, 1> MC;
-    for (unsigned Idx : R.Insts)
-      MC.push_back(std::move(Insts[Idx]));
-    I.setMC(std::move(MC), TI);
+    // A statement's MC instructions were emitted one after the other; the
+    // instruction refers to them where the module keeps them.
+    bool Consecutive = true;
+    for (size_t K = 1; K < R.Insts.size(); ++K)
+      Consecutive &= R.Insts[K] == R.Insts[0] + K;
+    if (Consecutive) {
+      I.referMC(ArrayRef(Insts).slice(R.Insts[0], R.Insts.size()), TI);
+    } else {
+      SmallVector<MCInst, 1> MC;
+      for (unsigned Idx : R.Insts)
+        MC.push_back(Insts[Idx]);
+      I.setMC(std::move(MC), TI);
+    }
   }
   Consumed = End;
   FunctionEnd = End;
@@ -476,6 +485,7 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   M->setEndsWithoutNewline(!Text.empty() && !Text.ends_with("\n"));
   Builder B(*M, Text, **TI, *AS, PseudoLines, Assembled.Insts);
   B.build(Assembled.Events, OpaqueLines);
+  M->adoptSourceMC(std::move(Assembled.Insts));
   if (const Function *E = M->entry(); E && !E->name().empty())
     M->setName(E->name().str());
   M->setAssembler(std::move(AS));

@@ -1,5 +1,6 @@
 //===- AssemblerState.cpp - Running LLVM's assembler over a buffer --------===//
 #include "stinkytofu/parse/AssemblerState.h"
+#include "ExpansionLines.h"
 #include "stinkytofu/parse/OperandParser.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCExpr.h"
@@ -21,10 +22,12 @@ namespace {
 /// Records what the parser hands the streamer; emits nothing.
 class RecordingStreamer final : public MCStreamer {
 public:
+  /// Expansions are tied to their invoking line by \p Lines when given, by
+  /// the parser's line announcements when \p ParserLines is set.
   RecordingStreamer(MCContext &Ctx, StringRef Main, AssembledFile &Out,
-                    bool TrackExpansionLines)
-      : MCStreamer(Ctx), Main(Main), Out(Out),
-        TrackExpansionLines(TrackExpansionLines) {}
+                    ExpansionLineTracker *Lines, bool ParserLines)
+      : MCStreamer(Ctx), Main(Main), Out(Out), Lines(Lines),
+        ParserLines(ParserLines) {}
 
   void setParser(MCAsmParser *P) { Parser = P; }
 
@@ -82,7 +85,7 @@ public:
     restoreFileTable();
     Expected<unsigned> Number = MCStreamer::tryEmitDwarfFileDirective(
         FileNo, Directory, Filename, Checksum, Source, CUID);
-    if (Number && TrackExpansionLines)
+    if (Number && ParserLines)
       Files.push_back({*Number, Directory.str(), Filename.str(), Checksum,
                        Source ? std::optional<std::string>(Source->str()) : std::nullopt,
                        CUID});
@@ -93,7 +96,7 @@ public:
                                std::optional<StringRef> Source, unsigned CUID) override {
     restoreFileTable();
     MCStreamer::emitDwarfFile0Directive(Directory, Filename, Checksum, Source, CUID);
-    if (TrackExpansionLines)
+    if (ParserLines)
       Files.push_back({0, Directory.str(), Filename.str(), Checksum,
                        Source ? std::optional<std::string>(Source->str()) : std::nullopt,
                        CUID});
@@ -118,6 +121,10 @@ private:
     E.FromExpansion = At.isValid() && offsetOf(At) == AsmEvent::NoOffset;
     if (E.FromExpansion)
       E.Line = PendingLine;
+    if (Lines && E.FromExpansion)
+      Lines->expansionEvent(Out.Events.size() - 1, At.getPointer());
+    else if (Lines && At.isValid())
+      Lines->mainEvent(Out.Events, E.Offset, E.NextOffset);
     return E;
   }
 
@@ -138,7 +145,7 @@ private:
   };
 
   void restoreFileTable() {
-    if (!TrackExpansionLines || getContext().getGenDwarfForAssembly())
+    if (!ParserLines || getContext().getGenDwarfForAssembly())
       return;
     getContext().setGenDwarfForAssembly(true);
     for (const DwarfFile &F : Files) {
@@ -156,7 +163,8 @@ private:
 
   StringRef Main;
   AssembledFile &Out;
-  bool TrackExpansionLines;
+  ExpansionLineTracker *Lines;
+  bool ParserLines;
   std::vector<DwarfFile> Files;
   MCAsmParser *Parser = nullptr;
   unsigned PendingLine = 0;
@@ -188,6 +196,13 @@ ParseRun makeParser(const TargetInfo &TI, SourceMgr &SM, MCContext &Ctx,
 
 AssemblerState::AssemblerState(std::shared_ptr<const TargetInfo> T)
     : Target(std::move(T)) {
+  resetContext();
+}
+
+void AssemblerState::resetContext() {
+  MOFI.reset();
+  Ctx.reset();
+  SrcMgr = SourceMgr();
   Ctx = std::make_unique<MCContext>(Target->triple(), &Target->asmInfo(),
                                     &Target->regInfo(), &Target->subtargetInfo(),
                                     &SrcMgr);
@@ -219,31 +234,59 @@ static void collectDiagnostics(SourceMgr &SM, std::vector<AsmDiagnostic> &Diags,
 }
 
 AssembledFile AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
-                                           std::vector<AsmDiagnostic> &Diags) {
+                                           std::vector<AsmDiagnostic> &Diags,
+                                           ExpansionLines Lines) {
   bool Expansions = usesExpansions(Buffer->getBuffer());
+  if (!Expansions)
+    return parseFile(std::move(Buffer), Diags, std::nullopt);
+  if (Lines == ExpansionLines::FromParser)
+    return parseFile(std::move(Buffer), Diags, ExpansionLines::FromParser);
+  AssembledFile Out = parseFile(std::move(Buffer), Diags, ExpansionLines::Reconstruct);
+  if (Out.ExpansionLinesFrom == ExpansionLines::Reconstruct)
+    return Out;
+  // Some expansion could not be placed for certain: parse again, this time
+  // with the parser announcing every statement's line.
+  const MemoryBuffer &Main = *SrcMgr.getMemoryBuffer(MainBuffer);
+  std::unique_ptr<MemoryBuffer> Copy =
+      MemoryBuffer::getMemBufferCopy(Main.getBuffer(), Main.getBufferIdentifier());
+  resetContext();
+  Diags.clear();
+  return parseFile(std::move(Copy), Diags, ExpansionLines::FromParser);
+}
+
+AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
+                                        std::vector<AsmDiagnostic> &Diags,
+                                        std::optional<ExpansionLines> Lines) {
+  bool ParserLines = Lines == ExpansionLines::FromParser;
   MainBuffer = SrcMgr.AddNewSourceBuffer(std::move(Buffer), SMLoc());
   StringRef Main = SrcMgr.getMemoryBuffer(MainBuffer)->getBuffer();
   Ctx->setMainFileName(SrcMgr.getMemoryBuffer(MainBuffer)->getBufferIdentifier());
-  // Only needed to attribute expansions to their invoking line, and not
-  // free (the parser computes every instruction's line): off for files
-  // without macros.
-  Ctx->setGenDwarfForAssembly(Expansions);
+  // The parser computes every statement's line when GenDwarfForAssembly is
+  // on: only worth it when the reconstruction gave up.
+  Ctx->setGenDwarfForAssembly(ParserLines);
   // A file number of its own would make the parser add the input as a
   // `.file` of the line table; the lines are all the reader listens to.
-  Ctx->setGenDwarfFileNumber(Expansions ? 1 : 0);
+  Ctx->setGenDwarfFileNumber(ParserLines ? 1 : 0);
   AssembledFile Out;
+  Out.ExpansionLinesFrom = Lines.value_or(ExpansionLines::Reconstruct);
   // Most statements are instructions; one slot each up front saves regrowing.
   Out.Events.reserve(Main.size() / 64);
   Out.Insts.reserve(Main.size() / 64);
-  RecordingStreamer Streamer(*Ctx, Main, Out, Expansions);
+  ExpansionLineTracker Tracker(SrcMgr, MainBuffer, *Ctx);
+  bool Reconstruct = Lines == ExpansionLines::Reconstruct;
+  RecordingStreamer Streamer(*Ctx, Main, Out, Reconstruct ? &Tracker : nullptr,
+                             ParserLines);
   formatted_raw_ostream Null(nulls());
   Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
   ParseRun Run = makeParser(*Target, SrcMgr, *Ctx, Streamer, MainBuffer);
   Streamer.setParser(Run.Parser.get());
   collectDiagnostics(SrcMgr, Diags, MainBuffer);
   Run.Parser->Run(/*NoInitialTextSection=*/false);
+  Tracker.finish(Out.Events);
+  if (Reconstruct && !Tracker.resolved())
+    Out.ExpansionLinesFrom = ExpansionLines::FromParser;
   Ctx->setGenDwarfForAssembly(false);
-  if (Expansions)
+  if (ParserLines)
     std::erase_if(Diags, [](const AsmDiagnostic &D) {
       return D.Diag.getMessage().contains("when -g is used");
     });
@@ -260,7 +303,7 @@ Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Tex
   AssembledFile Out;
   std::vector<AsmDiagnostic> Diags;
   RecordingStreamer Streamer(*Ctx, SrcMgr.getMemoryBuffer(Id)->getBuffer(), Out,
-                             /*TrackExpansionLines=*/false);
+                             /*Lines=*/nullptr, /*ParserLines=*/false);
   formatted_raw_ostream Null(nulls());
   Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
   // The statement is assembled into the current text section.

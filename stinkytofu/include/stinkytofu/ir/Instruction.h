@@ -6,6 +6,7 @@
 #include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/ir/Operand.h"
 #include "stinkytofu/ir/SourceLocation.h"
+#include "stinkytofu/support/HeapValue.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCInst.h"
@@ -43,7 +44,7 @@ public:
   /// Lower-case mnemonic (`s_getpc_b64`), or the macro name of a MacroCall.
   llvm::StringRef mnemonic() const {
     materializeStatement();
-    return Mnemonic;
+    return spelled().Mnemonic;
   }
   const std::vector<Operand> &operands() const {
     materializeStatement();
@@ -82,35 +83,53 @@ public:
   /// The mnemonic exactly as written (`s_getpc_B64`).
   llvm::StringRef mnemonicSpelling() const {
     materializeStatement();
-    return Spelling.empty() ? llvm::StringRef(Mnemonic) : llvm::StringRef(Spelling);
+    const SpelledStatement &S = spelled();
+    return S.Spelling.empty() ? llvm::StringRef(S.Mnemonic) : llvm::StringRef(S.Spelling);
   }
-  void setMnemonicSpelling(std::string S) { Spelling = std::move(S); }
+  void setMnemonicSpelling(std::string S) {
+    materializeStatement();
+    Spelled.get().Spelling = std::move(S);
+  }
   /// The trailing comment as written (`// c`, `; note`), kept on rewrite.
   llvm::StringRef trailingComment() const {
     materializeStatement();
-    return Comment;
+    return spelled().Comment;
   }
-  void setTrailingComment(std::string C) { Comment = std::move(C); }
+  void setTrailingComment(std::string C) {
+    materializeStatement();
+    Spelled.get().Comment = std::move(C);
+  }
   SourceLocation location() const { return Loc; }
   void setLocation(SourceLocation L) { Loc = L; }
 
   // --- ISA facts (from LLVM MC) ------------------------------------------
   const InstrFacts &facts() const {
     if (FactsTarget) {
-      Facts = InstrFacts::compose(*FactsTarget, MCInsts);
+      Facts.get() = InstrFacts::compose(*FactsTarget, mcInsts());
       FactsTarget = nullptr;
     }
-    return Facts;
+    return Facts.getOr(NoFacts);
   }
-  llvm::ArrayRef<llvm::MCInst> mcInsts() const { return MCInsts; }
+  llvm::ArrayRef<llvm::MCInst> mcInsts() const {
+    return SharedMC ? llvm::ArrayRef(SharedMC, NumSharedMC) : llvm::ArrayRef(OwnedMC);
+  }
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, InstrFacts F) {
-    MCInsts = std::move(Insts);
-    Facts = std::move(F);
+    ownMC(std::move(Insts));
+    Facts.get() = std::move(F);
     FactsTarget = nullptr;
   }
   /// Sets the MC instructions; their facts are computed on first use.
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, const TargetInfo &TI) {
-    MCInsts = std::move(Insts);
+    ownMC(std::move(Insts));
+    FactsTarget = &TI;
+  }
+  /// Refers to \p Insts instead of holding a copy: a statement read from a
+  /// file, whose MC instructions the module keeps (Module::adoptSourceMC)
+  /// for as long as it lives. Their facts are computed on first use.
+  void referMC(llvm::ArrayRef<llvm::MCInst> Insts, const TargetInfo &TI) {
+    OwnedMC.clear();
+    SharedMC = Insts.data();
+    NumSharedMC = unsigned(Insts.size());
     FactsTarget = &TI;
   }
   /// Cycle overrides from `.stir` (0: use the hardware model's default).
@@ -140,7 +159,17 @@ private:
   InstKind Kind;
   bool Modified = false;
   unsigned IssueCycles = 0, LatencyCycles = 0;
-  mutable std::string Mnemonic, Spelling, Comment;
+  /// The statement's words: lower-case mnemonic, the spelling when it
+  /// differs, the trailing comment. Out of line: most instructions read from
+  /// a file never have them spelled out.
+  struct SpelledStatement {
+    std::string Mnemonic, Spelling, Comment;
+  };
+  const SpelledStatement &spelled() const {
+    static const SpelledStatement None;
+    return Spelled.getOr(None);
+  }
+  mutable HeapValue<SpelledStatement> Spelled;
   mutable std::vector<Operand> Operands;
   mutable const OperandSource *Lazy = nullptr;
   mutable llvm::StringRef LazyBody, LazyStatement;
@@ -152,8 +181,18 @@ private:
   void splitLazyStatement() const;
   llvm::StringRef Leading, Source;
   SourceLocation Loc;
-  llvm::SmallVector<llvm::MCInst, 1> MCInsts;
-  mutable InstrFacts Facts;
+  void ownMC(llvm::SmallVector<llvm::MCInst, 1> Insts) {
+    OwnedMC.assign(std::make_move_iterator(Insts.begin()),
+                   std::make_move_iterator(Insts.end()));
+    SharedMC = nullptr;
+    NumSharedMC = 0;
+  }
+  /// The MC instructions: its own, or (SharedMC) a view of the module's.
+  llvm::SmallVector<llvm::MCInst, 0> OwnedMC;
+  const llvm::MCInst *SharedMC = nullptr;
+  unsigned NumSharedMC = 0;
+  static const InstrFacts NoFacts;
+  mutable HeapValue<InstrFacts> Facts; // computed on first use, out of line
   mutable const TargetInfo *FactsTarget = nullptr;
   std::vector<std::unique_ptr<Modifier>> Mods;
   BasicBlock *Parent = nullptr;

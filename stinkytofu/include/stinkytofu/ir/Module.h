@@ -98,11 +98,15 @@ public:
   AssemblerState &assembler() { return *Assembler; }
   const AssemblerState &assembler() const { return *Assembler; }
   void setAssembler(std::unique_ptr<AssemblerState> A);
+  /// Keeps the MC instructions of the statements read from the file, which
+  /// those instructions refer to (Instruction::referMC) rather than copy.
+  void adoptSourceMC(std::vector<llvm::MCInst> Insts) { SourceMC = std::move(Insts); }
 
 private:
   std::string Name, FileName;
   std::shared_ptr<const TargetInfo> Target;
   std::unique_ptr<AssemblerState> Assembler;
+  std::vector<llvm::MCInst> SourceMC;
   std::vector<ModuleItem> Items;
   std::list<Function> Functions;
   llvm::StringMap<std::string> Aliases;

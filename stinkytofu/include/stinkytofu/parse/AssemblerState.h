@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,13 @@ struct AsmEvent {
   /// True when the event came out of a macro / .rept expansion.
   bool FromExpansion = false;
   bool IsCode = false;
-  /// Expansions: the 1-based line of the outermost invocation (0: unknown).
+  /// Expansions placed by the parser (ExpansionLines::FromParser): the
+  /// 1-based line of the outermost invocation (0: unknown).
   unsigned Line = 0;
   /// Main-buffer instructions and labels: the byte offset where the
-  /// mnemonic or label name is written; NoOffset otherwise.
+  /// mnemonic or label name is written. Expansions placed by the
+  /// reconstruction: where the outermost invoking statement is written.
+  /// NoOffset otherwise.
   size_t Offset = NoOffset;
   /// The byte offset of the token the parser stood at when it reported the
   /// event, when that lies in the main buffer (NoOffset otherwise). For a
@@ -56,10 +60,24 @@ struct AsmEvent {
   const llvm::MCExpr *Value = nullptr;
 };
 
+/// How the events of a macro or `.rept` expansion learn the line of the
+/// statement that invoked it.
+enum class ExpansionLines : uint8_t {
+  /// Worked out from the source buffers the parser opens for expansions
+  /// (ExpansionLines.h): free, and when it cannot vouch for every expansion
+  /// the file is parsed again FromParser.
+  Reconstruct,
+  /// Announced by the parser for every statement (GenDwarfForAssembly): sure,
+  /// but a line-table lookup per statement.
+  FromParser,
+};
+
 /// What assembling a buffer produced.
 struct AssembledFile {
   std::vector<AsmEvent> Events;
   std::vector<llvm::MCInst> Insts; ///< indexed by AsmEvent::Inst
+  /// Where the expansion lines in Events came from.
+  ExpansionLines ExpansionLinesFrom = ExpansionLines::Reconstruct;
 };
 
 /// A diagnostic the assembler reported.
@@ -81,7 +99,8 @@ public:
   /// Adds \p Buffer and assembles it whole. Events are returned in order;
   /// diagnostics are collected in \p Diags (never printed here).
   AssembledFile assembleFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
-                             std::vector<AsmDiagnostic> &Diags);
+                             std::vector<AsmDiagnostic> &Diags,
+                             ExpansionLines Lines = ExpansionLines::Reconstruct);
   unsigned mainBufferId() const { return MainBuffer; }
 
   /// Assembles one statement in the context of the file already read (its
@@ -98,6 +117,13 @@ public:
   std::optional<int64_t> symbolValue(llvm::StringRef Name) const;
 
 private:
+  /// A fresh source manager and MC context, nothing assembled in them.
+  void resetContext();
+  /// \p Lines: how to place expansions; none for a file without them.
+  AssembledFile parseFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                          std::vector<AsmDiagnostic> &Diags,
+                          std::optional<ExpansionLines> Lines);
+
   std::shared_ptr<const TargetInfo> Target;
   llvm::SourceMgr SrcMgr;
   std::unique_ptr<llvm::MCContext> Ctx;
