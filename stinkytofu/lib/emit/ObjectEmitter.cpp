@@ -84,15 +84,11 @@ Expected<std::string> assembleObject(StringRef AsmText, const TargetInfo &Target
 
   bool Failed;
   {
-    std::unique_ptr<MCAsmParser> Parser(
-        createMCAsmParser(SrcMgr, Ctx, *Streamer, Target.asmInfo()));
-    std::unique_ptr<MCTargetAsmParser> TAP(T.createMCAsmParser(
-        Target.subtargetInfo(), *Parser, Target.instrInfo(), Target.targetOptions()));
-    if (!TAP)
+    TargetAsmParser Parser = Target.createAsmParser(SrcMgr, Ctx, *Streamer);
+    if (!Parser.TargetParser)
       return createStringError(inconvertibleErrorCode(),
                                "LLVM MC has no assembly parser for " + Target.processor());
-    Parser->setTargetParser(*TAP);
-    Failed = Parser->Run(/*NoInitialTextSection=*/false);
+    Failed = Parser.Parser->Run(/*NoInitialTextSection=*/false);
   }
   if (Failed || Ctx.hadError() || !Sink.Errors.empty()) {
     if (Sink.Errors.empty())

@@ -2,6 +2,8 @@
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include <map>
@@ -231,6 +233,21 @@ std::string TargetInfo::asmName(MCRegister Reg) const {
           .str();
   }
   return StringRef(MRI->getName(canonical(Reg))).lower();
+}
+
+TargetAsmParser::TargetAsmParser() = default;
+TargetAsmParser::TargetAsmParser(TargetAsmParser &&) = default;
+TargetAsmParser::~TargetAsmParser() = default;
+
+TargetAsmParser TargetInfo::createAsmParser(llvm::SourceMgr &SM, llvm::MCContext &Ctx,
+                                            llvm::MCStreamer &Out, unsigned Buffer) const {
+  TargetAsmParser P;
+  P.Parser.reset(llvm::createMCAsmParser(SM, Ctx, Out, *MAI, Buffer));
+  P.TargetParser.reset(
+      TheTarget->createMCAsmParser(*STI, *P.Parser, *MII, Options));
+  if (P.TargetParser)
+    P.Parser->setTargetParser(*P.TargetParser);
+  return P;
 }
 
 } // namespace stinkytofu

@@ -20,10 +20,7 @@ void Module::setAssembler(std::unique_ptr<AssemblerState> A) { Assembler = std::
 void Module::appendText(TextKind K, llvm::StringRef Text) {
   if (Text.empty())
     return;
-  ModuleItem Item{ModuleItem::Kind::Text};
-  Item.Text = K;
-  Item.Contents = Text;
-  Items.push_back(Item);
+  Items.push_back({ModuleItem::Kind::Text, K, Text, nullptr});
 }
 
 Function &Module::appendFunction(std::string FnName, bool IsEntry) {
@@ -42,8 +39,7 @@ Function &Module::insertFunctionAfter(size_t ItemIndex, std::string FnName,
   std::advance(It, Before);
   Function &F = *Functions.emplace(It, std::move(FnName), IsEntry);
   F.setParent(this);
-  ModuleItem Item{ModuleItem::Kind::Function};
-  Item.Func = &F;
+  ModuleItem Item{ModuleItem::Kind::Function, TextKind::Directive, {}, &F};
   Items.insert(Items.begin() + std::min(Position, Items.size()), Item);
   return F;
 }

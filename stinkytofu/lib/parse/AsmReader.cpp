@@ -418,8 +418,8 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
     unsigned Line = 1 + unsigned(Whole.take_front(At).count('\n'));
     StringRef LineText = Whole.substr(LineBegin).take_until([](char C) { return C == '\n'; });
     OriginalLine Where{FileName, Line, unsigned(At - LineBegin) + 1, LineText.str()};
-    if (Opts.MapLine)
-      if (std::optional<OriginalLine> O = Opts.MapLine(Line))
+    if (Opts.MapPosition)
+      if (std::optional<OriginalLine> O = Opts.MapPosition(Line, Where.Column))
         Where = *O;
     return sourceError(Where.File, Where.Line, Where.Column, Where.Text,
                        "--arch " + Opts.Arch + " does not match the file's .amdgcn_target \"" +
@@ -442,8 +442,9 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   bool HadError = false;
   DenseSet<unsigned> OpaqueLines, PseudoLines;
   auto Render = [&](const AsmDiagnostic &D, SourceMgr::DiagKind Kind) {
-    if (Opts.MapLine && D.Line)
-      if (std::optional<OriginalLine> O = Opts.MapLine(D.Line))
+    if (Opts.MapPosition && D.Line)
+      if (std::optional<OriginalLine> O =
+              Opts.MapPosition(D.Line, unsigned(std::max(D.Diag.getColumnNo(), -1) + 1)))
         return renderDiagnostic(O->File, O->Line, O->Column, O->Text, Kind,
                                 D.Diag.getMessage());
     if (Kind == D.Diag.getKind())

@@ -177,21 +177,6 @@ bool usesExpansions(StringRef Text) {
   return false;
 }
 
-struct ParseRun {
-  std::unique_ptr<MCAsmParser> Parser;
-  std::unique_ptr<MCTargetAsmParser> TargetParser;
-};
-
-ParseRun makeParser(const TargetInfo &TI, SourceMgr &SM, MCContext &Ctx,
-                    MCStreamer &Streamer, unsigned Buffer) {
-  ParseRun Run;
-  Run.Parser.reset(createMCAsmParser(SM, Ctx, Streamer, TI.asmInfo(), Buffer));
-  Run.TargetParser.reset(TI.target().createMCAsmParser(
-      TI.subtargetInfo(), *Run.Parser, TI.instrInfo(), TI.targetOptions()));
-  Run.Parser->setTargetParser(*Run.TargetParser);
-  return Run;
-}
-
 } // namespace
 
 AssemblerState::AssemblerState(std::shared_ptr<const TargetInfo> T)
@@ -278,7 +263,7 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
                              ParserLines);
   formatted_raw_ostream Null(nulls());
   Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
-  ParseRun Run = makeParser(*Target, SrcMgr, *Ctx, Streamer, MainBuffer);
+  TargetAsmParser Run = Target->createAsmParser(SrcMgr, *Ctx, Streamer, MainBuffer);
   Streamer.setParser(Run.Parser.get());
   collectDiagnostics(SrcMgr, Diags, MainBuffer);
   Run.Parser->Run(/*NoInitialTextSection=*/false);
@@ -308,7 +293,7 @@ Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Tex
   Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
   // The statement is assembled into the current text section.
   Streamer.switchSection(MOFI->getTextSection());
-  ParseRun Run = makeParser(*Target, SrcMgr, *Ctx, Streamer, Id);
+  TargetAsmParser Run = Target->createAsmParser(SrcMgr, *Ctx, Streamer, Id);
   Streamer.setParser(Run.Parser.get());
   collectDiagnostics(SrcMgr, Diags, Id);
   Run.Parser->Run(/*NoInitialTextSection=*/true, /*NoFinalize=*/true);

@@ -52,17 +52,13 @@ private:
   std::shared_ptr<const TargetInfo> target() const;
   void readOperands(const TargetInfo *TI);
   Error synthesize();
-  Expected<std::unique_ptr<Module>> readOnce(bool AllowUnknown, bool MapColumns);
+  Expected<std::unique_ptr<Module>> readOnce(bool AllowUnknown);
   bool diagnosed(size_t Inst) const { return DiagnosedLines.contains(LineOfInst[Inst]); }
   std::pair<unsigned, unsigned> origin(unsigned SynthLine, unsigned SynthColumn) const;
   /// The first register operand of instruction \p K that \p I, as MC read
   /// it, contradicts (StirImplicitOperands.h), as a diagnostic.
   std::optional<std::string> contradiction(size_t K, const Instruction &I,
                                            const TargetInfo &TI) const;
-  std::string mapPositions(StringRef Rendered) const;
-  /// The name the synthesized text is read under when its instruction lines
-  /// are left unmapped: it marks the diagnostics mapPositions() rewrites.
-  std::string marker() const { return File.str() + "\x01"; }
 
   const StirModule &M;
   const StirParser &P;
@@ -231,24 +227,19 @@ Error Assembly::synthesize() {
   return Error::success();
 }
 
-Expected<std::unique_ptr<Module>> Assembly::readOnce(bool AllowUnknown, bool MapColumns) {
+Expected<std::unique_ptr<Module>> Assembly::readOnce(bool AllowUnknown) {
   DiagnosedLines.clear();
   ReaderOptions AsmOpts = Opts;
   AsmOpts.AllowUnknownInstructions = AllowUnknown;
-  AsmOpts.MapLine = [this, MapColumns](unsigned Line) -> std::optional<OriginalLine> {
+  AsmOpts.MapPosition = [this](unsigned Line,
+                               unsigned Column) -> std::optional<OriginalLine> {
     DiagnosedLines.insert(Line);
     if (Line >= StirLineOf.size() || !StirLineOf[Line])
       return std::nullopt;
-    // ReaderOptions::MapLine is not told the column: instruction lines are
-    // left to mapPositions(), which reads it off the rendered diagnostic.
-    if (MapColumns && InstOnLine[Line] >= 0)
-      return std::nullopt;
-    unsigned L = StirLineOf[Line];
-    unsigned Column = InstOnLine[Line] >= 0 ? Insts[InstOnLine[Line]]->Column : 1;
-    return OriginalLine{File.str(), L, Column, P.lineText(L).str()};
+    auto [L, C] = origin(Line, Column);
+    return OriginalLine{File.str(), L, C, P.lineText(L).str()};
   };
-  return readAsm(MemoryBuffer::getMemBufferCopy(Text, MapColumns ? marker() : File.str()),
-                 AsmOpts);
+  return readAsm(MemoryBuffer::getMemBufferCopy(Text, File.str()), AsmOpts);
 }
 
 /// The `.stir` line and column of column \p SynthColumn of the instruction
@@ -270,42 +261,6 @@ std::pair<unsigned, unsigned> Assembly::origin(unsigned SynthLine,
     Where = {O.Op ? O.Op->Line : I.Line, Start + unsigned(Into < Written.size() ? Into : 0)};
   }
   return Where;
-}
-
-/// Rewrites the diagnostics the `.s` reader rendered at unmapped instruction
-/// lines (`<marker>:LINE:COL: error: ...`, the synthesized line, a caret) to
-/// point at the `.stir` operand.
-std::string Assembly::mapPositions(StringRef Rendered) const {
-  std::string Out;
-  SmallVector<StringRef, 16> Lines;
-  Rendered.split(Lines, '\n');
-  std::string Prefix = marker() + ":";
-  for (size_t K = 0; K < Lines.size(); ++K) {
-    StringRef Rest = Lines[K];
-    unsigned SynthLine, SynthColumn;
-    if (!Rest.consume_front(Prefix) || Rest.consumeInteger(10, SynthLine) ||
-        !Rest.consume_front(":") || Rest.consumeInteger(10, SynthColumn) ||
-        !Rest.consume_front(": ")) {
-      Out += Lines[K];
-      Out += '\n';
-      continue;
-    }
-    SourceMgr::DiagKind Kind = SourceMgr::DK_Error;
-    for (auto [Word, WordKind] : {std::pair{"warning: ", SourceMgr::DK_Warning},
-                                  std::pair{"note: ", SourceMgr::DK_Note},
-                                  std::pair{"remark: ", SourceMgr::DK_Remark}})
-      if (Rest.starts_with(Word))
-        Kind = WordKind;
-    Rest = Rest.drop_front(Rest.find(": ") + 2);
-    auto [Line, Column] = origin(SynthLine, SynthColumn);
-    Out += renderDiagnostic(File, Line, Column, P.lineText(Line), Kind, Rest);
-    // Skip the synthesized line and the caret line under it.
-    if (K + 1 < Lines.size())
-      ++K;
-    if (K + 1 < Lines.size() && Lines[K + 1].find_first_not_of(" ^~") == StringRef::npos)
-      ++K;
-  }
-  return StringRef(Out).rtrim("\n").str();
 }
 
 std::optional<std::string> Assembly::contradiction(size_t K, const Instruction &I,
@@ -343,7 +298,7 @@ Expected<std::unique_ptr<Module>> Assembly::read() {
     AllowUnknown = Unknown;
     if (Error E = synthesize())
       return std::move(E);
-    return readOnce(Unknown, /*MapColumns=*/false);
+    return readOnce(Unknown);
   };
   // Per instruction, what MC contradicts in the last reading it assembled.
   std::vector<std::optional<std::string>> Contradicted(Insts.size());
@@ -415,16 +370,6 @@ Expected<std::unique_ptr<Module>> Assembly::read() {
       consumeError(Mod.takeError());
       Mod = Attempt(true);
     }
-  }
-  if (!Mod && any_of(DiagnosedLines, [&](unsigned L) {
-        return L < InstOnLine.size() && InstOnLine[L] >= 0;
-      })) {
-    // The same read once more, for MC's columns in the instruction lines.
-    consumeError(Mod.takeError());
-    Mod = readOnce(AllowUnknown, /*MapColumns=*/true);
-    if (!Mod)
-      return createStringError(inconvertibleErrorCode(),
-                               mapPositions(toString(Mod.takeError())));
   }
   return Mod;
 }

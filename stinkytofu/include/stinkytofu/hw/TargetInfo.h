@@ -23,14 +23,28 @@
 #include <string>
 
 namespace llvm {
+class MCAsmParser;
+class MCContext;
+class MCStreamer;
+class MCTargetAsmParser;
+class SourceMgr;
 class Target;
-}
+} // namespace llvm
 
 namespace stinkytofu {
 
 class HardwareModel;
 
 enum class RegClass : uint8_t { Other, SGPR, VGPR, AGPR, TTMP, Special };
+
+/// LLVM's assembly parser with this target's parser plugged in.
+struct TargetAsmParser {
+  std::unique_ptr<llvm::MCAsmParser> Parser;
+  std::unique_ptr<llvm::MCTargetAsmParser> TargetParser;
+  TargetAsmParser();
+  TargetAsmParser(TargetAsmParser &&);
+  ~TargetAsmParser();
+};
 
 class TargetInfo {
 public:
@@ -51,6 +65,11 @@ public:
   const llvm::MCSubtargetInfo &subtargetInfo() const { return *STI; }
   const llvm::MCTargetOptions &targetOptions() const { return Options; }
   const HardwareModel &hardware() const { return *Hardware; }
+
+  /// A parser of buffer \p Buffer of \p SM (0: the main one) that hands
+  /// what it reads to \p Out; no TargetParser when LLVM has none.
+  TargetAsmParser createAsmParser(llvm::SourceMgr &SM, llvm::MCContext &Ctx,
+                                  llvm::MCStreamer &Out, unsigned Buffer = 0) const;
 
   /// A register by its MC name ("SCC", "M0", "EXEC_LO", "SGPR5").
   llvm::MCRegister findRegister(llvm::StringRef MCName) const;

@@ -28,7 +28,9 @@ struct ReaderOptions {
   std::string DefaultArch = "gfx942";
   /// Keep statements MC rejects as opaque instructions (with a warning).
   bool AllowUnknownInstructions = false;
-  std::function<std::optional<OriginalLine>(unsigned Line)> MapLine;
+  /// Maps a 1-based line and column of the text read (column 0: unknown)
+  /// to where it was written, for text synthesized from another file.
+  std::function<std::optional<OriginalLine>(unsigned Line, unsigned Column)> MapPosition;
 };
 
 /// Reads a whole `.s` file. Errors carry `file:line:col: error: ...`.
