@@ -1,9 +1,9 @@
 //===- ExpansionLines.cpp - Invoking lines of macro expansions ------------===//
 #include "ExpansionLines.h"
+#include "stinkytofu/parse/OperandParser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
-#include <cstring>
 
 using namespace llvm;
 
@@ -16,38 +16,18 @@ bool isWordStart(char C) { return isAlpha(C) || C == '_' || C == '.' || C == '$'
 bool isWordChar(char C) { return isAlnum(C) || C == '_' || C == '.' || C == '$' || C == '@'; }
 
 /// The offset just past the statement going on at \p P: past its end of line,
-/// or past a `/* */` comment that runs beyond it. Lines are searched with
-/// memchr for the few characters that matter, not walked byte by byte.
+/// or past a `/* */` comment that runs beyond it.
 size_t skipStatement(StringRef T, size_t P) {
-  const char *Begin = T.data(), *End = Begin + T.size(), *Q = Begin + P;
-  auto Find = [](const char *From, const char *To, char C) {
-    const void *At = std::memchr(From, C, size_t(To - From));
-    return At ? static_cast<const char *>(At) : To;
-  };
-  while (Q < End) {
-    const char *Eol = Find(Q, End, '\n');
-    const char *AfterLine = Eol == End ? End : Eol + 1;
-    const char *Special = std::min({Find(Q, Eol, '"'), Find(Q, Eol, ';'), Find(Q, Eol, '/')});
-    if (Special == Eol || *Special == ';')
-      return size_t(AfterLine - Begin);
-    if (*Special == '"') {
-      for (Q = Special + 1; Q < Eol && *Q != '"'; ++Q)
-        if (*Q == '\\')
-          ++Q;
-      Q = std::min(Q + 1, Eol);
-      continue;
-    }
-    char Next = Special + 1 < End ? Special[1] : '\0';
-    if (Next == '/')
-      return size_t(AfterLine - Begin);
-    if (Next == '*') {
-      size_t Close = T.find("*/", size_t(Special - Begin) + 2);
-      if (Close == StringRef::npos)
-        return T.size();
-      Q = Begin + Close + 2;
-      continue;
-    }
-    Q = Special + 1;
+  while (P < T.size()) {
+    size_t Eol = std::min(T.find('\n', P), T.size());
+    StringRef Line = T.slice(P, Eol);
+    size_t Comment = findComment(Line);
+    if (Comment == StringRef::npos || !Line.substr(Comment).starts_with("/*"))
+      return std::min(Eol + 1, T.size());
+    size_t Close = T.find("*/", P + Comment + 2);
+    if (Close == StringRef::npos)
+      return T.size();
+    P = Close + 2;
   }
   return T.size();
 }
