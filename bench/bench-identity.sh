@@ -3,8 +3,9 @@
 # LLVM MC, build the IR, write the assembly back) against
 # `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=<gfx> -filetype=obj -o out.o in.s`
 # on the same files, side by side (or, with --opt-args, any stinkytofu-opt
-# pipeline against the same llvm-mc run). The two commands alternate within each
-# repetition, so machine noise hits both alike. Prints per file the median
+# pipeline against the same llvm-mc run). The two commands alternate, the one
+# going first changing from one repetition to the next, so machine noise hits
+# both alike. Prints per file the median
 # wall time and CPU time (user + system) of each and the ratios
 # stinkytofu-opt / llvm-mc (<= 1.0: no slower than llvm-mc), then the ratios
 # on the largest file.
@@ -40,7 +41,7 @@ while [ $# -gt 0 ]; do
     --callgrind) callgrind=1; shift ;;
     --opt) opt="$2"; shift 2 ;;
     --opt-args) read -r -a opt_args <<< "$2"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench-identity: unknown option $1" >&2; exit 2 ;;
     *) inputs+=("$1"); shift ;;
   esac
@@ -121,11 +122,20 @@ for f in "${files[@]}"; do
   "${opt_cmd[@]}" >/dev/null 2>&1 || { echo "bench-identity: stinkytofu-opt fails on $f" >&2; exit 1; }
   "${mc_cmd[@]}" >/dev/null 2>&1 || { echo "bench-identity: llvm-mc fails on $f" >&2; exit 1; }
   opt_times=() mc_times=() opt_cpus=() mc_cpus=()
+  # Which tool goes first alternates, so that whatever the machine does at a
+  # fixed point of each pair (the other's output being written back to disk,
+  # a neighbour's periodic load) falls on both alike.
   for ((r = 0; r < reps; r++)); do
-    read -r wall cpu < <(run_times "${opt_cmd[@]}")
-    opt_times+=("$wall"); opt_cpus+=("$cpu")
+    if ((r % 2 == 0)); then
+      read -r wall cpu < <(run_times "${opt_cmd[@]}")
+      opt_times+=("$wall"); opt_cpus+=("$cpu")
+    fi
     read -r wall cpu < <(run_times "${mc_cmd[@]}")
     mc_times+=("$wall"); mc_cpus+=("$cpu")
+    if ((r % 2 == 1)); then
+      read -r wall cpu < <(run_times "${opt_cmd[@]}")
+      opt_times+=("$wall"); opt_cpus+=("$cpu")
+    fi
   done
   opt_us="$(printf '%s\n' "${opt_times[@]}" | median)"
   mc_us="$(printf '%s\n' "${mc_times[@]}" | median)"

@@ -23,6 +23,7 @@
 #include "stinkytofu/print/AsmWriter.h"
 #include "stinkytofu/print/CfgDotWriter.h"
 #include "stinkytofu/print/StirWriter.h"
+#include "stinkytofu/support/HeapReserve.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -74,6 +75,11 @@ struct ToolOptions {
       cl::desc("Keep statements LLVM MC rejects as opaque instructions that read "
                "and write every register (with a warning)"),
       cl::cat(Category)};
+  cl::opt<unsigned> HeapReserve{
+      "heap-reserve",
+      cl::desc("Map this many bytes of heap per input byte before reading, in one "
+               "call instead of a page fault per page (0: off; see docs/performance.md)"),
+      cl::value_desc("n"), cl::init(6), cl::cat(Category)};
   cl::list<std::string> Passes{
       "passes",
       cl::desc("Comma-separated passes to run, arguments in parentheses: "
@@ -132,7 +138,7 @@ const char *const ToolOptionNames[] = {
     "verify-each", "time-passes", "print-after-all", "from-label",
     "to-label",    "print-cfg",   "stats",           "stats-file",
     "funcmap-out", "funcmap-in-asm", "verify-instrumentation",
-    "emit-obj",    "link",        "ld-lld"};
+    "emit-obj",    "link",        "ld-lld",          "heap-reserve"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
@@ -327,6 +333,7 @@ int main(int argc, char **argv) {
       MemoryBuffer::getFileOrSTDIN(Opt.InputFile);
   if (!Buffer)
     return fail(Opt.InputFile + ": " + Buffer.getError().message());
+  reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
   ReaderOptions ReadOpts;
   ReadOpts.Arch = Opt.Arch;
   ReadOpts.AllowUnknownInstructions = Opt.AllowUnknown;

@@ -5,46 +5,63 @@
 namespace stinkytofu {
 
 const InstrFacts Instruction::NoFacts;
+const std::vector<Operand> Instruction::NoOperands;
+const std::vector<std::unique_ptr<Modifier>> Instruction::NoModifiers;
 
 Instruction::Instruction(InstKind Kind, std::string Mnemonic,
                          std::vector<Operand> Operands)
-    : Kind(Kind), Operands(std::move(Operands)) {
+    : Kind(Kind) {
   if (!Mnemonic.empty())
-    Spelled.get().Mnemonic = std::move(Mnemonic);
+    extra().Mnemonic = std::move(Mnemonic);
+  if (!Operands.empty())
+    extra().Operands = std::move(Operands);
 }
+
+Instruction::Instruction(Instruction &&) noexcept = default;
+Instruction &Instruction::operator=(Instruction &&) noexcept = default;
+Instruction::~Instruction() = default;
 
 OperandSource::~OperandSource() = default;
 
-void Instruction::splitLazyStatement() const {
-  Statement S = splitStatement(LazyStatement.rtrim("\r\n"));
-  LazyStatement = {};
-  SpelledStatement &Words = Spelled.get();
+void Instruction::splitStatement() const {
+  Statement S = stinkytofu::splitStatement(Source.rtrim("\r\n"));
+  Unsplit = false;
+  Details &Words = extra();
   Words.Mnemonic = S.Mnemonic.lower();
   if (S.Mnemonic != Words.Mnemonic)
     Words.Spelling = S.Mnemonic.str();
   Words.Comment = S.Comment.str();
-  LazyBody = S.Body;
+  Words.OperandText = S.Body;
 }
 
 void Instruction::materializeOperands() const {
-  Operands = Lazy->parseOperands(LazyBody);
+  Details &D = extra();
+  D.Operands = Lazy->parseOperands(D.OperandText);
   Lazy = nullptr;
+}
+
+void Instruction::unpackMC() const {
+  extra().OwnedMC = PackedMCInsts::unpack(Packed, NumPacked);
+  Packed = nullptr;
+  NumPacked = 0;
 }
 
 void Instruction::setOperands(std::vector<Operand> NewOperands) {
   materializeStatement();
   Lazy = nullptr;
-  Operands = std::move(NewOperands);
+  extra().Operands = std::move(NewOperands);
   Modified = true;
 }
 
 void Instruction::setModifier(std::unique_ptr<Modifier> M) {
   removeModifier(M->kind());
-  Mods.push_back(std::move(M));
+  extra().Mods.push_back(std::move(M));
 }
 
 void Instruction::removeModifier(ModifierKind K) {
-  std::erase_if(Mods, [K](const std::unique_ptr<Modifier> &M) { return M->kind() == K; });
+  if (Extra)
+    std::erase_if(Extra->Mods,
+                  [K](const std::unique_ptr<Modifier> &M) { return M->kind() == K; });
 }
 
 } // namespace stinkytofu

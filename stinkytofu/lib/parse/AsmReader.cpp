@@ -47,7 +47,7 @@ namespace {
 
 struct LineRecord {
   SmallVector<const AsmEvent *, 2> Labels; // main-buffer labels, in order
-  SmallVector<unsigned, 1> Insts;          // AssembledFile::Insts indexes
+  SmallVector<PackedMCInsts::Offset, 1> Insts; // in AssembledFile::Insts
   /// Where the first main-buffer instruction's mnemonic is written.
   size_t MnemonicAt = AsmEvent::NoOffset;
   bool FromExpansion = false;
@@ -93,7 +93,7 @@ TextKind classifyText(StringRef Text, bool InCode) {
 class Builder {
 public:
   Builder(Module &M, StringRef Text, const TargetInfo &TI, AssemblerState &AS,
-          const DenseSet<unsigned> &PseudoLines, const std::vector<MCInst> &Insts)
+          const DenseSet<unsigned> &PseudoLines, const PackedMCInsts &Insts)
       : M(M), Text(Text), TI(TI), AS(AS), PseudoLines(PseudoLines), Insts(Insts) {}
 
   void build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines);
@@ -115,7 +115,7 @@ private:
   const TargetInfo &TI;
   AssemblerState &AS;
   const DenseSet<unsigned> &PseudoLines; // opaque lines that are pseudo-instructions
-  const std::vector<MCInst> &Insts;      // referred to by the instructions
+  const PackedMCInsts &Insts;            // referred to by the instructions
   std::vector<size_t> LineStart; // LineStart[L] for 1-based L; sentinel at end
   unsigned LastLineAt = 1;       // lineAt's previous answer
   StringSet<> FunctionStarts, Kernels;
@@ -241,10 +241,8 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
   // Built in place: an instruction is too big to construct and move.
   Instruction &I = BB->instructions().emplace_back(Kind, "", std::vector<Operand>());
   I.setParent(BB);
-  StringRef Statement = Text.slice(StmtBegin, End);
-  I.setLazyStatement(Statement, &AS);
+  I.setLazyStatement(Text.slice(StmtBegin, End), &AS);
   I.setLeadingText(Text.slice(Consumed, StmtBegin));
-  I.setSourceText(Statement);
   I.setLocation({Line, unsigned(Mnemonic - LineStart[Line]) + 1});
   if (Pseudo) {
     I.setMC({}, pseudoInstructionFacts(I, TI));
@@ -255,13 +253,13 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
     // instruction refers to them where the module keeps them.
     bool Consecutive = true;
     for (size_t K = 1; K < R.Insts.size(); ++K)
-      Consecutive &= R.Insts[K] == R.Insts[0] + K;
+      Consecutive &= R.Insts[K] == Insts.next(R.Insts[K - 1]);
     if (Consecutive) {
-      I.referMC(ArrayRef(Insts).slice(R.Insts[0], R.Insts.size()), TI);
+      I.referMC(Insts, R.Insts[0], unsigned(R.Insts.size()), TI);
     } else {
       SmallVector<MCInst, 1> MC;
-      for (unsigned Idx : R.Insts)
-        MC.push_back(Insts[Idx]);
+      for (PackedMCInsts::Offset At : R.Insts)
+        MC.push_back(PackedMCInsts::unpack(Insts.record(At), 1).front());
       I.setMC(std::move(MC), TI);
     }
   }

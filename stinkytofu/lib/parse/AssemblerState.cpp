@@ -34,8 +34,7 @@ public:
   void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
     // The target parser stamps the instruction with its mnemonic's location.
     AsmEvent &E = record(AsmEvent::Kind::Instruction, Inst.getLoc());
-    E.Inst = unsigned(Out.Insts.size());
-    Out.Insts.push_back(Inst);
+    E.Inst = Out.Insts.append(Inst);
     PendingLine = 0;
   }
 
@@ -301,7 +300,11 @@ Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Tex
   for (const AsmDiagnostic &D : Diags)
     if (D.Diag.getKind() == SourceMgr::DK_Error)
       return createStringError(inconvertibleErrorCode(), D.Diag.getMessage());
-  SmallVector<MCInst, 1> Insts(Out.Insts.begin(), Out.Insts.end());
+  // The statement's instructions are all the store holds, in a row.
+  SmallVector<MCInst, 1> Insts = PackedMCInsts::unpack(
+      Out.Insts.record(0), unsigned(count_if(Out.Events, [](const AsmEvent &E) {
+        return E.K == AsmEvent::Kind::Instruction;
+      })));
   if (Insts.empty())
     return createStringError(inconvertibleErrorCode(),
                              "'" + Text.trim() + "' is not an instruction");

@@ -5,12 +5,13 @@
 #include "stinkytofu/hw/InstrFacts.h"
 #include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/ir/Operand.h"
+#include "stinkytofu/ir/PackedMCInsts.h"
 #include "stinkytofu/ir/SourceLocation.h"
-#include "stinkytofu/support/HeapValue.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCInst.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,31 +40,31 @@ enum class InstKind : uint8_t {
 class Instruction {
 public:
   Instruction(InstKind Kind, std::string Mnemonic, std::vector<Operand> Operands);
+  Instruction(Instruction &&) noexcept;
+  Instruction &operator=(Instruction &&) noexcept;
+  ~Instruction();
 
   InstKind kind() const { return Kind; }
   /// Lower-case mnemonic (`s_getpc_b64`), or the macro name of a MacroCall.
   llvm::StringRef mnemonic() const {
     materializeStatement();
-    return spelled().Mnemonic;
+    return Extra ? llvm::StringRef(Extra->Mnemonic) : llvm::StringRef();
   }
   const std::vector<Operand> &operands() const {
     materializeStatement();
     if (Lazy)
       materializeOperands();
-    return Operands;
+    return Extra ? Extra->Operands : NoOperands;
   }
   const Operand &operand(unsigned I) const { return operands()[I]; }
   unsigned numOperands() const { return operands().size(); }
-  /// Defers parsing of \p Body until the operands are first asked for.
-  void setLazyOperands(llvm::StringRef Body, const OperandSource *Source) {
-    LazyBody = Body;
-    Lazy = Source;
-  }
-  /// Defers splitting the source statement (mnemonic, operands, comment)
-  /// until first asked for: reading a file costs nothing for statements
-  /// nobody looks at.
+  /// Sets the statement's source text (newline included) and defers
+  /// splitting it (mnemonic, operands, comment) and parsing its operands
+  /// with \p Source until first asked for: reading a file costs nothing for
+  /// statements nobody looks at.
   void setLazyStatement(llvm::StringRef Statement, const OperandSource *Source) {
-    LazyStatement = Statement;
+    this->Source = Statement;
+    Unsplit = true;
     Lazy = Source;
   }
 
@@ -83,21 +84,23 @@ public:
   /// The mnemonic exactly as written (`s_getpc_B64`).
   llvm::StringRef mnemonicSpelling() const {
     materializeStatement();
-    const SpelledStatement &S = spelled();
-    return S.Spelling.empty() ? llvm::StringRef(S.Mnemonic) : llvm::StringRef(S.Spelling);
+    if (!Extra)
+      return {};
+    return Extra->Spelling.empty() ? llvm::StringRef(Extra->Mnemonic)
+                                   : llvm::StringRef(Extra->Spelling);
   }
   void setMnemonicSpelling(std::string S) {
     materializeStatement();
-    Spelled.get().Spelling = std::move(S);
+    extra().Spelling = std::move(S);
   }
   /// The trailing comment as written (`// c`, `; note`), kept on rewrite.
   llvm::StringRef trailingComment() const {
     materializeStatement();
-    return spelled().Comment;
+    return Extra ? llvm::StringRef(Extra->Comment) : llvm::StringRef();
   }
   void setTrailingComment(std::string C) {
     materializeStatement();
-    Spelled.get().Comment = std::move(C);
+    extra().Comment = std::move(C);
   }
   SourceLocation location() const { return Loc; }
   void setLocation(SourceLocation L) { Loc = L; }
@@ -105,17 +108,19 @@ public:
   // --- ISA facts (from LLVM MC) ------------------------------------------
   const InstrFacts &facts() const {
     if (FactsTarget) {
-      Facts.get() = InstrFacts::compose(*FactsTarget, mcInsts());
+      extra().Facts = InstrFacts::compose(*FactsTarget, mcInsts());
       FactsTarget = nullptr;
     }
-    return Facts.getOr(NoFacts);
+    return Extra && Extra->Facts ? *Extra->Facts : NoFacts;
   }
   llvm::ArrayRef<llvm::MCInst> mcInsts() const {
-    return SharedMC ? llvm::ArrayRef(SharedMC, NumSharedMC) : llvm::ArrayRef(OwnedMC);
+    if (Packed)
+      unpackMC();
+    return Extra ? llvm::ArrayRef(Extra->OwnedMC) : llvm::ArrayRef<llvm::MCInst>();
   }
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, InstrFacts F) {
     ownMC(std::move(Insts));
-    Facts.get() = std::move(F);
+    extra().Facts = std::move(F);
     FactsTarget = nullptr;
   }
   /// Sets the MC instructions; their facts are computed on first use.
@@ -123,27 +128,32 @@ public:
     ownMC(std::move(Insts));
     FactsTarget = &TI;
   }
-  /// Refers to \p Insts instead of holding a copy: a statement read from a
-  /// file, whose MC instructions the module keeps (Module::adoptSourceMC)
-  /// for as long as it lives. Their facts are computed on first use.
-  void referMC(llvm::ArrayRef<llvm::MCInst> Insts, const TargetInfo &TI) {
-    OwnedMC.clear();
-    SharedMC = Insts.data();
-    NumSharedMC = unsigned(Insts.size());
+  /// Refers to \p Count packed MC instructions from \p First in \p Store
+  /// instead of holding them: a statement read from a file, whose MC
+  /// instructions the module keeps (Module::adoptSourceMC) for as long as it
+  /// lives. They are unpacked, and their facts computed, on first use.
+  void referMC(const PackedMCInsts &Store, PackedMCInsts::Offset First, unsigned Count,
+               const TargetInfo &TI) {
+    if (Extra)
+      Extra->OwnedMC.clear();
+    Packed = Store.record(First);
+    NumPacked = Count;
     FactsTarget = &TI;
   }
   /// Cycle overrides from `.stir` (0: use the hardware model's default).
-  unsigned issueCyclesOverride() const { return IssueCycles; }
-  unsigned latencyCyclesOverride() const { return LatencyCycles; }
+  unsigned issueCyclesOverride() const { return Extra ? Extra->IssueCycles : 0; }
+  unsigned latencyCyclesOverride() const { return Extra ? Extra->LatencyCycles : 0; }
   void setCycleOverrides(unsigned Issue, unsigned Latency) {
-    IssueCycles = Issue;
-    LatencyCycles = Latency;
+    extra().IssueCycles = Issue;
+    extra().LatencyCycles = Latency;
   }
 
   // --- Modifiers ----------------------------------------------------------
-  const std::vector<std::unique_ptr<Modifier>> &modifiers() const { return Mods; }
+  const std::vector<std::unique_ptr<Modifier>> &modifiers() const {
+    return Extra ? Extra->Mods : NoModifiers;
+  }
   template <typename T> const T *getModifier() const {
-    for (const auto &M : Mods)
+    for (const auto &M : modifiers())
       if (const T *Found = dyn_cast_modifier<T>(M.get()))
         return Found;
     return nullptr;
@@ -156,45 +166,56 @@ public:
   void setParent(BasicBlock *BB) { Parent = BB; }
 
 private:
-  InstKind Kind;
-  bool Modified = false;
-  unsigned IssueCycles = 0, LatencyCycles = 0;
-  /// The statement's words: lower-case mnemonic, the spelling when it
-  /// differs, the trailing comment. Out of line: most instructions read from
-  /// a file never have them spelled out.
-  struct SpelledStatement {
+  /// What an instruction read from a file seldom needs, out of line so that
+  /// the instructions of a large kernel stay small (under half the size
+  /// with all of it inline): the statement's words (lower-case mnemonic, the
+  /// spelling when it differs, the trailing comment), its operands, its own
+  /// or unpacked MC instructions, its facts once computed, cycle overrides
+  /// and modifiers.
+  struct Details {
     std::string Mnemonic, Spelling, Comment;
+    std::vector<Operand> Operands;
+    llvm::StringRef OperandText; ///< to parse on first use (Lazy)
+    llvm::SmallVector<llvm::MCInst, 1> OwnedMC; ///< its own, or unpacked
+    std::optional<InstrFacts> Facts;
+    unsigned IssueCycles = 0, LatencyCycles = 0;
+    std::vector<std::unique_ptr<Modifier>> Mods;
   };
-  const SpelledStatement &spelled() const {
-    static const SpelledStatement None;
-    return Spelled.getOr(None);
+  Details &extra() const {
+    if (!Extra)
+      Extra = std::make_unique<Details>();
+    return *Extra;
   }
-  mutable HeapValue<SpelledStatement> Spelled;
-  mutable std::vector<Operand> Operands;
-  mutable const OperandSource *Lazy = nullptr;
-  mutable llvm::StringRef LazyBody, LazyStatement;
   void materializeOperands() const;
   void materializeStatement() const {
-    if (!LazyStatement.empty())
-      splitLazyStatement();
+    if (Unsplit)
+      splitStatement();
   }
-  void splitLazyStatement() const;
+  void splitStatement() const;
+  void ownMC(llvm::SmallVector<llvm::MCInst, 1> Insts) {
+    extra().OwnedMC = std::move(Insts);
+    Packed = nullptr;
+    NumPacked = 0;
+  }
+  void unpackMC() const;
+
+  static const InstrFacts NoFacts;
+  static const std::vector<Operand> NoOperands;
+  static const std::vector<std::unique_ptr<Modifier>> NoModifiers;
+
+  InstKind Kind;
+  bool Modified = false;
+  mutable bool Unsplit = false; ///< Source not yet split into words
+  mutable unsigned NumPacked = 0;
   llvm::StringRef Leading, Source;
   SourceLocation Loc;
-  void ownMC(llvm::SmallVector<llvm::MCInst, 1> Insts) {
-    OwnedMC.assign(std::make_move_iterator(Insts.begin()),
-                   std::make_move_iterator(Insts.end()));
-    SharedMC = nullptr;
-    NumSharedMC = 0;
-  }
-  /// The MC instructions: its own, or (SharedMC) a view of the module's.
-  llvm::SmallVector<llvm::MCInst, 0> OwnedMC;
-  const llvm::MCInst *SharedMC = nullptr;
-  unsigned NumSharedMC = 0;
-  static const InstrFacts NoFacts;
-  mutable HeapValue<InstrFacts> Facts; // computed on first use, out of line
+  /// The module's packed MC instructions (referMC), until unpacked.
+  mutable const uint64_t *Packed = nullptr;
+  /// Parses the operand text on first use; null once parsed.
+  mutable const OperandSource *Lazy = nullptr;
+  /// Set until the facts are computed on first use.
   mutable const TargetInfo *FactsTarget = nullptr;
-  std::vector<std::unique_ptr<Modifier>> Mods;
+  mutable std::unique_ptr<Details> Extra;
   BasicBlock *Parent = nullptr;
 };
 

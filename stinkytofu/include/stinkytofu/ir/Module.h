@@ -11,6 +11,7 @@
 
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/Function.h"
+#include "stinkytofu/ir/PackedMCInsts.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
@@ -100,13 +101,13 @@ public:
   void setAssembler(std::unique_ptr<AssemblerState> A);
   /// Keeps the MC instructions of the statements read from the file, which
   /// those instructions refer to (Instruction::referMC) rather than copy.
-  void adoptSourceMC(std::vector<llvm::MCInst> Insts) { SourceMC = std::move(Insts); }
+  void adoptSourceMC(PackedMCInsts Insts) { SourceMC = std::move(Insts); }
 
 private:
   std::string Name, FileName;
   std::shared_ptr<const TargetInfo> Target;
   std::unique_ptr<AssemblerState> Assembler;
-  std::vector<llvm::MCInst> SourceMC;
+  PackedMCInsts SourceMC;
   std::vector<ModuleItem> Items;
   std::list<Function> Functions;
   llvm::StringMap<std::string> Aliases;

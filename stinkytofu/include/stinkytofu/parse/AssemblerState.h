@@ -13,6 +13,7 @@
 
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/Instruction.h"
+#include "stinkytofu/ir/PackedMCInsts.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCInst.h"
@@ -29,7 +30,7 @@ namespace stinkytofu {
 /// One thing the assembler did, in order.
 struct AsmEvent {
   enum class Kind : uint8_t {
-    Instruction,  ///< AssembledFile::Insts[Inst]
+    Instruction,  ///< the packed MC instruction at AssembledFile::Insts offset Inst
     Label,        ///< Symbol defined as a label
     Assignment,   ///< Symbol = Value (`.set`, `=`)
     FunctionType, ///< `.type Symbol,@function`
@@ -54,7 +55,7 @@ struct AsmEvent {
   /// the statement (a multi-line `/* */` comment included) ends on the line
   /// before; the file's size at its end.
   size_t NextOffset = NoOffset;
-  unsigned Inst = 0;
+  PackedMCInsts::Offset Inst = 0;
   /// Names live in the MCContext, which outlives the events.
   llvm::StringRef Symbol;
   const llvm::MCExpr *Value = nullptr;
@@ -75,7 +76,7 @@ enum class ExpansionLines : uint8_t {
 /// What assembling a buffer produced.
 struct AssembledFile {
   std::vector<AsmEvent> Events;
-  std::vector<llvm::MCInst> Insts; ///< indexed by AsmEvent::Inst
+  PackedMCInsts Insts; ///< the instructions of AsmEvent::Inst
   /// Where the expansion lines in Events came from.
   ExpansionLines ExpansionLinesFrom = ExpansionLines::Reconstruct;
 };

@@ -1,0 +1,48 @@
+//===- HeapReserveTest.cpp - Mapping a tool's heap up front ---------------===//
+#include "stinkytofu/support/HeapReserve.h"
+#include "gtest/gtest.h"
+#include <cstdlib>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#endif
+
+namespace {
+
+#if defined(__linux__) && defined(__GLIBC__)
+/// Whether the running kernel has MADV_POPULATE_WRITE (Linux 5.14).
+bool kernelCanPopulate() {
+  utsname U;
+  unsigned Major = 0, Minor = 0;
+  return uname(&U) == 0 && std::sscanf(U.release, "%u.%u", &Major, &Minor) == 2 &&
+         (Major > 5 || (Major == 5 && Minor >= 14));
+}
+
+// An allocation made after the reserve lands on pages that are mapped
+// before anything writes them (mincore: resident).
+TEST(HeapReserveTest, LaterAllocationsAreMapped) {
+  if (!kernelCanPopulate())
+    GTEST_SKIP() << "kernel without MADV_POPULATE_WRITE";
+  constexpr size_t Reserve = size_t(8) << 20, Block = size_t(2) << 20;
+  ASSERT_TRUE(stinkytofu::reserveHeap(Reserve));
+  char *P = static_cast<char *>(std::malloc(Block));
+  ASSERT_NE(P, nullptr);
+  uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
+  uintptr_t Begin = (uintptr_t(P) + Page - 1) & ~(Page - 1);
+  uintptr_t End = (uintptr_t(P) + Block) & ~(Page - 1);
+  std::vector<unsigned char> Resident((End - Begin) / Page);
+  ASSERT_EQ(mincore(reinterpret_cast<void *>(Begin), End - Begin, Resident.data()), 0);
+  size_t Mapped = 0;
+  for (unsigned char R : Resident)
+    Mapped += R & 1;
+  EXPECT_EQ(Mapped, Resident.size());
+  std::free(P);
+}
+#endif
+
+TEST(HeapReserveTest, NothingToReserve) { EXPECT_FALSE(stinkytofu::reserveHeap(0)); }
+
+} // namespace
