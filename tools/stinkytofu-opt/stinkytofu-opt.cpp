@@ -179,6 +179,21 @@ int fail(const Twine &Message) {
   return 1;
 }
 
+/// The module could not be written out (a pseudo-instruction left unlowered,
+/// ...): a diagnostic of the input, printed as it is, unlike an error of the
+/// output file, which the tool names itself.
+class ModuleWriteError : public ErrorInfo<ModuleWriteError> {
+public:
+  static char ID;
+  explicit ModuleWriteError(Error E) : Message(toString(std::move(E))) {}
+  void log(raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override { return inconvertibleErrorCode(); }
+
+private:
+  std::string Message;
+};
+char ModuleWriteError::ID;
+
 /// After a failed parse: an unknown `--Name` is most likely a pass name typo.
 void noteUnknownPasses(int argc, char **argv) {
   auto &Registered = cl::getRegisteredOptions();
@@ -375,7 +390,6 @@ int main(int argc, char **argv) {
   // complete (llvm::writeToOutput): no half-written output, and no copy of
   // it in memory.
   Error Written = Error::success();
-  bool RenderFailed = false; // an error of the module, not of the file
   if (Opt.EmitObj) {
     std::optional<std::string> Object = renderObject(M, PM, Lld);
     if (!Object)
@@ -397,15 +411,15 @@ int main(int argc, char **argv) {
         writeStir(M, OS);
         return Error::success();
       }
-      Error E = writeAsm(M, OS);
-      RenderFailed = bool(E);
-      return E;
+      if (Error E = writeAsm(M, OS))
+        return make_error<ModuleWriteError>(std::move(E));
+      return Error::success();
     });
   }
   if (Written) {
-    if (!RenderFailed)
-      return fail(toString(std::move(Written)));
-    errs() << toString(std::move(Written)) << "\n";
+    handleAllErrors(
+        std::move(Written), [](const ModuleWriteError &E) { errs() << E.message() << "\n"; },
+        [](const ErrorInfoBase &E) { fail(E.message()); });
     return 1;
   }
 
