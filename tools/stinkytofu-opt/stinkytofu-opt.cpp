@@ -24,6 +24,7 @@
 #include "stinkytofu/print/CfgDotWriter.h"
 #include "stinkytofu/print/StirWriter.h"
 #include "stinkytofu/support/HeapReserve.h"
+#include "stinkytofu/support/StableSort.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -323,8 +324,7 @@ int main(int argc, char **argv) {
     for (std::string &Spec : *Specs)
       Ordered.emplace_back(Opt.Passes.getPosition(I), std::move(Spec));
   }
-  std::stable_sort(Ordered.begin(), Ordered.end(),
-                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  stableSort(Ordered, [](const auto &A, const auto &B) { return A.first < B.first; });
   std::vector<std::string> Pipeline;
   for (auto &[Position, Spec] : Ordered)
     Pipeline.push_back(std::move(Spec));

@@ -7,6 +7,7 @@
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/parse/AssemblerState.h"
 #include "stinkytofu/support/Diagnostics.h"
+#include "stinkytofu/support/StableSort.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/Support/Format.h"
@@ -192,7 +193,7 @@ void FunctionEmitter::buildGroups() {
     G.Sites.push_back(S);
   }
   for (Group &G : Groups)
-    std::stable_sort(G.Sites.begin(), G.Sites.end(), [&](unsigned A, unsigned B) {
+    stableSort(G.Sites, [&](unsigned A, unsigned B) {
       return Sites[A].Rank < Sites[B].Rank;
     });
   std::sort(Groups.begin(), Groups.end(),
@@ -620,8 +621,7 @@ Expected<std::vector<GroupPlan>> FunctionEmitter::planAll() {
         if (SlotOf[K] && *SlotOf[K] >= R.FirstSlot && *SlotOf[K] <= R.LastSlot &&
             !Plans[K].Emit.empty())
           Between.push_back(K);
-      std::stable_sort(Between.begin(), Between.end(),
-                       [&](size_t A, size_t B) { return GroupBytes[A] > GroupBytes[B]; });
+      stableSort(Between, [&](size_t A, size_t B) { return GroupBytes[A] > GroupBytes[B]; });
       uint64_t Removed = 0;
       for (size_t K : Between) {
         if (Removed >= R.Excess)

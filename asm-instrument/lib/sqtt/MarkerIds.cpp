@@ -1,5 +1,6 @@
 //===- MarkerIds.cpp - Marker ID allocation and compaction ----------------===//
 #include "asm-instrument/sqtt/MarkerIds.h"
+#include "stinkytofu/support/StableSort.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 #include <numeric>
@@ -55,7 +56,7 @@ uint32_t MarkerIdAllocator::next() {
 void MarkerIdAllocator::assign(bool Barriers, bool Memory) {
   std::vector<unsigned> Order(Entries.size());
   std::iota(Order.begin(), Order.end(), 0u);
-  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+  stableSort(Order, [&](unsigned A, unsigned B) {
     return Entries[A].Count > Entries[B].Count;
   });
   for (unsigned H : Order)

@@ -11,6 +11,7 @@
 #include "stinkytofu/parse/OperandParser.h"
 #include "stinkytofu/parse/PseudoInstructions.h"
 #include "stinkytofu/support/Diagnostics.h"
+#include "stinkytofu/support/StableSort.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -344,7 +345,7 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
       Placed.emplace_back(L, nullptr);
   auto ByLine = [](const auto &A, const auto &B) { return A.first < B.first; };
   if (!std::is_sorted(Placed.begin(), Placed.end(), ByLine))
-    std::stable_sort(Placed.begin(), Placed.end(), ByLine);
+    stableSort(Placed, ByLine);
 
   LineRecord R;
   for (size_t I = 0; I < Placed.size();) {
