@@ -43,4 +43,11 @@ SmallVector<MCInst, 1> PackedMCInsts::unpack(const uint64_t *Record, unsigned Co
   return Insts;
 }
 
+SmallVector<MCInst, 1> PackedMCInsts::unpackAll() const {
+  unsigned Count = 0;
+  for (Offset At = 0; At < Words.size(); At = next(At))
+    ++Count;
+  return unpack(Words.data(), Count);
+}
+
 } // namespace stinkytofu

@@ -239,7 +239,6 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
                   : R.Opaque ? InstKind::Opaque
                   : (R.FromExpansion || R.Insts.size() > 1) ? InstKind::MacroCall
                                                             : InstKind::Machine;
-  // Built in place: an instruction is too big to construct and move.
   Instruction &I = BB->instructions().emplace_back(Kind, "", std::vector<Operand>());
   I.setParent(BB);
   I.setLazyStatement(Text.slice(StmtBegin, End), &AS);

@@ -300,11 +300,7 @@ Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Tex
   for (const AsmDiagnostic &D : Diags)
     if (D.Diag.getKind() == SourceMgr::DK_Error)
       return createStringError(inconvertibleErrorCode(), D.Diag.getMessage());
-  // The statement's instructions are all the store holds, in a row.
-  SmallVector<MCInst, 1> Insts = PackedMCInsts::unpack(
-      Out.Insts.record(0), unsigned(count_if(Out.Events, [](const AsmEvent &E) {
-        return E.K == AsmEvent::Kind::Instruction;
-      })));
+  SmallVector<MCInst, 1> Insts = Out.Insts.unpackAll();
   if (Insts.empty())
     return createStringError(inconvertibleErrorCode(),
                              "'" + Text.trim() + "' is not an instruction");

@@ -78,6 +78,10 @@ TEST(PackedMCInstsTest, UnpacksWhatWasPacked) {
   EXPECT_EQ(difference(All[2], Nine), "");
   SmallVector<MCInst, 1> Last = PackedMCInsts::unpack(Store.record(C), 1);
   EXPECT_EQ(difference(Last.front(), Nine), "");
+  SmallVector<MCInst, 1> Whole = Store.unpackAll();
+  ASSERT_EQ(Whole.size(), 3u);
+  EXPECT_EQ(difference(Whole[2], Nine), "");
+  EXPECT_TRUE(PackedMCInsts().unpackAll().empty());
 }
 
 // Statements of every size a kernel has (no operands, many, an expression,

@@ -32,6 +32,8 @@ public:
   /// Room for \p NumInsts instructions of a typical size.
   void reserve(size_t NumInsts) { Words.reserve(NumInsts * 8); }
 
+  /// Every instruction of the store, in order.
+  llvm::SmallVector<llvm::MCInst, 1> unpackAll() const;
   /// Unpacks \p Count records starting at \p Record.
   static llvm::SmallVector<llvm::MCInst, 1> unpack(const uint64_t *Record, unsigned Count);
 

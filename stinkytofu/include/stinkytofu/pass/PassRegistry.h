@@ -10,9 +10,9 @@
 
 #include "stinkytofu/pass/Pass.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include <functional>
 #include <memory>
-#include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
