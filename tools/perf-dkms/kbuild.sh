@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds amdgpu_pmu.ko out of tree: copies the Kbuild package (Kbuild,
+# core/, module/) into OUT_DIR so the source tree stays clean, then runs
+# `make -C KERNEL_DIR M=OUT_DIR modules`.
+#   kbuild.sh [--werror] SRC_DIR KERNEL_DIR OUT_DIR [make args...]
+# --werror fails when the build prints any warning (the test suite's mode).
+set -euo pipefail
+werror=0
+if [ "${1:-}" = "--werror" ]; then
+  werror=1
+  shift
+fi
+if [ $# -lt 3 ]; then
+  echo "error: usage: kbuild.sh [--werror] SRC_DIR KERNEL_DIR OUT_DIR [make args...]" >&2
+  exit 1
+fi
+src=$1 kdir=$2 out=$3
+shift 3
+if [ ! -f "$kdir/Makefile" ]; then
+  echo "error: '$kdir' is not a kernel build tree (install linux-headers-amd64)" >&2
+  exit 1
+fi
+rm -rf "$out"
+mkdir -p "$out"
+cp -r "$src/Kbuild" "$src/core" "$src/module" "$out/"
+log="$out/build.log"
+if ! make -C "$kdir" M="$out" "$@" modules >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "error: Kbuild build of amdgpu_pmu failed" >&2
+  exit 1
+fi
+cat "$log"
+if [ "$werror" = 1 ] && grep -qi "warning" "$log"; then
+  echo "error: the Kbuild build printed warnings" >&2
+  exit 1
+fi
+test -f "$out/amdgpu_pmu.ko"
