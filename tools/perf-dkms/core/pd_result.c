@@ -40,8 +40,8 @@ void pd_measurement_begin(struct pd_measurement *m, uint64_t raw)
 
 uint64_t pd_measurement_update(struct pd_measurement *m, uint64_t raw)
 {
-	/* A sum below the baseline means a reset nobody announced. */
-	if (raw < m->baseline)
+	/* Counters only go up: a smaller sum is a reset nobody announced. */
+	if (raw < m->last)
 		pd_measurement_counters_reset(m);
 	m->last = raw;
 	return m->carried + (raw - m->baseline);
