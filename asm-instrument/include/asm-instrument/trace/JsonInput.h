@@ -1,0 +1,45 @@
+//===- JsonInput.h - Reading the ATT JSON files with simdjson ---*- C++ -*-===//
+//
+// The ATT files are read with simdjson's on-demand API: one parser reused
+// across files, values pulled as they are needed. Inside a read, simdjson's
+// exceptions and JsonFormatError (a value of the wrong shape) unwind to
+// readJsonFile(), which turns them into "FILE: reason" errors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASM_INSTRUMENT_TRACE_JSONINPUT_H
+#define ASM_INSTRUMENT_TRACE_JSONINPUT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+#include <simdjson.h>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace stinkytofu::trace {
+
+/// Thrown inside a read for JSON that parses but does not fit the schema.
+class JsonFormatError : public std::runtime_error {
+public:
+  explicit JsonFormatError(const std::string &What) : std::runtime_error(What) {}
+};
+
+/// A "FILE: reason" error.
+llvm::Error fileError(llvm::StringRef Path, const llvm::Twine &Reason);
+
+/// Loads \p Path and runs \p Read on its document. Missing files, bad or
+/// truncated JSON and JsonFormatError become "FILE: reason" errors.
+llvm::Error readJsonFile(llvm::StringRef Path, simdjson::ondemand::parser &Parser,
+                         const std::function<void(simdjson::ondemand::document &)> &Read);
+
+/// Field accessors that accept integers written as JSON numbers or strings
+/// (object keys are strings; some writers quote numbers).
+uint64_t readUnsigned(simdjson::ondemand::value V, const char *What);
+int64_t readSigned(simdjson::ondemand::value V, const char *What);
+/// A JSON object key holding a number ("3").
+uint32_t parseKeyNumber(std::string_view Key, const char *What);
+
+} // namespace stinkytofu::trace
+
+#endif

@@ -1,0 +1,169 @@
+//===- AttDirectory.cpp - Find the dispatches of a rocprofv3 --att run ----===//
+#include "asm-instrument/trace/AttDirectory.h"
+#include "asm-instrument/trace/JsonInput.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+
+using namespace llvm;
+namespace od = simdjson::ondemand;
+
+namespace stinkytofu::trace {
+
+std::string DispatchDir::file(StringRef Name) const {
+  SmallString<256> P(Path);
+  sys::path::append(P, Name);
+  return std::string(P);
+}
+
+namespace {
+
+struct FoundCodeObject {
+  std::string Dir;
+  uint32_t Id;
+  std::string Path;
+};
+
+/// `<prefix>_code_object_id_<N>.out` -> N.
+std::optional<uint32_t> codeObjectId(StringRef FileName) {
+  if (!FileName.consume_back(".out"))
+    return std::nullopt;
+  size_t At = FileName.rfind("code_object_id_");
+  uint32_t Id;
+  if (At == StringRef::npos ||
+      FileName.drop_front(At + strlen("code_object_id_")).getAsInteger(10, Id))
+    return std::nullopt;
+  return Id;
+}
+
+/// `shaderdata_<SE>_<IDX>.json` -> (SE, IDX).
+std::optional<std::pair<uint32_t, uint32_t>> shaderDataIndex(StringRef FileName) {
+  if (!FileName.consume_front("shaderdata_") || !FileName.consume_back(".json"))
+    return std::nullopt;
+  auto [SE, Idx] = FileName.split('_');
+  uint32_t S, I;
+  if (SE.getAsInteger(10, S) || Idx.getAsInteger(10, I))
+    return std::nullopt;
+  return std::make_pair(S, I);
+}
+
+bool isDispatchDir(StringRef Dir) {
+  SmallString<256> P(Dir);
+  sys::path::append(P, "filenames.json");
+  return sys::fs::exists(P);
+}
+
+Error readFilenames(DispatchDir &D, od::parser &Parser) {
+  std::string Path = D.file("filenames.json");
+  bool HasShaderDataList = false;
+  Error E = readJsonFile(Path, Parser, [&](od::document &Doc) {
+    for (auto Field : Doc.get_object()) {
+      std::string_view Key = Field.unescaped_key();
+      if (Key == "version") {
+        D.Version = std::string(std::string_view(Field.value().get_string()));
+      } else if (Key == "gfxip") {
+        D.GfxIp = unsigned(readUnsigned(Field.value(), "gfxip"));
+      } else if (Key == "shaderdata_filenames") {
+        HasShaderDataList = true;
+        for (auto SEField : Field.value().get_object()) {
+          uint32_t SE = parseKeyNumber(SEField.unescaped_key(), "shader engine");
+          for (auto Entry : SEField.value().get_array()) {
+            auto Row = Entry.get_array();
+            auto It = Row.begin();
+            if (It == Row.end())
+              throw JsonFormatError("shaderdata_filenames: empty entry");
+            std::string_view Name = (*It).get_string();
+            D.ShaderData.push_back({SE, D.file(StringRef(Name.data(), Name.size())), 0});
+            for (++It; It != Row.end(); ++It)
+              (void)(*It).get_int64(); // begin, end: not needed.
+          }
+        }
+      }
+    }
+  });
+  if (E)
+    return E;
+  if (D.Version.empty())
+    return fileError(Path, "no \"version\" field");
+  if (D.Version != "3.0.0" && D.Version != "3.1.0")
+    return fileError(Path, "unknown schema version \"" + D.Version +
+                               "\" (supported: 3.0.0, 3.1.0)");
+  if (HasShaderDataList)
+    return Error::success();
+  // 3.0.0 writers list no shaderdata files: take them from the directory.
+  std::error_code EC;
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::string>> Found;
+  for (sys::fs::directory_iterator It(D.Path, EC), End; It != End && !EC; It.increment(EC))
+    if (auto Index = shaderDataIndex(sys::path::filename(It->path())))
+      Found.push_back({*Index, It->path()});
+  if (EC)
+    return fileError(D.Path, EC.message());
+  llvm::sort(Found);
+  for (auto &[Index, P] : Found)
+    D.ShaderData.push_back({Index.first, P, 0});
+  return Error::success();
+}
+
+} // namespace
+
+Expected<std::vector<DispatchDir>> findDispatches(StringRef Root) {
+  if (!sys::fs::is_directory(Root))
+    return fileError(Root, sys::fs::exists(Root) ? "not a directory" : "no such directory");
+  std::vector<std::string> Dirs;
+  std::vector<FoundCodeObject> CodeObjects;
+  auto Visit = [&](StringRef Dir) {
+    if (isDispatchDir(Dir))
+      Dirs.push_back(Dir.str());
+  };
+  Visit(Root);
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    StringRef P = It->path();
+    if (It->type() == sys::fs::file_type::directory_file)
+      Visit(P);
+    else if (auto Id = codeObjectId(sys::path::filename(P)))
+      CodeObjects.push_back({sys::path::parent_path(P).str(), *Id, P.str()});
+  }
+  if (EC)
+    return fileError(Root, EC.message());
+  if (Dirs.empty())
+    return fileError(Root, "no ui_output directory (a directory with filenames.json)");
+  llvm::sort(Dirs);
+
+  od::parser Parser;
+  std::vector<DispatchDir> Result;
+  for (std::string &Dir : Dirs) {
+    DispatchDir D;
+    D.Path = Dir;
+    D.Name = sys::path::filename(Dir).str();
+    if (Error E = readFilenames(D, Parser))
+      return std::move(E);
+    for (ShaderDataFile &F : D.ShaderData) {
+      if (std::error_code SizeEC = sys::fs::file_size(F.Path, F.Size))
+        return fileError(F.Path, SizeEC == std::errc::no_such_file_or_directory
+                                     ? "no such file (listed in filenames.json)"
+                                     : SizeEC.message());
+    }
+    // The nearest code object of each id: in the directory itself or the
+    // closest ancestor (rocprofv3 writes them next to the ui directories).
+    std::map<uint32_t, size_t> Depth;
+    for (const FoundCodeObject &C : CodeObjects) {
+      StringRef Owner = C.Dir;
+      bool Ancestor = StringRef(Dir).starts_with(Owner) &&
+                      (Dir.size() == Owner.size() || Dir[Owner.size()] == '/');
+      size_t Score = Ancestor ? Owner.size() + 1 : 0;
+      auto [It, New] = Depth.try_emplace(C.Id, Score);
+      if (New || Score > It->second) {
+        It->second = Score;
+        D.CodeObjects[C.Id] = C.Path;
+      }
+    }
+    Result.push_back(std::move(D));
+  }
+  return Result;
+}
+
+} // namespace stinkytofu::trace

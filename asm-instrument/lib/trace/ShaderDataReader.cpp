@@ -1,0 +1,71 @@
+//===- ShaderDataReader.cpp - Stream the records of shaderdata files ------===//
+#include "asm-instrument/trace/ShaderDataReader.h"
+#include "asm-instrument/trace/JsonInput.h"
+
+using namespace llvm;
+namespace od = simdjson::ondemand;
+
+namespace stinkytofu::trace {
+
+static const char *const Schema[] = {"time", "value", "cu", "simd", "wave_id", "flags"};
+
+Expected<ShaderDataFileInfo>
+readShaderDataFile(StringRef Path, od::parser &Parser,
+                   function_ref<void(const ShaderDataRecord &)> Each) {
+  ShaderDataFileInfo Info;
+  bool SawRecords = false, SawCount = false;
+  Error E = readJsonFile(Path, Parser, [&](od::document &Doc) {
+    for (auto Field : Doc.get_object()) {
+      std::string_view Key = Field.unescaped_key();
+      if (Key == "records_schema") {
+        unsigned N = 0;
+        for (auto Name : Field.value().get_array()) {
+          if (N >= 6 || std::string_view(Name.get_string()) != Schema[N])
+            throw JsonFormatError("unexpected records_schema (expected "
+                                  "[\"time\",\"value\",\"cu\",\"simd\",\"wave_id\",\"flags\"])");
+          ++N;
+        }
+        if (N != 6)
+          throw JsonFormatError("records_schema has " + std::to_string(N) + " columns, expected 6");
+      } else if (Key == "records_count") {
+        SawCount = true;
+        Info.DeclaredCount = readUnsigned(Field.value(), "records_count");
+      } else if (Key == "records") {
+        SawRecords = true;
+        for (auto Row : Field.value().get_array()) {
+          ShaderDataRecord R;
+          auto Cols = Row.get_array();
+          auto It = Cols.begin();
+          uint64_t C[6];
+          unsigned N = 0;
+          for (; It != Cols.end(); ++It) {
+            if (N == 6)
+              throw JsonFormatError("record " + std::to_string(Info.Rows) +
+                                    " has more than 6 columns");
+            C[N++] = (*It).get_uint64();
+          }
+          if (N != 6)
+            throw JsonFormatError("record " + std::to_string(Info.Rows) + " has " +
+                                  std::to_string(N) + " columns, expected 6");
+          R.Time = C[0];
+          R.Value = uint32_t(C[1]); // s_ttracedata writes 32 bits.
+          R.CU = uint8_t(C[2]);
+          R.SIMD = uint8_t(C[3]);
+          R.Slot = uint8_t(C[4]);
+          R.Flags = uint8_t(C[5]);
+          ++Info.Rows;
+          Each(R);
+        }
+      }
+    }
+  });
+  if (E)
+    return std::move(E);
+  if (!SawRecords)
+    return fileError(Path, "no \"records\" array");
+  if (!SawCount)
+    Info.DeclaredCount = Info.Rows;
+  return Info;
+}
+
+} // namespace stinkytofu::trace

@@ -1,0 +1,95 @@
+//===- FixtureScenario.h - A trace scenario for the fixture writer -*- C++ -*-===//
+//
+// A small text format describing what a traced execution did, so that each
+// decoding rule can be tested against a known answer:
+//
+//   version 3.1.0                 schema of the files written (3.0.0 / 3.1.0)
+//   gfxip 11                      gfx major in filenames.json
+//   clock 2.0                     realtime.json for a 2 GHz shader clock
+//                                 ("clock none": no realtime.json)
+//   funcmap code-json             where funcmaps go: code-object (default),
+//                                 code-json (code.json tables) or both
+//   records-per-file 100          split each SE's shaderdata into files
+//   lose-records 3                records_count of the first file says 3 more
+//   codeobject 1 [from FILE]      code object 1 (FILE: an existing one)
+//   map F:1:foo@a.cl:3            a funcmap row of the last code object
+//   kernel 1 foo                  occupancy kernel id 1 is `foo`
+//   dispatch NAME                 a new ui_output directory (one by default)
+//   wave SE CU SIMD SLOT kernel=K begin=T end=T [wg=G]
+//     T enter ID | T exit | T transition ID | T point ID
+//     T raw VALUE [imm] [priv]    a record with exactly this value and flags
+//     T addr ID exec=MASK base=ADDR stride=BYTES
+//                                 an address-trace header and its payload
+//                                 (layout from the funcmap name, W: size)
+//     T packed enter|exit|transition|point [ID] delay=D
+//                                 a clock-packed header sampled at T,
+//                                 arriving at T + D (the code object's M:)
+//     repeat N PERIOD ... end     the enclosed events N times, PERIOD apart
+//
+// Times in a wave must not decrease. Lines starting with '#' are comments.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SQTT_TRACE_FIXTURE_SCENARIO_H
+#define SQTT_TRACE_FIXTURE_SCENARIO_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fixture {
+
+struct Event {
+  enum Kind { Marker, Raw, Address, Packed } What = Marker;
+  uint64_t Time = 0;
+  uint32_t Value = 0; ///< Marker/Raw: the record; Packed: the legacy header.
+  uint8_t Flags = 0;
+  uint32_t Id = 0;    ///< Address: the header id.
+  uint64_t Exec = 0, Base = 0, Stride = 0;
+  uint64_t Delay = 0; ///< Packed: arrival delay.
+};
+
+/// Events, possibly repeated: Count times, Period cycles apart.
+struct EventBlock {
+  uint64_t Count = 1, Period = 0;
+  std::vector<Event> Events;
+};
+
+struct Wave {
+  uint32_t SE = 0, CU = 0, SIMD = 0, Slot = 0, Kernel = 0;
+  uint64_t Begin = 0, End = 0;
+  int64_t WorkGroup = 0;
+  std::vector<EventBlock> Blocks;
+};
+
+struct Dispatch {
+  std::string Name;
+  std::vector<Wave> Waves;
+};
+
+struct CodeObject {
+  std::string From;               ///< Existing file, or empty.
+  std::vector<std::string> Rows;  ///< Funcmap rows.
+};
+
+struct Scenario {
+  std::string Version = "3.1.0";
+  unsigned GfxIp = 9;
+  std::optional<double> ClockGHz = 1.0;
+  bool FuncMapInCodeObject = true, FuncMapInCodeJson = false;
+  uint64_t RecordsPerFile = UINT64_MAX;
+  uint64_t LoseRecords = 0;
+  std::map<uint32_t, CodeObject> CodeObjects;
+  std::map<uint32_t, std::string> Kernels;
+  std::vector<Dispatch> Dispatches;
+};
+
+/// Parses \p Text; errors name \p File and the line.
+llvm::Expected<Scenario> parseScenario(llvm::StringRef File, llvm::StringRef Text);
+
+} // namespace fixture
+
+#endif

@@ -1,0 +1,240 @@
+//===- sqtt-trace.cpp - Read SQTT marker traces from rocprofv3 --att output ===//
+//
+//   sqtt-trace summary    DIR [-o FILE] [--csv]
+//   sqtt-trace markers    DIR [-o FILE] [--csv]
+//   sqtt-trace flamegraph DIR [-o FILE] [--format folded|svg|speedscope] [--title T]
+//   sqtt-trace perfetto   DIR [-o FILE]
+//   sqtt-trace memory     DIR [-o FILE] [--access-size N]
+//   filters (all): --kernel REGEX --se N --cu N --simd N --wave N --wg N
+//                  --begin CYCLES --end CYCLES; --clock-rate-ghz F; --no-progress
+//
+// Wires options to the sqtt_trace library. Errors are
+// `sqtt-trace: error: FILE: reason`, exit code 1, and no output file: the
+// output is written to a temporary file and renamed (or copied to stdout)
+// only when the whole input was read. docs/sqtt-trace.md has the details.
+//
+//===----------------------------------------------------------------------===//
+#include "asm-instrument/trace/FlameGraphSvg.h"
+#include "asm-instrument/trace/MarkerTable.h"
+#include "asm-instrument/trace/MemoryReport.h"
+#include "asm-instrument/trace/PerfettoWriter.h"
+#include "asm-instrument/trace/ScopeSummary.h"
+#include "asm-instrument/trace/StackProfile.h"
+#include "asm-instrument/trace/TraceReader.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace stinkytofu::trace;
+
+namespace {
+const char *const ToolName = "sqtt-trace";
+
+cl::OptionCategory Category("sqtt-trace options");
+
+cl::SubCommand SummaryCmd("summary", "Cycle statistics per scope");
+cl::SubCommand MarkersCmd("markers", "Every decoded marker, one row each");
+cl::SubCommand FlameCmd("flamegraph", "Cycles per call stack: folded stacks, SVG or speedscope");
+cl::SubCommand PerfettoCmd("perfetto", "Per-wave timelines as Chrome trace JSON (Perfetto UI)");
+cl::SubCommand MemoryCmd("memory", "Address traces and per-operation access statistics (JSON)");
+
+#define ALL_COMMANDS                                                                       \
+  cl::sub(SummaryCmd), cl::sub(MarkersCmd), cl::sub(FlameCmd), cl::sub(PerfettoCmd),        \
+      cl::sub(MemoryCmd), cl::cat(Category)
+
+cl::opt<std::string> Input(cl::Positional, cl::Required,
+                           cl::desc("<rocprofv3 --att output directory>"), ALL_COMMANDS);
+cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"),
+                            cl::value_desc("file"), cl::init("-"), ALL_COMMANDS);
+cl::opt<std::string> KernelRegex("kernel", cl::desc("Only waves of kernels matching REGEX"),
+                                 cl::value_desc("regex"), ALL_COMMANDS);
+cl::opt<int> SEFilter("se", cl::desc("Only this shader engine"), cl::init(-1), ALL_COMMANDS);
+cl::opt<int> CUFilter("cu", cl::desc("Only this CU (WGP on gfx10+)"), cl::init(-1),
+                      ALL_COMMANDS);
+cl::opt<int> SIMDFilter("simd", cl::desc("Only this SIMD"), cl::init(-1), ALL_COMMANDS);
+cl::opt<int> WaveFilter("wave", cl::desc("Only this wave slot"), cl::init(-1), ALL_COMMANDS);
+cl::opt<long long> WGFilter("wg", cl::desc("Only this workgroup (3.1.0 occupancy)"),
+                            cl::init(-1), ALL_COMMANDS);
+cl::opt<unsigned long long> Begin("begin", cl::desc("Time window start (cycles)"),
+                                  cl::init(0), ALL_COMMANDS);
+cl::opt<unsigned long long> End("end", cl::desc("Time window end (cycles, inclusive)"),
+                                cl::init(UINT64_MAX), ALL_COMMANDS);
+cl::opt<double> ClockRate("clock-rate-ghz",
+                          cl::desc("Shader clock in GHz (default: from realtime.json)"),
+                          cl::init(0), ALL_COMMANDS);
+cl::opt<bool> NoProgress("no-progress", cl::desc("Never draw the progress bar"), ALL_COMMANDS);
+
+cl::opt<bool> Csv("csv", cl::desc("CSV instead of an aligned table"), cl::sub(SummaryCmd),
+                  cl::sub(MarkersCmd), cl::cat(Category));
+
+enum class FlameFormat { Folded, Svg, Speedscope };
+cl::opt<FlameFormat> Format("format", cl::desc("Flame graph output format"),
+                            cl::values(clEnumValN(FlameFormat::Folded, "folded",
+                                                  "frame;frame <cycles> (flamegraph.pl)"),
+                                       clEnumValN(FlameFormat::Svg, "svg",
+                                                  "self-contained interactive SVG"),
+                                       clEnumValN(FlameFormat::Speedscope, "speedscope",
+                                                  "speedscope JSON")),
+                            cl::init(FlameFormat::Folded), cl::sub(FlameCmd), cl::cat(Category));
+cl::opt<std::string> Title("title", cl::desc("SVG / speedscope title"),
+                           cl::init("SQTT flame graph (cycles)"), cl::sub(FlameCmd),
+                           cl::cat(Category));
+cl::opt<unsigned> AccessSize("access-size", cl::desc("Bytes per lane access (memory summary)"),
+                             cl::init(4), cl::sub(MemoryCmd), cl::cat(Category));
+
+int fail(const Twine &Msg) {
+  WithColor::error(errs(), ToolName) << Msg << "\n";
+  return 1;
+}
+
+/// The output, written to a temporary file next to it (or in the temporary
+/// directory for stdout) and put in place by commit().
+class PendingOutput {
+public:
+  static Expected<std::unique_ptr<PendingOutput>> create(StringRef Path) {
+    auto P = std::unique_ptr<PendingOutput>(new PendingOutput(Path));
+    int FD;
+    std::error_code EC;
+    if (Path == "-")
+      EC = sys::fs::createTemporaryFile("sqtt-trace", "out", FD, P->TempPath);
+    else
+      EC = sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, P->TempPath);
+    if (EC)
+      return createStringError(EC, Path + ": " + EC.message());
+    P->Stream = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
+    return P;
+  }
+  ~PendingOutput() {
+    if (!Committed)
+      sys::fs::remove(TempPath);
+  }
+  raw_ostream &os() { return *Stream; }
+
+  Error commit() {
+    Stream->close();
+    if (Stream->has_error())
+      return createStringError(Stream->error(), Path + ": " + Stream->error().message());
+    if (Path != "-") {
+      if (std::error_code EC = sys::fs::rename(TempPath, Path))
+        return createStringError(EC, Path + ": " + EC.message());
+      Committed = true;
+      return Error::success();
+    }
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(TempPath);
+    if (!Buf)
+      return createStringError(Buf.getError(), TempPath + ": " + Buf.getError().message());
+    outs() << (*Buf)->getBuffer();
+    outs().flush();
+    return Error::success();
+  }
+
+private:
+  explicit PendingOutput(StringRef Path) : Path(Path.str()) {}
+  std::string Path;
+  SmallString<128> TempPath;
+  std::unique_ptr<raw_fd_ostream> Stream;
+  bool Committed = false;
+};
+
+Expected<ReadOptions> readOptions() {
+  ReadOptions O;
+  TraceFilter &F = O.Filter;
+  if (!KernelRegex.empty()) {
+    F.Kernel = std::make_shared<Regex>(KernelRegex);
+    std::string Why;
+    if (!F.Kernel->isValid(Why))
+      return createStringError(inconvertibleErrorCode(),
+                               "--kernel: invalid regular expression: " + Why);
+  }
+  auto Set = [](int V, std::optional<uint32_t> &Into) {
+    if (V >= 0)
+      Into = uint32_t(V);
+  };
+  Set(SEFilter, F.SE);
+  Set(CUFilter, F.CU);
+  Set(SIMDFilter, F.SIMD);
+  Set(WaveFilter, F.Slot);
+  if (WGFilter >= 0)
+    F.WorkGroup = WGFilter;
+  F.Begin = Begin;
+  F.End = End;
+  if (F.Begin > F.End)
+    return createStringError(inconvertibleErrorCode(), "--begin is after --end");
+  if (ClockRate < 0)
+    return createStringError(inconvertibleErrorCode(), "--clock-rate-ghz must be positive");
+  if (ClockRate > 0)
+    O.ClockGHz = ClockRate;
+  O.Progress = !NoProgress && sys::Process::StandardErrIsDisplayed();
+  return O;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(Argc, Argv, "SQTT marker traces: flame graphs, Perfetto "
+                                          "timelines, memory traces, marker tables\n");
+  if (!SummaryCmd && !MarkersCmd && !FlameCmd && !PerfettoCmd && !MemoryCmd)
+    return fail("no subcommand (summary, markers, flamegraph, perfetto, memory); see --help");
+
+  Expected<ReadOptions> Options = readOptions();
+  if (!Options)
+    return fail(toString(Options.takeError()));
+  Expected<std::unique_ptr<PendingOutput>> Out = PendingOutput::create(Output);
+  if (!Out)
+    return fail(toString(Out.takeError()));
+  raw_ostream &OS = (*Out)->os();
+
+  // Each subcommand is a sink, plus what it writes once everything is read.
+  std::unique_ptr<TraceSink> Sink;
+  std::function<void()> Finish;
+  if (SummaryCmd) {
+    auto S = std::make_unique<ScopeSummary>();
+    Finish = [&OS, S = S.get()] { S->print(OS, Csv); };
+    Sink = std::move(S);
+  } else if (MarkersCmd) {
+    Sink = std::make_unique<MarkerTable>(OS, Csv);
+  } else if (FlameCmd) {
+    auto P = std::make_unique<StackProfile>();
+    Finish = [&OS, P = P.get()] {
+      P->finalize();
+      switch (Format) {
+      case FlameFormat::Folded:
+        P->printFolded(OS);
+        break;
+      case FlameFormat::Svg:
+        writeFlameGraphSvg(*P, Title, OS);
+        break;
+      case FlameFormat::Speedscope:
+        P->printSpeedscope(OS, Title);
+        break;
+      }
+    };
+    Sink = std::move(P);
+  } else if (PerfettoCmd) {
+    auto P = std::make_unique<PerfettoWriter>(OS);
+    Finish = [P = P.get()] { P->finish(); };
+    Sink = std::move(P);
+  } else {
+    auto M = std::make_unique<MemoryReport>(OS, AccessSize);
+    Finish = [M = M.get()] { M->finish(); };
+    Sink = std::move(M);
+  }
+
+  Diagnostics Diags;
+  if (Error E = readTrace(Input, *Options, *Sink, Diags))
+    return fail(toString(std::move(E)));
+  if (Finish)
+    Finish();
+  if (Error E = (*Out)->commit())
+    return fail(toString(std::move(E)));
+  Diags.print(errs(), ToolName);
+  return 0;
+}
