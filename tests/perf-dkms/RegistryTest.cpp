@@ -47,16 +47,25 @@ TEST(PerfDkmsRegistry, SelectsPerArch) {
     EXPECT_TRUE(pd_counter_select(&arch(name), PD_CTR_SQ_WAVES, &select));
     EXPECT_EQ(select, 4u);
   }
+  // Checked against the Linux enum headers: vega10_enum.h TCC_PERF_SEL_HIT,
+  // soc24_enum.h GL2C_PERF_SEL_HIT and GL2C_PERF_SEL_MC_RDREQ.
   EXPECT_TRUE(pd_counter_select(&arch("gfx90a"), PD_CTR_GL2C_HIT, &select));
-  EXPECT_EQ(select, 18u); // TCC_PERF_SEL_HIT
+  EXPECT_EQ(select, 0x11u);
   EXPECT_TRUE(pd_counter_select(&arch("gfx1201"), PD_CTR_GL2C_HIT, &select));
-  EXPECT_EQ(select, 41u); // GL2C_PERF_SEL_HIT
-  EXPECT_TRUE(pd_counter_select(&arch("gfx1200"), PD_CTR_TA_BUFFER_LOAD_WAVEFRONTS, &select));
-  EXPECT_EQ(select, 45u);
-  // Not on GFX9: not found, and *select untouched.
+  EXPECT_EQ(select, 0x27u);
+  EXPECT_TRUE(pd_counter_select(&arch("gfx1200"), PD_CTR_GL2C_EA_RDREQ, &select));
+  EXPECT_EQ(select, 0x5bu);
+  EXPECT_TRUE(pd_counter_select(&arch("gfx942"), PD_CTR_SQ_INSTS_LDS, &select));
+  EXPECT_EQ(select, 0x22u);
+  EXPECT_TRUE(pd_counter_select(&arch("gfx1201"), PD_CTR_SQ_INSTS_LDS, &select));
+  EXPECT_EQ(select, 0x2du);
+  // Not on the architecture: not found, and *select untouched.
   select = 0xdead;
-  EXPECT_FALSE(pd_counter_select(&arch("gfx942"), PD_CTR_TA_BUFFER_LOAD_WAVEFRONTS, &select));
+  EXPECT_FALSE(pd_counter_select(&arch("gfx942"), PD_CTR_SQ_WAVES_32, &select));
+  EXPECT_FALSE(pd_counter_select(&arch("gfx1201"), PD_CTR_SQ_INSTS_VMEM, &select));
   EXPECT_EQ(select, 0xdeadu);
+  EXPECT_TRUE(pd_counter_select(&arch("gfx1201"), PD_CTR_SQ_WAVES_32, &select));
+  EXPECT_TRUE(pd_counter_select(&arch("gfx90a"), PD_CTR_SQ_INSTS_VMEM, &select));
 }
 
 TEST(PerfDkmsRegistry, DimensionsPerBlock) {
@@ -124,9 +133,16 @@ TEST(PerfDkmsRegisters, EveryRegisterFollowsTheLinuxRule) {
                            " slot " + std::to_string(s);
         expectLinuxRule(a, r.select, what + " select");
         expectLinuxRule(a, r.lo, what + " lo");
-        expectLinuxRule(a, r.hi, what + " hi");
-        EXPECT_EQ(pd_reg_addr(&a, r.hi), pd_reg_addr(&a, r.lo) + 1) << what;
+        if (a.blocks[b].counter_bits == 64) {
+          expectLinuxRule(a, r.hi, what + " hi");
+          EXPECT_EQ(pd_reg_addr(&a, r.hi), pd_reg_addr(&a, r.lo) + 1) << what;
+        } else {
+          EXPECT_EQ(a.blocks[b].counter_bits, 32) << what;
+        }
       }
+    for (unsigned b = 0; b < PD_BLOCK_COUNT; ++b)
+      EXPECT_LE(pd_block_instances(&a, static_cast<pd_block>(b)),
+                unsigned(PD_MAX_INSTANCES)) << a.name;
   }
 }
 
@@ -142,6 +158,15 @@ TEST(PerfDkmsRegisters, ValuesTheReferenceDocsGive) {
   EXPECT_EQ(pd_reg_addr(&g12, g12.blocks[PD_BLOCK_SQ].slots[0].select), 0xD9C0u);
   EXPECT_EQ(pd_reg_addr(&g12, g12.blocks[PD_BLOCK_SQ].slots[0].lo), 0xD1C0u);
   EXPECT_EQ(pd_reg_addr(&g12, g12.blocks[PD_BLOCK_GL2C].slots[0].lo), 0xD380u);
+  // gc_12_0_0_offset.h: SQ_PERFCOUNTERn_SELECT 0x39c0 + n, SQ_PERFCOUNTERn_LO
+  // 0x31c0 + 2n for n = 0..7 and no HI: 32-bit counters.
+  EXPECT_EQ(g12.blocks[PD_BLOCK_SQ].counter_bits, 32);
+  for (unsigned n = 0; n < g12.blocks[PD_BLOCK_SQ].num_slots; ++n) {
+    EXPECT_EQ(pd_reg_addr(&g12, g12.blocks[PD_BLOCK_SQ].slots[n].select), 0xD9C0u + n);
+    EXPECT_EQ(pd_reg_addr(&g12, g12.blocks[PD_BLOCK_SQ].slots[n].lo), 0xD1C0u + 2 * n);
+  }
+  EXPECT_EQ(pd_reg_addr(&g12, g12.blocks[PD_BLOCK_TA].slots[0].select), 0xDAC0u);
+  EXPECT_EQ(pd_reg_addr(&g12, g12.blocks[PD_BLOCK_TA].slots[0].lo), 0xD2C0u);
   // The GFX9 table bugs of section 5.1, fixed: SQ LO/HI at 0xD1C0 + 2n, not
   // 0xF1C0 + 2n; COMPUTE_PERFCOUNT_ENABLE at 0x2E0B, not 0xCE0B.
   for (const char *name : {"gfx90a", "gfx942"}) {

@@ -146,31 +146,56 @@ TEST(PerfDkmsRoundTrip, DecoderRejects) {
   EXPECT_STREQ(why, "packet fields out of range");
 }
 
-TEST(PerfDkmsResult, BaselinesPerMeasurement) {
+TEST(PerfDkmsResult, SumsPerDimension) {
   const pd_arch &a = *pd_arch_find("gfx1201");
-  std::vector<uint64_t> readings(32, 0);
+  std::vector<uint64_t> values(32, 0);
+  values[10] = 100; // (se 1, sa 0, wgp 2)
+  values[0] = 5;    // se 0
   pd_dims se1{};
   se1.given = PD_DIM_BIT(PD_DIM_SE);
   se1.value[PD_DIM_SE] = 1;
+  pd_dims se0 = se1;
+  se0.value[PD_DIM_SE] = 0;
   pd_dims all{};
-  readings[10] = 100; // (se 1, sa 0, wgp 2)
-  readings[0] = 5;    // se 0
-  EXPECT_EQ(pd_result_sum(&a, PD_BLOCK_SQ, &se1, readings.data()), 100u);
-  EXPECT_EQ(pd_result_sum(&a, PD_BLOCK_SQ, &all, readings.data()), 105u);
+  EXPECT_EQ(pd_result_sum(&a, PD_BLOCK_SQ, &se1, values.data()), 100u);
+  EXPECT_EQ(pd_result_sum(&a, PD_BLOCK_SQ, &se0, values.data()), 5u);
+  EXPECT_EQ(pd_result_sum(&a, PD_BLOCK_SQ, &all, values.data()), 105u);
+}
 
-  // Two events share the counter but start at different times.
+TEST(PerfDkmsResult, TotalsUnwrap32BitCountersAndSurviveStart) {
+  const pd_arch &a = *pd_arch_find("gfx1201"); // SQ: 32-bit, 32 instances
+  pd_totals t;
+  pd_totals_clear(&t);
+  std::vector<uint64_t> r(32, 0);
+  // The high half of a 32-bit slot is never written: garbage is ignored.
+  r[3] = 0xDEADBEEF'FFFFFFF0ull;
+  pd_totals_update(&t, &a, PD_BLOCK_SQ, r.data());
+  EXPECT_EQ(t.total[3], 0xFFFFFFF0u);
+  r[3] = 0x10; // wrapped: 0x20 more
+  pd_totals_update(&t, &a, PD_BLOCK_SQ, r.data());
+  EXPECT_EQ(t.total[3], 0x1'0000'0010u);
+  // A START zeroes the hardware; what was counted stays.
+  pd_totals_hw_reset(&t);
+  r[3] = 7;
+  pd_totals_update(&t, &a, PD_BLOCK_SQ, r.data());
+  EXPECT_EQ(t.total[3], 0x1'0000'0017u);
+
+  // 64-bit blocks (TA) take the full value.
+  pd_totals ta;
+  pd_totals_clear(&ta);
+  std::vector<uint64_t> r64(32, 0);
+  r64[0] = 0x1'0000'0000ull;
+  pd_totals_update(&ta, &a, PD_BLOCK_TA, r64.data());
+  EXPECT_EQ(ta.total[0], 0x1'0000'0000u);
+}
+
+TEST(PerfDkmsResult, BaselinesPerMeasurement) {
+  // Two events share a counter but start at different times.
   pd_measurement early, late;
   pd_measurement_begin(&early, 0);
   pd_measurement_begin(&late, 105);
-  EXPECT_EQ(pd_measurement_update(&early, 150), 150u);
-  EXPECT_EQ(pd_measurement_update(&late, 150), 45u);
-  // Another counter's START resets the hardware: counts carry over.
-  pd_measurement_counters_reset(&early);
-  pd_measurement_counters_reset(&late);
-  EXPECT_EQ(pd_measurement_update(&early, 10), 160u);
-  EXPECT_EQ(pd_measurement_update(&late, 10), 55u);
-  // A drop nobody announced is treated as a reset too.
-  EXPECT_EQ(pd_measurement_update(&late, 4), 59u);
+  EXPECT_EQ(pd_measurement_count(&early, 150), 150u);
+  EXPECT_EQ(pd_measurement_count(&late, 150), 45u);
 }
 
 } // namespace

@@ -101,8 +101,8 @@ TEST(PerfDkmsSharing, NotFoundAndBusy) {
   pd_pool_init(&pool);
   pd_programmed_counter c;
   bool start;
-  EXPECT_EQ(pd_pool_acquire(&pool, pd_arch_find("gfx90a"),
-                            PD_CTR_TA_BUFFER_LOAD_WAVEFRONTS, &c, &start), -ENOENT);
+  EXPECT_EQ(pd_pool_acquire(&pool, pd_arch_find("gfx90a"), PD_CTR_SQ_WAVES_32,
+                            &c, &start), -ENOENT);
   EXPECT_EQ(pd_pool_acquire(&pool, &gfx1201(), PD_CTR_COUNT, &c, &start), -ENOENT);
   // TA has two slots: a third distinct TA counter finds none.
   acquire(pool, PD_CTR_TA_TA_BUSY);

@@ -36,7 +36,7 @@ grep -q '^SET_UCONFIG_REG SQ_PERFCOUNTER0_SELECT(0xD9C0) = 0x0F0FF004$' "$tmp/st
   fail "GFX9 SQ select with its masks"
 grep -q '^COPY_DATA src_sel=4(perf) SQ_PERFCOUNTER0_LO(0xD1C0) ' "$tmp/read.txt" ||
   fail "GFX9 SQ read from 0xD1C0"
-grep -q '^SET_UCONFIG_REG TCC_PERFCOUNTER0_SELECT(0xDB80) = 0x00000012$' "$tmp/start.txt" ||
+grep -q '^SET_UCONFIG_REG TCC_PERFCOUNTER0_SELECT(0xDB80) = 0x00000011$' "$tmp/start.txt" ||
   fail "GFX9 L2 counters are named TCC"
 # stdin, comments and 0x-less dwords.
 printf '# stop\nC0017900 00001808 00000002\n' | "$decode" --arch gfx1201 >"$tmp/stdin" || fail "decode stdin"
@@ -50,7 +50,7 @@ grep -q '"selected_readings": \[0, 1, 2, 3, 4, 5, 6, 7\]' "$tmp/json0" || fail "
 
 expect_error "unknown arch" "$packets" gfx906 sq_waves --sequence start
 expect_error "unknown counter" "$packets" gfx1201 sq_wave --sequence start
-expect_error "counter not on arch" "$packets" gfx90a ta_buffer_load_wavefronts --sequence start
+expect_error "counter not on arch" "$packets" gfx90a sq_waves_32 --sequence start
 expect_error "duplicate counter" "$packets" gfx1201 sq_waves,sq_waves --sequence start
 expect_error "no slot" "$packets" gfx1201 ta_ta_busy,ta_buffer_load_wavefronts,ta_buffer_store_wavefronts --sequence start
 expect_error "bad sequence" "$packets" gfx1201 sq_waves --sequence go

@@ -23,18 +23,21 @@ static const struct pd_slot_regs gfx9_sq_slots[] = {
 };
 
 /*
- * GFX12 (gc_12_0_0_offset.h). SQ counters pair up into 64-bit values, so
- * only the even ones are programmed: slot k is SQ_PERFCOUNTER(2k).
+ * GFX12 (gc_12_0_0_offset.h). The SQ block counts per WGP with 32-bit
+ * counters: the header has SQ_PERFCOUNTER0..7_LO at 0x31c0 + 2n and no HI
+ * registers. (The reference paired the even SELECTs up to 14 with LOs past
+ * SQ_PERFCOUNTER7_LO, which do not exist.)
  */
+#define NO_HI REG(0, 0)
 static const struct pd_slot_regs gfx12_sq_slots[] = {
-	{ 0, UREG(0x39c0), UREG(0x31c0), UREG(0x31c1) },
-	{ 2, UREG(0x39c2), UREG(0x31c4), UREG(0x31c5) },
-	{ 4, UREG(0x39c4), UREG(0x31c8), UREG(0x31c9) },
-	{ 6, UREG(0x39c6), UREG(0x31cc), UREG(0x31cd) },
-	{ 8, UREG(0x39c8), UREG(0x31d0), UREG(0x31d1) },
-	{ 10, UREG(0x39ca), UREG(0x31d4), UREG(0x31d5) },
-	{ 12, UREG(0x39cc), UREG(0x31d8), UREG(0x31d9) },
-	{ 14, UREG(0x39ce), UREG(0x31dc), UREG(0x31dd) },
+	{ 0, UREG(0x39c0), UREG(0x31c0), NO_HI },
+	{ 1, UREG(0x39c1), UREG(0x31c2), NO_HI },
+	{ 2, UREG(0x39c2), UREG(0x31c4), NO_HI },
+	{ 3, UREG(0x39c3), UREG(0x31c6), NO_HI },
+	{ 4, UREG(0x39c4), UREG(0x31c8), NO_HI },
+	{ 5, UREG(0x39c5), UREG(0x31ca), NO_HI },
+	{ 6, UREG(0x39c6), UREG(0x31cc), NO_HI },
+	{ 7, UREG(0x39c7), UREG(0x31ce), NO_HI },
 };
 
 /* TA, TCC/GL2C and GRBM keep their offsets from GFX9 to GFX12. */
@@ -76,13 +79,13 @@ static const struct pd_slot_regs grbm_slots[] = {
 
 #define GFX9_BLOCKS(channels)                                                  \
 	.blocks = {                                                            \
-		[PD_BLOCK_SQ] = { "SQ", PD_LAYOUT_PER_SE, 0, false,            \
+		[PD_BLOCK_SQ] = { "SQ", PD_LAYOUT_PER_SE, 0, 64, false,            \
 				  SLOTS(gfx9_sq_slots) },                      \
-		[PD_BLOCK_TA] = { "TA", PD_LAYOUT_PER_CU, 0, false,            \
+		[PD_BLOCK_TA] = { "TA", PD_LAYOUT_PER_CU, 0, 64, false,            \
 				  SLOTS(ta_slots) },                           \
 		[PD_BLOCK_GL2C] = { "TCC", PD_LAYOUT_PER_CHANNEL, (channels),  \
-				    false, SLOTS(l2_slots) },                  \
-		[PD_BLOCK_GRBM] = { "GRBM", PD_LAYOUT_GLOBAL, 0, false,        \
+				    64, false, SLOTS(l2_slots) },                  \
+		[PD_BLOCK_GRBM] = { "GRBM", PD_LAYOUT_GLOBAL, 0, 64, false,        \
 				    SLOTS(grbm_slots) },                       \
 	}
 
@@ -98,13 +101,13 @@ static const struct pd_slot_regs grbm_slots[] = {
 
 #define GFX12_BLOCKS(channels)                                                 \
 	.blocks = {                                                            \
-		[PD_BLOCK_SQ] = { "SQ", PD_LAYOUT_PER_WGP, 0, false,           \
+		[PD_BLOCK_SQ] = { "SQ", PD_LAYOUT_PER_WGP, 0, 32, false,           \
 				  SLOTS(gfx12_sq_slots) },                     \
-		[PD_BLOCK_TA] = { "TA", PD_LAYOUT_PER_WGP, 0, false,           \
+		[PD_BLOCK_TA] = { "TA", PD_LAYOUT_PER_WGP, 0, 64, false,           \
 				  SLOTS(ta_slots) },                           \
 		[PD_BLOCK_GL2C] = { "GL2C", PD_LAYOUT_PER_CHANNEL, (channels), \
-				    true, SLOTS(l2_slots) },                   \
-		[PD_BLOCK_GRBM] = { "GRBM", PD_LAYOUT_GLOBAL, 0, false,        \
+				    64, true, SLOTS(l2_slots) },                   \
+		[PD_BLOCK_GRBM] = { "GRBM", PD_LAYOUT_GLOBAL, 0, 64, false,        \
 				    SLOTS(grbm_slots) },                       \
 	}
 

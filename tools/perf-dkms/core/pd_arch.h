@@ -48,18 +48,26 @@ struct pd_reg {
 
 #define PD_MAX_SLOTS 8
 
-/* One hardware counter of a block: its event select and 64-bit value. */
+/* One hardware counter of a block: its event select and value. */
 struct pd_slot_regs {
 	uint8_t counter; /* n in the register names XX_PERFCOUNTERn_* */
 	struct pd_reg select;
 	struct pd_reg lo;
-	struct pd_reg hi;
+	struct pd_reg hi; /* unused for 32-bit counters */
 };
+
+/* The most instances any block of any supported GPU has (gfx90a TA: 112). */
+#define PD_MAX_INSTANCES 128
 
 struct pd_block_desc {
 	const char *reg_prefix; /* "SQ", "TA", "TCC"/"GL2C", "GRBM" */
 	enum pd_layout layout;
 	uint8_t num_channels; /* PD_LAYOUT_PER_CHANNEL only */
+	/*
+	 * 64, or 32 where the block has no HI registers (GFX12 SQ): READ
+	 * copies only LO and the totals in pd_result.h unwrap it.
+	 */
+	uint8_t counter_bits;
 	/*
 	 * GFX12 GL2C returns garbage for a 64-bit COPY_DATA; each channel is
 	 * read as two 32-bit halves, as aqlprofile does.

@@ -18,6 +18,8 @@ static const struct pd_counter_def counters[PD_CTR_COUNT] = {
 	{ PD_CTR_GL2C_EA_WRREQ, "gl2c_ea_wrreq", PD_BLOCK_GL2C },
 	{ PD_CTR_GRBM_COUNT, "grbm_count", PD_BLOCK_GRBM },
 	{ PD_CTR_GRBM_GUI_ACTIVE, "grbm_gui_active", PD_BLOCK_GRBM },
+	{ PD_CTR_SQ_WAVES_32, "sq_waves_32", PD_BLOCK_SQ },
+	{ PD_CTR_SQ_INSTS_VMEM, "sq_insts_vmem", PD_BLOCK_SQ },
 };
 
 struct event_select {
@@ -26,46 +28,54 @@ struct event_select {
 };
 
 /*
- * GFX9 selects (SQ_PERF_SEL, TA_PERF_SEL, TCC_PERF_SEL, GRBM_PERF_SEL of
- * the Vega enums). GFX9 has no counters for the wave32-era SQ instruction
- * split the GFX12 table uses, and its TA buffer wavefront events are not
- * carried over, so those names are not found here.
+ * GFX9 selects from the Linux vega10_enum.h (SQ_PERF_SEL, TA_PERFCOUNT_SEL,
+ * TCC_PERF_SEL, GRBM_PERF_SEL). The TA buffer wavefront counters are its
+ * buffer_read/write_wavefronts; GFX9 has no wave32, so no sq_waves_32.
  */
 static const struct event_select gfx9_events[] = {
-	{ PD_CTR_SQ_WAVES, 4 },
-	{ PD_CTR_SQ_BUSY_CYCLES, 3 },
-	{ PD_CTR_SQ_WAVE_CYCLES, 14 },
-	{ PD_CTR_SQ_INSTS_VALU, 26 },
-	{ PD_CTR_SQ_INSTS_SALU, 31 },
-	{ PD_CTR_SQ_INSTS_SMEM, 32 },
-	{ PD_CTR_SQ_INSTS_LDS, 35 },
-	{ PD_CTR_TA_TA_BUSY, 15 },
-	{ PD_CTR_GL2C_HIT, 18 },
-	{ PD_CTR_GL2C_MISS, 19 },
-	{ PD_CTR_GL2C_EA_RDREQ, 38 },
-	{ PD_CTR_GL2C_EA_WRREQ, 26 },
-	{ PD_CTR_GRBM_COUNT, 0 },
-	{ PD_CTR_GRBM_GUI_ACTIVE, 2 },
+	{ PD_CTR_SQ_WAVES, 0x04 },
+	{ PD_CTR_SQ_BUSY_CYCLES, 0x03 },
+	{ PD_CTR_SQ_WAVE_CYCLES, 0x2e },
+	{ PD_CTR_SQ_INSTS_VALU, 0x1a },
+	{ PD_CTR_SQ_INSTS_SALU, 0x1e },
+	{ PD_CTR_SQ_INSTS_SMEM, 0x1f },
+	{ PD_CTR_SQ_INSTS_LDS, 0x22 },
+	{ PD_CTR_SQ_INSTS_VMEM, 0x1d },
+	{ PD_CTR_TA_TA_BUSY, 0x0f },
+	{ PD_CTR_TA_BUFFER_LOAD_WAVEFRONTS, 0x2d },
+	{ PD_CTR_TA_BUFFER_STORE_WAVEFRONTS, 0x2e },
+	{ PD_CTR_GL2C_HIT, 0x11 },
+	{ PD_CTR_GL2C_MISS, 0x13 },
+	{ PD_CTR_GL2C_EA_RDREQ, 0x24 },
+	{ PD_CTR_GL2C_EA_WRREQ, 0x1a },
+	{ PD_CTR_GRBM_COUNT, 0x00 },
+	{ PD_CTR_GRBM_GUI_ACTIVE, 0x02 },
 };
 
-/* GFX12 selects as the reference perf-dkms programs them on RX 9070. */
+/*
+ * GFX12 selects from the Linux soc24_enum.h. GL2C's memory requests are
+ * MC_RDREQ/MC_WRREQ there; the reference's GL2C selects (41, 42, 140, 108)
+ * are FULL_HIT, PARTIAL_32B_HIT and out of range on GFX12. GFX12 splits
+ * vector memory instructions into TEX/FLAT, so no sq_insts_vmem.
+ */
 static const struct event_select gfx12_events[] = {
-	{ PD_CTR_SQ_WAVES, 4 },
-	{ PD_CTR_SQ_BUSY_CYCLES, 3 },
-	{ PD_CTR_SQ_WAVE_CYCLES, 24 },
-	{ PD_CTR_SQ_INSTS_VALU, 50 },
-	{ PD_CTR_SQ_INSTS_SALU, 46 },
-	{ PD_CTR_SQ_INSTS_SMEM, 47 },
-	{ PD_CTR_SQ_INSTS_LDS, 45 },
-	{ PD_CTR_TA_TA_BUSY, 15 },
-	{ PD_CTR_TA_BUFFER_LOAD_WAVEFRONTS, 45 },
-	{ PD_CTR_TA_BUFFER_STORE_WAVEFRONTS, 46 },
-	{ PD_CTR_GL2C_HIT, 41 },
-	{ PD_CTR_GL2C_MISS, 42 },
-	{ PD_CTR_GL2C_EA_RDREQ, 140 },
-	{ PD_CTR_GL2C_EA_WRREQ, 108 },
-	{ PD_CTR_GRBM_COUNT, 0 },
-	{ PD_CTR_GRBM_GUI_ACTIVE, 2 },
+	{ PD_CTR_SQ_WAVES, 0x04 },
+	{ PD_CTR_SQ_BUSY_CYCLES, 0x03 },
+	{ PD_CTR_SQ_WAVE_CYCLES, 0x18 },
+	{ PD_CTR_SQ_INSTS_VALU, 0x32 },
+	{ PD_CTR_SQ_INSTS_SALU, 0x2e },
+	{ PD_CTR_SQ_INSTS_SMEM, 0x2f },
+	{ PD_CTR_SQ_INSTS_LDS, 0x2d },
+	{ PD_CTR_SQ_WAVES_32, 0x05 },
+	{ PD_CTR_TA_TA_BUSY, 0x0f },
+	{ PD_CTR_TA_BUFFER_LOAD_WAVEFRONTS, 0x2d },
+	{ PD_CTR_TA_BUFFER_STORE_WAVEFRONTS, 0x2e },
+	{ PD_CTR_GL2C_HIT, 0x27 },
+	{ PD_CTR_GL2C_MISS, 0x28 },
+	{ PD_CTR_GL2C_EA_RDREQ, 0x5b },
+	{ PD_CTR_GL2C_EA_WRREQ, 0x4f },
+	{ PD_CTR_GRBM_COUNT, 0x00 },
+	{ PD_CTR_GRBM_GUI_ACTIVE, 0x02 },
 };
 
 const struct pd_counter_def *pd_counter_by_id(unsigned int id)

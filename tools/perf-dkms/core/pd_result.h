@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * From READ readings to the value a perf event reports: pick the instances
- * the event's dimensions ask for, sum them, and subtract the event's own
- * baseline. Events sharing a counter read the same buffer (every instance
- * is always read) but start at different times, so each keeps its own
- * baseline.
+ * From READ readings to the value a perf event reports.
+ *
+ * Each counter slot keeps running 64-bit totals per block instance: a
+ * reading only adds its difference to the previous one, taken modulo the
+ * counter width, so 32-bit counters may wrap and a START (which zeroes
+ * every hardware counter) loses nothing counted before it. An event's value
+ * is the sum of the totals of the instances its dimensions select, minus
+ * the sum when the event started: events sharing a counter read the same
+ * totals but keep their own baselines.
  */
 #ifndef PD_RESULT_H
 #define PD_RESULT_H
@@ -12,6 +16,21 @@
 #include "pd_arch.h"
 
 PD_EXTERN_C_BEGIN
+
+struct pd_totals {
+	uint64_t total[PD_MAX_INSTANCES];
+	uint64_t last[PD_MAX_INSTANCES]; /* previous raw reading */
+};
+
+/* A slot was just claimed for a counter: nothing counted yet. */
+void pd_totals_clear(struct pd_totals *t);
+
+/* A START zeroed the hardware counters; the totals carry on. */
+void pd_totals_hw_reset(struct pd_totals *t);
+
+/* Adds one READ's readings of the slot (its block's instance count). */
+void pd_totals_update(struct pd_totals *t, const struct pd_arch *arch,
+		      enum pd_block block, const uint64_t *readings);
 
 /*
  * Whether an instance at `coords` (from pd_block_instance) is one the
@@ -21,29 +40,18 @@ bool pd_result_selects(const struct pd_dims *dims,
 		       const uint8_t coords[PD_DIM_COUNT]);
 
 /*
- * Sum of the block's readings whose instance matches every given
- * dimension; no dimension (or aggregate) sums them all.
+ * Sum of the block's per-instance values whose instance the dimensions
+ * select; no dimension (or aggregate) sums them all.
  */
 uint64_t pd_result_sum(const struct pd_arch *arch, enum pd_block block,
-		       const struct pd_dims *dims, const uint64_t *readings);
+		       const struct pd_dims *dims, const uint64_t *values);
 
 struct pd_measurement {
-	uint64_t baseline; /* raw sum when counting started or was reset */
-	uint64_t carried;  /* counted before the last hardware reset */
-	uint64_t last;	   /* latest raw sum */
+	uint64_t baseline; /* pd_result_sum of the totals at the start */
 };
 
-void pd_measurement_begin(struct pd_measurement *m, uint64_t raw);
-
-/* Records a new raw sum and returns the event's count so far. */
-uint64_t pd_measurement_update(struct pd_measurement *m, uint64_t raw);
-
-/*
- * A START for another counter resets every counter (perfmon
- * disable-and-reset): keep what was counted up to the last update and count
- * on from zero.
- */
-void pd_measurement_counters_reset(struct pd_measurement *m);
+void pd_measurement_begin(struct pd_measurement *m, uint64_t sum);
+uint64_t pd_measurement_count(const struct pd_measurement *m, uint64_t sum);
 
 PD_EXTERN_C_END
 

@@ -139,7 +139,8 @@ static void read_counter(struct pd_pm4_buf *buf, const struct pd_arch *arch,
 			copy_counter(buf, pd_reg_addr(arch, regs->hi), *addr + 4, false);
 		} else {
 			set_reg(buf, arch, arch->grbm_gfx_index, index);
-			copy_counter(buf, pd_reg_addr(arch, regs->lo), *addr, true);
+			copy_counter(buf, pd_reg_addr(arch, regs->lo), *addr,
+				     block->counter_bits == 64);
 		}
 	}
 }

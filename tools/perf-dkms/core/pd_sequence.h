@@ -2,8 +2,9 @@
 /*
  * The START / READ / STOP packet sequences (perf-dkms-reference.md 4.2).
  *
- * READ writes each counter's readings as consecutive 64-bit values, one per
- * block instance in pd_block_instance order, counters in the order given;
+ * READ writes each counter's readings into consecutive 8-byte slots, one per
+ * block instance in pd_block_instance order, counters in the order given (a
+ * 32-bit counter fills the low half only);
  * after the readings and an ACQUIRE_MEM that writes L2 back, a WRITE_DATA
  * stores `fence` in the next 8 bytes so the host can tell a finished READ
  * from a stale buffer.

@@ -38,6 +38,8 @@ static struct {
 	int open_error;
 	struct pd_counter_pool pool;
 	struct list_head active;
+	/* Running totals per counter slot, [block][slot]. */
+	struct pd_totals (*totals)[PD_MAX_SLOTS];
 	u32 *stream;
 	size_t stream_cap;
 	size_t result_bytes;
@@ -72,11 +74,19 @@ static void set_count(struct amdgpu_pmu_measurement *m, u64 count)
 	spin_unlock_irqrestore(&m->count_lock, flags);
 }
 
-/*
- * Reads every active counter and returns the raw sum for `only` (or brings
- * every active measurement up to date when only is NULL).
- */
-static int read_all_locked(struct amdgpu_pmu_measurement *only, u64 *raw)
+static struct pd_totals *slot_totals(const struct pd_programmed_counter *c)
+{
+	return &session.totals[c->block][c->slot];
+}
+
+static u64 measurement_sum(const struct amdgpu_pmu_measurement *m)
+{
+	return pd_result_sum(session.arch, m->counter.block, &m->dims,
+			     slot_totals(&m->counter)->total);
+}
+
+/* Reads every active counter slot and brings every measurement up to date. */
+static int read_all_locked(void)
 {
 	struct pd_programmed_counter active[MAX_ACTIVE];
 	struct amdgpu_pmu_measurement *m;
@@ -99,36 +109,31 @@ static int read_all_locked(struct amdgpu_pmu_measurement *only, u64 *raw)
 		return ret;
 	if ((u32)READ_ONCE(results[fence_at]) != session.fence)
 		return -EIO;
-	for (i = 0; i < n; i++) {
-		const u64 *readings = results +
-			pd_read_bytes(session.arch, active, i) / sizeof(u64);
-
-		if (only) {
-			if (only->counter.block == active[i].block &&
-			    only->counter.slot == active[i].slot)
-				*raw = pd_result_sum(session.arch, only->counter.block,
-						     &only->dims, readings);
-			continue;
-		}
-		list_for_each_entry(m, &session.active, node) {
-			if (m->counter.block != active[i].block ||
-			    m->counter.slot != active[i].slot)
-				continue;
-			set_count(m, m->banked +
-				  pd_measurement_update(&m->base,
-					pd_result_sum(session.arch, m->counter.block,
-						      &m->dims, readings)));
-		}
-	}
+	for (i = 0; i < n; i++)
+		pd_totals_update(slot_totals(&active[i]), session.arch,
+				 active[i].block,
+				 results + pd_read_bytes(session.arch, active, i) / sizeof(u64));
+	list_for_each_entry(m, &session.active, node)
+		set_count(m, m->banked +
+			  pd_measurement_count(&m->base, measurement_sum(m)));
 	return 0;
+}
+
+/* START zeroes every hardware counter; the totals carry on. */
+static void hw_reset_all_locked(void)
+{
+	struct pd_programmed_counter active[MAX_ACTIVE];
+	size_t n, i;
+
+	n = pd_pool_active(&session.pool, session.arch, active, MAX_ACTIVE);
+	for (i = 0; i < n; i++)
+		pd_totals_hw_reset(slot_totals(&active[i]));
 }
 
 static void start_locked(struct amdgpu_pmu_measurement *m)
 {
-	struct amdgpu_pmu_measurement *other;
 	struct pd_pm4_buf buf;
 	bool needs_start;
-	u64 raw = 0;
 	int ret;
 
 	if (m->counting)
@@ -141,22 +146,22 @@ static void start_locked(struct amdgpu_pmu_measurement *m)
 		return;
 	}
 	if (needs_start) {
-		/* START resets every counter: bank what the others counted. */
-		read_all_locked(NULL, NULL);
+		/* Bank what the running counters counted before START zeroes them. */
+		read_all_locked();
+		pd_totals_clear(slot_totals(&m->counter));
 		pd_pm4_buf_init(&buf, session.stream, session.stream_cap);
 		ret = pd_seq_start(&buf, session.arch, &m->counter, 1);
 		if (!ret)
 			ret = submit(&buf);
 		if (ret)
 			pr_warn_ratelimited("amdgpu_pmu: START failed (%d)\n", ret);
-		list_for_each_entry(other, &session.active, node)
-			pd_measurement_counters_reset(&other->base);
+		hw_reset_all_locked();
 	}
 	m->counting = true;
-	ret = read_all_locked(m, &raw);
+	ret = read_all_locked();
 	if (ret)
 		pr_warn_ratelimited("amdgpu_pmu: baseline READ failed (%d)\n", ret);
-	pd_measurement_begin(&m->base, raw);
+	pd_measurement_begin(&m->base, measurement_sum(m));
 	if (list_empty(&session.active))
 		hrtimer_start(&session.timer, session.period, HRTIMER_MODE_REL);
 	list_add_tail(&m->node, &session.active);
@@ -170,7 +175,7 @@ static void stop_locked(struct amdgpu_pmu_measurement *m)
 
 	if (!m->counting)
 		return;
-	read_all_locked(NULL, NULL);
+	read_all_locked();
 	m->banked = m->count;
 	list_del(&m->node);
 	m->counting = false;
@@ -213,7 +218,7 @@ static void read_work(struct work_struct *work)
 	int ret;
 
 	mutex_lock(&session.lock);
-	ret = read_all_locked(NULL, NULL);
+	ret = read_all_locked();
 	mutex_unlock(&session.lock);
 	if (ret)
 		pr_warn_ratelimited("amdgpu_pmu: READ failed (%d)\n", ret);
@@ -238,10 +243,12 @@ int amdgpu_pmu_session_init(const struct pd_arch *arch, unsigned int period_ms)
 	session.result_bytes = (readings + 1) * sizeof(u64);
 	session.stream_cap = readings * DWORDS_PER_READING + SEQUENCE_OVERHEAD_DWORDS;
 	session.stream = kvmalloc_array(session.stream_cap, sizeof(u32), GFP_KERNEL);
-	if (!session.stream)
-		return -ENOMEM;
+	session.totals = kvcalloc(PD_BLOCK_COUNT, sizeof(*session.totals), GFP_KERNEL);
 	session.wq = alloc_ordered_workqueue("amdgpu_pmu", 0);
-	if (!session.wq) {
+	if (!session.stream || !session.totals || !session.wq) {
+		if (session.wq)
+			destroy_workqueue(session.wq);
+		kvfree(session.totals);
 		kvfree(session.stream);
 		return -ENOMEM;
 	}
@@ -258,6 +265,7 @@ void amdgpu_pmu_session_exit(void)
 	destroy_workqueue(session.wq);
 	if (session.gpu)
 		amdgpu_pmu_gpu_close(session.gpu);
+	kvfree(session.totals);
 	kvfree(session.stream);
 }
 

@@ -16,8 +16,9 @@ static bool block_reg_name(const struct pd_arch *arch, uint32_t addr,
 		for (s = 0; s < block->num_slots; s++) {
 			const struct pd_slot_regs *r = &block->slots[s];
 			const struct pd_reg regs[] = { r->select, r->lo, r->hi };
+			unsigned int kinds = block->counter_bits == 64 ? 3 : 2;
 
-			for (k = 0; k < 3; k++) {
+			for (k = 0; k < kinds; k++) {
 				if (pd_reg_addr(arch, regs[k]) != addr)
 					continue;
 				snprintf(buf, len, "%s_PERFCOUNTER%u_%s",
