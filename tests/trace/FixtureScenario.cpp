@@ -54,39 +54,46 @@ Error Parser::event(ArrayRef<StringRef> W, std::vector<Event> &Into) {
   if (W.size() < 2)
     return fail("event without a kind");
   StringRef Kind = W[1];
-  auto Id = [&](size_t I) -> Expected<uint32_t> {
+  // A marker id, or @name resolved against the funcmap when writing.
+  auto Id = [&](size_t I) -> Error {
     if (W.size() <= I)
       return fail("'" + Kind + "' needs a marker id");
+    if (W[I].starts_with("@")) {
+      E.IdName = W[I].drop_front().str();
+      return Error::success();
+    }
     Expected<uint64_t> N = number(W[I]);
     if (!N)
       return N.takeError();
-    return uint32_t(*N);
+    E.Id = uint32_t(*N);
+    return Error::success();
   };
-  auto Header = [&](StringRef Action, size_t IdAt) -> Expected<uint32_t> {
-    if (Action == "exit")
-      return 1u;
-    Expected<uint32_t> N = Id(IdAt);
-    if (!N)
-      return N.takeError();
-    if (Action == "enter")
-      return *N << 2 | 2;
-    if (Action == "transition")
-      return *N << 2 | 3;
-    if (Action == "point")
-      return *N << 2;
-    return fail("unknown marker action '" + Action + "'");
+  auto Action = [&](StringRef A, size_t IdAt) -> Error {
+    if (A == "exit") {
+      E.Does = Event::Exit;
+      return Error::success();
+    }
+    if (A == "enter")
+      E.Does = Event::Enter;
+    else if (A == "transition")
+      E.Does = Event::Transition;
+    else if (A == "point")
+      E.Does = Event::Point;
+    else
+      return fail("unknown marker action '" + A + "'");
+    return Id(IdAt);
   };
   if (Kind == "enter" || Kind == "exit" || Kind == "transition" || Kind == "point") {
-    Expected<uint32_t> V = Header(Kind, 2);
-    if (!V)
-      return V.takeError();
-    E.Value = *V;
+    if (Error Err = Action(Kind, 2))
+      return Err;
   } else if (Kind == "raw") {
     E.What = Event::Raw;
-    Expected<uint32_t> V = Id(2);
+    if (W.size() < 3)
+      return fail("raw needs a value");
+    Expected<uint64_t> V = number(W[2]);
     if (!V)
       return V.takeError();
-    E.Value = *V;
+    E.Value = uint32_t(*V);
     for (StringRef F : W.drop_front(3)) {
       if (F == "imm")
         E.Flags |= 1;
@@ -97,11 +104,8 @@ Error Parser::event(ArrayRef<StringRef> W, std::vector<Event> &Into) {
     }
   } else if (Kind == "addr") {
     E.What = Event::Address;
-    Expected<uint32_t> N = Id(2);
-    if (!N)
-      return N.takeError();
-    E.Id = *N;
-    E.Value = *N << 2;
+    if (Error Err = Id(2))
+      return Err;
     for (auto [Key, Into] : {std::pair<StringRef, uint64_t *>{"exec", &E.Exec},
                              {"base", &E.Base}, {"stride", &E.Stride}}) {
       Expected<std::optional<uint64_t>> V = keyed(W.drop_front(3), Key);
@@ -115,10 +119,8 @@ Error Parser::event(ArrayRef<StringRef> W, std::vector<Event> &Into) {
     E.What = Event::Packed;
     if (W.size() < 3)
       return fail("packed needs an action");
-    Expected<uint32_t> V = Header(W[2], 3);
-    if (!V)
-      return V.takeError();
-    E.Value = *V;
+    if (Error Err = Action(W[2], 3))
+      return Err;
     Expected<std::optional<uint64_t>> D = keyed(W.drop_front(3), "delay");
     if (!D)
       return D.takeError();

@@ -17,6 +17,7 @@
 //   dispatch NAME                 a new ui_output directory (one by default)
 //   wave SE CU SIMD SLOT kernel=K begin=T end=T [wg=G]
 //     T enter ID | T exit | T transition ID | T point ID
+//                                 (ID: a number, or @name from the funcmap)
 //     T raw VALUE [imm] [priv]    a record with exactly this value and flags
 //     T addr ID exec=MASK base=ADDR stride=BYTES
 //                                 an address-trace header and its payload
@@ -44,10 +45,12 @@ namespace fixture {
 
 struct Event {
   enum Kind { Marker, Raw, Address, Packed } What = Marker;
+  enum Action { Enter, Exit, Transition, Point } Does = Point;
   uint64_t Time = 0;
-  uint32_t Value = 0; ///< Marker/Raw: the record; Packed: the legacy header.
+  uint32_t Value = 0; ///< Raw: the record.
   uint8_t Flags = 0;
-  uint32_t Id = 0;    ///< Address: the header id.
+  uint32_t Id = 0;     ///< Marker, Packed, Address: the marker id,
+  std::string IdName;  ///< or its funcmap name (written `@name`).
   uint64_t Exec = 0, Base = 0, Stride = 0;
   uint64_t Delay = 0; ///< Packed: arrival delay.
 };

@@ -1,5 +1,6 @@
 //===- FixtureWriter.cpp - Write a scenario as rocprofv3 --att output -----===//
 #include "FixtureWriter.h"
+#include "asm-instrument/elf/ElfImage.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/elf/OutputFile.h"
 #include "asm-instrument/funcmap/FuncMapParser.h"
@@ -81,6 +82,20 @@ Expected<std::map<uint32_t, ParsedCodeObject>> buildCodeObjects(const Scenario &
       if (!Buf)
         return createStringError(Buf.getError(), C.From + ": " + Buf.getError().message());
       P.Bytes = (*Buf)->getBuffer().str();
+      // Markers named in the scenario (@name) resolve through its funcmap.
+      if (C.Rows.empty()) {
+        Expected<elf::ElfImage> Image = elf::ElfImage::create((*Buf)->getBuffer());
+        if (!Image)
+          return createStringError(inconvertibleErrorCode(),
+                                   C.From + ": " + toString(Image.takeError()));
+        for (unsigned Index : Image->findSections(elf::FuncMapSectionName)) {
+          Expected<funcmap::FuncMap> Map = funcmap::parseFuncMap(
+              Image->sectionContents(Image->sections()[Index]), funcmap::ParseMode::Lenient);
+          if (!Map)
+            return Map.takeError();
+          P.Map = std::move(*Map);
+        }
+      }
     } else {
       P.Bytes = emptyCodeObject();
     }
@@ -137,6 +152,7 @@ private:
     Buffer.push_back({Time, Value, uint8_t(W.CU), uint8_t(W.SIMD), uint8_t(W.Slot), Flags});
   }
   Error expand(const fixture::Event &E, uint64_t Shift);
+  Expected<uint32_t> headerValue(const fixture::Event &E);
 
   const Wave &W;
   const ParsedCodeObject *Code;
@@ -146,29 +162,62 @@ private:
   size_t At = 0;
 };
 
+Expected<uint32_t> WaveStream::headerValue(const fixture::Event &E) {
+  uint32_t Id = E.Id;
+  if (!E.IdName.empty()) {
+    const funcmap::Marker *Found = nullptr;
+    if (Code)
+      for (const funcmap::Marker &M : Code->Map.markers())
+        if (M.hasId() && M.Name == E.IdName)
+          Found = &M;
+    if (!Found)
+      return createStringError(inconvertibleErrorCode(),
+                               "no marker named '" + E.IdName + "' in the funcmap");
+    Id = Found->Id;
+  }
+  switch (E.Does) {
+  case fixture::Event::Exit:
+    return 1u;
+  case fixture::Event::Enter:
+    return Id << 2 | 2;
+  case fixture::Event::Transition:
+    return Id << 2 | 3;
+  case fixture::Event::Point:
+    break;
+  }
+  return Id << 2;
+}
+
 Error WaveStream::expand(const fixture::Event &E, uint64_t Shift) {
   uint64_t T = E.Time + Shift;
-  switch (E.What) {
-  case fixture::Event::Marker:
-  case fixture::Event::Raw:
+  if (E.What == fixture::Event::Raw) {
     push(T, E.Value, E.Flags);
+    return Error::success();
+  }
+  Expected<uint32_t> Header = headerValue(E);
+  if (!Header)
+    return Header.takeError();
+  switch (E.What) {
+  case fixture::Event::Raw:
+  case fixture::Event::Marker:
+    push(T, *Header);
     return Error::success();
   case fixture::Event::Packed: {
     std::optional<funcmap::MarkerEncoding> Enc = Code ? Code->Map.markerEncoding() : std::nullopt;
     if (!Enc)
       return createStringError(inconvertibleErrorCode(), "packed event without an M: row");
     uint32_t Field = uint32_t(T >> Enc->ShaderClockShift) & ((1u << Enc->ShaderClockBits) - 1);
-    push(T + E.Delay, Field << (32 - Enc->ShaderClockBits) | E.Value);
+    push(T + E.Delay, Field << (32 - Enc->ShaderClockBits) | *Header);
     return Error::success();
   }
   case fixture::Event::Address: {
-    const funcmap::Marker *M = Code ? Code->Map.find(E.Id) : nullptr;
+    const funcmap::Marker *M = Code ? Code->Map.find(*Header >> 2) : nullptr;
     if (!M)
       return createStringError(inconvertibleErrorCode(),
-                               "addr: marker " + Twine(E.Id) + " is not in the funcmap");
+                               "addr: marker " + Twine(*Header >> 2) + " is not in the funcmap");
     trace::AddressLayout L = trace::addressLayoutOf(M->Name);
     unsigned WaveSize = Code->Map.waveSize().value_or(64);
-    push(T, E.Value);
+    push(T, *Header);
     std::vector<uint32_t> Words = {uint32_t(E.Exec), uint32_t(E.Exec >> 32)};
     auto Lane = [&](unsigned I) { return E.Base + I * E.Stride; };
     switch (L) {
@@ -197,7 +246,7 @@ Error WaveStream::expand(const fixture::Event &E, uint64_t Shift) {
       break;
     case trace::AddressLayout::None:
       return createStringError(inconvertibleErrorCode(),
-                               "addr: marker " + Twine(E.Id) + " is not addr_trace_*");
+                               "addr: marker " + Twine(M->Id) + " is not addr_trace_*");
     }
     for (size_t I = 0; I < Words.size(); ++I)
       push(T + 1 + I, Words[I]);

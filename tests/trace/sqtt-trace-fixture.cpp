@@ -18,6 +18,8 @@ using namespace llvm;
 static cl::opt<std::string> Input(cl::Positional, cl::Required, cl::desc("<scenario>"));
 static cl::opt<std::string> Output("o", cl::Required, cl::desc("Output directory"),
                                    cl::value_desc("dir"));
+static cl::opt<std::string> Schema("schema",
+                                   cl::desc("Override the scenario's version (3.0.0, 3.1.0)"));
 static cl::opt<bool> Count("count", cl::desc("Print the number of records written"));
 
 int main(int Argc, char **Argv) {
@@ -29,6 +31,8 @@ int main(int Argc, char **Argv) {
     return 1;
   }
   Expected<fixture::Scenario> S = fixture::parseScenario(Input, (*Text)->getBuffer());
+  if (S && !Schema.empty())
+    S->Version = Schema;
   Expected<uint64_t> Written = S ? fixture::writeScenario(*S, Output) : S.takeError();
   if (!Written) {
     WithColor::error(errs(), "sqtt-trace-fixture") << toString(Written.takeError()) << "\n";

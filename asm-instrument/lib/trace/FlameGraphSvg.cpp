@@ -10,7 +10,7 @@ namespace stinkytofu::trace {
 
 namespace {
 
-constexpr double ImageWidth = 1200, Pad = 10, FrameHeight = 16, Top = 40, Bottom = 30;
+constexpr unsigned ImageWidth = 1200, Pad = 10, FrameHeight = 16, Top = 40, Bottom = 30;
 
 void writeXmlText(raw_ostream &OS, StringRef S) {
   for (char C : S) {
@@ -114,9 +114,9 @@ void writeFlameGraphSvg(const StackProfile &Profile, StringRef Title, raw_ostrea
   const auto &Nodes = Profile.nodes();
   unsigned MaxDepth = 0;
   Profile.walk([&](ArrayRef<unsigned> Path) { MaxDepth = std::max<unsigned>(MaxDepth, Path.size()); });
-  double Height = Top + (MaxDepth + 1) * FrameHeight + Bottom;
+  unsigned Height = Top + (MaxDepth + 1) * FrameHeight + Bottom;
   uint64_t Total = Nodes[0].Total;
-  double Scale = Total ? (ImageWidth - 2 * Pad) / double(Total) : 0;
+  double Scale = Total ? double(ImageWidth - 2 * Pad) / double(Total) : 0;
 
   OS << "<?xml version=\"1.0\" standalone=\"no\"?>\n"
      << "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << ImageWidth
@@ -142,7 +142,7 @@ void writeFlameGraphSvg(const StackProfile &Profile, StringRef Title, raw_ostrea
   // cycle offset among its siblings, so children sit on their parent.
   std::vector<uint64_t> Offset(Nodes.size(), 0);
   auto Frame = [&](StringRef Name, uint64_t X, uint64_t Width, unsigned Depth) {
-    double Y = Height - Bottom - (Depth + 1) * FrameHeight;
+    unsigned Y = Height - Bottom - (Depth + 1) * FrameHeight;
     double Percent = Total ? 100.0 * double(Width) / double(Total) : 0;
     OS << "<g class=\"f\" data-x=\"" << X << "\" data-w=\"" << Width << "\" data-d=\"" << Depth
        << "\" data-n=\"";
