@@ -73,6 +73,7 @@ TEST(PerfDkmsRegistry, DimensionsPerBlock) {
                  wgp = PD_DIM_BIT(PD_DIM_WGP), cu = PD_DIM_BIT(PD_DIM_CU),
                  xcc = PD_DIM_BIT(PD_DIM_XCC);
   EXPECT_EQ(pd_block_dims(&arch("gfx1201"), PD_BLOCK_SQ), se | sa | wgp);
+  EXPECT_EQ(pd_block_dims(&arch("gfx1201"), PD_BLOCK_TA), se | sa | cu);
   EXPECT_EQ(pd_block_dims(&arch("gfx1201"), PD_BLOCK_GL2C), 0u);
   EXPECT_EQ(pd_block_dims(&arch("gfx1201"), PD_BLOCK_GRBM), 0u);
   EXPECT_EQ(pd_block_dims(&arch("gfx90a"), PD_BLOCK_SQ), se);
@@ -95,6 +96,7 @@ TEST(PerfDkmsRegistry, FlatIndex) {
   EXPECT_EQ(pd_block_instances(&arch("gfx90a"), PD_BLOCK_SQ), 8u);
   EXPECT_EQ(pd_block_instances(&arch("gfx90a"), PD_BLOCK_TA), 112u);
   EXPECT_EQ(pd_block_instances(&arch("gfx1201"), PD_BLOCK_GL2C), 16u);
+  EXPECT_EQ(pd_block_instances(&arch("gfx1201"), PD_BLOCK_TA), 64u);
   EXPECT_EQ(pd_block_instances(&arch("gfx1201"), PD_BLOCK_GRBM), 1u);
 }
 

@@ -196,22 +196,26 @@ struct ArchFacts {
   unsigned sqReadings, taReadings, channels;
 };
 
-// Topologies: gfx90a 8 SE x 14 CU (TA per CU, SQ per SE); gfx942 4 SE x 10 CU
-// per XCC; gfx1200 2 SE x 2 SA x 4 WGP; gfx1201 4 SE x 2 SA x 4 WGP.
+// Topologies: gfx90a 8 SE x 14 CU (SQ per SE); gfx942 4 SE x 10 CU per XCC;
+// gfx1200 2 SE x 2 SA x 4 WGP (8 CU); gfx1201 4 SE x 2 SA x 4 WGP (8 CU).
+// TA counts per CU everywhere, GFX12 SQ per WGP.
 const ArchFacts kArchs[] = {
     {"gfx90a", false, 8, 112, 16},
     {"gfx942", false, 4, 40, 16},
-    {"gfx1200", true, 16, 16, 8},
-    {"gfx1201", true, 32, 32, 16},
+    {"gfx1200", true, 16, 32, 8},
+    {"gfx1201", true, 32, 64, 16},
 };
 
-uint32_t unitIndex(const ArchFacts &f, const pd_arch &a, unsigned i, bool sqGfx9) {
-  if (sqGfx9)
-    return 0x60000000 | i << 16;
-  unsigned perSa = f.gfx12 ? a.topo.num_wgp_per_sa : a.topo.num_cu_per_sa;
-  unsigned unit = i % perSa, sa = i / perSa % a.topo.num_sa_per_se,
+enum class Unit { Se, Wgp, Cu };
+
+// GRBM_GFX_INDEX of reading i: SE_INDEX 16-23, SA_INDEX 8-15, INSTANCE 0-7.
+uint32_t unitIndex(const pd_arch &a, unsigned i, Unit kind) {
+  if (kind == Unit::Se)
+    return 0x60000000 | i << 16; // SA and instance broadcast, SE_INDEX
+  unsigned perSa = kind == Unit::Wgp ? a.topo.num_wgp_per_sa : a.topo.num_cu_per_sa;
+  unsigned instance = i % perSa, sa = i / perSa % a.topo.num_sa_per_se,
            se = i / perSa / a.topo.num_sa_per_se;
-  return se << 16 | sa << 8 | unit;
+  return se << 16 | sa << 8 | instance;
 }
 
 TEST(PerfDkmsGolden, EveryArchSqTaGl2c) {
@@ -269,7 +273,7 @@ TEST(PerfDkmsGolden, EveryArchSqTaGl2c) {
     // GFX12 SQ counters are 32-bit (no HI register): one 32-bit copy.
     Stream rs; readHead(rs);
     for (unsigned i = 0; i < f.sqReadings; ++i) {
-      rs.setU(0xC200, unitIndex(f, a, i, !f.gfx12));
+      rs.setU(0xC200, unitIndex(a, i, f.gfx12 ? Unit::Wgp : Unit::Se));
       rs.copy(0xD1C0, kResult + 8 * i, !f.gfx12);
     }
     readTail(rs, f.sqReadings);
@@ -277,7 +281,7 @@ TEST(PerfDkmsGolden, EveryArchSqTaGl2c) {
 
     Stream rt; readHead(rt);
     for (unsigned i = 0; i < f.taReadings; ++i) {
-      rt.setU(0xC200, unitIndex(f, a, i, false));
+      rt.setU(0xC200, unitIndex(a, i, Unit::Cu));
       rt.copy(0xD2C0, kResult + 8 * i, true);
     }
     readTail(rt, f.taReadings);

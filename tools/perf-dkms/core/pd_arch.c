@@ -90,9 +90,10 @@ static const struct pd_slot_regs grbm_slots[] = {
 	}
 
 /*
- * GFX12 SQ and TA count per WGP. CTRL enables PS, GS, HS and CS (bits 0,
- * 2, 4, 6; the other stages are gone); CTRL2 is FORCE_EN plus VMID_EN for
- * all 16 VMIDs (bits 1-16).
+ * GFX12 SQ counts per WGP, TA per CU (as Mesa reads them; the reference
+ * read TA per WGP and missed half the CUs). CTRL enables PS, GS, HS and CS
+ * (bits 0, 2, 4, 6; the other stages are gone); CTRL2 is FORCE_EN plus
+ * VMID_EN for all 16 VMIDs (bits 1-16).
  */
 #define GFX12_CONTROL                                                 \
 	.family = PD_FAMILY_GFX12, COMMON_CONTROL_REGS,              \
@@ -103,7 +104,7 @@ static const struct pd_slot_regs grbm_slots[] = {
 	.blocks = {                                                            \
 		[PD_BLOCK_SQ] = { "SQ", PD_LAYOUT_PER_WGP, 0, 32, false,           \
 				  SLOTS(gfx12_sq_slots) },                     \
-		[PD_BLOCK_TA] = { "TA", PD_LAYOUT_PER_WGP, 0, 64, false,           \
+		[PD_BLOCK_TA] = { "TA", PD_LAYOUT_PER_CU, 0, 64, false,            \
 				  SLOTS(ta_slots) },                           \
 		[PD_BLOCK_GL2C] = { "GL2C", PD_LAYOUT_PER_CHANNEL, (channels), \
 				    64, true, SLOTS(l2_slots) },                   \
