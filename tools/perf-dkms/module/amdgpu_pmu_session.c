@@ -23,9 +23,13 @@ struct amdgpu_pmu_measurement {
 	struct pd_dims dims;
 	struct pd_programmed_counter counter;
 	bool counting; /* holds a pool reference */
+	/*
+	 * What perf asked for last. One work item applies it, so a start, stop,
+	 * start that arrive before the work runs end up counting.
+	 */
+	bool want_counting;
+	struct work_struct apply_work;
 	struct pd_measurement base;
-	struct work_struct start_work;
-	struct work_struct stop_work;
 	u64 banked; /* counted in earlier start/stop periods */
 	spinlock_t count_lock;
 	u64 count;  /* what perf sees: never goes down */
@@ -190,26 +194,19 @@ static void stop_locked(struct amdgpu_pmu_measurement *m)
 			pr_warn_ratelimited("amdgpu_pmu: STOP failed (%d)\n", ret);
 	}
 	if (list_empty(&session.active))
-		hrtimer_try_to_cancel(&session.timer);
+		hrtimer_cancel(&session.timer); /* its callback takes no lock */
 }
 
-static void start_work(struct work_struct *work)
+static void apply_work(struct work_struct *work)
 {
 	struct amdgpu_pmu_measurement *m =
-		container_of(work, struct amdgpu_pmu_measurement, start_work);
+		container_of(work, struct amdgpu_pmu_measurement, apply_work);
 
 	mutex_lock(&session.lock);
-	start_locked(m);
-	mutex_unlock(&session.lock);
-}
-
-static void stop_work(struct work_struct *work)
-{
-	struct amdgpu_pmu_measurement *m =
-		container_of(work, struct amdgpu_pmu_measurement, stop_work);
-
-	mutex_lock(&session.lock);
-	stop_locked(m);
+	if (READ_ONCE(m->want_counting))
+		start_locked(m);
+	else
+		stop_locked(m);
 	mutex_unlock(&session.lock);
 }
 
@@ -292,32 +289,31 @@ amdgpu_pmu_measurement_create(enum pd_counter_id id, const struct pd_dims *dims)
 	m->id = id;
 	m->dims = *dims;
 	INIT_LIST_HEAD(&m->node);
-	INIT_WORK(&m->start_work, start_work);
-	INIT_WORK(&m->stop_work, stop_work);
+	INIT_WORK(&m->apply_work, apply_work);
 	spin_lock_init(&m->count_lock);
 	return m;
 }
 
 void amdgpu_pmu_measurement_destroy(struct amdgpu_pmu_measurement *m)
 {
-	cancel_work_sync(&m->start_work);
-	cancel_work_sync(&m->stop_work);
+	cancel_work_sync(&m->apply_work);
+	/* READs find measurements only on the list, under the lock. */
 	mutex_lock(&session.lock);
 	stop_locked(m);
 	mutex_unlock(&session.lock);
-	/* A READ queued earlier may still walk the list it just left. */
-	flush_work(&session.read_work);
 	kfree(m);
 }
 
 void amdgpu_pmu_measurement_start(struct amdgpu_pmu_measurement *m)
 {
-	queue_work(session.wq, &m->start_work);
+	WRITE_ONCE(m->want_counting, true);
+	queue_work(session.wq, &m->apply_work);
 }
 
 void amdgpu_pmu_measurement_stop(struct amdgpu_pmu_measurement *m)
 {
-	queue_work(session.wq, &m->stop_work);
+	WRITE_ONCE(m->want_counting, false);
+	queue_work(session.wq, &m->apply_work);
 }
 
 u64 amdgpu_pmu_measurement_count(struct amdgpu_pmu_measurement *m)

@@ -26,7 +26,7 @@ amdgpu_pmu_measurement_create(enum pd_counter_id id, const struct pd_dims *dims)
 /* Stops counting if still counting and frees m. Process context. */
 void amdgpu_pmu_measurement_destroy(struct amdgpu_pmu_measurement *m);
 
-/* Any context: queue the START or STOP of m. */
+/* Any context: ask for m to count or not; a work item applies it. */
 void amdgpu_pmu_measurement_start(struct amdgpu_pmu_measurement *m);
 void amdgpu_pmu_measurement_stop(struct amdgpu_pmu_measurement *m);
 

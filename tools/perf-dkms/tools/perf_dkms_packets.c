@@ -3,6 +3,9 @@
  * perf-dkms-packets: prints the PM4 stream the amdgpu_pmu module would
  * submit for a set of counters, without a GPU.
  */
+/* strtok_r is POSIX, not ISO C. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

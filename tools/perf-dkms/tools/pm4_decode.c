@@ -5,6 +5,9 @@
  * for --arch. The whole stream is decoded before anything is printed, so
  * bad input gives an error and no partial listing.
  */
+/* strtok_r is POSIX, not ISO C. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
