@@ -1,5 +1,6 @@
 //===- FixtureScenario.cpp - A trace scenario for the fixture writer ------===//
 #include "FixtureScenario.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -235,6 +236,7 @@ Expected<Scenario> Parser::run(StringRef Text) {
       Wv.Begin = **B;
       Wv.End = **En;
       Wv.WorkGroup = int64_t(G->value_or(0));
+      Wv.Hidden = llvm::is_contained(Rest, "hidden");
       S.Dispatches.back().Waves.push_back(std::move(Wv));
       Repeat = nullptr;
     } else if (Cmd == "repeat" || Cmd == "end") {

@@ -15,7 +15,8 @@
 //   map F:1:foo@a.cl:3            a funcmap row of the last code object
 //   kernel 1 foo                  occupancy kernel id 1 is `foo`
 //   dispatch NAME                 a new ui_output directory (one by default)
-//   wave SE CU SIMD SLOT kernel=K begin=T end=T [wg=G]
+//   wave SE CU SIMD SLOT kernel=K begin=T end=T [wg=G] [hidden]
+//                                 (hidden: no occupancy rows for it)
 //     T enter ID | T exit | T transition ID | T point ID
 //                                 (ID: a number, or @name from the funcmap)
 //     T raw VALUE [imm] [priv]    a record with exactly this value and flags
@@ -65,6 +66,7 @@ struct Wave {
   uint32_t SE = 0, CU = 0, SIMD = 0, Slot = 0, Kernel = 0;
   uint64_t Begin = 0, End = 0;
   int64_t WorkGroup = 0;
+  bool Hidden = false; ///< No occupancy rows (a slot occupancy never saw).
   std::vector<EventBlock> Blocks;
 };
 

@@ -397,6 +397,8 @@ Error writeDispatch(const Scenario &S, const Dispatch &D, StringRef Root,
   std::string Occ = "{";
   std::map<uint32_t, std::vector<std::pair<uint64_t, std::string>>> Rows;
   for (const Wave &W : D.Waves) {
+    if (W.Hidden)
+      continue;
     for (bool Start : {true, false}) {
       std::string Row = formatv("[{0},{1},{2},{3},{4},{5}", Start ? W.Begin : W.End, W.CU,
                                 W.SIMD, W.Slot, Start ? 1 : 0, W.Kernel)

@@ -32,7 +32,7 @@ void Diagnostics::print(raw_ostream &OS, StringRef Tool) const {
   }
   Warn(OpenScopesAtEnd, "scopes still open at wave end, closed there");
   Warn(RecordsAfterWaveEnd, "records after their wave's end");
-  Warn(RecordsWithoutWave, "records on a slot with no wave launch in occupancy.json");
+  Warn(RecordsWithoutWave, "waves with records but no launch in occupancy.json");
   Warn(LostRecords, "records lost (records_count mismatch or a payload block cut short)");
 }
 

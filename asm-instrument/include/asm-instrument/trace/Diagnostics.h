@@ -24,7 +24,7 @@ struct Diagnostics {
   std::set<uint32_t> UnknownIdValues; ///< The first few of them.
   uint64_t OpenScopesAtEnd = 0;  ///< Scopes still open when their wave ended.
   uint64_t RecordsAfterWaveEnd = 0;
-  uint64_t RecordsWithoutWave = 0; ///< No occupancy launch on the slot.
+  uint64_t RecordsWithoutWave = 0; ///< Waves whose slot has no occupancy launch.
   uint64_t LostRecords = 0;      ///< Rows missing (records_count) or blocks cut short.
   std::vector<std::string> Warnings; ///< Other one-off warnings.
 
