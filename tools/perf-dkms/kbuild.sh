@@ -2,16 +2,23 @@
 # Builds amdgpu_pmu.ko out of tree: copies the Kbuild package (Kbuild,
 # core/, module/) into OUT_DIR so the source tree stays clean, then runs
 # `make -C KERNEL_DIR M=OUT_DIR modules`.
-#   kbuild.sh [--werror] SRC_DIR KERNEL_DIR OUT_DIR [make args...]
-# --werror fails when the build prints any warning (the test suite's mode).
+#   kbuild.sh [--werror] [--object OBJ] SRC_DIR KERNEL_DIR OUT_DIR [make args...]
+# --werror     fail when the build prints any warning (the test suite's mode)
+# --object OBJ compile only that object, e.g. module/amdgpu_pmu_submit_kfd.o
+#              with AMDGPU_PMU_PATCHED_KFD=y, whose symbols a stock kernel
+#              lacks so the module could not be linked against it
 set -euo pipefail
 werror=0
-if [ "${1:-}" = "--werror" ]; then
-  werror=1
-  shift
-fi
+target=modules
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --werror) werror=1; shift ;;
+    --object) target=${2:?--object needs a path}; shift 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 3 ]; then
-  echo "error: usage: kbuild.sh [--werror] SRC_DIR KERNEL_DIR OUT_DIR [make args...]" >&2
+  echo "error: usage: kbuild.sh [--werror] [--object OBJ] SRC_DIR KERNEL_DIR OUT_DIR [make args...]" >&2
   exit 1
 fi
 src=$1 kdir=$2 out=$3
@@ -24,9 +31,9 @@ rm -rf "$out"
 mkdir -p "$out"
 cp -r "$src/Kbuild" "$src/core" "$src/module" "$out/"
 log="$out/build.log"
-if ! make -C "$kdir" M="$out" "$@" modules >"$log" 2>&1; then
+if ! make -C "$kdir" M="$out" "$@" "$target" >"$log" 2>&1; then
   cat "$log" >&2
-  echo "error: Kbuild build of amdgpu_pmu failed" >&2
+  echo "error: Kbuild build of $target failed" >&2
   exit 1
 fi
 cat "$log"
@@ -34,4 +41,8 @@ if [ "$werror" = 1 ] && grep -qi "warning" "$log"; then
   echo "error: the Kbuild build printed warnings" >&2
   exit 1
 fi
-test -f "$out/amdgpu_pmu.ko"
+if [ "$target" = modules ]; then
+  test -f "$out/amdgpu_pmu.ko"
+else
+  test -f "$out/$target"
+fi

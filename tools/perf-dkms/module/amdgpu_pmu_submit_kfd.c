@@ -13,13 +13,25 @@
 #include <linux/fs.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
-#include <uapi/linux/kfd_ioctl.h>
 
 #include "amdgpu_pmu_submit.h"
 
 struct kfd_process;
+struct amdgpu_ib;
 
-/* Exported by the patched kfd_chardev.c; struct kfd_data_alloc is its uapi. */
+/*
+ * The patch defines this in kfd_chardev.c, not in a header, so it is
+ * repeated here with the same layout. kfd_alloc_device fills it and
+ * allocates ib itself when ib is NULL.
+ */
+struct kfd_data_alloc {
+	void *cpu_addr;
+	void *gpu_addr;
+	struct amdgpu_ib *ib;
+	size_t size;
+};
+
+/* Exported by the patched kfd_chardev.c. ib_len counts dwords. */
 extern int kfd_alloc_device(struct file *filep, struct kfd_process *p,
 			    uint32_t gpu_id, size_t data_size,
 			    struct kfd_data_alloc *data_alloc);
@@ -88,12 +100,12 @@ void amdgpu_pmu_gpu_close(struct amdgpu_pmu_gpu *gpu)
 
 void *amdgpu_pmu_gpu_results(struct amdgpu_pmu_gpu *gpu, u64 *gpu_addr)
 {
-	*gpu_addr = gpu->results.gpu_addr;
-	return (void *)(uintptr_t)gpu->results.cpu_addr;
+	*gpu_addr = (u64)(uintptr_t)gpu->results.gpu_addr;
+	return gpu->results.cpu_addr;
 }
 
 int amdgpu_pmu_gpu_submit(struct amdgpu_pmu_gpu *gpu, const u32 *dw, size_t n)
 {
 	return kfd_ioctl_submit_ib_packet(gpu->kfd, gpu->process, gpu->gpu_id,
-					  dw, n * sizeof(*dw));
+					  dw, n);
 }
