@@ -9,7 +9,8 @@
                    with matching names, nothing left open
   speedscope FILE  sampled profile: samples and weights agree, frame indices
                    in range
-  png FILE R,G,B   a PNG screenshot: size, distinct colours, pixels of R,G,B
+  png FILE SVG     a PNG screenshot of the flame graph SVG: its size, and per
+                   frame of the SVG the pixels of that frame's fill colour
 Prints one summary line; exits 1 with a reason on the first violation.
 """
 import json
@@ -96,7 +97,7 @@ def speedscope(path):
            sum(sum(p["weights"]) for p in doc["profiles"])))
 
 
-def png(path, rgb):
+def png(path, svg_path):
     data = open(path, "rb").read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         fail("not a PNG file")
@@ -140,12 +141,17 @@ def png(path, rgb):
             px = bytes(line[i:i + 3])
             colours[px] = colours.get(px, 0) + 1
         prev = line
-    want = bytes(int(x) for x in rgb.split(","))
-    print("png ok: %dx%d, %d colours, %d pixels of %s" %
-          (width, height, len(colours), colours.get(want, 0), rgb))
+    print("png: %dx%d, %d colours" % (width, height, len(colours)))
+    import re
+    svg = open(svg_path).read()
+    for name, fill in re.findall(r'data-n="([^"]*)"><title>.*?fill="rgb\((\d+,\d+,\d+)\)"', svg):
+        want = bytes(int(x) for x in fill.split(","))
+        print("frame %s: %s" % (name, "drawn" if colours.get(want, 0) > 50 else "MISSING"))
 
 
 if __name__ == "__main__":
     cmd = sys.argv[1]
-    {"folded": folded, "perfetto": perfetto, "speedscope": speedscope}.get(
-        cmd, lambda p: png(p, sys.argv[3]))(sys.argv[2])
+    if cmd == "png":
+        png(sys.argv[2], sys.argv[3])
+    else:
+        {"folded": folded, "perfetto": perfetto, "speedscope": speedscope}[cmd](sys.argv[2])
