@@ -127,6 +127,23 @@ TEST(PerfDkmsRoundTrip, EveryCounterEveryDimensionChoice) {
   EXPECT_GT(choices, 100u);
 }
 
+TEST(PerfDkmsRoundTrip, ForeignHeaderBitsAndSetIndexRoundTrip) {
+  // PACKET3_COMPUTE sets header bit 1; GFX10+ writers put an INDEX in bits
+  // 28-31 of the SET_UCONFIG_REG offset dword. Both decode and re-encode.
+  const uint32_t stream[] = {
+      0xC0017902, 0x20000200, 0xE0000000, // compute SET_UCONFIG_REG, index 2, GRBM_GFX_INDEX
+      0xC0004601, 0x00000407,             // predicated EVENT_WRITE CS_PARTIAL_FLUSH
+  };
+  expectRoundTrip(stream, 5);
+  pd_pm4_packet p;
+  ASSERT_EQ(pd_pm4_decode(stream, 5, &p, nullptr), 3);
+  EXPECT_EQ(p.header_flags, PD_PM4_HEADER_SHADER_COMPUTE);
+  EXPECT_EQ(p.set_reg.addr, 0xC200u);
+  EXPECT_EQ(p.set_reg.index, 2);
+  ASSERT_EQ(pd_pm4_decode(stream + 3, 2, &p, nullptr), 2);
+  EXPECT_EQ(p.header_flags, PD_PM4_HEADER_PREDICATE);
+}
+
 TEST(PerfDkmsRoundTrip, DecoderRejects) {
   pd_pm4_packet p;
   const char *why = nullptr;
@@ -141,6 +158,12 @@ TEST(PerfDkmsRoundTrip, DecoderRejects) {
   EXPECT_STREQ(why, "packet runs past the end of the stream");
   const uint32_t twoRegs[] = {0xC0027900, 0x200, 1, 2};
   EXPECT_EQ(pd_pm4_decode(twoRegs, 4, &p, &why), -EINVAL);
+  const uint32_t middleBits[] = {0xC0017900, 0x00010200, 1}; // offset bits 16-27
+  EXPECT_EQ(pd_pm4_decode(middleBits, 3, &p, &why), -EINVAL);
+  EXPECT_STREQ(why, "SET register offset dword sets bits 16-27");
+  const uint32_t reservedHeader[] = {0xC0017904, 0x200, 1};
+  EXPECT_EQ(pd_pm4_decode(reservedHeader, 3, &p, &why), -EINVAL);
+  EXPECT_STREQ(why, "reserved header bits 2-7 are set");
   const uint32_t shOutside[] = {0xC0017600, 0x400, 1}; // 0x3000: past the SH window
   EXPECT_EQ(pd_pm4_decode(shOutside, 3, &p, &why), -EINVAL);
   EXPECT_STREQ(why, "packet fields out of range");

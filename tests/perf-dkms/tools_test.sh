@@ -42,6 +42,11 @@ grep -q '^SET_UCONFIG_REG TCC_PERFCOUNTER0_SELECT(0xDB80) = 0x00000011$' "$tmp/s
 printf '# stop\nC0017900 00001808 00000002\n' | "$decode" --arch gfx1201 >"$tmp/stdin" || fail "decode stdin"
 grep -q '^SET_UCONFIG_REG CP_PERFMON_CNTL(0xD808) = 0x00000002 \[stop\]$' "$tmp/stdin" || fail "stdin listing: $(cat "$tmp/stdin")"
 
+# Streams from other writers: the compute header bit and a SET INDEX field.
+printf 'C0017902 20000200 E0000000\n' | "$decode" --arch gfx1201 >"$tmp/foreign" || fail "decode foreign"
+grep -q '^SET_UCONFIG_REG compute index=2 GRBM_GFX_INDEX(0xC200) = 0xE0000000 ' "$tmp/foreign" ||
+  fail "foreign listing: $(cat "$tmp/foreign")"
+
 # --json: the event with se=1,sa=0,wgp=2 takes reading 10 of 32.
 "$packets" gfx1201 sq_waves --sequence read --dims se=1,sa=0,wgp=2 --json >"$tmp/json" || fail "json"
 grep -q '"readings": 32, "selected_readings": \[10\]' "$tmp/json" || fail "json selection: $(cat "$tmp/json")"

@@ -2,6 +2,8 @@
 #include "pd_pm4.h"
 
 #define ACQUIRE_SIZE_HI_MASK 0xffu
+#define SET_REG_INDEX_SHIFT 28
+#define SET_REG_OFFSET_MASK 0xffffu
 #define ACQUIRE_BASE_HI_MASK 0xffffffu
 
 void pd_pm4_buf_init(struct pd_pm4_buf *buf, uint32_t *storage, size_t cap)
@@ -20,11 +22,15 @@ static bool in_window(uint32_t addr, uint32_t start, uint32_t end)
 /* Whether a packet's fields fit the encoding (so decoding gives them back). */
 static bool encodable(const struct pd_pm4_packet *p)
 {
+	if (p->header_flags & ~(PD_PM4_HEADER_PREDICATE | PD_PM4_HEADER_SHADER_COMPUTE))
+		return false;
 	switch (p->op) {
 	case PD_PM4_SET_UCONFIG_REG:
-		return in_window(p->set_reg.addr, PD_UCONFIG_START, PD_UCONFIG_END);
+		return in_window(p->set_reg.addr, PD_UCONFIG_START, PD_UCONFIG_END) &&
+		       p->set_reg.index < 0x10;
 	case PD_PM4_SET_SH_REG:
-		return in_window(p->set_reg.addr, PD_SH_START, PD_SH_END);
+		return in_window(p->set_reg.addr, PD_SH_START, PD_SH_END) &&
+		       p->set_reg.index < 0x10;
 	case PD_PM4_EVENT_WRITE:
 		return p->event.type < 0x40 && p->event.index < 0x10;
 	case PD_PM4_COPY_DATA:
@@ -88,14 +94,13 @@ void pd_pm4_emit(struct pd_pm4_buf *buf, const struct pd_pm4_packet *p)
 	}
 	d = buf->dw + buf->len;
 	buf->len += n;
-	d[0] = PD_PACKET3(p->op, n - 2);
+	d[0] = PD_PACKET3(p->op, n - 2) | p->header_flags;
 	switch (p->op) {
 	case PD_PM4_SET_UCONFIG_REG:
-		d[1] = p->set_reg.addr - PD_UCONFIG_START;
-		d[2] = p->set_reg.value;
-		break;
 	case PD_PM4_SET_SH_REG:
-		d[1] = p->set_reg.addr - PD_SH_START;
+		d[1] = (p->set_reg.addr - (p->op == PD_PM4_SET_SH_REG ?
+					   PD_SH_START : PD_UCONFIG_START)) |
+		       ((uint32_t)p->set_reg.index << SET_REG_INDEX_SHIFT);
 		d[2] = p->set_reg.value;
 		break;
 	case PD_PM4_EVENT_WRITE:
@@ -150,21 +155,26 @@ int pd_pm4_decode(const uint32_t *dw, size_t n, struct pd_pm4_packet *p,
 	header = dw[0];
 	if (header >> 30 != 3)
 		return fail(why, "not a type-3 packet header");
-	if (header & 0xff)
-		return fail(why, "reserved header bits 0-7 are set");
+	if (header & 0xfc)
+		return fail(why, "reserved header bits 2-7 are set");
 	body = ((header >> 16) & 0x3fff) + 1;
 	total = body + 1;
 	if (total > n)
 		return fail(why, "packet runs past the end of the stream");
 	memset(p, 0, sizeof(*p));
 	p->op = (enum pd_pm4_opcode)((header >> 8) & 0xff);
+	p->header_flags = header & 0x3;
 	switch (p->op) {
 	case PD_PM4_SET_UCONFIG_REG:
 	case PD_PM4_SET_SH_REG:
 		if (body != 2)
 			return fail(why, "only single-register SET packets are supported");
-		p->set_reg.addr = dw[1] + (p->op == PD_PM4_SET_SH_REG ?
-						   PD_SH_START : PD_UCONFIG_START);
+		if (dw[1] & ~(SET_REG_OFFSET_MASK | (0xfu << SET_REG_INDEX_SHIFT)))
+			return fail(why, "SET register offset dword sets bits 16-27");
+		p->set_reg.addr = (dw[1] & SET_REG_OFFSET_MASK) +
+				  (p->op == PD_PM4_SET_SH_REG ? PD_SH_START :
+								PD_UCONFIG_START);
+		p->set_reg.index = dw[1] >> SET_REG_INDEX_SHIFT;
 		p->set_reg.value = dw[2];
 		break;
 	case PD_PM4_EVENT_WRITE:
@@ -231,13 +241,14 @@ const char *pd_pm4_opcode_name(enum pd_pm4_opcode op)
 bool pd_pm4_packet_equal(const struct pd_pm4_packet *a,
 			 const struct pd_pm4_packet *b)
 {
-	if (a->op != b->op)
+	if (a->op != b->op || a->header_flags != b->header_flags)
 		return false;
 	switch (a->op) {
 	case PD_PM4_SET_UCONFIG_REG:
 	case PD_PM4_SET_SH_REG:
 		return a->set_reg.addr == b->set_reg.addr &&
-		       a->set_reg.value == b->set_reg.value;
+		       a->set_reg.value == b->set_reg.value &&
+		       a->set_reg.index == b->set_reg.index;
 	case PD_PM4_EVENT_WRITE:
 		return a->event.type == b->event.type &&
 		       a->event.index == b->event.index;

@@ -55,13 +55,23 @@ enum pd_pm4_opcode {
 #define PD_GCR_GL2_WB (1u << 15)
 #define PD_ACQUIRE_POLL_INTERVAL 10u
 
+/* Header bits 0-1: predicated, and the shader type bit compute rings may set. */
+#define PD_PM4_HEADER_PREDICATE (1u << 0)
+#define PD_PM4_HEADER_SHADER_COMPUTE (1u << 1)
+
 struct pd_pm4_packet {
 	enum pd_pm4_opcode op;
+	uint8_t header_flags; /* PD_PM4_HEADER_* */
 	union {
-		/* SET_UCONFIG_REG, SET_SH_REG: absolute register address */
+		/*
+		 * SET_UCONFIG_REG, SET_SH_REG: absolute register address and the
+		 * INDEX field of the offset dword (bits 28-31; 0 here, other
+		 * writers use it on GFX10+).
+		 */
 		struct {
 			uint32_t addr;
 			uint32_t value;
+			uint8_t index;
 		} set_reg;
 		struct {
 			uint8_t type;

@@ -105,6 +105,8 @@ static void print_set_reg(FILE *out, const struct pd_arch *arch,
 	char name[64];
 
 	pd_reg_name(arch, p->set_reg.addr, name, sizeof(name));
+	if (p->set_reg.index)
+		fprintf(out, " index=%u", p->set_reg.index);
 	fprintf(out, " %s(0x%04X) = 0x%08X", name, p->set_reg.addr,
 		p->set_reg.value);
 	if (arch && p->set_reg.addr == pd_reg_addr(arch, arch->grbm_gfx_index))
@@ -141,6 +143,10 @@ void pd_print_packet(FILE *out, const struct pd_arch *arch,
 		     const struct pd_pm4_packet *p)
 {
 	fprintf(out, "%s", pd_pm4_opcode_name(p->op));
+	if (p->header_flags & PD_PM4_HEADER_PREDICATE)
+		fprintf(out, " predicated");
+	if (p->header_flags & PD_PM4_HEADER_SHADER_COMPUTE)
+		fprintf(out, " compute");
 	switch (p->op) {
 	case PD_PM4_SET_UCONFIG_REG:
 	case PD_PM4_SET_SH_REG:
