@@ -55,10 +55,10 @@ bool isDispatchDir(StringRef Dir) {
   return sys::fs::exists(P);
 }
 
-Error readFilenames(DispatchDir &D, od::parser &Parser) {
+Error readFilenames(DispatchDir &D, JsonReader &Reader) {
   std::string Path = D.file("filenames.json");
   bool HasShaderDataList = false;
-  Error E = readJsonFile(Path, Parser, [&](od::document &Doc) {
+  Error E = Reader.read(Path, [&](od::document &Doc) {
     for (auto Field : Doc.get_object()) {
       std::string_view Key = Field.unescaped_key();
       if (Key == "version") {
@@ -133,13 +133,13 @@ Expected<std::vector<DispatchDir>> findDispatches(StringRef Root) {
     return fileError(Root, "no ui_output directory (a directory with filenames.json)");
   llvm::sort(Dirs);
 
-  od::parser Parser;
+  JsonReader Reader;
   std::vector<DispatchDir> Result;
   for (std::string &Dir : Dirs) {
     DispatchDir D;
     D.Path = Dir;
     D.Name = sys::path::filename(Dir).str();
-    if (Error E = readFilenames(D, Parser))
+    if (Error E = readFilenames(D, Reader))
       return std::move(E);
     for (ShaderDataFile &F : D.ShaderData) {
       if (std::error_code SizeEC = sys::fs::file_size(F.Path, F.Size))

@@ -15,8 +15,8 @@ Expected<std::optional<double>> readClockRateGHz(StringRef Path) {
   double Frequency = 0;
   std::optional<double> GHz;
   std::vector<std::pair<uint64_t, uint64_t>> Samples;
-  od::parser Parser;
-  Error E = readJsonFile(Path, Parser, [&](od::document &Doc) {
+  JsonReader Reader;
+  Error E = Reader.read(Path, [&](od::document &Doc) {
     for (auto Field : Doc.get_object()) {
       std::string_view Key = Field.unescaped_key();
       if (Key == "metadata") {

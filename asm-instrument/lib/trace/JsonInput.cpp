@@ -1,7 +1,9 @@
 //===- JsonInput.cpp - Reading the ATT JSON files with simdjson -----------===//
 #include "asm-instrument/trace/JsonInput.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include <cstring>
 
 using namespace llvm;
 
@@ -11,15 +13,35 @@ Error fileError(StringRef Path, const Twine &Reason) {
   return createStringError(inconvertibleErrorCode(), Path + ": " + Reason);
 }
 
-Error readJsonFile(StringRef Path, simdjson::ondemand::parser &Parser,
-                   const std::function<void(simdjson::ondemand::document &)> &Read) {
-  if (!sys::fs::exists(Path))
-    return fileError(Path, "no such file");
-  simdjson::padded_string Text;
-  if (simdjson::error_code E = simdjson::padded_string::load(std::string(Path)).get(Text))
-    return fileError(Path, simdjson::error_message(E));
+Error JsonReader::read(StringRef Path, const std::function<void(simdjson::ondemand::document &)> &Read) {
+  Expected<sys::fs::file_t> File = sys::fs::openNativeFileForRead(Path);
+  if (!File) {
+    std::error_code EC = errorToErrorCode(File.takeError());
+    return fileError(Path, EC == std::errc::no_such_file_or_directory ? "no such file"
+                                                                      : EC.message());
+  }
+  scope_exit Close([&] { sys::fs::closeFile(*File); });
+  sys::fs::file_status Status;
+  if (std::error_code EC = sys::fs::status(*File, Status))
+    return fileError(Path, EC.message());
+  size_t Size = Status.getSize();
+  if (Size + simdjson::SIMDJSON_PADDING > Capacity) {
+    Capacity = Size + simdjson::SIMDJSON_PADDING;
+    Buffer = std::make_unique<char[]>(Capacity);
+  }
+  for (size_t Done = 0; Done < Size;) {
+    Expected<size_t> N = sys::fs::readNativeFile(
+        *File, MutableArrayRef<char>(Buffer.get() + Done, Size - Done));
+    if (!N)
+      return fileError(Path, toString(N.takeError()));
+    if (*N == 0)
+      return fileError(Path, "file shrank while being read");
+    Done += *N;
+  }
+  std::memset(Buffer.get() + Size, 0, simdjson::SIMDJSON_PADDING);
   try {
-    simdjson::ondemand::document Doc = Parser.iterate(Text);
+    simdjson::ondemand::document Doc =
+        Parser.iterate(simdjson::padded_string_view(Buffer.get(), Size, Capacity));
     Read(Doc);
   } catch (const simdjson::simdjson_error &E) {
     return fileError(Path, Twine("malformed JSON: ") + E.what());

@@ -37,6 +37,12 @@ MarkerIndex::MarkerIndex(FuncMap M) : Map(std::move(M)) {
     }
     ById[Row.Id] = Info; // The last row with an id wins, as in lenient parsing.
   }
+  for (auto &[Id, Info] : ById)
+    if (Id < 4096) {
+      if (Id >= Small.size())
+        Small.resize(Id + 1);
+      Small[Id] = &Info;
+    }
 }
 
 const MarkerIndex &MarkerMaps::forCodeObject(uint32_t CodeObject) const {
@@ -77,8 +83,8 @@ struct CodeJsonTables {
 };
 
 Error readCodeJson(StringRef Path, CodeJsonTables &T) {
-  od::parser Parser;
-  return readJsonFile(Path, Parser, [&](od::document &Doc) {
+  JsonReader Reader;
+  return Reader.read(Path, [&](od::document &Doc) {
     for (auto Field : Doc.get_object()) {
       std::string_view Key = Field.unescaped_key();
       if (Key == "sqtt_funcmap") {

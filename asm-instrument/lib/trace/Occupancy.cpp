@@ -28,10 +28,10 @@ StringRef Occupancy::kernelName(uint32_t KernelId) const {
 
 Expected<Occupancy> readOccupancy(StringRef Path) {
   Occupancy Occ;
-  od::parser Parser;
+  JsonReader Reader;
   // Column of workgroup_id; 9 in the 3.1.0 writers, named by occupancy_fields.
   unsigned WorkGroupColumn = 9;
-  Error E = readJsonFile(Path, Parser, [&](od::document &Doc) {
+  Error E = Reader.read(Path, [&](od::document &Doc) {
     for (auto Field : Doc.get_object()) {
       std::string_view Key = Field.unescaped_key();
       if (Key == "dispatches") {

@@ -10,11 +10,11 @@ namespace stinkytofu::trace {
 static const char *const Schema[] = {"time", "value", "cu", "simd", "wave_id", "flags"};
 
 Expected<ShaderDataFileInfo>
-readShaderDataFile(StringRef Path, od::parser &Parser,
+readShaderDataFile(StringRef Path, JsonReader &Reader,
                    function_ref<void(const ShaderDataRecord &)> Each) {
   ShaderDataFileInfo Info;
   bool SawRecords = false, SawCount = false;
-  Error E = readJsonFile(Path, Parser, [&](od::document &Doc) {
+  Error E = Reader.read(Path, [&](od::document &Doc) {
     for (auto Field : Doc.get_object()) {
       std::string_view Key = Field.unescaped_key();
       if (Key == "records_schema") {
@@ -34,15 +34,13 @@ readShaderDataFile(StringRef Path, od::parser &Parser,
         SawRecords = true;
         for (auto Row : Field.value().get_array()) {
           ShaderDataRecord R;
-          auto Cols = Row.get_array();
-          auto It = Cols.begin();
           uint64_t C[6];
           unsigned N = 0;
-          for (; It != Cols.end(); ++It) {
+          for (auto Col : Row.get_array()) {
             if (N == 6)
               throw JsonFormatError("record " + std::to_string(Info.Rows) +
                                     " has more than 6 columns");
-            C[N++] = (*It).get_uint64();
+            C[N++] = Col.get_uint64();
           }
           if (N != 6)
             throw JsonFormatError("record " + std::to_string(Info.Rows) + " has " +

@@ -66,11 +66,11 @@ bool hasClockLayout(const MarkerMaps &Maps) {
 
 /// First pass: the minimum delay of every clock domain.
 Error observeClocks(const DispatchDir &D, const Occupancy &Occ, const MarkerMaps &Maps,
-                    ClockCorrection &Clock, simdjson::ondemand::parser &Parser,
+                    ClockCorrection &Clock, JsonReader &Reader,
                     Progress &Bar) {
   for (const ShaderDataFile &F : D.ShaderData) {
     Expected<ShaderDataFileInfo> Info =
-        readShaderDataFile(F.Path, Parser, [&](const ShaderDataRecord &R) {
+        readShaderDataFile(F.Path, Reader, [&](const ShaderDataRecord &R) {
           Bar.record();
           if (R.Flags & (RecordFromTrapHandler | RecordFromImmediate))
             return;
@@ -91,7 +91,7 @@ Error observeClocks(const DispatchDir &D, const Occupancy &Occ, const MarkerMaps
 
 Error readDispatch(const DispatchDir &D, uint32_t Index, const ReadOptions &Options,
                    TraceSink &Sink, Diagnostics &Diags, Progress &Bar,
-                   simdjson::ondemand::parser &Parser) {
+                   JsonReader &Reader) {
   Expected<Occupancy> Occ = readOccupancy(D.file("occupancy.json"));
   if (!Occ)
     return Occ.takeError();
@@ -125,7 +125,7 @@ Error readDispatch(const DispatchDir &D, uint32_t Index, const ReadOptions &Opti
 
   ClockCorrection Clock;
   if (hasClockLayout(*Maps))
-    if (Error E = observeClocks(D, *Occ, *Maps, Clock, Parser, Bar))
+    if (Error E = observeClocks(D, *Occ, *Maps, Clock, Reader, Bar))
       return E;
 
   Sink.beginDispatch(Info);
@@ -138,7 +138,7 @@ Error readDispatch(const DispatchDir &D, uint32_t Index, const ReadOptions &Opti
   WaveDecoder Decoder(*Occ, *Maps, Clock, Options.Filter, Sink, Diags);
   for (const ShaderDataFile &F : D.ShaderData) {
     Expected<ShaderDataFileInfo> FileInfo =
-        readShaderDataFile(F.Path, Parser, [&](const ShaderDataRecord &R) {
+        readShaderDataFile(F.Path, Reader, [&](const ShaderDataRecord &R) {
           Bar.record();
           Decoder.record(F.SE, R);
         });
@@ -165,10 +165,10 @@ Error readTrace(StringRef Root, const ReadOptions &Options, TraceSink &Sink,
     for (const ShaderDataFile &F : D.ShaderData)
       Total += F.Size;
   Progress Bar(Options.Progress, Total);
-  simdjson::ondemand::parser Parser;
+  JsonReader Reader;
   uint32_t Index = 0;
   for (const DispatchDir &D : *Dispatches)
-    if (Error E = readDispatch(D, Index++, Options, Sink, Diags, Bar, Parser))
+    if (Error E = readDispatch(D, Index++, Options, Sink, Diags, Bar, Reader))
       return E;
   return Error::success();
 }

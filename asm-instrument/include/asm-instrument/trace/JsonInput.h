@@ -1,9 +1,10 @@
 //===- JsonInput.h - Reading the ATT JSON files with simdjson ---*- C++ -*-===//
 //
-// The ATT files are read with simdjson's on-demand API: one parser reused
-// across files, values pulled as they are needed. Inside a read, simdjson's
-// exceptions and JsonFormatError (a value of the wrong shape) unwind to
-// readJsonFile(), which turns them into "FILE: reason" errors.
+// The ATT files are read with simdjson's on-demand API: one parser and one
+// file buffer reused across files (no fresh pages per file), values pulled
+// as they are needed. Inside a read, simdjson's exceptions and
+// JsonFormatError (a value of the wrong shape) unwind to JsonReader::read(),
+// which turns them into "FILE: reason" errors.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_TRACE_JSONINPUT_H
@@ -14,6 +15,7 @@
 #include "llvm/Support/Error.h"
 #include <simdjson.h>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -28,10 +30,18 @@ public:
 /// A "FILE: reason" error.
 llvm::Error fileError(llvm::StringRef Path, const llvm::Twine &Reason);
 
-/// Loads \p Path and runs \p Read on its document. Missing files, bad or
-/// truncated JSON and JsonFormatError become "FILE: reason" errors.
-llvm::Error readJsonFile(llvm::StringRef Path, simdjson::ondemand::parser &Parser,
-                         const std::function<void(simdjson::ondemand::document &)> &Read);
+class JsonReader {
+public:
+  /// Loads \p Path and runs \p Read on its document. Missing files, bad or
+  /// truncated JSON and JsonFormatError become "FILE: reason" errors.
+  llvm::Error read(llvm::StringRef Path,
+                   const std::function<void(simdjson::ondemand::document &)> &Read);
+
+private:
+  simdjson::ondemand::parser Parser;
+  std::unique_ptr<char[]> Buffer;
+  size_t Capacity = 0;
+};
 
 /// Field accessors that accept integers written as JSON numbers or strings
 /// (object keys are strings; some writers quote numbers).

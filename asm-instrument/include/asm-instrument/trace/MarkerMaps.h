@@ -39,6 +39,8 @@ class MarkerIndex {
 public:
   explicit MarkerIndex(funcmap::FuncMap Map);
   const MarkerInfo *find(uint32_t Id) const {
+    if (Id < Small.size())
+      return Small[Id];
     auto It = ById.find(Id);
     return It == ById.end() ? nullptr : &It->second;
   }
@@ -50,6 +52,9 @@ public:
 private:
   funcmap::FuncMap Map;
   llvm::DenseMap<uint32_t, MarkerInfo> ById;
+  /// ById for the ids below 4096 (the pass numbers from 1): looked up once
+  /// per record, so a plain table.
+  std::vector<const MarkerInfo *> Small;
 };
 
 class MarkerMaps {

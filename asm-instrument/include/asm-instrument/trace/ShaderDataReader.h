@@ -12,7 +12,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include <simdjson.h>
+#include "asm-instrument/trace/JsonInput.h"
 #include <cstdint>
 
 namespace stinkytofu::trace {
@@ -34,7 +34,7 @@ struct ShaderDataFileInfo {
 
 /// Calls \p Each for every row of \p Path in file order.
 llvm::Expected<ShaderDataFileInfo>
-readShaderDataFile(llvm::StringRef Path, simdjson::ondemand::parser &Parser,
+readShaderDataFile(llvm::StringRef Path, JsonReader &Reader,
                    llvm::function_ref<void(const ShaderDataRecord &)> Each);
 
 } // namespace stinkytofu::trace

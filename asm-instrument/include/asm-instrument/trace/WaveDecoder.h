@@ -72,7 +72,12 @@ private:
   const TraceFilter &Filter;
   TraceSink &Sink;
   Diagnostics &Diags;
-  llvm::DenseMap<uint32_t, std::unique_ptr<Wave>> Slots;
+  /// Slot keys differ in their high bytes (SE, CU), which DenseMap's
+  /// default integer hash (x * 37) leaves in the high bits: mix them down.
+  struct SlotKeyInfo : llvm::DenseMapInfo<uint32_t> {
+    static unsigned getHashValue(uint32_t K) { return (K ^ K >> 15 ^ K >> 24) * 0x9E3779B1u >> 7; }
+  };
+  llvm::DenseMap<uint32_t, std::unique_ptr<Wave>, SlotKeyInfo> Slots;
   uint32_t LastKey = UINT32_MAX;
   Wave *LastWave = nullptr;
   uint32_t NextSerial = 0;
