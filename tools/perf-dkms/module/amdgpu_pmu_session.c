@@ -1,6 +1,11 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Kernel side of the session: the core's pd_session (slots, totals,
+ * baselines, PM4) under a mutex, driven from a workqueue because perf's
+ * callbacks run with interrupts off, and an hrtimer that queues a READ
+ * every timer_period_ms while anything counts.
+ */
 #include <linux/hrtimer.h>
-#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -9,192 +14,90 @@
 
 #include "amdgpu_pmu_session.h"
 #include "amdgpu_pmu_submit.h"
-#include "pd_result.h"
-#include "pd_share.h"
-
-/* Worst case dwords per reading: broadcast + select + two COPY_DATA. */
-#define DWORDS_PER_READING 18
-#define SEQUENCE_OVERHEAD_DWORDS 64
-#define MAX_ACTIVE (PD_BLOCK_COUNT * PD_MAX_SLOTS)
+#include "pd_session.h"
 
 struct amdgpu_pmu_measurement {
-	struct list_head node; /* in session.active while counting */
-	enum pd_counter_id id;
-	struct pd_dims dims;
-	struct pd_programmed_counter counter;
-	bool counting; /* holds a pool reference */
+	struct pd_event event; /* under session.lock */
 	/*
 	 * What perf asked for last. One work item applies it, so a start, stop,
 	 * start that arrive before the work runs end up counting.
 	 */
 	bool want_counting;
 	struct work_struct apply_work;
-	struct pd_measurement base;
-	u64 banked; /* counted in earlier start/stop periods */
 	spinlock_t count_lock;
-	u64 count;  /* what perf sees: never goes down */
+	u64 count; /* event.count, for perf's atomic-context read */
 };
 
 static struct {
-	struct mutex lock; /* everything below except the timer */
-	const struct pd_arch *arch;
+	struct mutex lock; /* core, gpu, open_error */
+	struct pd_session core;
 	struct amdgpu_pmu_gpu *gpu;
 	int open_error;
-	struct pd_counter_pool pool;
-	struct list_head active;
-	/* Running totals per counter slot, [block][slot]. */
+	const struct pd_arch *arch;
 	struct pd_totals (*totals)[PD_MAX_SLOTS];
 	u32 *stream;
-	size_t stream_cap;
-	size_t result_bytes;
-	u32 fence;
 	struct workqueue_struct *wq;
 	struct work_struct read_work;
 	struct hrtimer timer;
 	ktime_t period;
 } session;
 
-static size_t max_readings(const struct pd_arch *arch)
+static int gpu_submit(void *gpu, const u32 *dw, size_t n)
 {
-	size_t readings = 0;
-	unsigned int b;
-
-	for (b = 0; b < PD_BLOCK_COUNT; b++)
-		readings += arch->blocks[b].num_slots * pd_block_instances(arch, b);
-	return readings;
+	return amdgpu_pmu_gpu_submit(gpu, dw, n);
 }
 
-static int submit(const struct pd_pm4_buf *buf)
+static const u64 *gpu_results(void *gpu, u64 *gpu_addr)
 {
-	return amdgpu_pmu_gpu_submit(session.gpu, buf->dw, buf->len);
+	return amdgpu_pmu_gpu_results(gpu, gpu_addr);
 }
 
-static void set_count(struct amdgpu_pmu_measurement *m, u64 count)
+static const struct pd_gpu_ops gpu_ops = {
+	.submit = gpu_submit,
+	.results = gpu_results,
+};
+
+static void publish_count(struct amdgpu_pmu_measurement *m)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&m->count_lock, flags);
-	m->count = count;
+	m->count = m->event.count;
 	spin_unlock_irqrestore(&m->count_lock, flags);
 }
 
-static struct pd_totals *slot_totals(const struct pd_programmed_counter *c)
+/* After a READ every counting event has a new count. */
+static void publish_all_locked(void)
 {
-	return &session.totals[c->block][c->slot];
+	struct pd_event *e;
+
+	for (e = session.core.active; e; e = e->next)
+		publish_count(container_of(e, struct amdgpu_pmu_measurement, event));
 }
 
-static u64 measurement_sum(const struct amdgpu_pmu_measurement *m)
+static void update_timer_locked(void)
 {
-	return pd_result_sum(session.arch, m->counter.block, &m->dims,
-			     slot_totals(&m->counter)->total);
-}
-
-/* Reads every active counter slot and brings every measurement up to date. */
-static int read_all_locked(void)
-{
-	struct pd_programmed_counter active[MAX_ACTIVE];
-	struct amdgpu_pmu_measurement *m;
-	struct pd_pm4_buf buf;
-	size_t n, i, fence_at;
-	const u64 *results;
-	u64 addr;
-	int ret;
-
-	n = pd_pool_active(&session.pool, session.arch, active, MAX_ACTIVE);
-	if (!n)
-		return 0;
-	results = amdgpu_pmu_gpu_results(session.gpu, &addr);
-	fence_at = pd_read_bytes(session.arch, active, n) / sizeof(u64);
-	pd_pm4_buf_init(&buf, session.stream, session.stream_cap);
-	ret = pd_seq_read(&buf, session.arch, active, n, addr, ++session.fence);
-	if (!ret)
-		ret = submit(&buf);
-	if (ret)
-		return ret;
-	if ((u32)READ_ONCE(results[fence_at]) != session.fence)
-		return -EIO;
-	for (i = 0; i < n; i++)
-		pd_totals_update(slot_totals(&active[i]), session.arch,
-				 active[i].block,
-				 results + pd_read_bytes(session.arch, active, i) / sizeof(u64));
-	list_for_each_entry(m, &session.active, node)
-		set_count(m, m->banked +
-			  pd_measurement_count(&m->base, measurement_sum(m)));
-	return 0;
-}
-
-/* START zeroes every hardware counter; the totals carry on. */
-static void hw_reset_all_locked(void)
-{
-	struct pd_programmed_counter active[MAX_ACTIVE];
-	size_t n, i;
-
-	n = pd_pool_active(&session.pool, session.arch, active, MAX_ACTIVE);
-	for (i = 0; i < n; i++)
-		pd_totals_hw_reset(slot_totals(&active[i]));
-}
-
-static void start_locked(struct amdgpu_pmu_measurement *m)
-{
-	struct pd_pm4_buf buf;
-	bool needs_start;
-	int ret;
-
-	if (m->counting)
-		return;
-	ret = pd_pool_acquire(&session.pool, session.arch, m->id, &m->counter,
-			      &needs_start);
-	if (ret) {
-		pr_warn_ratelimited("amdgpu_pmu: no counter slot for %s (%d)\n",
-				    pd_counter_by_id(m->id)->name, ret);
-		return;
-	}
-	if (needs_start) {
-		/* Bank what the running counters counted before START zeroes them. */
-		read_all_locked();
-		pd_totals_clear(slot_totals(&m->counter));
-		pd_pm4_buf_init(&buf, session.stream, session.stream_cap);
-		ret = pd_seq_start(&buf, session.arch, &m->counter, 1);
-		if (!ret)
-			ret = submit(&buf);
-		if (ret)
-			pr_warn_ratelimited("amdgpu_pmu: START failed (%d)\n", ret);
-		hw_reset_all_locked();
-	}
-	m->counting = true;
-	ret = read_all_locked();
-	if (ret)
-		pr_warn_ratelimited("amdgpu_pmu: baseline READ failed (%d)\n", ret);
-	pd_measurement_begin(&m->base, measurement_sum(m));
-	if (list_empty(&session.active))
-		hrtimer_start(&session.timer, session.period, HRTIMER_MODE_REL);
-	list_add_tail(&m->node, &session.active);
-}
-
-static void stop_locked(struct amdgpu_pmu_measurement *m)
-{
-	struct pd_pm4_buf buf;
-	bool slot_freed, needs_stop;
-	int ret;
-
-	if (!m->counting)
-		return;
-	read_all_locked();
-	m->banked = m->count;
-	list_del(&m->node);
-	m->counting = false;
-	if (pd_pool_release(&session.pool, &m->counter, &slot_freed, &needs_stop))
-		return;
-	if (needs_stop) {
-		pd_pm4_buf_init(&buf, session.stream, session.stream_cap);
-		ret = pd_seq_stop(&buf, session.arch);
-		if (!ret)
-			ret = submit(&buf);
-		if (ret)
-			pr_warn_ratelimited("amdgpu_pmu: STOP failed (%d)\n", ret);
-	}
-	if (list_empty(&session.active))
+	if (pd_session_idle(&session.core))
 		hrtimer_cancel(&session.timer); /* its callback takes no lock */
+	else if (!hrtimer_active(&session.timer))
+		hrtimer_start(&session.timer, session.period, HRTIMER_MODE_REL);
+}
+
+static void apply_locked(struct amdgpu_pmu_measurement *m, bool want)
+{
+	int ret;
+
+	if (want)
+		ret = pd_session_start(&session.core, &m->event);
+	else
+		ret = pd_session_stop(&session.core, &m->event);
+	if (ret)
+		pr_warn_ratelimited("amdgpu_pmu: %s %s: %d\n",
+				    want ? "start" : "stop",
+				    pd_counter_by_id(m->event.id)->name, ret);
+	publish_all_locked();
+	publish_count(m);
+	update_timer_locked();
 }
 
 static void apply_work(struct work_struct *work)
@@ -203,10 +106,7 @@ static void apply_work(struct work_struct *work)
 		container_of(work, struct amdgpu_pmu_measurement, apply_work);
 
 	mutex_lock(&session.lock);
-	if (READ_ONCE(m->want_counting))
-		start_locked(m);
-	else
-		stop_locked(m);
+	apply_locked(m, READ_ONCE(m->want_counting));
 	mutex_unlock(&session.lock);
 }
 
@@ -215,7 +115,8 @@ static void read_work(struct work_struct *work)
 	int ret;
 
 	mutex_lock(&session.lock);
-	ret = read_all_locked();
+	ret = pd_session_read(&session.core);
+	publish_all_locked();
 	mutex_unlock(&session.lock);
 	if (ret)
 		pr_warn_ratelimited("amdgpu_pmu: READ failed (%d)\n", ret);
@@ -231,15 +132,10 @@ static enum hrtimer_restart poll(struct hrtimer *timer)
 
 int amdgpu_pmu_session_init(const struct pd_arch *arch, unsigned int period_ms)
 {
-	size_t readings = max_readings(arch);
-
 	mutex_init(&session.lock);
-	INIT_LIST_HEAD(&session.active);
-	pd_pool_init(&session.pool);
 	session.arch = arch;
-	session.result_bytes = (readings + 1) * sizeof(u64);
-	session.stream_cap = readings * DWORDS_PER_READING + SEQUENCE_OVERHEAD_DWORDS;
-	session.stream = kvmalloc_array(session.stream_cap, sizeof(u32), GFP_KERNEL);
+	session.stream = kvmalloc_array(pd_session_stream_dwords(arch), sizeof(u32),
+					GFP_KERNEL);
 	session.totals = kvcalloc(PD_BLOCK_COUNT, sizeof(*session.totals), GFP_KERNEL);
 	session.wq = alloc_ordered_workqueue("amdgpu_pmu", 0);
 	if (!session.stream || !session.totals || !session.wq) {
@@ -271,9 +167,13 @@ int amdgpu_pmu_session_ready(void)
 	int ret;
 
 	mutex_lock(&session.lock);
-	if (!session.gpu && !session.open_error)
-		session.open_error = amdgpu_pmu_gpu_open(session.result_bytes,
-							 &session.gpu);
+	if (!session.gpu && !session.open_error) {
+		session.open_error = amdgpu_pmu_gpu_open(
+			pd_session_result_bytes(session.arch), &session.gpu);
+		if (!session.open_error)
+			pd_session_init(&session.core, session.arch, &gpu_ops,
+					session.gpu, session.totals, session.stream);
+	}
 	ret = session.open_error;
 	mutex_unlock(&session.lock);
 	return ret;
@@ -286,9 +186,7 @@ amdgpu_pmu_measurement_create(enum pd_counter_id id, const struct pd_dims *dims)
 
 	if (!m)
 		return NULL;
-	m->id = id;
-	m->dims = *dims;
-	INIT_LIST_HEAD(&m->node);
+	pd_event_init(&m->event, id, dims);
 	INIT_WORK(&m->apply_work, apply_work);
 	spin_lock_init(&m->count_lock);
 	return m;
@@ -297,9 +195,9 @@ amdgpu_pmu_measurement_create(enum pd_counter_id id, const struct pd_dims *dims)
 void amdgpu_pmu_measurement_destroy(struct amdgpu_pmu_measurement *m)
 {
 	cancel_work_sync(&m->apply_work);
-	/* READs find measurements only on the list, under the lock. */
+	/* READs find events only on the session's list, under the lock. */
 	mutex_lock(&session.lock);
-	stop_locked(m);
+	apply_locked(m, false);
 	mutex_unlock(&session.lock);
 	kfree(m);
 }
