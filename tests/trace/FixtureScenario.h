@@ -11,7 +11,8 @@
 //                                 code-json (code.json tables) or both
 //   records-per-file 100          split each SE's shaderdata into files
 //   lose-records 3                records_count of the first file says 3 more
-//   codeobject 1 [from FILE]      code object 1 (FILE: an existing one)
+//   codeobject 1 [from FILE]      code object 1 (FILE: an existing one,
+//                                 relative to the scenario's directory)
 //   map F:1:foo@a.cl:3            a funcmap row of the last code object
 //   kernel 1 foo                  occupancy kernel id 1 is `foo`
 //   dispatch NAME                 a new ui_output directory (one by default)

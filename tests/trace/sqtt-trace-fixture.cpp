@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "FixtureScenario.h"
 #include "FixtureWriter.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -33,6 +35,16 @@ int main(int Argc, char **Argv) {
   Expected<fixture::Scenario> S = fixture::parseScenario(Input, (*Text)->getBuffer());
   if (S && !Schema.empty())
     S->Version = Schema;
+  // `codeobject N from FILE`: FILE relative to the scenario's directory.
+  if (S)
+    for (auto &Entry : S->CodeObjects) {
+      std::string &From = Entry.second.From;
+      if (!From.empty() && sys::path::is_relative(From)) {
+        SmallString<256> P(sys::path::parent_path(Input));
+        sys::path::append(P, From);
+        From = std::string(P);
+      }
+    }
   Expected<uint64_t> Written = S ? fixture::writeScenario(*S, Output) : S.takeError();
   if (!Written) {
     WithColor::error(errs(), "sqtt-trace-fixture") << toString(Written.takeError()) << "\n";
