@@ -1,15 +1,12 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The GPU side of the PMU: one session per module holding the counter
- * pool, the active measurements and the GPU. perf calls add/del/start/
- * stop/read with interrupts off, so those only queue work; the work runs in
- * process context under the session mutex and is the only place that
- * submits PM4.
+ * The GPU side of the PMU: one session per module (the core's pd_session
+ * and the GPU). perf calls add/del/start/stop/read with interrupts off, so
+ * those only queue work; the work runs in process context under the
+ * session mutex and is the only place that submits PM4.
  */
 #ifndef AMDGPU_PMU_SESSION_H
 #define AMDGPU_PMU_SESSION_H
-
-#include <linux/perf_event.h>
 
 #include "pd_counters.h"
 

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * How the module reaches the GPU. One back end is linked in (see Kbuild):
  * amdgpu_pmu_submit_kfd.c uses the entry points the perf-dkms kernel patch

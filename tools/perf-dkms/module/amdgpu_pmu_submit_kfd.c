@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Back end for kernels carrying the perf-dkms amdkfd patch
  * (linux-kernel.patch of the reference), which exports device-memory

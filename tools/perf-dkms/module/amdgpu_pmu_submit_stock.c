@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Back end for kernels without the perf-dkms KFD patch: upstream amdkfd
  * exports no way for another module to run a PM4 buffer, so the PMU is
