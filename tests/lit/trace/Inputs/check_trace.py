@@ -9,11 +9,15 @@
                    with matching names, nothing left open
   speedscope FILE  sampled profile: samples and weights agree, frame indices
                    in range
+  json FILE        parses as JSON
+  xml FILE         parses as XML
+  empty DIR        the directory has no entries
   png FILE SVG     a PNG screenshot of the flame graph SVG: its size, and per
                    frame of the SVG the pixels of that frame's fill colour
 Prints one summary line; exits 1 with a reason on the first violation.
 """
 import json
+import os
 import struct
 import sys
 import zlib
@@ -151,7 +155,19 @@ def png(path, svg_path):
 
 if __name__ == "__main__":
     cmd = sys.argv[1]
-    if cmd == "png":
+    if cmd == "json":
+        json.load(open(sys.argv[2]))
+        print("json ok")
+    elif cmd == "xml":
+        import xml.dom.minidom
+        xml.dom.minidom.parse(sys.argv[2])
+        print("xml ok")
+    elif cmd == "empty":
+        left = os.listdir(sys.argv[2])
+        if left:
+            fail("left behind: %s" % ", ".join(sorted(left)))
+        print("empty ok")
+    elif cmd == "png":
         png(sys.argv[2], sys.argv[3])
     else:
         {"folded": folded, "perfetto": perfetto, "speedscope": speedscope}[cmd](sys.argv[2])
