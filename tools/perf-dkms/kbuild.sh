@@ -37,7 +37,9 @@ if ! make -C "$kdir" M="$out" "$@" "$target" >"$log" 2>&1; then
   exit 1
 fi
 cat "$log"
-if [ "$werror" = 1 ] && grep -qi "warning" "$log"; then
+# Compiler (file:line: warning:) and modpost (WARNING:) warnings; make's own
+# notes about its jobserver are not the code's.
+if [ "$werror" = 1 ] && grep -E ': warning:|^WARNING:' "$log" | grep -v '^make' >&2; then
   echo "error: the Kbuild build printed warnings" >&2
   exit 1
 fi
