@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/version.h>
 #include <linux/workqueue.h>
 
 #include "amdgpu_pmu_session.h"
@@ -146,8 +147,12 @@ int amdgpu_pmu_session_init(const struct pd_arch *arch, unsigned int period_ms)
 		return -ENOMEM;
 	}
 	INIT_WORK(&session.read_work, read_work);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(&session.timer, poll, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#else
 	hrtimer_init(&session.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	session.timer.function = poll;
+#endif
 	session.period = ms_to_ktime(period_ms);
 	return 0;
 }
