@@ -30,10 +30,10 @@ struct amdgpu_pmu_measurement {
 };
 
 static struct {
-	struct mutex lock; /* core, gpu, open_error */
+	struct mutex lock; /* core, gpu, no_backend */
 	struct pd_session core;
 	struct amdgpu_pmu_gpu *gpu;
-	int open_error;
+	bool no_backend;
 	const struct pd_arch *arch;
 	struct pd_totals (*totals)[PD_MAX_SLOTS];
 	u32 *stream;
@@ -169,17 +169,20 @@ void amdgpu_pmu_session_exit(void)
 
 int amdgpu_pmu_session_ready(void)
 {
-	int ret;
+	int ret = 0;
 
 	mutex_lock(&session.lock);
-	if (!session.gpu && !session.open_error) {
-		session.open_error = amdgpu_pmu_gpu_open(
-			pd_session_result_bytes(session.arch), &session.gpu);
-		if (!session.open_error)
+	if (session.no_backend) {
+		ret = -EOPNOTSUPP;
+	} else if (!session.gpu) {
+		ret = amdgpu_pmu_gpu_open(pd_session_result_bytes(session.arch),
+					  &session.gpu);
+		/* A kernel without submission stays so; other errors may pass. */
+		session.no_backend = ret == -EOPNOTSUPP;
+		if (!ret)
 			pd_session_init(&session.core, session.arch, &gpu_ops,
 					session.gpu, session.totals, session.stream);
 	}
-	ret = session.open_error;
 	mutex_unlock(&session.lock);
 	return ret;
 }
