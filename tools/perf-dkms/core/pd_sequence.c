@@ -4,19 +4,14 @@
 #define READING_BYTES 8u
 #define ACQUIRE_GRANULE_SHIFT 8
 
-static void set_uconfig(struct pd_pm4_buf *buf, uint32_t addr, uint32_t value)
-{
-	struct pd_pm4_packet p = { .op = PD_PM4_SET_UCONFIG_REG };
-
-	p.set_reg.addr = addr;
-	p.set_reg.value = value;
-	pd_pm4_emit(buf, &p);
-}
-
 static void set_reg(struct pd_pm4_buf *buf, const struct pd_arch *arch,
 		    struct pd_reg reg, uint32_t value)
 {
-	set_uconfig(buf, pd_reg_addr(arch, reg), value);
+	struct pd_pm4_packet p = { .op = PD_PM4_SET_UCONFIG_REG };
+
+	p.set_reg.addr = pd_reg_addr(arch, reg);
+	p.set_reg.value = value;
+	pd_pm4_emit(buf, &p);
 }
 
 static void cs_partial_flush(struct pd_pm4_buf *buf)
