@@ -3,6 +3,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include <algorithm>
 #include <cstring>
 
 using namespace llvm;
@@ -26,9 +27,14 @@ Error JsonReader::read(StringRef Path, const std::function<void(simdjson::ondema
     return fileError(Path, EC.message());
   size_t Size = Status.getSize();
   if (Size + simdjson::SIMDJSON_PADDING > Capacity) {
-    Capacity = Size + simdjson::SIMDJSON_PADDING;
+    // Grow by half at least: files of slowly growing sizes should not leave
+    // a trail of freed buffers behind.
+    Capacity = std::max(Size + simdjson::SIMDJSON_PADDING, Capacity + Capacity / 2);
     Buffer = std::make_unique<char[]>(Capacity);
   }
+  if (Size > Parser.capacity())
+    if (simdjson::error_code E = Parser.allocate(std::max(Size, Parser.capacity() * 3 / 2)))
+      return fileError(Path, simdjson::error_message(E));
   for (size_t Done = 0; Done < Size;) {
     Expected<size_t> N = sys::fs::readNativeFile(
         *File, MutableArrayRef<char>(Buffer.get() + Done, Size - Done));
@@ -48,6 +54,17 @@ Error JsonReader::read(StringRef Path, const std::function<void(simdjson::ondema
   } catch (const JsonFormatError &E) {
     return fileError(Path, E.what());
   }
+  return Error::success();
+}
+
+Error JsonReader::reserve(size_t Bytes) {
+  if (Bytes + simdjson::SIMDJSON_PADDING > Capacity) {
+    Capacity = Bytes + simdjson::SIMDJSON_PADDING;
+    Buffer = std::make_unique<char[]>(Capacity);
+  }
+  if (Bytes > Parser.capacity())
+    if (simdjson::error_code E = Parser.allocate(Bytes))
+      return createStringError(inconvertibleErrorCode(), simdjson::error_message(E));
   return Error::success();
 }
 

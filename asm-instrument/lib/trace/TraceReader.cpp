@@ -160,12 +160,16 @@ Error readTrace(StringRef Root, const ReadOptions &Options, TraceSink &Sink,
   Expected<std::vector<DispatchDir>> Dispatches = findDispatches(Root);
   if (!Dispatches)
     return Dispatches.takeError();
-  uint64_t Total = 0;
+  uint64_t Total = 0, Largest = 0;
   for (const DispatchDir &D : *Dispatches)
-    for (const ShaderDataFile &F : D.ShaderData)
+    for (const ShaderDataFile &F : D.ShaderData) {
       Total += F.Size;
+      Largest = std::max(Largest, F.Size);
+    }
   Progress Bar(Options.Progress, Total);
   JsonReader Reader;
+  if (Error E = Reader.reserve(Largest))
+    return fileError(Root, toString(std::move(E)));
   uint32_t Index = 0;
   for (const DispatchDir &D : *Dispatches)
     if (Error E = readDispatch(D, Index++, Options, Sink, Diags, Bar, Reader))

@@ -36,6 +36,9 @@ public:
   /// truncated JSON and JsonFormatError become "FILE: reason" errors.
   llvm::Error read(llvm::StringRef Path,
                    const std::function<void(simdjson::ondemand::document &)> &Read);
+  /// Sizes the buffer and the parser for files up to \p Bytes at once, so
+  /// that a sequence of files does not reallocate (and fragment) them.
+  llvm::Error reserve(size_t Bytes);
 
 private:
   simdjson::ondemand::parser Parser;
