@@ -34,7 +34,8 @@ FakeGpu::FakeGpu(const pd_arch &arch) : arch_(arch) {
 
 void FakeGpu::happen(pd_block block, uint32_t select, unsigned instance,
                      uint64_t n) {
-  if (perfmonState_ != PD_PERFMON_STATE_START)
+  if (perfmonState_ != PD_PERFMON_STATE_START ||
+      (arch_.force_perfmon_clock && !perfmonClockOn_))
     return;
   unsigned bits = arch_.blocks[block].counter_bits;
   uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
@@ -118,6 +119,10 @@ void FakeGpu::setReg(uint32_t addr, uint32_t value) {
       ++starts;
     if (value == PD_PERFMON_STATE_STOP)
       ++stops;
+    return;
+  }
+  if (arch_.force_perfmon_clock && addr == pd_reg_addr(&arch_, arch_.rlc_perfmon_clk_cntl)) {
+    perfmonClockOn_ = value & 1;
     return;
   }
   if (addr == pd_reg_addr(&arch_, arch_.sq_perfcounter_ctrl) ||

@@ -39,6 +39,7 @@ private:
   const pd_arch &arch_;
   uint32_t grbm_ = PD_GRBM_BROADCAST_ALL;
   uint32_t perfmonState_ = PD_PERFMON_STATE_DISABLE_AND_RESET;
+  bool perfmonClockOn_ = false; // GFX9 counts only with the clock forced
   struct Counter {
     uint32_t select = 0;
     uint64_t value = 0;

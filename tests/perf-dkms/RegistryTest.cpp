@@ -127,6 +127,8 @@ TEST(PerfDkmsRegisters, EveryRegisterFollowsTheLinuxRule) {
                      a.sq_perfcounter_ctrl2})
       expectLinuxRule(a, r, std::string(a.name) + " control");
     expectLinuxRule(a, a.compute_perfcount_enable, a.name);
+    if (a.force_perfmon_clock)
+      expectLinuxRule(a, a.rlc_perfmon_clk_cntl, std::string(a.name) + " RLC");
     EXPECT_EQ(a.compute_perfcount_enable.base_idx, 0);
     for (unsigned b = 0; b < PD_BLOCK_COUNT; ++b)
       for (unsigned s = 0; s < a.blocks[b].num_slots; ++s) {
@@ -179,6 +181,9 @@ TEST(PerfDkmsRegisters, ValuesTheReferenceDocsGive) {
       EXPECT_EQ(pd_reg_addr(&g9, g9.blocks[PD_BLOCK_SQ].slots[n].hi), 0xD1C1u + 2 * n);
     }
     EXPECT_EQ(pd_reg_addr(&g9, g9.compute_perfcount_enable), 0x2E0Bu);
+    // Mesa's R_0372FC_RLC_PERFMON_CLK_CNTL (byte address / 4).
+    EXPECT_TRUE(g9.force_perfmon_clock);
+    EXPECT_EQ(pd_reg_addr(&g9, g9.rlc_perfmon_clk_cntl), 0x372FCu / 4);
     EXPECT_EQ(pd_reg_addr(&g9, g9.blocks[PD_BLOCK_GL2C].slots[0].lo), 0xD380u);
   }
 }

@@ -84,6 +84,7 @@ TEST(PerfDkmsGolden, StartTaGfx90a) {
   const Dwords golden = {
       0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
       0xC0017900, 0x00000200, 0xE0000000, // GRBM_GFX_INDEX = broadcast all
+      0xC0017900, 0x00001CBF, 0x00000001, // RLC_PERFMON_CLK_CNTL 0xDCBF: perfmon clocks on (GFX9)
       0xC0017900, 0x00001808, 0x00000000, // CP_PERFMON_CNTL = disable and reset
       // no SQ counter: no SQ_PERFCOUNTER_CTRL2
       0xC0017900, 0x00000200, 0xE0000000, // GRBM_GFX_INDEX = broadcast all
@@ -225,8 +226,15 @@ TEST(PerfDkmsGolden, EveryArchSqTaGl2c) {
     uint32_t sel = 0;
 
     // START for SQ: CTRL2 value and SQ select masks differ per family.
+    // GFX9 forces the perfmon clocks on (RLC_PERFMON_CLK_CNTL 0xDCBF = 1).
+    auto head = [&](Stream &st) {
+      st.flush(); st.broadcast();
+      if (!f.gfx12)
+        st.setU(0xDCBF, 1);
+      st.setU(0xD808, 0);
+    };
     Stream s;
-    s.flush(); s.broadcast(); s.setU(0xD808, 0);
+    head(s);
     s.setU(0xD9E2, f.gfx12 ? 0x1FFFF : 0x1);
     s.broadcast();
     pd_counter_select(&a, PD_CTR_SQ_WAVES, &sel);
@@ -238,7 +246,7 @@ TEST(PerfDkmsGolden, EveryArchSqTaGl2c) {
 
     // START for TA and GL2C.
     Stream t;
-    t.flush(); t.broadcast(); t.setU(0xD808, 0); t.broadcast();
+    head(t); t.broadcast();
     pd_counter_select(&a, PD_CTR_TA_TA_BUSY, &sel);
     t.setU(0xDAC0, sel);
     t.d.insert(t.d.end(), {0xC0017600, 0x20B, 1});
@@ -246,7 +254,7 @@ TEST(PerfDkmsGolden, EveryArchSqTaGl2c) {
     EXPECT_EQ(start(a, PD_CTR_TA_TA_BUSY), t.d);
 
     Stream g;
-    g.flush(); g.broadcast(); g.setU(0xD808, 0); g.broadcast();
+    head(g); g.broadcast();
     pd_counter_select(&a, PD_CTR_GL2C_MISS, &sel);
     for (uint32_t ch = 0; ch < f.channels; ++ch) {
       g.setU(0xC200, 0xA0000000 | ch);

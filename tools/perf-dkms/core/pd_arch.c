@@ -71,9 +71,12 @@ static const struct pd_slot_regs grbm_slots[] = {
  * GFX9 SQ counts per SE and needs its SIMD (24-27), SQC client (16-19) and
  * SQC bank (12-15) masks opened; CTRL enables PS, VS, GS, ES, HS, LS and CS
  * (bits 0-6); CTRL2 has only FORCE_EN. TA counts per CU.
+ * RLC_PERFMON_CLK_CNTL: offset 0x3cbf, BASE_IDX 1 (Mesa's R_0372FC).
  */
 #define GFX9_CONTROL                                                     \
 	.family = PD_FAMILY_GFX9, COMMON_CONTROL_REGS,                  \
+	.force_perfmon_clock = true,                                    \
+	.rlc_perfmon_clk_cntl = UREG(0x3cbf),                           \
 	.sq_select_masks = (0xfu << 24) | (0xfu << 16) | (0xfu << 12),  \
 	.sq_ctrl_value = 0x7f, .sq_ctrl2_value = 0x1
 

@@ -87,6 +87,12 @@ struct pd_arch {
 	struct pd_reg compute_perfcount_enable;
 	struct pd_reg sq_perfcounter_ctrl;
 	struct pd_reg sq_perfcounter_ctrl2;
+	/*
+	 * GFX9 gates the perfmon clocks unless RLC_PERFMON_CLK_CNTL forces
+	 * them on (aqlprofile: "on Vega this is needed"); START does so.
+	 */
+	bool force_perfmon_clock;
+	struct pd_reg rlc_perfmon_clk_cntl;
 	uint32_t sq_select_masks; /* ORed into every SQ SELECT value */
 	uint32_t sq_ctrl_value;	  /* shader stages SQ counts */
 	uint32_t sq_ctrl2_value;  /* force enable (+ VMID mask on GFX12) */

@@ -99,6 +99,8 @@ int pd_seq_start(struct pd_pm4_buf *buf, const struct pd_arch *arch,
 		return -EINVAL;
 	cs_partial_flush(buf);
 	grbm_broadcast(buf, arch);
+	if (arch->force_perfmon_clock)
+		set_reg(buf, arch, arch->rlc_perfmon_clk_cntl, 1);
 	perfmon(buf, arch, PD_PERFMON_STATE_DISABLE_AND_RESET);
 	for (i = 0; i < n; i++)
 		uses_sq |= counters[i].block == PD_BLOCK_SQ;

@@ -46,6 +46,11 @@ static bool control_reg_name(const struct pd_arch *arch, uint32_t addr,
 	};
 	size_t i;
 
+	if (arch->force_perfmon_clock &&
+	    pd_reg_addr(arch, arch->rlc_perfmon_clk_cntl) == addr) {
+		snprintf(buf, len, "RLC_PERFMON_CLK_CNTL");
+		return true;
+	}
 	for (i = 0; i < PD_ARRAY_SIZE(controls); i++) {
 		if (pd_reg_addr(arch, controls[i].reg) == addr) {
 			snprintf(buf, len, "%s", controls[i].name);
