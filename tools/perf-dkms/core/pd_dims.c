@@ -15,11 +15,6 @@ static void set_why(const char **why, const char *text)
 		*why = text;
 }
 
-const char *pd_dim_name(enum pd_dim dim)
-{
-	return dim < PD_DIM_COUNT ? dim_names[dim] : "?";
-}
-
 uint64_t pd_dims_encode(const struct pd_dims *dims)
 {
 	uint64_t config1 = 0;

@@ -52,8 +52,6 @@ struct pd_topology {
 	uint8_t num_cu_per_sa;
 };
 
-const char *pd_dim_name(enum pd_dim dim);
-
 uint64_t pd_dims_encode(const struct pd_dims *dims);
 
 /* 0, or -EINVAL with *why naming the problem (why may be NULL). */

@@ -46,7 +46,8 @@ static bool encodable(const struct pd_pm4_packet *p)
 	}
 }
 
-size_t pd_pm4_packet_dwords(const struct pd_pm4_packet *p)
+/* Dwords the packet takes; 0 for a packet that cannot be encoded. */
+static size_t packet_dwords(const struct pd_pm4_packet *p)
 {
 	if (!encodable(p))
 		return 0;
@@ -79,7 +80,7 @@ static uint32_t hi32(uint64_t v)
 
 void pd_pm4_emit(struct pd_pm4_buf *buf, const struct pd_pm4_packet *p)
 {
-	size_t n = pd_pm4_packet_dwords(p);
+	size_t n = packet_dwords(p);
 	uint32_t *d;
 
 	if (buf->err)

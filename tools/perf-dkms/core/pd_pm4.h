@@ -111,9 +111,6 @@ struct pd_pm4_buf {
 
 void pd_pm4_buf_init(struct pd_pm4_buf *buf, uint32_t *storage, size_t cap);
 
-/* Dwords the packet takes; 0 for a packet that cannot be encoded. */
-size_t pd_pm4_packet_dwords(const struct pd_pm4_packet *p);
-
 /* Appends p; on failure records -EINVAL or -ENOSPC in buf->err. */
 void pd_pm4_emit(struct pd_pm4_buf *buf, const struct pd_pm4_packet *p);
 

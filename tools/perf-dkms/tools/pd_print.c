@@ -185,3 +185,13 @@ void pd_print_packet(FILE *out, const struct pd_arch *arch,
 	}
 	fputc('\n', out);
 }
+
+void pd_print_unknown_arch(const char *name)
+{
+	unsigned int i;
+
+	fprintf(stderr, "error: unknown architecture '%s' (known:", name);
+	for (i = 0; i < pd_arch_count(); i++)
+		fprintf(stderr, "%s %s", i ? "," : "", pd_arch_at(i)->name);
+	fprintf(stderr, ")\n");
+}

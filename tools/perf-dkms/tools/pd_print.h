@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Text form of PM4 packets, shared by perf-dkms-packets and pm4-decode. */
+/* Text shared by perf-dkms-packets and pm4-decode: PM4 packets, errors. */
 #ifndef PD_PRINT_H
 #define PD_PRINT_H
 
@@ -18,5 +18,8 @@ void pd_reg_name(const struct pd_arch *arch, uint32_t addr, char *buf,
 /* One line: opcode, registers by name and decoded fields. */
 void pd_print_packet(FILE *out, const struct pd_arch *arch,
 		     const struct pd_pm4_packet *p);
+
+/* "error: unknown architecture 'NAME' (known: ...)" on stderr. */
+void pd_print_unknown_arch(const char *name);
 
 #endif /* PD_PRINT_H */

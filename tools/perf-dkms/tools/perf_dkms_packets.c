@@ -175,9 +175,10 @@ static int build_request(const struct options *o, struct request *r)
 
 	memset(r, 0, sizeof(*r));
 	r->arch = pd_arch_find(o->arch_name);
-	if (!r->arch)
-		return die("unknown architecture '%s' (known: gfx90a, gfx942, gfx1200, gfx1201)",
-			   o->arch_name);
+	if (!r->arch) {
+		pd_print_unknown_arch(o->arch_name);
+		return 1;
+	}
 	if (pd_dims_parse(o->dims_text, &r->dims, &why)) {
 		fprintf(stderr, "error: --dims '%s': %s\n", o->dims_text, why);
 		return 1;

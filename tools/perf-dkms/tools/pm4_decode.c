@@ -107,9 +107,10 @@ int main(int argc, char **argv)
 			if (a + 1 == argc)
 				return die("%s", "--arch needs a value");
 			arch = pd_arch_find(argv[++a]);
-			if (!arch)
-				return die("unknown architecture '%s' (known: gfx90a, gfx942, gfx1200, gfx1201)",
-					   argv[a]);
+			if (!arch) {
+				pd_print_unknown_arch(argv[a]);
+				return 1;
+			}
 		} else if (argv[a][0] == '-' && argv[a][1]) {
 			return die("unknown option '%s' (usage: pm4-decode [--arch NAME] [FILE])",
 				   argv[a]);
