@@ -137,6 +137,8 @@ static int amdgpu_pmu_event_init(struct perf_event *event)
 	if (is_sampling_event(event) || event->attach_state & PERF_ATTACH_TASK ||
 	    event->cpu < 0)
 		return -EINVAL;
+	if (event->attr.config2) /* nothing is defined there */
+		return -EINVAL;
 	def = event->attr.config < PD_CTR_COUNT ?
 		      pd_counter_by_id(event->attr.config) : NULL;
 	if (!def || !pd_counter_select(arch, def->id, &select)) {
