@@ -191,4 +191,31 @@ TEST(PerfDkmsSession, NoSlotOrNoCounter) {
   EXPECT_EQ(r.gpu.stops, 0u);
 }
 
+TEST(PerfDkmsSession, EventConfigFromPerfAttr) {
+  const pd_arch &g12 = *pd_arch_find("gfx1201");
+  const pd_arch &g9 = *pd_arch_find("gfx942");
+  pd_counter_id id;
+  pd_dims d;
+  const char *why = nullptr;
+  // sq_waves, se=1 with its flag (bits 8-15 and 42).
+  ASSERT_EQ(pd_event_config(&g12, PD_CTR_SQ_WAVES, 0x0000'0400'0000'0100ull, &id, &d, &why), 0);
+  EXPECT_EQ(id, PD_CTR_SQ_WAVES);
+  EXPECT_EQ(d.given, PD_DIM_BIT(PD_DIM_SE));
+  EXPECT_EQ(d.value[PD_DIM_SE], 1);
+  // xcc=7 is fine on gfx942 (8 XCCs), not on gfx1201.
+  EXPECT_EQ(pd_event_config(&g9, PD_CTR_GRBM_COUNT, (1ull << 41) | 7, &id, &d, &why), 0);
+  EXPECT_EQ(pd_event_config(&g12, PD_CTR_GRBM_COUNT, (1ull << 41) | 7, &id, &d, &why), -EINVAL);
+  EXPECT_STREQ(why, "the counter cannot be split by this dimension");
+  EXPECT_EQ(pd_event_config(&g12, PD_CTR_COUNT, 0, &id, &d, &why), -EINVAL);
+  EXPECT_STREQ(why, "no such counter");
+  EXPECT_EQ(pd_event_config(&g12, 1ull << 40, 0, &id, &d, &why), -EINVAL);
+  EXPECT_EQ(pd_event_config(&g12, PD_CTR_SQ_INSTS_VMEM, 0, &id, &d, &why), -EINVAL);
+  EXPECT_STREQ(why, "the GPU has no such counter");
+  EXPECT_EQ(pd_event_config(&g12, PD_CTR_SQ_WAVES, 0x0100, &id, &d, &why), -EINVAL);
+  EXPECT_STREQ(why, "a dimension value is set without its given flag");
+  EXPECT_EQ(pd_event_config(&g12, PD_CTR_SQ_WAVES, (1ull << 42) | 0x0400, &id, &d, &why),
+            -EINVAL); // se=4 of 4
+  EXPECT_STREQ(why, "dimension value beyond the GPU's topology");
+}
+
 } // namespace

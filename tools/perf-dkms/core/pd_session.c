@@ -49,6 +49,34 @@ void pd_event_init(struct pd_event *e, enum pd_counter_id id,
 	e->dims = *dims;
 }
 
+int pd_event_config(const struct pd_arch *arch, uint64_t config,
+		    uint64_t config1, enum pd_counter_id *id,
+		    struct pd_dims *dims, const char **why)
+{
+	const struct pd_counter_def *def =
+		config < PD_CTR_COUNT ? pd_counter_by_id((unsigned int)config) : NULL;
+	uint32_t select;
+	int ret;
+
+	if (!def) {
+		if (why)
+			*why = "no such counter";
+		return -EINVAL;
+	}
+	if (!pd_counter_select(arch, def->id, &select)) {
+		if (why)
+			*why = "the GPU has no such counter";
+		return -EINVAL;
+	}
+	ret = pd_dims_decode(config1, dims, why);
+	if (!ret)
+		ret = pd_dims_validate(dims, pd_block_dims(arch, def->block),
+				       &arch->topo, why);
+	if (!ret)
+		*id = def->id;
+	return ret;
+}
+
 static struct pd_totals *slot_totals(struct pd_session *s,
 				     const struct pd_programmed_counter *c)
 {

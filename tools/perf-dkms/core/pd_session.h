@@ -62,6 +62,16 @@ void pd_event_init(struct pd_event *e, enum pd_counter_id id,
 		   const struct pd_dims *dims);
 
 /*
+ * perf_event_attr.config and config1 to a counter on the architecture and
+ * checked dimensions. -EINVAL with *why (why may be NULL) for an unknown
+ * counter, one the architecture lacks, or dimensions pd_dims_decode or
+ * pd_dims_validate refuse.
+ */
+int pd_event_config(const struct pd_arch *arch, uint64_t config,
+		    uint64_t config1, enum pd_counter_id *id,
+		    struct pd_dims *dims, const char **why);
+
+/*
  * Starts counting e (nothing if it counts): takes a slot reference; the
  * slot's first reference sends START, after a READ that banks what the
  * other counters counted (START zeroes them all). -ENOENT, -EBUSY: no

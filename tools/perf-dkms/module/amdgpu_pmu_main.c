@@ -17,6 +17,7 @@
 
 #include "amdgpu_pmu_session.h"
 #include "amdgpu_pmu_submit.h"
+#include "pd_session.h"
 
 static char *arch_name = "gfx1201";
 module_param_named(arch, arch_name, charp, 0444);
@@ -124,11 +125,10 @@ static void amdgpu_pmu_event_destroy(struct perf_event *event)
 
 static int amdgpu_pmu_event_init(struct perf_event *event)
 {
-	const struct pd_counter_def *def;
 	struct amdgpu_pmu_measurement *m;
+	enum pd_counter_id id;
 	struct pd_dims dims;
 	const char *why;
-	u32 select;
 	int ret;
 
 	if (event->attr.type != event->pmu->type)
@@ -139,25 +139,17 @@ static int amdgpu_pmu_event_init(struct perf_event *event)
 		return -EINVAL;
 	if (event->attr.config2) /* nothing is defined there */
 		return -EINVAL;
-	def = event->attr.config < PD_CTR_COUNT ?
-		      pd_counter_by_id(event->attr.config) : NULL;
-	if (!def || !pd_counter_select(arch, def->id, &select)) {
-		pr_debug("amdgpu_pmu: no counter %llu on %s\n",
-			 event->attr.config, arch->name);
-		return -EINVAL;
-	}
-	ret = pd_dims_decode(event->attr.config1, &dims, &why);
-	if (!ret)
-		ret = pd_dims_validate(&dims, pd_block_dims(arch, def->block),
-				       &arch->topo, &why);
+	ret = pd_event_config(arch, event->attr.config, event->attr.config1, &id,
+			      &dims, &why);
 	if (ret) {
-		pr_debug("amdgpu_pmu: %s: %s\n", def->name, why);
+		pr_debug("amdgpu_pmu: config 0x%llx config1 0x%llx on %s: %s\n",
+			 event->attr.config, event->attr.config1, arch->name, why);
 		return ret;
 	}
 	ret = amdgpu_pmu_session_ready();
 	if (ret)
 		return ret;
-	m = amdgpu_pmu_measurement_create(def->id, &dims);
+	m = amdgpu_pmu_measurement_create(id, &dims);
 	if (!m)
 		return -ENOMEM;
 	event->pmu_private = m;
