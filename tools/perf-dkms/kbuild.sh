@@ -23,6 +23,12 @@ if [ $# -lt 3 ]; then
 fi
 src=$1 kdir=$2 out=$3
 shift 3
+# The kernel's compiler checks compile /dev/null; a regular file there (a
+# program that renamed its output over it) makes them fail at random.
+if [ ! -c /dev/null ]; then
+  echo "error: /dev/null is not the null device (restore it: rm /dev/null; mknod -m 666 /dev/null c 1 3)" >&2
+  exit 1
+fi
 if [ ! -f "$kdir/Makefile" ]; then
   echo "error: '$kdir' is not a kernel build tree (install linux-headers-amd64)" >&2
   exit 1
