@@ -44,7 +44,7 @@ extern int kfd_ioctl_submit_ib_packet(struct file *filep, struct kfd_process *p,
 extern int kfd_process_get_all_gpuids(struct kfd_process *p, uint32_t *gpu_ids,
 				      uint32_t *num_gpus);
 
-#define MAX_GPUS 16
+#define MAX_GPUS 64 /* KFD's MAX_GPU_INSTANCE */
 
 struct amdgpu_pmu_gpu {
 	struct file *kfd;
@@ -71,7 +71,8 @@ int amdgpu_pmu_gpu_open(size_t result_bytes, struct amdgpu_pmu_gpu **out)
 	}
 	/* kfd_open leaves the caller's kfd_process here. */
 	gpu->process = gpu->kfd->private_data;
-	ret = kfd_process_get_all_gpuids(gpu->process, ids, &n);
+	ret = gpu->process ? kfd_process_get_all_gpuids(gpu->process, ids, &n) :
+			     -ENODEV;
 	if (!ret && !n)
 		ret = -ENODEV;
 	if (ret)
