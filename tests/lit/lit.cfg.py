@@ -29,6 +29,30 @@ config.environment["PATH"] = os.pathsep.join(
 )
 
 
+def read_test_tools(path):
+    """TOOL -> Debian package, from tests/setup/test-tools.txt."""
+    tools = {}
+    with open(path) as f:
+        for line in f:
+            words = line.split("#", 1)[0].split()
+            if len(words) == 2:
+                tools[words[0]] = words[1]
+    return tools
+
+
+# Every program a test runs comes from a package scripts/bootstrap.sh
+# installs: a missing one is a broken set-up, never an unsupported feature.
+test_tools = read_test_tools(
+    os.path.join(config.stinkytofu_src_root, "tests", "setup", "test-tools.txt"))
+missing_tools = sorted(
+    "%s (Debian package %s)" % (name, package)
+    for name, package in test_tools.items()
+    if not shutil.which(name, path=config.environment["PATH"]))
+if missing_tools:
+    lit_config.fatal("tools the tests run are missing: %s; scripts/bootstrap.sh installs them"
+                     % ", ".join(missing_tools))
+
+
 def tool(directory, name):
     return os.path.join(directory, name)
 
@@ -47,6 +71,12 @@ config.substitutions.append(
     ("%sqtt-funcmap", tool(config.stinkytofu_tools_dir, "sqtt-funcmap"))
 )
 config.substitutions.append(
+    ("%sqtt-trace", tool(config.stinkytofu_tools_dir, "sqtt-trace"))
+)
+config.substitutions.append(
+    ("%trace-fixture", tool(config.stinkytofu_tools_dir, "sqtt-trace-fixture"))
+)
+config.substitutions.append(
     ("%funcmap-fuzzer", tool(config.stinkytofu_tools_dir, "sqtt-funcmap-fuzzer"))
 )
 config.substitutions.append(("%llvm-mc", tool(config.llvm_tools_dir, "llvm-mc")))
@@ -63,5 +93,3 @@ config.substitutions.append((r"\| \bnot\b", "| " + tool(config.llvm_tools_dir, "
 # supports -fsanitize=fuzzer (tests/fuzz/CMakeLists.txt).
 if os.path.exists(tool(config.stinkytofu_tools_dir, "sqtt-funcmap-fuzzer")):
     config.available_features.add("sqtt-funcmap-fuzzer")
-if shutil.which("dot", path=config.environment["PATH"]):
-    config.available_features.add("dot")

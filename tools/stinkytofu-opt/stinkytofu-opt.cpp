@@ -24,6 +24,7 @@
 #include "stinkytofu/print/CfgDotWriter.h"
 #include "stinkytofu/print/StirWriter.h"
 #include "stinkytofu/support/HeapReserve.h"
+#include "stinkytofu/support/PendingOutputs.h"
 #include "stinkytofu/support/StableSort.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/Support/CommandLine.h"
@@ -81,6 +82,24 @@ struct ToolOptions {
       cl::desc("Map this many bytes of heap per input byte before reading, in one "
                "call instead of a page fault per page (0: off; see docs/performance.md)"),
       cl::value_desc("n"), cl::init(6), cl::cat(Category)};
+  // Input bounds checked before LLVM MC reads the text (docs/reliability.md).
+  cl::opt<unsigned> MaxIncludeDepth{
+      "max-include-depth", cl::desc("Deepest .include nesting accepted"),
+      cl::init(InputLimits().MaxIncludeDepth), cl::cat(Category)};
+  cl::opt<uint64_t> MaxExpandedStatements{
+      "max-expanded-statements",
+      cl::desc("Most statements .rept/.irp/.irpc blocks may expand to, over the file"),
+      cl::init(InputLimits().MaxExpandedStatements), cl::cat(Category)};
+  cl::opt<unsigned> MaxExpressionDepth{
+      "max-expression-depth",
+      cl::desc("Deepest parenthesis nesting, and longest run of unary operators"),
+      cl::init(InputLimits().MaxExpressionDepth), cl::cat(Category)};
+  cl::opt<unsigned> MaxLiteralLength{
+      "max-literal-length", cl::desc("Longest numeric literal, in characters"),
+      cl::init(InputLimits().MaxLiteralLength), cl::cat(Category)};
+  cl::opt<uint64_t> MaxFileNumber{
+      "max-file-number", cl::desc("Largest .file / .cv_file number"),
+      cl::init(InputLimits().MaxFileNumber), cl::cat(Category)};
   cl::list<std::string> Passes{
       "passes",
       cl::desc("Comma-separated passes to run, arguments in parentheses: "
@@ -139,7 +158,9 @@ const char *const ToolOptionNames[] = {
     "verify-each", "time-passes", "print-after-all", "from-label",
     "to-label",    "print-cfg",   "stats",           "stats-file",
     "funcmap-out", "funcmap-in-asm", "verify-instrumentation",
-    "emit-obj",    "link",        "ld-lld",          "heap-reserve"};
+    "emit-obj",    "link",        "ld-lld",          "heap-reserve",
+    "max-include-depth", "max-expanded-statements", "max-expression-depth",
+    "max-literal-length", "max-file-number"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
@@ -223,6 +244,19 @@ const funcmap::FuncMap *funcMapToPatch(const PassManager &PM) {
       return InObject ? nullptr : &SQTT.funcMap();
     }
   return nullptr;
+}
+
+/// The funcmap files the SQTTInstrumentPasses of the pipeline name
+/// (funcmap-out), with their text.
+std::vector<std::pair<std::string, std::string>> funcMapOutputs(const PassManager &PM) {
+  std::vector<std::pair<std::string, std::string>> Files;
+  for (const std::unique_ptr<Pass> &P : PM.passes())
+    if (P->name() == "SQTTInstrumentPass") {
+      const auto &SQTT = static_cast<const sqtt::SQTTInstrumentPass &>(*P);
+      if (!SQTT.config().FuncmapOut.empty())
+        Files.emplace_back(SQTT.config().FuncmapOut, funcmap::printFuncMap(SQTT.funcMap()));
+    }
+  return Files;
 }
 
 /// --emit-obj: the module assembled by LLVM MC, or with --link (\p Lld set)
@@ -352,6 +386,11 @@ int main(int argc, char **argv) {
   ReaderOptions ReadOpts;
   ReadOpts.Arch = Opt.Arch;
   ReadOpts.AllowUnknownInstructions = Opt.AllowUnknown;
+  ReadOpts.Limits.MaxIncludeDepth = Opt.MaxIncludeDepth;
+  ReadOpts.Limits.MaxExpandedStatements = Opt.MaxExpandedStatements;
+  ReadOpts.Limits.MaxExpressionDepth = Opt.MaxExpressionDepth;
+  ReadOpts.Limits.MaxLiteralLength = Opt.MaxLiteralLength;
+  ReadOpts.Limits.MaxFileNumber = Opt.MaxFileNumber;
   bool IsStir = StringRef(Opt.InputFile).ends_with(".stir");
   Expected<std::unique_ptr<Module>> MOrErr =
       IsStir ? readStir(std::move(*Buffer), ReadOpts) : readAsm(std::move(*Buffer), ReadOpts);
@@ -386,42 +425,46 @@ int main(int argc, char **argv) {
     PipelineBuildsCFG = true;
   };
 
-  // Written to a temporary file beside the output and renamed over it once
-  // complete (llvm::writeToOutput): no half-written output, and no copy of
-  // it in memory.
-  Error Written = Error::success();
+  // Every output is rendered into a temporary file beside its destination
+  // and all are renamed into place only when the whole run has succeeded.
+  PendingOutputs Outputs;
+  auto Report = [](Error E) {
+    handleAllErrors(
+        std::move(E), [](const ModuleWriteError &W) { errs() << W.message() << "\n"; },
+        [](const ErrorInfoBase &W) { fail(W.message()); });
+    return 1;
+  };
   if (Opt.EmitObj) {
     std::optional<std::string> Object = renderObject(M, PM, Lld);
     if (!Object)
       return 1;
-    Written = writeToOutput(Opt.OutputFile, [&](raw_ostream &OS) {
-      OS << *Object;
-      return Error::success();
-    });
-  } else {
-    Written = writeToOutput(Opt.OutputFile, [&](raw_ostream &OS) -> Error {
-      // A kernel is hundreds of kilobytes: a few large writes, not one a page.
-      OS.SetBufferSize(1 << 16);
-      if (Opt.PrintCfg == CfgFormat::Dot) {
-        EnsureCFG();
-        writeCfgDot(M, OS);
-        return Error::success();
-      }
-      if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
-        writeStir(M, OS);
-        return Error::success();
-      }
-      if (Error E = writeAsm(M, OS))
-        return make_error<ModuleWriteError>(std::move(E));
-      return Error::success();
-    });
+    if (Error E = Outputs.add(Opt.OutputFile, [&](raw_ostream &OS) {
+          OS << *Object;
+          return Error::success();
+        }))
+      return Report(std::move(E));
+  } else if (Error E = Outputs.add(Opt.OutputFile, [&](raw_ostream &OS) -> Error {
+               if (Opt.PrintCfg == CfgFormat::Dot) {
+                 EnsureCFG();
+                 writeCfgDot(M, OS);
+                 return Error::success();
+               }
+               if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
+                 writeStir(M, OS);
+                 return Error::success();
+               }
+               if (Error E = writeAsm(M, OS))
+                 return make_error<ModuleWriteError>(std::move(E));
+               return Error::success();
+             })) {
+    return Report(std::move(E));
   }
-  if (Written) {
-    handleAllErrors(
-        std::move(Written), [](const ModuleWriteError &E) { errs() << E.message() << "\n"; },
-        [](const ErrorInfoBase &E) { fail(E.message()); });
-    return 1;
-  }
+  for (const auto &[Path, Text] : funcMapOutputs(PM))
+    if (Error E = Outputs.add(Path, [&](raw_ostream &OS) {
+          OS << Text;
+          return Error::success();
+        }))
+      return Report(std::move(E));
 
   if (Opt.Stats || !Opt.StatsFile.empty()) {
     EnsureCFG();
@@ -430,14 +473,21 @@ int main(int argc, char **argv) {
     printModuleStats(computeModuleStats(M), StatsOS);
     if (Opt.StatsFile.empty())
       errs() << StatsText;
-    else if (Error E = writeToOutput(Opt.StatsFile, [&](raw_ostream &OS) {
+    else if (Error E = Outputs.add(Opt.StatsFile, [&](raw_ostream &OS) {
                OS << StatsText;
                return Error::success();
              }))
-      return fail(toString(std::move(E)));
+      return Report(std::move(E));
   }
+  if (Error E = Outputs.commit())
+    return Report(std::move(E));
   // Like clang's -disable-free: the process ends here, and the OS takes the
-  // module's memory back faster than its destructors would.
+  // module's memory back faster than its destructors would. Sanitizer builds
+  // free it: LeakSanitizer would report it, and the destructors get checked.
+#ifdef STINKYTOFU_SANITIZE
+  MOrErr->reset();
+#else
   (void)MOrErr->release();
+#endif
   return 0;
 }

@@ -2,7 +2,8 @@
 #include "asm-instrument/elf/CodeObjectScanner.h"
 #include "asm-instrument/elf/ElfImage.h"
 #include "asm-instrument/elf/OffloadBundle.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
 
@@ -60,14 +61,29 @@ public:
   void push(StringRef Bytes, std::string TargetId, std::string Origin) {
     if (TargetId.empty())
       TargetId = "amdgcn-unknown";
-    unsigned N = ++StemCount[TargetId];
-    std::string Stem = N == 1 ? TargetId : TargetId + "." + std::to_string(N);
+    std::string Safe = safeFileStem(TargetId);
+    std::string Stem = Safe;
+    for (unsigned N = 2; !UsedStems.insert(Stem).second; ++N)
+      Stem = Safe + "." + std::to_string(N);
     Set.Objects.push_back({std::move(TargetId), std::move(Origin), std::move(Stem), Bytes});
   }
 
 private:
+  /// A bundle entry id is the input's text: as a file name it may hold no
+  /// directory (separators, "..", a leading '.'), no control character and
+  /// nothing a shell would trip on; each such character becomes '_'.
+  static std::string safeFileStem(StringRef TargetId) {
+    std::string Stem;
+    for (char C : TargetId.take_front(128)) {
+      bool Keep = isAlnum(C) || C == '-' || C == '_' || C == ':' || C == '+' ||
+                  (C == '.' && !Stem.empty() && Stem.back() != '.');
+      Stem += Keep ? C : '_';
+    }
+    return Stem;
+  }
+
   CodeObjectSet &Set;
-  StringMap<unsigned> StemCount;
+  StringSet<> UsedStems;
 };
 
 } // namespace

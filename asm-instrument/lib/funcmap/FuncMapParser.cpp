@@ -76,10 +76,12 @@ private:
     return Error::success();
   }
   /// Something strict mode refuses but lenient mode works around.
-  Error tolerate(const Twine &Msg) {
+  /// \p Problem is an error in strict mode; otherwise a warning that says
+  /// what the lenient parse does about it (\p Resolution).
+  Error tolerate(const Twine &Problem, const Twine &Resolution) {
     if (Strict)
-      return make_error<FuncMapParseError>(Line, Msg.str());
-    warn(Line, Msg);
+      return make_error<FuncMapParseError>(Line, Problem.str());
+    warn(Line, Problem + "; " + Resolution);
     return Error::success();
   }
 
@@ -182,16 +184,17 @@ Error Parser::parseMarker(char Prefix, StringRef Payload) {
 
   if (!M.hasId()) {
     if (!Kernels.insert(M.Name).second) {
-      if (Error E = tolerate("duplicate K: row for '" + M.Name + "'"))
+      if (Error E = tolerate("duplicate K: row for '" + M.Name + "'", "the first row wins"))
         return E;
-      return Error::success(); // lenient: keep the first
+      return Error::success();
     }
     Map.add(std::move(M));
     return Error::success();
   }
   if (auto It = IdLine.find(M.Id); It != IdLine.end()) {
     if (Error E = tolerate("duplicate id " + Twine(M.Id) + " (first defined on line " +
-                           Twine(It->second) + "); the last row wins"))
+                               Twine(It->second) + ")",
+                           "the last row wins"))
       return E;
     Map.remove(M.Id);
   }
@@ -207,8 +210,8 @@ Error Parser::parseWave(StringRef Payload) {
   if (auto Msg = checkWaveSize(*Wave))
     return reject("W: row: " + *Msg);
   if (WaveLine)
-    if (Error E = tolerate("second W: row (first on line " + Twine(*WaveLine) +
-                           "); the last one wins"))
+    if (Error E = tolerate("second W: row (first on line " + Twine(*WaveLine) + ")",
+                           "the last one wins"))
       return E;
   WaveLine = Line;
   Map.setWaveSize(*Wave);
@@ -225,7 +228,7 @@ Error Parser::parseEncoding(StringRef Payload) {
                                     : Key == "shader_clock_shift" ? &Shift
                                                                   : nullptr;
     if (!Slot) {
-      if (Error E = tolerate("M: row has an unknown key '" + Key + "'"))
+      if (Error E = tolerate("M: row has an unknown key '" + Key + "'", "ignored"))
         return E;
       continue;
     }
@@ -249,8 +252,8 @@ Error Parser::parseEncoding(StringRef Payload) {
   if (auto Msg = checkEncoding(Enc))
     return reject("M: row: " + *Msg);
   if (EncodingLine)
-    if (Error E = tolerate("second M: row (first on line " + Twine(*EncodingLine) +
-                           "); the last one wins"))
+    if (Error E = tolerate("second M: row (first on line " + Twine(*EncodingLine) + ")",
+                           "the last one wins"))
       return E;
   EncodingLine = Line;
   Map.setMarkerEncoding(Enc);
@@ -271,7 +274,7 @@ Error Parser::parsePayload(StringRef Payload) {
   std::optional<uint32_t> Count;
   for (auto [Key, Value] : *Attrs) {
     if (Key != "extra_payload_count") {
-      if (Error E = tolerate("R: row has an unknown key '" + Key + "'"))
+      if (Error E = tolerate("R: row has an unknown key '" + Key + "'", "ignored"))
         return E;
       continue;
     }

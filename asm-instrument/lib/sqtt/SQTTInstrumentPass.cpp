@@ -14,7 +14,6 @@
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -243,18 +242,10 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   if (Error E = Map.verify())
     return moduleError(M, "SQTTInstrumentPass: the funcmap does not verify: " +
                               toString(std::move(E)));
-  std::string Text = funcmap::printFuncMap(Map);
-  if (!Config.FuncmapOut.empty()) {
-    std::error_code EC;
-    ToolOutputFile Out(Config.FuncmapOut, EC, sys::fs::OF_None);
-    if (EC)
-      return moduleError(M, "cannot write the funcmap to " + Config.FuncmapOut + ": " +
-                                EC.message());
-    Out.os() << Text;
-    Out.keep();
-  }
+  // The driver writes funcmap-out from funcMap() once the whole run has
+  // succeeded.
   if (Config.FuncmapInAsm && !Map.empty()) {
-    std::string Block = funcmapAsmBlock(Text);
+    std::string Block = funcmapAsmBlock(funcmap::printFuncMap(Map));
     if (M.endsWithoutNewline()) {
       Block.insert(0, "\n");
       M.setEndsWithoutNewline(false);

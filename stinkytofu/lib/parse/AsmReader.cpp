@@ -8,16 +8,20 @@
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/parse/AsmReader.h"
 #include "stinkytofu/parse/AssemblerState.h"
+#include "stinkytofu/parse/InputLimits.h"
+#include "stinkytofu/parse/MetadataYaml.h"
 #include "stinkytofu/parse/OperandParser.h"
 #include "stinkytofu/parse/PseudoInstructions.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/support/StableSort.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCSymbol.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include <cstring>
 
 using namespace llvm;
@@ -391,6 +395,30 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
     M.functions().front().setEntry(true);
 }
 
+/// The diagnostics in order, each printed once; one reported more than once
+/// is followed by how often. Copies of one expansion (a `.rept` body) differ
+/// only in their line within the expansion, which the user never wrote: they
+/// count as the same.
+std::string joinCounted(ArrayRef<std::string> Rendered) {
+  static const Regex ExpansionPosition("^<instantiation>:[0-9]+:[0-9]+:");
+  StringMap<size_t> Slot;                              // key -> index in Firsts
+  std::vector<std::pair<StringRef, unsigned>> Firsts; // first text, count
+  for (const std::string &Text : Rendered) {
+    auto [It, New] = Slot.try_emplace(ExpansionPosition.sub("<instantiation>:", Text),
+                                      Firsts.size());
+    if (New)
+      Firsts.emplace_back(Text, 0);
+    ++Firsts[It->second].second;
+  }
+  std::string Out;
+  for (auto [Text, Count] : Firsts) {
+    Out += Text.str();
+    if (Count > 1)
+      Out += "note: the diagnostic above was reported " + std::to_string(Count) + " times\n";
+  }
+  return Out;
+}
+
 /// Whether a statement MC rejected looks like an instruction (and not a
 /// directive or label) so that --allow-unknown-instructions may keep it.
 bool looksLikeInstruction(StringRef Line) {
@@ -407,44 +435,60 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   std::string TargetId = Directive ? *Directive
                          : Opts.Arch.empty() ? Opts.DefaultArch
                                              : Opts.Arch;
-  if (Directive && !Opts.Arch.empty() &&
-      processorOf(*Directive) != processorOf(Opts.Arch)) {
-    // Point at the directive (mapped back to the user's file for `.stir`).
-    StringRef Whole = Buffer->getBuffer();
-    size_t At = Whole.find(*Directive);
-    size_t LineBegin = Whole.rfind('\n', At) + 1; // npos + 1 == 0
-    unsigned Line = 1 + unsigned(Whole.take_front(At).count('\n'));
-    StringRef LineText = Whole.substr(LineBegin).take_until([](char C) { return C == '\n'; });
-    OriginalLine Where{FileName, Line, unsigned(At - LineBegin) + 1, LineText.str()};
+  // A position in the text read, as the user wrote it (mapped back to the
+  // user's file for `.stir`).
+  auto UserPosition = [&](StringRef Whole, size_t Offset) {
+    TextPosition P = positionOf(Whole, Offset);
+    OriginalLine Where{FileName, P.Line, P.Column, P.LineText.str()};
     if (Opts.MapPosition)
-      if (std::optional<OriginalLine> O = Opts.MapPosition(Line, Where.Column))
+      if (std::optional<OriginalLine> O = Opts.MapPosition(P.Line, P.Column))
         Where = *O;
-    return sourceError(Where.File, Where.Line, Where.Column, Where.Text,
-                       "--arch " + Opts.Arch + " does not match the file's .amdgcn_target \"" +
-                           *Directive + "\"");
-  }
+    return Where;
+  };
+  auto ErrorAt = [&](StringRef Whole, size_t Offset, const Twine &Message) {
+    OriginalLine Where = UserPosition(Whole, Offset);
+    return sourceError(Where.File, Where.Line, Where.Column, Where.Text, Message);
+  };
+  if (Directive && !Opts.Arch.empty() &&
+      processorOf(*Directive) != processorOf(Opts.Arch))
+    return ErrorAt(Buffer->getBuffer(), Buffer->getBuffer().find(*Directive),
+                   "--arch " + Opts.Arch + " does not match the file's .amdgcn_target \"" +
+                       *Directive + "\"");
+  if (std::optional<LimitViolation> V = checkInputLimits(Buffer->getBuffer(), Opts.Limits))
+    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
+  if (std::optional<LimitViolation> V = checkMetadataYaml(Buffer->getBuffer()))
+    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
   Expected<std::shared_ptr<const TargetInfo>> TI = TargetInfo::get(TargetId);
   if (!TI)
     return createStringError(inconvertibleErrorCode(),
                              FileName + ": error: " + toString(TI.takeError()));
 
-  auto AS = std::make_unique<AssemblerState>(*TI);
+  auto AS = std::make_unique<AssemblerState>(*TI, Opts.Limits);
   std::vector<AsmDiagnostic> Diags;
   AssembledFile Assembled = AS->assembleFile(std::move(Buffer), Diags);
   StringRef Text = AS->sourceMgr().getMemoryBuffer(AS->mainBufferId())->getBuffer();
+  // MC saw a refused include as a missing file; the refusal says why.
+  if (const std::optional<std::string> &Refused = AS->includeViolation())
+    return createStringError(inconvertibleErrorCode(), StringRef(*Refused).rtrim("\n"));
 
   // Diagnostics keep their order (a macro's "while in macro instantiation"
   // note follows its error); warnings and notes go out only when there is no
-  // error to report them with.
-  std::string Errors, Others;
+  // error to report them with. One reported many times (in a `.rept` body)
+  // is printed once, with the count.
+  std::vector<std::string> Errors, Others;
   bool HadError = false;
   DenseSet<unsigned> OpaqueLines, PseudoLines;
-  auto Render = [&](const AsmDiagnostic &D, SourceMgr::DiagKind Kind) {
-    if (Opts.MapPosition && D.Line)
-      if (std::optional<OriginalLine> O =
-              Opts.MapPosition(D.Line, unsigned(std::max(D.Diag.getColumnNo(), -1) + 1)))
+  auto Render = [&](const AsmDiagnostic &D, SourceMgr::DiagKind Kind) -> std::string {
+    if (Opts.MapPosition && D.Line) {
+      // The text was synthesized: its own lines mean nothing to the user.
+      unsigned Column = unsigned(std::max(D.Diag.getColumnNo(), -1) + 1);
+      if (std::optional<OriginalLine> O = Opts.MapPosition(D.Line, Column))
         return renderDiagnostic(O->File, O->Line, O->Column, O->Text, Kind,
                                 D.Diag.getMessage());
+      return renderDiagnostic(FileName, 0, 0, "", Kind, D.Diag.getMessage());
+    }
+    if (!D.Diag.getLoc().isValid())
+      return renderDiagnostic(FileName, 0, 0, "", Kind, D.Diag.getMessage());
     if (Kind == D.Diag.getKind())
       return renderDiagnostic(D.Diag);
     SMDiagnostic Copy(*D.Diag.getSourceMgr(), D.Diag.getLoc(), D.Diag.getFilename(),
@@ -454,7 +498,12 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   };
   for (const AsmDiagnostic &D : Diags) {
     if (D.Diag.getKind() != SourceMgr::DK_Error) {
-      (HadError ? Errors : Others) += Render(D, D.Diag.getKind());
+      std::vector<std::string> &To = HadError ? Errors : Others;
+      // A note belongs to the diagnostic before it.
+      if (D.Diag.getKind() == SourceMgr::DK_Note && !To.empty())
+        To.back() += Render(D, SourceMgr::DK_Note);
+      else
+        To.push_back(Render(D, D.Diag.getKind()));
       continue;
     }
     // A registered pseudo-instruction: kept for the pass that lowers it.
@@ -466,17 +515,23 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
     if (Opts.AllowUnknownInstructions && D.Line &&
         looksLikeInstruction(D.Diag.getLineContents())) {
       if (OpaqueLines.insert(D.Line).second)
-        Others += Render(D, SourceMgr::DK_Warning) +
-                  "note: kept as an opaque instruction that reads and writes every "
-                  "register (--allow-unknown-instructions)\n";
+        Others.push_back(Render(D, SourceMgr::DK_Warning) +
+                         "note: kept as an opaque instruction that reads and writes every "
+                         "register (--allow-unknown-instructions)\n");
       continue;
     }
     HadError = true;
-    Errors += Render(D, SourceMgr::DK_Error);
+    Errors.push_back(Render(D, SourceMgr::DK_Error));
+  }
+  // The context's own errors reach Diags too; this catches any it counted
+  // without reporting.
+  if (!HadError && AS->context().hadError()) {
+    HadError = true;
+    Errors.push_back(FileName + ": error: the assembler reported an error\n");
   }
   if (HadError)
-    return createStringError(inconvertibleErrorCode(), StringRef(Errors).rtrim("\n"));
-  warningStream() << Others;
+    return createStringError(inconvertibleErrorCode(), StringRef(joinCounted(Errors)).rtrim("\n"));
+  warningStream() << joinCounted(Others);
 
   std::string Stem = sys::path::stem(FileName).str();
   auto M = std::make_unique<Module>(Stem, *TI);

@@ -1,6 +1,7 @@
 //===- AssemblerState.cpp - Running LLVM's assembler over a buffer --------===//
 #include "stinkytofu/parse/AssemblerState.h"
 #include "ExpansionLines.h"
+#include "IncludeGuard.h"
 #include "stinkytofu/parse/OperandParser.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCExpr.h"
@@ -178,8 +179,8 @@ bool usesExpansions(StringRef Text) {
 
 } // namespace
 
-AssemblerState::AssemblerState(std::shared_ptr<const TargetInfo> T)
-    : Target(std::move(T)) {
+AssemblerState::AssemblerState(std::shared_ptr<const TargetInfo> T, const InputLimits &L)
+    : Target(std::move(T)), Limits(L) {
   resetContext();
 }
 
@@ -187,6 +188,8 @@ void AssemblerState::resetContext() {
   MOFI.reset();
   Ctx.reset();
   SrcMgr = SourceMgr();
+  Includes = makeIntrusiveRefCnt<IncludeGuardFileSystem>(SrcMgr, Limits);
+  SrcMgr.setVirtualFileSystem(Includes);
   Ctx = std::make_unique<MCContext>(Target->triple(), &Target->asmInfo(),
                                     &Target->regInfo(), &Target->subtargetInfo(),
                                     &SrcMgr);
@@ -196,25 +199,36 @@ void AssemblerState::resetContext() {
 
 AssemblerState::~AssemblerState() = default;
 
-static void collectDiagnostics(SourceMgr &SM, std::vector<AsmDiagnostic> &Diags,
-                               unsigned Buffer) {
+/// Sends what the parser (through the source manager) and the MC context
+/// report into \p Diags, each with its line when it lies in buffer \p Buffer.
+static void collectDiagnostics(SourceMgr &SM, MCContext &Ctx,
+                               std::vector<AsmDiagnostic> &Diags, unsigned Buffer) {
   struct Sink {
     std::vector<AsmDiagnostic> *Diags;
     SourceMgr *SM;
     unsigned Buffer;
+    void add(const SMDiagnostic &D) {
+      AsmDiagnostic A{D, 0};
+      if (D.getLoc().isValid() && SM->FindBufferContainingLoc(D.getLoc()) == Buffer)
+        A.Line = unsigned(D.getLineNo());
+      Diags->push_back(std::move(A));
+    }
   };
   static thread_local Sink S;
   S = {&Diags, &SM, Buffer};
-  SM.setDiagHandler(
-      [](const SMDiagnostic &D, void *Ctx) {
-        Sink *Out = static_cast<Sink *>(Ctx);
-        AsmDiagnostic A{D, 0};
-        if (D.getLoc().isValid() &&
-            Out->SM->FindBufferContainingLoc(D.getLoc()) == Out->Buffer)
-          A.Line = unsigned(D.getLineNo());
-        Out->Diags->push_back(std::move(A));
-      },
-      &S);
+  SM.setDiagHandler([](const SMDiagnostic &D, void *Ctx) { static_cast<Sink *>(Ctx)->add(D); },
+                    &S);
+  // The context reports what the streamer finds (a label defined twice, an
+  // unfinished frame); by default it prints them and the caller never knows.
+  Ctx.setDiagnosticHandler([](const SMDiagnostic &D, bool, const SourceMgr &,
+                              std::vector<const MDNode *> &) { S.add(D); });
+}
+
+/// Undoes collectDiagnostics: \p Diags is about to go away.
+static void stopCollecting(SourceMgr &SM, MCContext &Ctx) {
+  SM.setDiagHandler(nullptr);
+  Ctx.setDiagnosticHandler([](const SMDiagnostic &D, bool, const SourceMgr &,
+                              std::vector<const MDNode *> &) { D.print(nullptr, errs()); });
 }
 
 AssembledFile AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
@@ -264,8 +278,10 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
   Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
   TargetAsmParser Run = Target->createAsmParser(SrcMgr, *Ctx, Streamer, MainBuffer);
   Streamer.setParser(Run.Parser.get());
-  collectDiagnostics(SrcMgr, Diags, MainBuffer);
+  collectDiagnostics(SrcMgr, *Ctx, Diags, MainBuffer);
+  Includes->setParser(Run.Parser.get());
   Run.Parser->Run(/*NoInitialTextSection=*/false);
+  Includes->setParser(nullptr);
   Tracker.finish(Out.Events);
   if (Reconstruct && !Tracker.resolved())
     Out.ExpansionLinesFrom = ExpansionLines::FromParser;
@@ -274,7 +290,7 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
     std::erase_if(Diags, [](const AsmDiagnostic &D) {
       return D.Diag.getMessage().contains("when -g is used");
     });
-  SrcMgr.setDiagHandler(nullptr);
+  stopCollecting(SrcMgr, *Ctx);
   return Out;
 }
 
@@ -294,9 +310,9 @@ Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Tex
   Streamer.switchSection(MOFI->getTextSection());
   TargetAsmParser Run = Target->createAsmParser(SrcMgr, *Ctx, Streamer, Id);
   Streamer.setParser(Run.Parser.get());
-  collectDiagnostics(SrcMgr, Diags, Id);
+  collectDiagnostics(SrcMgr, *Ctx, Diags, Id);
   Run.Parser->Run(/*NoInitialTextSection=*/true, /*NoFinalize=*/true);
-  SrcMgr.setDiagHandler(nullptr);
+  stopCollecting(SrcMgr, *Ctx);
   for (const AsmDiagnostic &D : Diags)
     if (D.Diag.getKind() == SourceMgr::DK_Error)
       return createStringError(inconvertibleErrorCode(), D.Diag.getMessage());
@@ -305,6 +321,10 @@ Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Tex
     return createStringError(inconvertibleErrorCode(),
                              "'" + Text.trim() + "' is not an instruction");
   return Insts;
+}
+
+const std::optional<std::string> &AssemblerState::includeViolation() const {
+  return Includes->violation();
 }
 
 std::vector<Operand> AssemblerState::parseOperands(StringRef Body) const {

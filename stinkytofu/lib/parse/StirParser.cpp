@@ -21,17 +21,21 @@ Error StirParser::expectPunct(char C) {
   return Error::success();
 }
 
-Expected<AttrValue> StirParser::parseValue() {
+Expected<AttrValue> StirParser::parseValue(unsigned Depth) {
   if (Tok.is(StirToken::Kind::String)) {
     AttrValue V = AttrValue::string(Tok.Text);
     advance();
     return V;
   }
   if (Tok.isPunct('[')) {
+    // Lists are read (and freed) recursively: bounded, so that no input
+    // overflows the stack.
+    if (Depth == MaxListDepth)
+      return error("lists nest deeper than " + Twine(MaxListDepth) + " levels");
     advance();
     std::vector<AttrValue> Elements;
     while (!Tok.isPunct(']')) {
-      Expected<AttrValue> E = parseValue();
+      Expected<AttrValue> E = parseValue(Depth + 1);
       if (!E)
         return E.takeError();
       Elements.push_back(std::move(*E));

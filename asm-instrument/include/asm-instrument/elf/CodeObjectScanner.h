@@ -31,8 +31,9 @@ struct FoundCodeObject {
   /// "bundle, entry hipv4-amdgcn-amd-amdhsa--gfx90a" or
   /// ".hip_fatbin compressed (zstd v3) bundle 1, entry hipv4-amdgcn-amd-amdhsa--gfx1100".
   std::string Origin;
-  /// A file name stem unique within the set: the target id, then
-  /// "<target id>.2", "<target id>.3" for repeats.
+  /// A file name stem unique within the set: the target id with anything
+  /// unsafe in a file name ('/', "..", a leading '.', control characters)
+  /// replaced by '_', then "<stem>.2", "<stem>.3" for repeats.
   std::string FileStem;
   /// The code object's bytes, 8-byte aligned, owned by the CodeObjectSet.
   llvm::StringRef Bytes;

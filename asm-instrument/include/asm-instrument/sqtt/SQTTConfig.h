@@ -76,6 +76,8 @@ struct SQTTConfig {
   unsigned ShaderClockShift = 4;
 
   // --- Outputs (arguments only) ---------------------------------------------
+  /// Where the driver writes funcMap() once the whole run has succeeded; the
+  /// pass writes no file itself.
   std::string FuncmapOut;
   bool FuncmapInAsm = false;
   bool Verify = false;

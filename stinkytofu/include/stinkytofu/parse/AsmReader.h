@@ -3,6 +3,7 @@
 #define STINKYTOFU_PARSE_ASMREADER_H
 
 #include "stinkytofu/ir/Module.h"
+#include "stinkytofu/parse/InputLimits.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <functional>
@@ -28,6 +29,8 @@ struct ReaderOptions {
   std::string DefaultArch = "gfx942";
   /// Keep statements MC rejects as opaque instructions (with a warning).
   bool AllowUnknownInstructions = false;
+  /// Bounds the text must keep before LLVM MC reads it.
+  InputLimits Limits;
   /// Maps a 1-based line and column of the text read (column 0: unknown)
   /// to where it was written, for text synthesized from another file.
   std::function<std::optional<OriginalLine>(unsigned Line, unsigned Column)> MapPosition;

@@ -14,6 +14,8 @@
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/Instruction.h"
 #include "stinkytofu/ir/PackedMCInsts.h"
+#include "stinkytofu/parse/InputLimits.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCInst.h"
@@ -26,6 +28,8 @@
 #include <vector>
 
 namespace stinkytofu {
+
+class IncludeGuardFileSystem;
 
 /// One thing the assembler did, in order.
 struct AsmEvent {
@@ -89,7 +93,8 @@ struct AsmDiagnostic {
 
 class AssemblerState final : public OperandSource {
 public:
-  explicit AssemblerState(std::shared_ptr<const TargetInfo> Target);
+  explicit AssemblerState(std::shared_ptr<const TargetInfo> Target,
+                          const InputLimits &Limits = {});
   ~AssemblerState() override;
 
   const TargetInfo &target() const { return *Target; }
@@ -103,6 +108,9 @@ public:
                              std::vector<AsmDiagnostic> &Diags,
                              ExpansionLines Lines = ExpansionLines::Reconstruct);
   unsigned mainBufferId() const { return MainBuffer; }
+  /// An `.include` the limits refused, rendered with its position: the
+  /// parser saw a missing file there.
+  const std::optional<std::string> &includeViolation() const;
 
   /// Assembles one statement in the context of the file already read (its
   /// `.set` symbols and labels are known). Used for instructions created by
@@ -129,6 +137,8 @@ private:
   llvm::SourceMgr SrcMgr;
   std::unique_ptr<llvm::MCContext> Ctx;
   std::unique_ptr<llvm::MCObjectFileInfo> MOFI;
+  InputLimits Limits;
+  llvm::IntrusiveRefCntPtr<IncludeGuardFileSystem> Includes;
   unsigned MainBuffer = 0;
 };
 

@@ -70,7 +70,9 @@ private:
   llvm::Error error(const llvm::Twine &Msg) { return errorAt(Tok.Line, Tok.Column, Msg); }
   llvm::Error errorAt(unsigned Line, unsigned Col, const llvm::Twine &Msg);
   llvm::Error expectPunct(char C);
-  llvm::Expected<AttrValue> parseValue();
+  static constexpr unsigned MaxListDepth = 64;
+  /// A value inside \p Depth enclosing lists.
+  llvm::Expected<AttrValue> parseValue(unsigned Depth = 0);
   llvm::Error parseDict(AttrDict &Dict, std::vector<std::pair<std::string, AttrDict>> *Mods);
   llvm::Error parseFunc(StirModule &M, std::vector<std::pair<std::string, unsigned>> &Pending);
   llvm::Error parseBlockBody(StirBlock &BB);

@@ -13,6 +13,9 @@
   helper.py make-ccob IN OUT zlib|zstd VERSION
       A compressed offload bundle ("CCOB") around the uncompressed bundle IN
       (zlib only: python has no zstd).
+  helper.py make-bundle OUT ID=FILE...
+      An uncompressed offload bundle with one entry per ID=FILE, the ID taken
+      as it is (to make hostile entry ids clang-offload-bundler refuses).
   helper.py concat-aligned OUT IN...   the inputs back to back, each padded
       with zeros to a multiple of 4096 bytes (as .hip_fatbin holds bundles).
   helper.py exit-code N -- CMD...      runs CMD; succeeds when it exits with N.
@@ -81,6 +84,20 @@ def make_ccob(in_path, out_path, method, version):
     write(out_path, header + data)
 
 
+def make_bundle(out_path, entries):
+    magic = b"__CLANG_OFFLOAD_BUNDLE__"
+    ids = [e.split("=", 1)[0].encode() for e in entries]
+    datas = [read(e.split("=", 1)[1]) for e in entries]
+    header = len(magic) + 8 + sum(8 * 3 + len(i) for i in ids)
+    offset = (header + 4095) // 4096 * 4096
+    table, body = b"", b""
+    for i, d in zip(ids, datas):
+        table += struct.pack("<QQQ", offset + len(body), len(d), len(i)) + i
+        body += d
+    out = magic + struct.pack("<Q", len(ids)) + table
+    write(out_path, out + b"\0" * (offset - len(out)) + body)
+
+
 def concat_aligned(out_path, inputs):
     out = b""
     for p in inputs:
@@ -142,6 +159,8 @@ def main(argv):
         make_ccob(argv[2], argv[3], argv[4], argv[5])
     elif cmd == "concat-aligned":
         concat_aligned(argv[2], argv[3:])
+    elif cmd == "make-bundle":
+        make_bundle(argv[2], argv[3:])
     elif cmd == "exit-code":
         if argv[3] != "--":
             sys.exit("usage: exit-code N -- CMD...")

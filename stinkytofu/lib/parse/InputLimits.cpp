@@ -1,0 +1,438 @@
+//===- InputLimits.cpp - Bounds checked before LLVM MC sees a file --------===//
+//
+// One pass over the text: a character walker that knows comments and strings
+// checks the lexical bounds, and each statement it completes goes to the
+// directive checks (repeat blocks, assignments the repeat counts may use,
+// file numbers). The evaluator understands what a repeat count is usually
+// written with: integers, operators and symbols assigned earlier in the file;
+// a count it cannot evaluate counts as one.
+//
+//===----------------------------------------------------------------------===//
+#include "stinkytofu/parse/InputLimits.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+namespace {
+
+uint64_t saturatingMultiply(uint64_t A, uint64_t B) {
+  if (A != 0 && B > UINT64_MAX / A)
+    return UINT64_MAX;
+  return A * B;
+}
+
+bool isIdentifierChar(char C) {
+  return isAlnum(C) || C == '_' || C == '.' || C == '$' || C == '@';
+}
+
+/// Evaluates an absolute expression with GNU as operator precedence, as
+/// LLVM's AsmParser does; nullopt for anything it does not know.
+class ExpressionEvaluator {
+public:
+  ExpressionEvaluator(StringRef Text, const StringMap<int64_t> &Symbols)
+      : Rest(Text), Symbols(Symbols) {}
+
+  std::optional<int64_t> evaluate() {
+    std::optional<int64_t> V = binary(1);
+    skipSpace();
+    return Rest.empty() ? V : std::nullopt;
+  }
+
+private:
+  void skipSpace() { Rest = Rest.ltrim(" \t"); }
+
+  /// The binary operator at the front and its precedence (0: none).
+  std::pair<StringRef, unsigned> peekOperator() {
+    skipSpace();
+    for (StringRef Op : {"||", "&&", "==", "!=", "<>", "<=", ">=", "<<", ">>"})
+      if (Rest.starts_with(Op)) {
+        unsigned P = Op == "||" ? 1 : Op == "&&" ? 2 : (Op == "<<" || Op == ">>") ? 6 : 3;
+        return {Op, P};
+      }
+    if (Rest.empty())
+      return {"", 0};
+    switch (Rest.front()) {
+    case '<':
+    case '>':
+      return {Rest.take_front(1), 3};
+    case '+':
+    case '-':
+      return {Rest.take_front(1), 4};
+    case '|':
+    case '^':
+    case '&':
+    case '!':
+      return {Rest.take_front(1), 5};
+    case '*':
+    case '/':
+    case '%':
+      return {Rest.take_front(1), 6};
+    default:
+      return {"", 0};
+    }
+  }
+
+  std::optional<int64_t> binary(unsigned MinPrecedence) {
+    std::optional<int64_t> L = unary();
+    while (true) {
+      auto [Op, P] = peekOperator();
+      if (P == 0 || P < MinPrecedence)
+        return L;
+      Rest = Rest.drop_front(Op.size());
+      std::optional<int64_t> R = binary(P + 1);
+      if (!L || !R)
+        return std::nullopt;
+      L = apply(Op, uint64_t(*L), uint64_t(*R));
+    }
+  }
+
+  static std::optional<int64_t> apply(StringRef Op, uint64_t L, uint64_t R) {
+    if ((Op == "/" || Op == "%") && R == 0)
+      return std::nullopt;
+    // Wrapping arithmetic on 64 bits, as MC evaluates.
+    if (Op == "+") return int64_t(L + R);
+    if (Op == "-") return int64_t(L - R);
+    if (Op == "*") return int64_t(L * R);
+    if (Op == "/") return int64_t(L) / int64_t(R);
+    if (Op == "%") return int64_t(L) % int64_t(R);
+    if (Op == "<<") return R >= 64 ? 0 : int64_t(L << R);
+    if (Op == ">>") return R >= 64 ? 0 : int64_t(L >> R);
+    if (Op == "&") return int64_t(L & R);
+    if (Op == "|") return int64_t(L | R);
+    if (Op == "^") return int64_t(L ^ R);
+    if (Op == "!") return int64_t(L | ~R);
+    if (Op == "&&") return int64_t(L && R);
+    if (Op == "||") return int64_t(L || R);
+    // Comparisons give -1 for true, as GNU as does.
+    int64_t SL = int64_t(L), SR = int64_t(R);
+    bool T = Op == "==" ? SL == SR
+             : (Op == "!=" || Op == "<>") ? SL != SR
+             : Op == "<"  ? SL < SR
+             : Op == "<=" ? SL <= SR
+             : Op == ">"  ? SL > SR
+                          : SL >= SR;
+    return T ? -1 : 0;
+  }
+
+  std::optional<int64_t> unary() {
+    skipSpace();
+    if (Rest.empty())
+      return std::nullopt;
+    char C = Rest.front();
+    if (C == '-' || C == '~' || C == '!' || C == '+') {
+      Rest = Rest.drop_front();
+      std::optional<int64_t> V = unary();
+      if (!V)
+        return std::nullopt;
+      uint64_t U = uint64_t(*V);
+      return C == '-' ? int64_t(0 - U) : C == '~' ? int64_t(~U) : C == '!' ? int64_t(U == 0) : *V;
+    }
+    if (C == '(') {
+      Rest = Rest.drop_front();
+      std::optional<int64_t> V = binary(1);
+      skipSpace();
+      if (!Rest.consume_front(")"))
+        return std::nullopt;
+      return V;
+    }
+    StringRef Word = Rest.take_while(isIdentifierChar);
+    Rest = Rest.drop_front(Word.size());
+    if (Word.empty())
+      return std::nullopt;
+    if (isDigit(Word.front()))
+      return integer(Word);
+    auto It = Symbols.find(Word);
+    return It == Symbols.end() ? std::nullopt : std::optional<int64_t>(It->second);
+  }
+
+  static std::optional<int64_t> integer(StringRef Word) {
+    unsigned Radix = 10;
+    if (Word.starts_with_insensitive("0x")) {
+      Radix = 16;
+      Word = Word.drop_front(2);
+    } else if (Word.starts_with_insensitive("0b")) {
+      Radix = 2;
+      Word = Word.drop_front(2);
+    } else if (Word.size() > 1 && Word.front() == '0') {
+      Radix = 8;
+    }
+    uint64_t V;
+    if (Word.getAsInteger(Radix, V))
+      return std::nullopt;
+    return int64_t(V);
+  }
+
+  StringRef Rest;
+  const StringMap<int64_t> &Symbols;
+};
+
+/// An open `.rept`/`.irp`/`.irpc` block or `.macro` body.
+struct Block {
+  bool IsMacro = false;
+  bool HasBody = false;
+  uint64_t Repetitions = 1;
+  size_t Offset = 0; // of its directive
+};
+
+class Scanner {
+public:
+  Scanner(StringRef Text, const InputLimits &Limits) : Text(Text), Limits(Limits) {}
+
+  std::optional<LimitViolation> run();
+
+private:
+  void fail(size_t Offset, const Twine &Message) {
+    if (!Violation)
+      Violation = LimitViolation{Offset, Message.str()};
+  }
+  /// Checks the statement whose code (comments blanked) is \p Code, written
+  /// from byte \p Offset of the text.
+  void statement(StringRef Code, size_t Offset);
+  /// Counts one statement of the open blocks, once per repetition.
+  void chargeExpansion();
+  void repeatBlock(StringRef Directive, StringRef Operands, size_t Offset);
+  void assignment(StringRef Name, StringRef Value);
+  void fileNumber(StringRef Directive, StringRef Operands, size_t Offset);
+  /// Skips a `.amdgpu_metadata` body from \p At; where its end directive's
+  /// line ends, or npos.
+  size_t skipMetadata(size_t At) const;
+
+  StringRef Text;
+  const InputLimits &Limits;
+  std::optional<LimitViolation> Violation;
+  StringMap<int64_t> Symbols;
+  SmallVector<Block, 4> Blocks;
+  uint64_t ExpandedStatements = 0;
+  bool MetadataFollows = false;
+  size_t MetadataAt = 0;
+};
+
+size_t Scanner::skipMetadata(size_t At) const {
+  while (At < Text.size()) {
+    size_t End = Text.find('\n', At);
+    StringRef Line = Text.slice(At, End).ltrim(" \t");
+    if (Line.starts_with_insensitive(".end_amdgpu_metadata"))
+      return End == StringRef::npos ? Text.size() : End;
+    if (End == StringRef::npos)
+      break;
+    At = End + 1;
+  }
+  return StringRef::npos;
+}
+
+std::optional<LimitViolation> Scanner::run() {
+  std::string Code;         // the current statement, comments blanked
+  size_t StatementAt = 0;   // where it starts
+  bool LineStart = true;    // nothing but blanks so far on this line
+  unsigned Depth = 0, UnaryRun = 0;
+  size_t I = 0, N = Text.size();
+  auto EndStatement = [&](size_t Next) {
+    statement(Code, StatementAt);
+    Code.clear();
+    StatementAt = Next;
+    LineStart = true;
+    Depth = UnaryRun = 0;
+  };
+  while (I < N && !Violation) {
+    char C = Text[I];
+    if (C == '\n') {
+      EndStatement(I + 1);
+      ++I;
+      if (MetadataFollows) {
+        MetadataFollows = false;
+        size_t End = skipMetadata(I);
+        if (End == StringRef::npos)
+          fail(MetadataAt, ".amdgpu_metadata block has no .end_amdgpu_metadata");
+        I = StatementAt = std::min(End, N);
+      }
+      continue;
+    }
+    bool AtLineStart = LineStart;
+    if (C != ' ' && C != '\t' && C != '\r')
+      LineStart = false;
+    if (C == ';' || (C == '/' && I + 1 < N && Text[I + 1] == '/') ||
+        (C == '#' && AtLineStart)) {
+      I = std::min(Text.find('\n', I), N);
+      continue;
+    }
+    if (C == '/' && I + 1 < N && Text[I + 1] == '*') {
+      size_t Close = Text.find("*/", I + 2);
+      if (Close == StringRef::npos) {
+        fail(I, "unterminated block comment: no '*/' before the end of the file");
+        break;
+      }
+      Code += ' ';
+      I = Close + 2;
+      continue;
+    }
+    if (C == '"') {
+      size_t J = I + 1;
+      while (J < N && Text[J] != '"' && Text[J] != '\n')
+        J += Text[J] == '\\' ? 2 : 1;
+      if (J >= N || Text[J] != '"') {
+        fail(I, "unterminated string: no closing '\"' on its line");
+        break;
+      }
+      Code.append(Text.data() + I, J + 1 - I);
+      I = J + 1;
+      UnaryRun = 0;
+      continue;
+    }
+    if (isIdentifierChar(C)) {
+      size_t J = I;
+      while (J < N && isIdentifierChar(Text[J]))
+        ++J;
+      if (isDigit(C) && J - I > Limits.MaxLiteralLength) {
+        fail(I, "numeric literal of " + Twine(J - I) + " characters exceeds the limit of " +
+                    Twine(Limits.MaxLiteralLength) + " (--max-literal-length)");
+        break;
+      }
+      Code.append(Text.data() + I, J - I);
+      I = J;
+      UnaryRun = 0;
+      continue;
+    }
+    if (C == '(' || C == '[') {
+      if (++Depth > Limits.MaxExpressionDepth) {
+        fail(I, "expression nests deeper than " + Twine(Limits.MaxExpressionDepth) +
+                    " levels (--max-expression-depth)");
+        break;
+      }
+    } else if (C == ')' || C == ']') {
+      Depth -= Depth > 0;
+    }
+    if (C == '-' || C == '~' || C == '!' || C == '+') {
+      if (++UnaryRun > Limits.MaxExpressionDepth) {
+        fail(I, "more than " + Twine(Limits.MaxExpressionDepth) +
+                    " operators in a row (--max-expression-depth)");
+        break;
+      }
+    } else if (C != ' ' && C != '\t') {
+      UnaryRun = 0;
+    }
+    Code += C;
+    ++I;
+  }
+  if (!Violation)
+    statement(Code, StatementAt);
+  return Violation;
+}
+
+void Scanner::statement(StringRef Code, size_t Offset) {
+  Code = Code.trim();
+  // Labels in front of the statement (`loop: .rept 2`).
+  while (true) {
+    StringRef Word = Code.take_while(isIdentifierChar);
+    if (Word.empty() || !Code.drop_front(Word.size()).starts_with(":") ||
+        Code.drop_front(Word.size()).starts_with("::"))
+      break;
+    Code = Code.drop_front(Word.size() + 1).ltrim();
+  }
+  if (Code.empty())
+    return;
+  StringRef Word = Code.take_while([](char C) { return !isSpace(C) && C != ','; });
+  StringRef Operands = Code.drop_front(Word.size()).trim();
+  std::string Directive = Word.lower();
+  bool Closes = (Directive == ".endr" && !Blocks.empty() && !Blocks.back().IsMacro) ||
+                ((Directive == ".endm" || Directive == ".endmacro") && !Blocks.empty() &&
+                 Blocks.back().IsMacro);
+  // Each repetition costs MC at least one statement, even of an empty body.
+  if (Closes ? !Blocks.back().IsMacro && !Blocks.back().HasBody : !Blocks.empty())
+    chargeExpansion();
+  if (Closes)
+    return Blocks.pop_back();
+  if (!Blocks.empty())
+    Blocks.back().HasBody = true;
+  if (Directive == ".rept" || Directive == ".rep" || Directive == ".irp" ||
+      Directive == ".irpc")
+    return repeatBlock(Directive, Operands, Offset);
+  if (Directive == ".macro")
+    return Blocks.push_back({/*IsMacro=*/true, false, 1, Offset});
+  if (Directive == ".amdgpu_metadata") {
+    MetadataFollows = true;
+    MetadataAt = Offset;
+  }
+  if (Directive == ".file" || Directive == ".cv_file" || Directive == ".cv_func_id" ||
+      Directive == ".cv_inline_site_id")
+    return fileNumber(Directive, Operands, Offset);
+  if (llvm::any_of(Blocks, [](const Block &B) { return B.IsMacro; }))
+    return; // assignments there depend on the arguments
+  if (Directive == ".set" || Directive == ".equ" || Directive == ".equiv" ||
+      Directive == ".eqv") {
+    auto [Name, Value] = Operands.split(',');
+    return assignment(Name.trim(), Value);
+  }
+  if (Operands.starts_with("=") && !Operands.starts_with("=="))
+    assignment(Word, Operands.drop_front());
+}
+
+void Scanner::chargeExpansion() {
+  const Block *Outermost = llvm::find_if(Blocks, [](const Block &B) { return !B.IsMacro; });
+  if (Outermost == Blocks.end())
+    return; // a macro body, expanded where it is invoked
+  uint64_t Copies = 1;
+  for (const Block &B : Blocks)
+    Copies = saturatingMultiply(Copies, B.Repetitions);
+  ExpandedStatements = std::min(UINT64_MAX - Copies, ExpandedStatements) + Copies;
+  if (ExpandedStatements > Limits.MaxExpandedStatements)
+    fail(Outermost->Offset, "repeated blocks expand to more than " +
+                                Twine(Limits.MaxExpandedStatements) +
+                                " statements (--max-expanded-statements)");
+}
+
+void Scanner::repeatBlock(StringRef Directive, StringRef Operands, size_t Offset) {
+  uint64_t Repetitions = 1;
+  if (Directive == ".rept" || Directive == ".rep") {
+    if (std::optional<int64_t> Count = ExpressionEvaluator(Operands, Symbols).evaluate())
+      Repetitions = uint64_t(std::max<int64_t>(*Count, 0));
+  } else {
+    // `.irp x, a, b, c` / `.irp x a b c`, `.irpc x, abc`: one repetition per
+    // value or character.
+    StringRef Values = Operands.drop_front(Operands.take_while(isIdentifierChar).size());
+    Values = Values.ltrim(" \t");
+    Values.consume_front(",");
+    Values = Values.trim();
+    if (Directive == ".irpc") {
+      Repetitions = Values.size();
+    } else if (Values.contains(',')) {
+      Repetitions = Values.count(',') + 1;
+    } else {
+      SmallVector<StringRef, 8> Parts;
+      SplitString(Values, Parts);
+      Repetitions = Parts.size();
+    }
+    Repetitions = std::max<uint64_t>(Repetitions, 1);
+  }
+  Blocks.push_back({/*IsMacro=*/false, false, Repetitions, Offset});
+}
+
+void Scanner::assignment(StringRef Name, StringRef Value) {
+  if (Name.empty() || !llvm::all_of(Name, isIdentifierChar))
+    return;
+  if (std::optional<int64_t> V = ExpressionEvaluator(Value, Symbols).evaluate())
+    Symbols[Name] = *V;
+  else
+    Symbols.erase(Name);
+}
+
+void Scanner::fileNumber(StringRef Directive, StringRef Operands, size_t Offset) {
+  StringRef Number = Operands.take_while(isIdentifierChar);
+  if (Number.empty() || !isDigit(Number.front()))
+    return;
+  // A number too large for 64 bits does not evaluate either.
+  std::optional<int64_t> V = ExpressionEvaluator(Number, Symbols).evaluate();
+  if (!V || uint64_t(*V) > Limits.MaxFileNumber)
+    fail(Offset, Directive + " number " + Number + " is over the limit of " +
+                     Twine(Limits.MaxFileNumber) + " (--max-file-number)");
+}
+
+} // namespace
+
+std::optional<LimitViolation> checkInputLimits(StringRef Text, const InputLimits &Limits) {
+  return Scanner(Text, Limits).run();
+}
+
+} // namespace stinkytofu

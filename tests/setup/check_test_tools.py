@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Do the tests, tests/setup/test-tools.txt and scripts/bootstrap.sh agree?
+
+A green run on a machine that happens to have a tool installed hides a
+set-up that would fail on a fresh one. This check fails when
+  - a lit RUN line calls a program test-tools.txt does not list,
+  - test-tools.txt names a package that scripts/bootstrap.sh neither installs
+    nor pulls in (Depends, recursively) and that is not essential to Debian,
+  - a listed program, found on this machine, belongs to another package.
+Usage: check_test_tools.py PROJECT_ROOT
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+# Run by lit's internal shell itself, or shell syntax.
+LIT_BUILTINS = {"cd", "export", "echo", "mkdir", "rm", ":", "diff", "not", "env", "cat", "true",
+                "false", "exit", "ulimit", "umask"}
+# The project's own programs, through lit substitutions.
+OWN_SUBSTITUTIONS = re.compile(r"^%[\w-]+$")
+SUBSTITUTED_TOOLS = {"%llvm-mc": "llvm-mc", "%clang": "clang", "%python": "python3"}
+
+
+def bootstrap_packages(root):
+    text = (root / "scripts" / "bootstrap.sh").read_text()
+    block = re.search(r"packages=\((.*?)\)", text, re.S)
+    if not block:
+        sys.exit("check_test_tools: no packages=( ... ) list in scripts/bootstrap.sh")
+    return set(re.findall(r"[a-z0-9][a-z0-9.+-]+", re.sub(r"#.*", "", block.group(1))))
+
+
+def test_tools(root):
+    tools = {}
+    for line in (root / "tests" / "setup" / "test-tools.txt").read_text().splitlines():
+        words = line.split("#", 1)[0].split()
+        if len(words) == 2:
+            tools[words[0]] = words[1]
+    return tools
+
+
+def run_lines(path):
+    """The test's RUN commands, continuation lines joined, %{name} expanded."""
+    defines, commands, pending = {}, [], ""
+    for line in path.read_text(errors="replace").splitlines():
+        m = re.search(r"\b(RUN|DEFINE|REDEFINE):(.*)$", line)
+        if not m:
+            continue
+        kind, body = m.group(1), m.group(2).strip()
+        pending += " " + body
+        if pending.endswith("\\"):
+            pending = pending[:-1]
+            continue
+        text, pending = pending.strip(), ""
+        if kind == "RUN":
+            commands.append(text)
+        else:
+            name, _, value = text.partition("=")
+            defines[name.strip()] = value.strip()
+    for _ in range(8):  # definitions may use definitions
+        commands = [re.sub(r"%\{[\w.-]+\}", lambda d: defines.get(d.group(0), d.group(0)), c)
+                    for c in commands]
+    return commands
+
+
+def called_programs(command):
+    for part in re.split(r"&&|\|\||(?<![>&])\||;", command):
+        words = [w for w in part.split() if w not in ("(", ")")]
+        while words and (words[0] in ("not", "env") or re.match(r"^[A-Za-z_]\w*=", words[0])
+                         or (words[0].startswith("-") and words[0] != "-")):
+            words = words[1:]
+        if words:
+            yield words[0]
+
+
+def depends_closure(packages):
+    """The packages \\p packages pull in, through installed Depends."""
+    seen, todo = set(), list(packages)
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Depends},${Pre-Depends}", p],
+                             capture_output=True, text=True).stdout
+        for alternative in out.split(","):
+            name = alternative.strip().split(" ")[0].split(":")[0]
+            if name:
+                todo.append(name)
+    return seen
+
+
+def is_essential(package):
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Essential}", package],
+                         capture_output=True, text=True).stdout
+    return out.strip() == "yes"
+
+
+def owning_package(path):
+    for candidate in (path, os.path.realpath(path)):
+        out = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True).stdout
+        if out:
+            return out.split(":")[0].split(",")[0].strip()
+    return None
+
+
+def main():
+    root = Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    listed, tools = bootstrap_packages(root), test_tools(root)
+    problems = []
+
+    for test in sorted((root / "tests" / "lit").rglob("*")):
+        if not test.is_file() or "Inputs" in test.parts or test.suffix not in (".test", ".s", ".stir"):
+            continue
+        for command in run_lines(test):
+            for program in called_programs(command):
+                program = SUBSTITUTED_TOOLS.get(program, program)
+                if (program in LIT_BUILTINS or OWN_SUBSTITUTIONS.match(program)
+                        or program.startswith(("%", "$", "<", ">", "'", '"'))):
+                    continue
+                if os.path.basename(program) not in tools:
+                    problems.append("%s runs '%s', which tests/setup/test-tools.txt does not "
+                                    "list" % (test.relative_to(root), program))
+
+    installed = depends_closure(listed)
+    llvm_bin = "/usr/lib/llvm-22/bin"
+    path = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
+    for tool, package in sorted(tools.items()):
+        if package not in installed and not is_essential(package):
+            problems.append("%s comes from %s, which scripts/bootstrap.sh does not install"
+                            % (tool, package))
+        found = shutil.which(tool, path=path)
+        if found:
+            owner = owning_package(found)
+            if owner and owner != package:
+                problems.append("%s (%s) belongs to %s, not %s as tests/setup/test-tools.txt says"
+                                % (tool, found, owner, package))
+
+    for p in dict.fromkeys(problems):
+        print("error: " + p)
+    print("%d tools, %d packages in the set-up: %s" %
+          (len(tools), len(listed), "drift found" if problems else "they agree"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
