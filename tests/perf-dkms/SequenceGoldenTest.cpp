@@ -179,6 +179,91 @@ TEST(PerfDkmsGolden, ReadSqGfx90a) {
   EXPECT_EQ(read(arch("gfx90a"), PD_CTR_SQ_WAVES), golden);
 }
 
+TEST(PerfDkmsGolden, StartSqGfx942) {
+  const Dwords golden = {
+      0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
+      0xC0017900, 0x00000200, 0xE0000000, // GRBM_GFX_INDEX = broadcast all
+      0xC0017900, 0x00001CBF, 0x00000001, // RLC_PERFMON_CLK_CNTL = perfmon clocks on
+      0xC0017900, 0x00001808, 0x00000000, // CP_PERFMON_CNTL = disable and reset
+      0xC0017900, 0x000019E2, 0x00000001, // SQ_PERFCOUNTER_CTRL2 = FORCE_EN (GFX9 has no VMID_EN)
+      0xC0017900, 0x00000200, 0xE0000000, // GRBM_GFX_INDEX = broadcast all
+      // SQ_PERFCOUNTER0_SELECT 0xD9C0 = SQ_PERF_SEL_INSTS_VALU (0x1a) | SQC_BANK_MASK
+      // 0xF << 12 | SQC_CLIENT_MASK 0xF << 16 | SIMD_MASK 0xF << 24
+      0xC0017900, 0x000019C0, 0x0F0FF01A,
+      0xC0017900, 0x000019E0, 0x0000007F, // SQ_PERFCOUNTER_CTRL = PS|VS|GS|ES|HS|LS|CS
+      0xC0017600, 0x0000020B, 0x00000001, // COMPUTE_PERFCOUNT_ENABLE = 1
+      0xC0017900, 0x00001808, 0x00000001, // CP_PERFMON_CNTL = start
+      0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
+  };
+  EXPECT_EQ(start(arch("gfx942"), PD_CTR_SQ_INSTS_VALU), golden);
+}
+
+TEST(PerfDkmsGolden, StopGfx90a) {
+  const Dwords golden = {
+      0xC0017900, 0x00000200, 0xE0000000, // GRBM_GFX_INDEX = broadcast all
+      0xC0017900, 0x00001808, 0x00000002, // CP_PERFMON_CNTL = stop
+      0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
+  };
+  EXPECT_EQ(stop(arch("gfx90a")), golden);
+}
+
+TEST(PerfDkmsGolden, ReadTaGfx942) {
+  Dwords golden = {
+      0xC0017900, 0x00001808, 0x00000401, // CP_PERFMON_CNTL = start | sample
+      0xC0017900, 0x00000200, 0xE0000000, // GRBM_GFX_INDEX = broadcast all
+      0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
+  };
+  // TA counts per CU: 4 SE x 1 SA x 10 CU on one gfx942 XCC.
+  for (uint32_t se = 0; se < 4; ++se)
+    for (uint32_t cu = 0; cu < 10; ++cu) {
+      uint32_t reading = se * 10 + cu;
+      const Dwords perCu = {
+          0xC0017900, 0x00000200, se << 16 | cu, // GRBM_GFX_INDEX: SE_INDEX, SA 0, INSTANCE = CU
+          0xC0044000, 0x00110504,                // COPY_DATA perf -> memory, 64-bit, confirmed
+          0x0000D2C0, 0x00000000,                // TA_PERFCOUNTER0_LO
+          0x00100000 + 8 * reading, 0x00000000,  // reading `reading`
+      };
+      golden.insert(golden.end(), perCu.begin(), perCu.end());
+    }
+  const Dwords tail = {
+      0xC0017900, 0x00000200, 0xE0000000,       // GRBM_GFX_INDEX = broadcast all
+      0xC0055800, 0x00840000, 0x00000002,       // ACQUIRE_MEM (GFX9): TC_ACTION | TC_WB, 320 bytes = 2 units
+      0x00000000, 0x00001000, 0x00000000, 0x0000000A, // size hi, base 0x100000 >> 8, base hi, poll 10
+      0xC0033700, 0x00100500, 0x00100140, 0x00000000, 0x00000001, // fence after the 320 bytes
+  };
+  golden.insert(golden.end(), tail.begin(), tail.end());
+  EXPECT_EQ(read(arch("gfx942"), PD_CTR_TA_TA_BUSY), golden);
+}
+
+TEST(PerfDkmsGolden, ReadGl2cGfx1201) {
+  Dwords golden = {
+      0xC0017900, 0x00001808, 0x00000401, // CP_PERFMON_CNTL = start | sample
+      0xC0017900, 0x00000200, 0xE0000000, // GRBM_GFX_INDEX = broadcast all
+      0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
+  };
+  // 16 channels; GFX12 GL2C: back to broadcast, select the channel, then LO
+  // and HI as two 32-bit copies into the two halves of the reading.
+  for (uint32_t ch = 0; ch < 16; ++ch) {
+    const Dwords perChannel = {
+        0xC0017900, 0x00000200, 0xE0000000,      // GRBM_GFX_INDEX = broadcast all
+        0xC0017900, 0x00000200, 0xA0000000 | ch, // SE and SA broadcast, INSTANCE = channel
+        0xC0044000, 0x00100504, 0x0000D380, 0x00000000, // COPY_DATA 32-bit GL2C_PERFCOUNTER0_LO
+        0x00100000 + 8 * ch, 0x00000000,                //   -> low half of reading `ch`
+        0xC0044000, 0x00100504, 0x0000D381, 0x00000000, // COPY_DATA 32-bit GL2C_PERFCOUNTER0_HI
+        0x00100004 + 8 * ch, 0x00000000,                //   -> high half
+    };
+    golden.insert(golden.end(), perChannel.begin(), perChannel.end());
+  }
+  const Dwords tail = {
+      0xC0017900, 0x00000200, 0xE0000000, // GRBM_GFX_INDEX = broadcast all
+      0xC0065800, 0x00000000, 0x00000001, // ACQUIRE_MEM (GFX10+), 128 bytes = 1 unit
+      0x00000000, 0x00001000, 0x00000000, 0x0000000A, 0x00008000, // base 0x100000 >> 8, poll 10, GL2_WB
+      0xC0033700, 0x00100500, 0x00100080, 0x00000000, 0x00000001, // fence after the 128 bytes
+  };
+  golden.insert(golden.end(), tail.begin(), tail.end());
+  EXPECT_EQ(read(arch("gfx1201"), PD_CTR_GL2C_HIT), golden);
+}
+
 // An independent encoder for the composed goldens below.
 struct Stream {
   Dwords d;
