@@ -9,9 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/parse/InputLimits.h"
+#include "stinkytofu/parse/OperandParser.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include <array>
 
 using namespace llvm;
 
@@ -188,7 +190,7 @@ private:
     if (!Violation)
       Violation = LimitViolation{Offset, Message.str()};
   }
-  /// Checks the statement whose code (comments blanked) is \p Code, written
+  /// Checks the statement \p Code (as written, comments included), written
   /// from byte \p Offset of the text.
   void statement(StringRef Code, size_t Offset);
   /// Counts one statement of the open blocks, once per repetition.
@@ -223,24 +225,47 @@ size_t Scanner::skipMetadata(size_t At) const {
   return StringRef::npos;
 }
 
+/// What the character walker does with a byte.
+enum class CharClass : uint8_t { Other, Blank, Newline, Quote, Semicolon, Slash, Hash, Open, Close, Unary, Ident };
+
+constexpr std::array<CharClass, 256> makeCharClasses() {
+  std::array<CharClass, 256> T{};
+  for (unsigned C = 0; C < 256; ++C) {
+    bool Ident = (C >= '0' && C <= '9') || (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+                 C == '_' || C == '.' || C == '$' || C == '@';
+    T[C] = Ident ? CharClass::Ident : CharClass::Other;
+  }
+  T[' '] = T['\t'] = T['\r'] = CharClass::Blank;
+  T['\n'] = CharClass::Newline;
+  T['"'] = CharClass::Quote;
+  T[';'] = CharClass::Semicolon;
+  T['/'] = CharClass::Slash;
+  T['#'] = CharClass::Hash;
+  T['('] = T['['] = CharClass::Open;
+  T[')'] = T[']'] = CharClass::Close;
+  T['-'] = T['~'] = T['!'] = T['+'] = CharClass::Unary;
+  return T;
+}
+constexpr std::array<CharClass, 256> CharClasses = makeCharClasses();
+
+CharClass classOf(char C) { return CharClasses[static_cast<unsigned char>(C)]; }
+
 std::optional<LimitViolation> Scanner::run() {
-  std::string Code;         // the current statement, comments blanked
-  size_t StatementAt = 0;   // where it starts
-  bool LineStart = true;    // nothing but blanks so far on this line
+  size_t StatementAt = 0; // where the current statement starts
+  bool LineStart = true;  // nothing but blanks so far on this line
   unsigned Depth = 0, UnaryRun = 0;
   size_t I = 0, N = Text.size();
-  auto EndStatement = [&](size_t Next) {
-    statement(Code, StatementAt);
-    Code.clear();
-    StatementAt = Next;
-    LineStart = true;
-    Depth = UnaryRun = 0;
-  };
   while (I < N && !Violation) {
     char C = Text[I];
-    if (C == '\n') {
-      EndStatement(I + 1);
-      ++I;
+    CharClass K = classOf(C);
+    if (K != CharClass::Unary && K != CharClass::Blank)
+      UnaryRun = 0;
+    switch (K) {
+    case CharClass::Newline:
+      statement(Text.slice(StatementAt, I), StatementAt);
+      StatementAt = ++I;
+      LineStart = true;
+      Depth = 0;
       if (MetadataFollows) {
         MetadataFollows = false;
         size_t End = skipMetadata(I);
@@ -249,80 +274,91 @@ std::optional<LimitViolation> Scanner::run() {
         I = StatementAt = std::min(End, N);
       }
       continue;
-    }
-    bool AtLineStart = LineStart;
-    if (C != ' ' && C != '\t' && C != '\r')
-      LineStart = false;
-    if (C == ';' || (C == '/' && I + 1 < N && Text[I + 1] == '/') ||
-        (C == '#' && AtLineStart)) {
+    case CharClass::Blank:
+      ++I;
+      continue;
+    case CharClass::Hash:
+      if (!LineStart)
+        break;
+      [[fallthrough]];
+    case CharClass::Semicolon:
       I = std::min(Text.find('\n', I), N);
       continue;
-    }
-    if (C == '/' && I + 1 < N && Text[I + 1] == '*') {
-      size_t Close = Text.find("*/", I + 2);
-      if (Close == StringRef::npos) {
-        fail(I, "unterminated block comment: no '*/' before the end of the file");
-        break;
+    case CharClass::Slash:
+      if (I + 1 < N && Text[I + 1] == '/') {
+        I = std::min(Text.find('\n', I), N);
+        continue;
       }
-      Code += ' ';
-      I = Close + 2;
-      continue;
-    }
-    if (C == '"') {
+      if (I + 1 < N && Text[I + 1] == '*') {
+        size_t Close = Text.find("*/", I + 2);
+        if (Close == StringRef::npos) {
+          fail(I, "unterminated block comment: no '*/' before the end of the file");
+          continue;
+        }
+        I = Close + 2;
+        LineStart = false;
+        continue;
+      }
+      break;
+    case CharClass::Quote: {
       size_t J = I + 1;
       while (J < N && Text[J] != '"' && Text[J] != '\n')
         J += Text[J] == '\\' ? 2 : 1;
       if (J >= N || Text[J] != '"') {
         fail(I, "unterminated string: no closing '\"' on its line");
-        break;
+        continue;
       }
-      Code.append(Text.data() + I, J + 1 - I);
       I = J + 1;
-      UnaryRun = 0;
+      LineStart = false;
       continue;
     }
-    if (isIdentifierChar(C)) {
-      size_t J = I;
-      while (J < N && isIdentifierChar(Text[J]))
+    case CharClass::Ident: {
+      size_t J = I + 1;
+      while (J < N && classOf(Text[J]) == CharClass::Ident)
         ++J;
-      if (isDigit(C) && J - I > Limits.MaxLiteralLength) {
+      if (isDigit(C) && J - I > Limits.MaxLiteralLength)
         fail(I, "numeric literal of " + Twine(J - I) + " characters exceeds the limit of " +
                     Twine(Limits.MaxLiteralLength) + " (--max-literal-length)");
-        break;
-      }
-      Code.append(Text.data() + I, J - I);
       I = J;
-      UnaryRun = 0;
+      LineStart = false;
       continue;
     }
-    if (C == '(' || C == '[') {
-      if (++Depth > Limits.MaxExpressionDepth) {
+    case CharClass::Open:
+      if (++Depth > Limits.MaxExpressionDepth)
         fail(I, "expression nests deeper than " + Twine(Limits.MaxExpressionDepth) +
                     " levels (--max-expression-depth)");
-        break;
-      }
-    } else if (C == ')' || C == ']') {
+      break;
+    case CharClass::Close:
       Depth -= Depth > 0;
-    }
-    if (C == '-' || C == '~' || C == '!' || C == '+') {
-      if (++UnaryRun > Limits.MaxExpressionDepth) {
+      break;
+    case CharClass::Unary:
+      if (++UnaryRun > Limits.MaxExpressionDepth)
         fail(I, "more than " + Twine(Limits.MaxExpressionDepth) +
                     " operators in a row (--max-expression-depth)");
-        break;
-      }
-    } else if (C != ' ' && C != '\t') {
-      UnaryRun = 0;
+      break;
+    case CharClass::Other:
+      break;
     }
-    Code += C;
+    LineStart = false;
     ++I;
   }
   if (!Violation)
-    statement(Code, StatementAt);
+    statement(Text.slice(StatementAt, N), StatementAt);
   return Violation;
 }
 
 void Scanner::statement(StringRef Code, size_t Offset) {
-  Code = Code.trim();
+  Code = Code.ltrim(" \t");
+  if (Code.empty())
+    return;
+  // Most statements are instructions, which matter only inside repeated
+  // blocks: what starts with a directive, a label or an assignment goes on.
+  if (Blocks.empty() && Code.front() != '.') {
+    StringRef After = Code.drop_front(Code.take_while(isIdentifierChar).size()).ltrim(" \t");
+    if (!After.starts_with(":") && !After.starts_with("="))
+      return;
+  }
+  Code = Code.take_front(findComment(Code)).rtrim(" \t\r");
   // Labels in front of the statement (`loop: .rept 2`).
   while (true) {
     StringRef Word = Code.take_while(isIdentifierChar);
