@@ -120,8 +120,18 @@ Error Parser::event(ArrayRef<StringRef> W, std::vector<Event> &Into) {
     E.What = Event::Packed;
     if (W.size() < 3)
       return fail("packed needs an action");
-    if (Error Err = Action(W[2], 3))
+    if (W[2] == "value") {
+      // The legacy header word as the instrumented code writes it.
+      if (W.size() < 4)
+        return fail("packed value needs a value");
+      Expected<uint64_t> V = number(W[3]);
+      if (!V)
+        return V.takeError();
+      E.Value = uint32_t(*V);
+      E.Flags = PackedValueGiven;
+    } else if (Error Err = Action(W[2], 3)) {
       return Err;
+    }
     Expected<std::optional<uint64_t>> D = keyed(W.drop_front(3), "delay");
     if (!D)
       return D.takeError();

@@ -25,8 +25,9 @@
 //                                 an address-trace header and its payload
 //                                 (layout from the funcmap name, W: size)
 //     T packed enter|exit|transition|point [ID] delay=D
-//                                 a clock-packed header sampled at T,
-//                                 arriving at T + D (the code object's M:)
+//     T packed value WORD delay=D a clock-packed header sampled at T,
+//                                 arriving at T + D (the code object's M:);
+//                                 WORD: the (id << 2) | flags part as is
 //     repeat N PERIOD ... end     the enclosed events N times, PERIOD apart
 //
 // Times in a wave must not decrease. Lines starting with '#' are comments.
@@ -44,6 +45,9 @@
 #include <vector>
 
 namespace fixture {
+
+/// Event::Flags of a Packed event whose header word was given as is.
+constexpr uint8_t PackedValueGiven = 0x80;
 
 struct Event {
   enum Kind { Marker, Raw, Address, Packed } What = Marker;

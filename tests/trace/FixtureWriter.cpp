@@ -194,7 +194,8 @@ Error WaveStream::expand(const fixture::Event &E, uint64_t Shift) {
     push(T, E.Value, E.Flags);
     return Error::success();
   }
-  Expected<uint32_t> Header = headerValue(E);
+  Expected<uint32_t> Header =
+      E.What == fixture::Event::Packed && (E.Flags & PackedValueGiven) ? E.Value : headerValue(E);
   if (!Header)
     return Header.takeError();
   switch (E.What) {
