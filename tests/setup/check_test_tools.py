@@ -11,6 +11,7 @@ Usage: check_test_tools.py PROJECT_ROOT
 """
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -66,13 +67,25 @@ def run_lines(path):
 
 
 def called_programs(command):
-    for part in re.split(r"&&|\|\||(?<![>&])\||;", command):
-        words = [w for w in part.split() if w not in ("(", ")")]
+    """The first word of each pipeline stage, quotes honoured."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars="|&;<>")
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:  # an unbalanced quote: take the words as they are
+        tokens = command.split()
+    stage = []
+    for token in tokens + [";"]:
+        if token not in ("|", "||", "&&", ";", "&"):
+            stage.append(token)
+            continue
+        words = [w for w in stage if w not in ("(", ")")]
         while words and (words[0] in ("not", "env") or re.match(r"^[A-Za-z_]\w*=", words[0])
                          or (words[0].startswith("-") and words[0] != "-")):
             words = words[1:]
         if words:
             yield words[0]
+        stage = []
 
 
 def depends_closure(packages):

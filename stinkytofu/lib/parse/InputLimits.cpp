@@ -179,6 +179,18 @@ struct Block {
   size_t Offset = 0; // of its directive
 };
 
+/// What one invocation of a macro expands to: its own statements (repeated
+/// blocks in the body multiplied out) and the macros it invokes.
+struct MacroBody {
+  uint64_t Own = 0;
+  SmallVector<std::pair<std::string, uint64_t>, 2> Calls; // name, copies
+  /// macroCost by remaining depth (0: not computed yet).
+  std::array<uint64_t, 21> Cost{};
+};
+
+/// MC refuses to nest macro and repeat expansions deeper than this.
+constexpr unsigned MaxMacroNesting = 20;
+
 class Scanner {
 public:
   Scanner(StringRef Text, const InputLimits &Limits) : Text(Text), Limits(Limits) {}
@@ -193,8 +205,12 @@ private:
   /// Checks the statement \p Code (as written, comments included), written
   /// from byte \p Offset of the text.
   void statement(StringRef Code, size_t Offset);
-  /// Counts one statement of the open blocks, once per repetition.
-  void chargeExpansion();
+  /// Counts the statement at \p Offset once per repetition of the open
+  /// blocks; an invocation of \p Macro counts what the macro expands to.
+  void chargeExpansion(size_t Offset, StringRef Macro);
+  /// Statements one invocation of macro \p Name expands to, nested
+  /// invocations included, with \p Depth levels of nesting left.
+  uint64_t macroCost(StringRef Name, unsigned Depth);
   void repeatBlock(StringRef Directive, StringRef Operands, size_t Offset);
   void assignment(StringRef Name, StringRef Value);
   void fileNumber(StringRef Directive, StringRef Operands, size_t Offset);
@@ -207,6 +223,9 @@ private:
   std::optional<LimitViolation> Violation;
   StringMap<int64_t> Symbols;
   SmallVector<Block, 4> Blocks;
+  /// The macros defined so far, and the one whose body is being read.
+  StringMap<MacroBody> Macros;
+  MacroBody *Defining = nullptr;
   uint64_t ExpandedStatements = 0;
   bool MetadataFollows = false;
   size_t MetadataAt = 0;
@@ -352,10 +371,12 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   if (Code.empty())
     return;
   // Most statements are instructions, which matter only inside repeated
-  // blocks: what starts with a directive, a label or an assignment goes on.
+  // blocks or macro bodies: what starts with a directive, a label, an
+  // assignment or a macro's name goes on.
   if (Blocks.empty() && Code.front() != '.') {
-    StringRef After = Code.drop_front(Code.take_while(isIdentifierChar).size()).ltrim(" \t");
-    if (!After.starts_with(":") && !After.starts_with("="))
+    StringRef Word = Code.take_while(isIdentifierChar);
+    StringRef After = Code.drop_front(Word.size()).ltrim(" \t");
+    if (!After.starts_with(":") && !After.starts_with("=") && !Macros.contains(Word))
       return;
   }
   Code = Code.take_front(findComment(Code)).rtrim(" \t\r");
@@ -375,18 +396,34 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   bool Closes = (Directive == ".endr" && !Blocks.empty() && !Blocks.back().IsMacro) ||
                 ((Directive == ".endm" || Directive == ".endmacro") && !Blocks.empty() &&
                  Blocks.back().IsMacro);
+  auto Invoked = Directive.starts_with(".") ? Macros.end() : Macros.find(Word);
   // Each repetition costs MC at least one statement, even of an empty body.
-  if (Closes ? !Blocks.back().IsMacro && !Blocks.back().HasBody : !Blocks.empty())
-    chargeExpansion();
-  if (Closes)
+  if (Closes ? !Blocks.back().IsMacro && !Blocks.back().HasBody
+             : !Blocks.empty() || Invoked != Macros.end())
+    chargeExpansion(Offset, Invoked == Macros.end() ? StringRef() : Word);
+  if (Closes) {
+    if (Blocks.back().IsMacro && Blocks.size() == 1) {
+      // A new definition may change what any macro invoking it costs.
+      Defining = nullptr;
+      for (auto &Entry : Macros)
+        Entry.second.Cost = {};
+    }
     return Blocks.pop_back();
+  }
   if (!Blocks.empty())
     Blocks.back().HasBody = true;
   if (Directive == ".rept" || Directive == ".rep" || Directive == ".irp" ||
       Directive == ".irpc")
     return repeatBlock(Directive, Operands, Offset);
-  if (Directive == ".macro")
+  if (Directive == ".macro") {
+    if (Blocks.empty()) {
+      StringRef Name = Operands.take_while([](char C) { return !isSpace(C) && C != ','; });
+      Defining = &(Macros[Name] = MacroBody());
+    }
     return Blocks.push_back({/*IsMacro=*/true, false, 1, Offset});
+  }
+  if (Directive == ".purgem" && !Defining)
+    Macros.erase(Operands);
   if (Directive == ".amdgpu_metadata") {
     MetadataFollows = true;
     MetadataAt = Offset;
@@ -405,18 +442,47 @@ void Scanner::statement(StringRef Code, size_t Offset) {
     assignment(Word, Operands.drop_front());
 }
 
-void Scanner::chargeExpansion() {
-  const Block *Outermost = llvm::find_if(Blocks, [](const Block &B) { return !B.IsMacro; });
-  if (Outermost == Blocks.end())
-    return; // a macro body, expanded where it is invoked
+void Scanner::chargeExpansion(size_t Offset, StringRef Macro) {
+  // Inside a macro body only the blocks opened in the body repeat it; it
+  // is charged where the macro is invoked.
+  auto Body = Defining ? llvm::find_if(Blocks, [](const Block &B) { return B.IsMacro; }) + 1
+                       : Blocks.begin();
   uint64_t Copies = 1;
-  for (const Block &B : Blocks)
-    Copies = saturatingMultiply(Copies, B.Repetitions);
-  ExpandedStatements = std::min(UINT64_MAX - Copies, ExpandedStatements) + Copies;
-  if (ExpandedStatements > Limits.MaxExpandedStatements)
-    fail(Outermost->Offset, "repeated blocks expand to more than " +
-                                Twine(Limits.MaxExpandedStatements) +
-                                " statements (--max-expanded-statements)");
+  for (auto B = Body; B != Blocks.end(); ++B)
+    Copies = saturatingMultiply(Copies, B->Repetitions);
+  if (Defining) {
+    if (Macro.empty())
+      Defining->Own = std::min(UINT64_MAX - Copies, Defining->Own) + Copies;
+    else
+      Defining->Calls.emplace_back(Macro.str(), Copies);
+    return;
+  }
+  uint64_t Cost = Macro.empty() ? 1 : macroCost(Macro, MaxMacroNesting);
+  uint64_t Statements = saturatingMultiply(Copies, Cost);
+  ExpandedStatements = std::min(UINT64_MAX - Statements, ExpandedStatements) + Statements;
+  if (ExpandedStatements <= Limits.MaxExpandedStatements)
+    return;
+  std::string Limit = " to more than " + std::to_string(Limits.MaxExpandedStatements) +
+                      " statements (--max-expanded-statements)";
+  if (!Blocks.empty())
+    fail(Blocks.front().Offset, "repeated blocks expand" + Limit);
+  else
+    fail(Offset, "macro '" + Macro + "' expands" + Limit);
+}
+
+uint64_t Scanner::macroCost(StringRef Name, unsigned Depth) {
+  auto It = Macros.find(Name);
+  if (It == Macros.end() || Depth == 0)
+    return 1; // an instruction; or MC's nesting error, expanding nothing
+  MacroBody &B = It->second;
+  if (B.Cost[Depth])
+    return B.Cost[Depth];
+  uint64_t Cost = std::max<uint64_t>(B.Own, 1);
+  for (const auto &[Callee, Copies] : B.Calls) {
+    uint64_t Calls = saturatingMultiply(Copies, macroCost(Callee, Depth - 1));
+    Cost = std::min(UINT64_MAX - Calls, Cost) + Calls;
+  }
+  return B.Cost[Depth] = Cost;
 }
 
 void Scanner::repeatBlock(StringRef Directive, StringRef Operands, size_t Offset) {

@@ -15,8 +15,12 @@ PendingOutputs::~PendingOutputs() {
 Error PendingOutputs::add(StringRef Path, function_ref<Error(raw_ostream &)> Write) {
   Output &O = Outputs.emplace_back();
   O.Path = Path.str();
-  if (Path == "-") {
-    raw_string_ostream OS(O.Stdout);
+  // Stdout, and a destination that is no regular file (/dev/null, a pipe),
+  // cannot be renamed over: they are kept in memory and written at commit.
+  sys::fs::file_status Status;
+  if (Path == "-" || (!sys::fs::status(Path, Status) && sys::fs::exists(Status) &&
+                      !sys::fs::is_regular_file(Status))) {
+    raw_string_ostream OS(O.Direct);
     return Write(OS);
   }
   // Beside the destination, so that the rename stays on one file system; the
@@ -38,11 +42,30 @@ Error PendingOutputs::add(StringRef Path, function_ref<Error(raw_ostream &)> Wri
   return Error::success();
 }
 
+Error PendingOutputs::writeDirect(const Output &O) {
+  if (O.Path == "-") {
+    outs() << O.Direct;
+    outs().flush();
+    return Error::success();
+  }
+  std::error_code EC;
+  raw_fd_ostream OS(O.Path, EC);
+  if (!EC) {
+    OS << O.Direct;
+    OS.close();
+    EC = OS.error();
+  }
+  if (EC)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot write " + O.Path + ": " + EC.message());
+  return Error::success();
+}
+
 Error PendingOutputs::commit() {
   for (Output &O : Outputs) {
     if (!O.Temp) {
-      outs() << O.Stdout;
-      outs().flush();
+      if (Error E = writeDirect(O))
+        return E;
       continue;
     }
     if (Error E = O.Temp->keep(O.Path))

@@ -81,6 +81,26 @@ TEST(InputLimits, RepeatCountsEvaluateSymbolsAndMultiply) {
             std::string::npos);
 }
 
+TEST(InputLimits, MacroInvocationsCountTheirExpansion) {
+  InputLimits L;
+  L.MaxExpandedStatements = 100;
+  // 3 + 3 * 4 statements per invocation of outer (inner: 3 nops + its .rept).
+  std::string Defs = ".macro inner\n.rept 3\ns_nop 0\n.endr\n.endm\n"
+                         ".macro outer\ns_nop 0\ninner\ninner\ninner\ninner\n.endm\n";
+  EXPECT_EQ(violation(Defs + "outer\nouter\nouter\nouter\nouter\n", L).first,
+            std::string::npos);
+  std::string Six = Defs + "outer\nouter\nouter\nouter\nouter\nouter\n";
+  EXPECT_EQ(violation(Six, L).second,
+            "macro 'outer' expands to more than 100 statements (--max-expanded-statements)");
+  EXPECT_EQ(violation(Six, L).first, Six.rfind("outer"));
+  // Repeated invocations multiply; recursion is bounded by MC's 20 levels.
+  EXPECT_EQ(violation(Defs + ".rept 6\nouter\n.endr\n", L).first, Defs.size());
+  EXPECT_EQ(violation(".macro m\nm\n.endm\nm\n", L).first, std::string::npos);
+  EXPECT_EQ(violation(".macro m\nm\nm\n.endm\nm\n", L).first, 19u);
+  // .purgem forgets a macro; a redefinition replaces its cost.
+  EXPECT_EQ(violation(".macro m\nm\nm\n.endm\n.purgem m\nm\n", L).first, std::string::npos);
+}
+
 TEST(InputLimits, FileNumbers) {
   InputLimits L;
   L.MaxFileNumber = 10;

@@ -1,8 +1,8 @@
 //===- PendingOutputs.h - All of a run's outputs, or none --------*- C++ -*-===//
 //
 // A tool run writes several files (-o, the funcmap, the statistics). Each is
-// rendered into a temporary file beside its destination (stdout: into
-// memory) as the run goes; commit() renames them all into place once the
+// rendered into a temporary file beside its destination (stdout, and what is
+// no regular file such as /dev/null: into memory) as the run goes; commit() renames them all into place once the
 // whole run has succeeded. A run that fails, or returns before commit(),
 // leaves every destination as it was.
 //
@@ -37,9 +37,10 @@ public:
 private:
   struct Output {
     std::string Path;
-    std::optional<llvm::sys::fs::TempFile> Temp; // none for stdout
-    std::string Stdout;
+    std::optional<llvm::sys::fs::TempFile> Temp; // none: written directly
+    std::string Direct;                           // what is written directly
   };
+  static llvm::Error writeDirect(const Output &O);
   std::vector<Output> Outputs;
 };
 
