@@ -88,7 +88,8 @@ struct ToolOptions {
       cl::init(InputLimits().MaxIncludeDepth), cl::cat(Category)};
   cl::opt<uint64_t> MaxExpandedStatements{
       "max-expanded-statements",
-      cl::desc("Most statements .rept/.irp/.irpc blocks may expand to, over the file"),
+      cl::desc("Most statements .rept/.irp/.irpc blocks and macro invocations may "
+               "expand to, over the file"),
       cl::init(InputLimits().MaxExpandedStatements), cl::cat(Category)};
   cl::opt<unsigned> MaxExpressionDepth{
       "max-expression-depth",
