@@ -33,7 +33,6 @@ TEST(AddressLayout, StructBufferUsesDescriptorStride) {
   ASSERT_EQ(A.Lanes.size(), 2u);
   EXPECT_EQ(A.Lanes[0], std::make_pair(0u, uint64_t(0x123400001008)));
   EXPECT_EQ(A.Lanes[1], std::make_pair(3u, uint64_t(0x123400001008 + 12 + 3 * 16)));
-  EXPECT_EQ(A.BytesPerAddress, 4u);
 }
 
 TEST(AddressLayout, ExecHighWordIgnoredOnWave32) {

@@ -195,9 +195,10 @@ int main(int Argc, char **Argv) {
   // Each subcommand is a sink, plus what it writes once everything is read.
   std::unique_ptr<TraceSink> Sink;
   std::function<void()> Finish;
+  Diagnostics Diags;
   if (SummaryCmd) {
     auto S = std::make_unique<ScopeSummary>();
-    Finish = [&OS, S = S.get()] { S->print(OS, Csv); };
+    Finish = [&OS, &Diags, S = S.get()] { S->print(OS, Csv, Diags.Records); };
     Sink = std::move(S);
   } else if (MarkersCmd) {
     Sink = std::make_unique<MarkerTable>(OS, Csv);
@@ -228,7 +229,6 @@ int main(int Argc, char **Argv) {
     Sink = std::move(M);
   }
 
-  Diagnostics Diags;
   if (Error E = readTrace(Input, *Options, *Sink, Diags))
     return fail(toString(std::move(E)));
   if (Finish)

@@ -38,7 +38,6 @@ void decodeAddressBlock(AddressLayout L, unsigned WaveSize, ArrayRef<uint32_t> W
   Out.Exec = uint64_t(Words[0]) | uint64_t(Words[1]) << 32;
   if (WaveSize < 64)
     Out.Exec &= (uint64_t(1) << WaveSize) - 1;
-  Out.BytesPerAddress = L == AddressLayout::Flat64 ? 8 : 4;
   Out.Lanes.clear();
   ArrayRef<uint32_t> Data = Words.drop_front(2);
   uint64_t Base = 0, Stride = 0;

@@ -75,9 +75,8 @@ Error readFilenames(DispatchDir &D, JsonReader &Reader) {
             if (It == Row.end())
               throw JsonFormatError("shaderdata_filenames: empty entry");
             std::string_view Name = (*It).get_string();
+            // begin and end follow; on-demand skips what is not read.
             D.ShaderData.push_back({SE, D.file(StringRef(Name.data(), Name.size())), 0});
-            for (++It; It != Row.end(); ++It)
-              (void)(*It).get_int64(); // begin, end: not needed.
           }
         }
       }

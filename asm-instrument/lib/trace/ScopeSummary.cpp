@@ -29,7 +29,7 @@ void ScopeSummary::exitScope(const WaveInfo &W, ArrayRef<ScopeFrame> Stack, uint
   E.Cycles.add(End - F.Begin);
 }
 
-void ScopeSummary::print(raw_ostream &OS, bool Csv) const {
+void ScopeSummary::print(raw_ostream &OS, bool Csv, uint64_t Records) const {
   std::vector<const StringMapEntry<Entry> *> Rows;
   for (const auto &E : Scopes)
     Rows.push_back(&E);
@@ -50,7 +50,7 @@ void ScopeSummary::print(raw_ostream &OS, bool Csv) const {
     }
     return;
   }
-  OS << "waves: " << Waves << ", markers: " << Markers << ", scopes: " << Scopes.size()
+  OS << "records: " << Records << ", waves: " << Waves << ", markers: " << Markers << ", scopes: " << Scopes.size()
      << "\n";
   size_t Width = 5;
   for (auto *R : Rows)

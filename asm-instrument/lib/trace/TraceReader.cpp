@@ -105,7 +105,6 @@ Error readDispatch(const DispatchDir &D, uint32_t Index, const ReadOptions &Opti
                                       "code object has a .sqtt_funcmap section)");
 
   DispatchInfo Info;
-  Info.Path = D.Path;
   Info.Name = D.Name;
   Info.Index = Index;
   if (Options.ClockGHz) {

@@ -27,7 +27,7 @@ AddressLayout addressLayoutOf(llvm::StringRef MarkerName);
 /// Payload records after the header: 2 (EXEC) + the lane data.
 uint32_t addressPayloadCount(AddressLayout L, unsigned WaveSize);
 
-/// Fills \p Out (Exec, BytesPerAddress, Lanes) from the payload words.
+/// Fills \p Out (Exec, Lanes) from the payload words.
 /// \p Words has addressPayloadCount(L, WaveSize) entries.
 void decodeAddressBlock(AddressLayout L, unsigned WaveSize, llvm::ArrayRef<uint32_t> Words,
                         AddressTrace &Out);

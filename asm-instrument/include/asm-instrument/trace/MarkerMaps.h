@@ -47,7 +47,6 @@ public:
   /// The M: row: headers carry a shader-clock sample.
   std::optional<funcmap::MarkerEncoding> encoding() const { return Map.markerEncoding(); }
   unsigned waveSize() const { return Map.waveSize().value_or(64); }
-  const funcmap::FuncMap &funcMap() const { return Map; }
 
 private:
   funcmap::FuncMap Map;

@@ -21,8 +21,9 @@ public:
   void exitScope(const WaveInfo &W, llvm::ArrayRef<ScopeFrame> Stack, uint64_t End) override;
   void marker(const WaveInfo &W, const DecodedMarker &M) override { ++Markers; }
 
-  /// An aligned table (or CSV), scopes by total cycles, largest first.
-  void print(llvm::raw_ostream &OS, bool Csv) const;
+  /// An aligned table (or CSV), scopes by total cycles, largest first;
+  /// the table starts with \p Records, the shaderdata rows read.
+  void print(llvm::raw_ostream &OS, bool Csv, uint64_t Records) const;
 
 private:
   struct Entry {

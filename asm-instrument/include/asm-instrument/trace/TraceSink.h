@@ -19,7 +19,6 @@ namespace stinkytofu::trace {
 
 /// One `ui_output_*` directory: its own time domain.
 struct DispatchInfo {
-  std::string Path;   ///< The directory.
   std::string Name;   ///< Its base name.
   uint32_t Index = 0; ///< 0, 1, ... in the order the dispatches are read.
   double ClockGHz = 0; ///< Shader clock rate (cycles per nanosecond).
@@ -70,7 +69,6 @@ struct AddressTrace {
   llvm::StringRef Kind; ///< The funcmap name without `addr_trace_`.
   llvm::StringRef SourceLoc;
   uint64_t Exec = 0;
-  unsigned BytesPerAddress = 0; ///< 8 for flat/global, else 4 (as traced).
   /// Addresses of the active lanes, lowest lane first.
   std::vector<std::pair<unsigned, uint64_t>> Lanes;
 };
