@@ -24,7 +24,10 @@ static StringRef className(MarkerClass C) {
 
 void ScopeSummary::exitScope(const WaveInfo &W, ArrayRef<ScopeFrame> Stack, uint64_t End) {
   const ScopeFrame &F = Stack.back();
-  Entry &E = Scopes[F.Name];
+  Entry *&Cached = ByNameData[F.Name.data()];
+  if (!Cached)
+    Cached = &Scopes[F.Name];
+  Entry &E = *Cached;
   E.Class = F.Class;
   E.Cycles.add(End - F.Begin);
 }

@@ -32,15 +32,21 @@ readShaderDataFile(StringRef Path, JsonReader &Reader,
         Info.DeclaredCount = readUnsigned(Field.value(), "records_count");
       } else if (Key == "records") {
         SawRecords = true;
-        for (auto Row : Field.value().get_array()) {
+        od::array Rows = Field.value().get_array();
+        for (simdjson::simdjson_result<od::value> Row : Rows) {
+          // The error-code API: no exception plumbing in the hot loop.
+          od::array Cols;
+          if (simdjson::error_code E = Row.get_array().get(Cols))
+            throw simdjson::simdjson_error(E);
           ShaderDataRecord R;
           uint64_t C[6];
           unsigned N = 0;
-          for (auto Col : Row.get_array()) {
+          for (simdjson::simdjson_result<od::value> Col : Cols) {
             if (N == 6)
               throw JsonFormatError("record " + std::to_string(Info.Rows) +
                                     " has more than 6 columns");
-            C[N++] = Col.get_uint64();
+            if (simdjson::error_code E = Col.get_uint64().get(C[N++]))
+              throw simdjson::simdjson_error(E);
           }
           if (N != 6)
             throw JsonFormatError("record " + std::to_string(Info.Rows) + " has " +

@@ -55,10 +55,23 @@ StringRef WaveDecoder::unknownName(uint32_t Id) {
   return It->second;
 }
 
+int WaveDecoder::directIndex(uint32_t Key) {
+  uint32_t SE = Key >> 24, CU = Key >> 16 & 0xff, SIMD = Key >> 8 & 0xff, Slot = Key & 0xff;
+  if (SE >= 16 || CU >= 32 || SIMD >= 4 || Slot >= 16)
+    return -1;
+  return int(SE << 11 | CU << 6 | SIMD << 4 | Slot);
+}
+
 WaveDecoder::Wave &WaveDecoder::startWave(uint32_t SE, const ShaderDataRecord &R, uint32_t Key) {
   std::unique_ptr<Wave> &Slot = Slots[Key];
-  if (!Slot)
+  if (!Slot) {
     Slot = std::make_unique<Wave>();
+    if (int I = directIndex(Key); I >= 0) {
+      if (Direct.empty())
+        Direct.resize(1 << 15);
+      Direct[I] = Slot.get();
+    }
+  }
   Wave &W = *Slot;
   if (W.Active && R.Time < W.NextLaunch)
     return W;
@@ -102,12 +115,10 @@ void WaveDecoder::record(uint32_t SE, const ShaderDataRecord &R) {
     return;
   }
   uint32_t Key = slotKey(SE, R.CU, R.SIMD, R.Slot);
-  Wave *W = LastWave;
-  if (Key != LastKey || !W->Active || R.Time >= W->NextLaunch) {
+  int I = directIndex(Key);
+  Wave *W = I >= 0 && !Direct.empty() ? Direct[I] : nullptr;
+  if (!W || !W->Active || R.Time >= W->NextLaunch)
     W = &startWave(SE, R, Key);
-    LastKey = Key;
-    LastWave = W;
-  }
   if (!W->Selected)
     return;
   if (R.Time > W->Info.End && W->Info.End != UINT64_MAX)
@@ -295,8 +306,6 @@ void WaveDecoder::finish() {
   llvm::sort(Keys);
   for (uint32_t Key : Keys)
     endWave(*Slots[Key]);
-  LastKey = UINT32_MAX;
-  LastWave = nullptr;
 }
 
 } // namespace stinkytofu::trace

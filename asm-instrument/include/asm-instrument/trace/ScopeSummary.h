@@ -10,6 +10,7 @@
 
 #include "asm-instrument/trace/CycleHistogram.h"
 #include "asm-instrument/trace/TraceSink.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -17,6 +18,7 @@ namespace stinkytofu::trace {
 
 class ScopeSummary : public TraceSink {
 public:
+  void beginDispatch(const DispatchInfo &D) override { ByNameData.clear(); }
   void beginWave(const WaveInfo &W, uint64_t Time) override { ++Waves; }
   void exitScope(const WaveInfo &W, llvm::ArrayRef<ScopeFrame> Stack, uint64_t End) override;
   void marker(const WaveInfo &W, const DecodedMarker &M) override { ++Markers; }
@@ -31,6 +33,10 @@ private:
     CycleHistogram Cycles;
   };
   llvm::StringMap<Entry> Scopes;
+  /// Scope names point into the dispatch's funcmaps, which live as long as
+  /// the dispatch: within one, a name's address finds its entry without
+  /// hashing the string.
+  llvm::DenseMap<const char *, Entry *> ByNameData;
   uint64_t Waves = 0, Markers = 0;
 };
 

@@ -78,8 +78,11 @@ private:
     static unsigned getHashValue(uint32_t K) { return (K ^ K >> 15 ^ K >> 24) * 0x9E3779B1u >> 7; }
   };
   llvm::DenseMap<uint32_t, std::unique_ptr<Wave>, SlotKeyInfo> Slots;
-  uint32_t LastKey = UINT32_MAX;
-  Wave *LastWave = nullptr;
+  /// Every record looks its slot up and waves interleave, so the usual
+  /// slots (SE < 16, CU < 32, SIMD < 4, slot < 16) also sit in a plain
+  /// table; others are found in Slots alone.
+  static int directIndex(uint32_t Key);
+  std::vector<Wave *> Direct;
   uint32_t NextSerial = 0;
   llvm::BumpPtrAllocator NameStorage;
   llvm::StringSaver Names{NameStorage};
