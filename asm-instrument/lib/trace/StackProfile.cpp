@@ -21,16 +21,19 @@ std::string StackProfile::foldedName(StringRef Name) {
 }
 
 unsigned StackProfile::child(unsigned Parent, StringRef Name) {
+  auto [Cached, Inserted] = ByNameData.try_emplace({Parent, Name.data()}, 0);
+  if (!Inserted)
+    return Cached->second;
   auto It = Nodes[Parent].Children.find(Name);
   if (It != Nodes[Parent].Children.end())
-    return It->second;
+    return Cached->second = It->second;
   unsigned N = Nodes.size();
   Node New;
   New.Name = foldedName(Name);
   New.Parent = Parent;
   Nodes.push_back(std::move(New));
   Nodes[Parent].Children[Name] = N;
-  return N;
+  return Cached->second = N;
 }
 
 void StackProfile::attribute(const WaveInfo &W, ArrayRef<ScopeFrame> Stack, uint64_t Cycles) {

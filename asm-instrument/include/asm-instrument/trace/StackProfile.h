@@ -12,6 +12,7 @@
 #define ASM_INSTRUMENT_TRACE_STACKPROFILE_H
 
 #include "asm-instrument/trace/TraceSink.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,6 +32,7 @@ public:
   };
 
   StackProfile();
+  void beginDispatch(const DispatchInfo &D) override { ByNameData.clear(); }
   void attribute(const WaveInfo &W, llvm::ArrayRef<ScopeFrame> Stack, uint64_t Cycles) override;
 
   /// Computes the totals; call once after reading.
@@ -54,6 +56,9 @@ public:
 private:
   unsigned child(unsigned Parent, llvm::StringRef Name);
   std::vector<Node> Nodes;
+  /// (parent, address of a frame name) -> child: frame names point into the
+  /// dispatch's funcmaps, so within a dispatch no string needs hashing.
+  llvm::DenseMap<std::pair<unsigned, const char *>, unsigned> ByNameData;
 };
 
 } // namespace stinkytofu::trace
