@@ -9,34 +9,24 @@
 //  - the patcher: a patched image reads back with the new section, patching
 //    again changes nothing, and replacing the funcmap equals patching the
 //    input with the replacement.
-// A broken invariant aborts, which libFuzzer reports as a crash. Built with
-// -fsanitize=fuzzer,address (tests/fuzz/CMakeLists.txt) and run for a fixed
-// number of iterations by tests/lit/funcmap/fuzz.test.
+// A broken invariant aborts, which libFuzzer reports as a crash. Run for a
+// fixed number of iterations by tests/lit/fuzz/funcmap.test.
 //
 //===----------------------------------------------------------------------===//
+#include "FuzzSupport.h"
 #include "asm-instrument/elf/CodeObjectScanner.h"
 #include "asm-instrument/elf/ElfImage.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/elf/FuncMapReport.h"
 #include "asm-instrument/funcmap/FuncMapParser.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 using namespace llvm;
 using namespace stinkytofu;
+using fuzz::check;
 
 namespace {
-
-void check(bool Ok, const char *What) {
-  if (!Ok) {
-    std::fprintf(stderr, "invariant broken: %s\n", What);
-    std::abort();
-  }
-}
 
 void fuzzFuncMapText(StringRef Bytes) {
   std::vector<funcmap::FuncMapWarning> Warnings;
@@ -109,9 +99,7 @@ void fuzzPatcher(StringRef Bytes) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  // An aligned copy, as MemoryBuffer::getFile gives the tools.
-  std::unique_ptr<MemoryBuffer> Buffer = MemoryBuffer::getMemBufferCopy(
-      StringRef(reinterpret_cast<const char *>(Data), Size), "fuzz-input");
+  std::unique_ptr<MemoryBuffer> Buffer = fuzz::inputBuffer(Data, Size, "fuzz-input");
   fuzzFuncMapText(Buffer->getBuffer());
   fuzzScanner(Buffer->getMemBufferRef());
   fuzzPatcher(Buffer->getBuffer());

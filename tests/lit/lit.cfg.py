@@ -76,9 +76,6 @@ config.substitutions.append(
 config.substitutions.append(
     ("%trace-fixture", tool(config.stinkytofu_tools_dir, "sqtt-trace-fixture"))
 )
-config.substitutions.append(
-    ("%funcmap-fuzzer", tool(config.stinkytofu_tools_dir, "sqtt-funcmap-fuzzer"))
-)
 config.substitutions.append(("%llvm-mc", tool(config.llvm_tools_dir, "llvm-mc")))
 config.substitutions.append(("%clang", tool(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%kernels", config.stinkytofu_kernels_dir))
@@ -89,7 +86,4 @@ config.substitutions.append((bare_tool("split-file"), tool(config.llvm_tools_dir
 # a pipe it must name the binary (the same rule as LLVM's own lit config).
 config.substitutions.append((r"\| \bnot\b", "| " + tool(config.llvm_tools_dir, "not")))
 
-# Optional tools. The libFuzzer target is only built with a clang that
-# supports -fsanitize=fuzzer (tests/fuzz/CMakeLists.txt).
-if os.path.exists(tool(config.stinkytofu_tools_dir, "sqtt-funcmap-fuzzer")):
-    config.available_features.add("sqtt-funcmap-fuzzer")
+# The fuzz targets' features and substitutions: tests/lit/fuzz/lit.local.cfg.

@@ -1,0 +1,43 @@
+//===- AsmFuzzer.cpp - libFuzzer target for the `.s` reader ---------------===//
+//
+// Reads every input with readAsm (gfx942 unless the text names its target).
+// Whatever reads must write back: as assembly, byte for byte the input (the
+// identity the tool promises when no pass runs), unless it holds a
+// pseudo-instruction, which writeAsm refuses; and as `.stir`.
+//
+//===----------------------------------------------------------------------===//
+#include "FuzzSupport.h"
+#include "asm-instrument/InstrumentPasses.h"
+#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/print/AsmWriter.h"
+#include "stinkytofu/print/StirWriter.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace stinkytofu;
+
+// The marker pseudo-instructions are part of what the reader accepts.
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  registerInstrumentPasses(PassRegistry::global());
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  std::unique_ptr<MemoryBuffer> Buffer = fuzz::inputBuffer(Data, Size, "fuzz-input.s");
+  std::string Input = Buffer->getBuffer().str();
+  Expected<std::unique_ptr<Module>> M = readAsm(std::move(Buffer), ReaderOptions());
+  if (!M) {
+    consumeError(M.takeError());
+    return 0;
+  }
+  std::string Asm;
+  raw_string_ostream AsmOS(Asm);
+  if (Error E = writeAsm(**M, AsmOS))
+    consumeError(std::move(E));
+  else
+    fuzz::check(Asm == Input, "writing what was read does not give back the input");
+  std::string Stir;
+  raw_string_ostream StirOS(Stir);
+  writeStir(**M, StirOS);
+  return 0;
+}

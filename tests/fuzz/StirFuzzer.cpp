@@ -1,0 +1,52 @@
+//===- StirFuzzer.cpp - libFuzzer target for the `.stir` reader -----------===//
+//
+// Reads every input with readStir. What reads is written as `.stir`, and
+// that text must read again and write the same (the writer's output is a
+// fixpoint of read + write); it must also write as assembly unless it holds
+// a pseudo-instruction.
+//
+//===----------------------------------------------------------------------===//
+#include "FuzzSupport.h"
+#include "asm-instrument/InstrumentPasses.h"
+#include "stinkytofu/parse/StirReader.h"
+#include "stinkytofu/print/AsmWriter.h"
+#include "stinkytofu/print/StirWriter.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace stinkytofu;
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  registerInstrumentPasses(PassRegistry::global());
+  return 0;
+}
+
+static std::string stirText(const Module &M) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  writeStir(M, OS);
+  return Text;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  Expected<std::unique_ptr<Module>> M =
+      readStir(fuzz::inputBuffer(Data, Size, "fuzz-input.stir"), ReaderOptions());
+  if (!M) {
+    consumeError(M.takeError());
+    return 0;
+  }
+  std::string Asm;
+  raw_string_ostream AsmOS(Asm);
+  if (Error E = writeAsm(**M, AsmOS))
+    consumeError(std::move(E));
+
+  std::string Written = stirText(**M);
+  Expected<std::unique_ptr<Module>> Again =
+      readStir(MemoryBuffer::getMemBufferCopy(Written, "written.stir"), ReaderOptions());
+  if (!Again) {
+    std::fprintf(stderr, "%s\n", toString(Again.takeError()).c_str());
+    fuzz::check(false, "the .stir written does not read back");
+  }
+  fuzz::check(stirText(**Again) == Written, "writing the .stir read back changes it");
+  return 0;
+}

@@ -1,0 +1,3 @@
+x%amdgcn_target "amd
+	.text
+
