@@ -88,35 +88,38 @@ def called_programs(command):
         stage = []
 
 
-def depends_closure(packages):
+def installed_packages():
+    """Every installed package: name -> (its Depends and Pre-Depends, essential)."""
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Package}\t${Depends},${Pre-Depends}\t${Essential}\n"],
+                         capture_output=True, text=True).stdout
+    packages = {}
+    for line in out.splitlines():
+        name, depends, essential = (line.split("\t") + ["", ""])[:3]
+        names = [d.strip().split(" ")[0].split(":")[0] for d in re.split(r"[,|]", depends)]
+        packages[name] = ([n for n in names if n], essential == "yes")
+    return packages
+
+
+def depends_closure(packages, installed):
     """The packages \\p packages pull in, through installed Depends."""
     seen, todo = set(), list(packages)
     while todo:
         p = todo.pop()
-        if p in seen:
-            continue
-        seen.add(p)
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Depends},${Pre-Depends}", p],
-                             capture_output=True, text=True).stdout
-        for alternative in out.split(","):
-            name = alternative.strip().split(" ")[0].split(":")[0]
-            if name:
-                todo.append(name)
+        if p not in seen:
+            seen.add(p)
+            todo.extend(installed.get(p, ([], False))[0])
     return seen
 
 
-def is_essential(package):
-    out = subprocess.run(["dpkg-query", "-W", "-f=${Essential}", package],
-                         capture_output=True, text=True).stdout
-    return out.strip() == "yes"
-
-
-def owning_package(path):
-    for candidate in (path, os.path.realpath(path)):
-        out = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True).stdout
-        if out:
-            return out.split(":")[0].split(",")[0].strip()
-    return None
+def owning_packages(paths):
+    """path -> the package that installed it, with one dpkg call."""
+    candidates = sorted(set(paths) | {os.path.realpath(p) for p in paths})
+    out = subprocess.run(["dpkg", "-S"] + candidates, capture_output=True, text=True).stdout
+    owner = {}
+    for line in out.splitlines():
+        package, _, path = line.partition(": ")
+        owner[path.strip()] = package.split(",")[0].strip()
+    return {p: owner.get(p) or owner.get(os.path.realpath(p)) for p in paths}
 
 
 def main():
@@ -137,19 +140,20 @@ def main():
                     problems.append("%s runs '%s', which tests/setup/test-tools.txt does not "
                                     "list" % (test.relative_to(root), program))
 
-    installed = depends_closure(listed)
+    installed = installed_packages()
+    pulled_in = depends_closure(listed, installed)
     llvm_bin = "/usr/lib/llvm-22/bin"
     path = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
+    found = {tool: shutil.which(tool, path=path) for tool in tools}
+    owners = owning_packages([f for f in found.values() if f])
     for tool, package in sorted(tools.items()):
-        if package not in installed and not is_essential(package):
+        if package not in pulled_in and not installed.get(package, ([], False))[1]:
             problems.append("%s comes from %s, which scripts/bootstrap.sh does not install"
                             % (tool, package))
-        found = shutil.which(tool, path=path)
-        if found:
-            owner = owning_package(found)
-            if owner and owner != package:
-                problems.append("%s (%s) belongs to %s, not %s as tests/setup/test-tools.txt says"
-                                % (tool, found, owner, package))
+        owner = owners.get(found[tool]) if found[tool] else None
+        if owner and owner != package:
+            problems.append("%s (%s) belongs to %s, not %s as tests/setup/test-tools.txt says"
+                            % (tool, found[tool], owner, package))
 
     for p in dict.fromkeys(problems):
         print("error: " + p)
