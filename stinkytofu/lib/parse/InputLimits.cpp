@@ -175,6 +175,9 @@ private:
 struct Block {
   bool IsMacro = false;
   bool HasBody = false;
+  /// A repeat body is text until MC expands it: `.macro`s opened in it and
+  /// not yet closed.
+  unsigned OpenMacros = 0;
   uint64_t Repetitions = 1;
   size_t Offset = 0; // of its directive
 };
@@ -363,6 +366,9 @@ std::optional<LimitViolation> Scanner::run() {
   }
   if (!Violation)
     statement(Text.slice(StatementAt, N), StatementAt);
+  // A repeated block left open (a `.macro` left open is MC's to report).
+  if (!Violation && !Blocks.empty() && !Blocks.front().IsMacro)
+    fail(Blocks.front().Offset, "repeated block has no .endr before the end of the file");
   return Violation;
 }
 
@@ -401,6 +407,8 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   if (Closes ? !Blocks.back().IsMacro && !Blocks.back().HasBody
              : !Blocks.empty() || Invoked != Macros.end())
     chargeExpansion(Offset, Invoked == Macros.end() ? StringRef() : Word);
+  if (Closes && Blocks.back().OpenMacros)
+    return fail(Offset, "a .macro in this block has no .endm before its .endr");
   if (Closes) {
     if (Blocks.back().IsMacro && Blocks.size() == 1) {
       // A new definition may change what any macro invoking it costs.
@@ -412,6 +420,16 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   }
   if (!Blocks.empty())
     Blocks.back().HasBody = true;
+  // A `.macro` in a repeat body is defined by every copy of the body, so it
+  // must end there: otherwise the definition swallows the rest of the file
+  // (LLVM MC then leaks the expansion).
+  if (!Blocks.empty() && !Blocks.back().IsMacro) {
+    unsigned &Open = Blocks.back().OpenMacros;
+    if (Directive == ".macro")
+      return void(++Open);
+    if ((Directive == ".endm" || Directive == ".endmacro") && Open)
+      return void(--Open);
+  }
   if (Directive == ".rept" || Directive == ".rep" || Directive == ".irp" ||
       Directive == ".irpc")
     return repeatBlock(Directive, Operands, Offset);
@@ -420,7 +438,7 @@ void Scanner::statement(StringRef Code, size_t Offset) {
       StringRef Name = Operands.take_while([](char C) { return !isSpace(C) && C != ','; });
       Defining = &(Macros[Name] = MacroBody());
     }
-    return Blocks.push_back({/*IsMacro=*/true, false, 1, Offset});
+    return Blocks.push_back({/*IsMacro=*/true, false, 0, 1, Offset});
   }
   if (Directive == ".purgem" && !Defining)
     Macros.erase(Operands);
@@ -508,7 +526,7 @@ void Scanner::repeatBlock(StringRef Directive, StringRef Operands, size_t Offset
     }
     Repetitions = std::max<uint64_t>(Repetitions, 1);
   }
-  Blocks.push_back({/*IsMacro=*/false, false, Repetitions, Offset});
+  Blocks.push_back({/*IsMacro=*/false, false, 0, Repetitions, Offset});
 }
 
 void Scanner::assignment(StringRef Name, StringRef Value) {

@@ -101,6 +101,18 @@ TEST(InputLimits, MacroInvocationsCountTheirExpansion) {
   EXPECT_EQ(violation(".macro m\nm\nm\n.endm\n.purgem m\nm\n", L).first, std::string::npos);
 }
 
+TEST(InputLimits, RepeatBlocksClose) {
+  EXPECT_EQ(violation("s_nop 0\n.rept 2\ns_nop 0\n").second,
+            "repeated block has no .endr before the end of the file");
+  EXPECT_EQ(violation("s_nop 0\n.rept 2\ns_nop 0\n").first, 8u);
+  // A .macro defined by each copy of a repeat body must end in it.
+  EXPECT_EQ(violation(".irpc c, 01\n.macro M\n.endr\n").second,
+            "a .macro in this block has no .endm before its .endr");
+  EXPECT_EQ(violation(".irpc c, 01\n.macro M\\c\n.endm\n.endr\n").first, std::string::npos);
+  // In a macro body .endr is text.
+  EXPECT_EQ(violation(".macro m\n.endr\n.endm\n").first, std::string::npos);
+}
+
 TEST(InputLimits, FileNumbers) {
   InputLimits L;
   L.MaxFileNumber = 10;
