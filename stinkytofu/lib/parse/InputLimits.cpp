@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include <array>
+#include <bitset>
 
 using namespace llvm;
 
@@ -228,6 +229,8 @@ private:
   SmallVector<Block, 4> Blocks;
   /// The macros defined so far, and the one whose body is being read.
   StringMap<MacroBody> Macros;
+  /// First characters of the macro names: most instructions need no lookup.
+  std::bitset<256> MacroInitials;
   MacroBody *Defining = nullptr;
   uint64_t ExpandedStatements = 0;
   bool MetadataFollows = false;
@@ -379,11 +382,17 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   // Most statements are instructions, which matter only inside repeated
   // blocks or macro bodies: what starts with a directive, a label, an
   // assignment or a macro's name goes on.
-  if (Blocks.empty() && Code.front() != '.') {
+  if (Code.front() != '.') {
     StringRef Word = Code.take_while(isIdentifierChar);
     StringRef After = Code.drop_front(Word.size()).ltrim(" \t");
-    if (!After.starts_with(":") && !After.starts_with("=") && !Macros.contains(Word))
+    if (!After.starts_with(":") && !After.starts_with("=") &&
+        (Word.empty() || !MacroInitials[uint8_t(Word.front())] || !Macros.contains(Word))) {
+      if (!Blocks.empty()) {
+        chargeExpansion(Offset, StringRef());
+        Blocks.back().HasBody = true;
+      }
       return;
+    }
   }
   Code = Code.take_front(findComment(Code)).rtrim(" \t\r");
   // Labels in front of the statement (`loop: .rept 2`).
@@ -437,6 +446,8 @@ void Scanner::statement(StringRef Code, size_t Offset) {
     if (Blocks.empty()) {
       StringRef Name = Operands.take_while([](char C) { return !isSpace(C) && C != ','; });
       Defining = &(Macros[Name] = MacroBody());
+      if (!Name.empty())
+        MacroInitials.set(uint8_t(Name.front()));
     }
     return Blocks.push_back({/*IsMacro=*/true, false, 0, 1, Offset});
   }
