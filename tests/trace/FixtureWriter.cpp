@@ -2,10 +2,10 @@
 #include "FixtureWriter.h"
 #include "asm-instrument/elf/ElfImage.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
-#include "asm-instrument/elf/OutputFile.h"
 #include "asm-instrument/funcmap/FuncMapParser.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/trace/AddressLayout.h"
+#include "stinkytofu/support/PendingOutputs.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/FileSystem.h"
@@ -263,7 +263,7 @@ std::string path(StringRef Dir, const Twine &Name) {
   return std::string(P);
 }
 
-Error writeFile(StringRef Path, StringRef Text) { return elf::writeFileAtomically(Path, Text); }
+Error writeFile(StringRef Path, StringRef Text) { return writeFileAtomically(Path, Text); }
 
 struct FileEntry {
   std::string Name;

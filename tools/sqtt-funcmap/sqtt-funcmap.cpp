@@ -13,7 +13,7 @@
 #include "asm-instrument/elf/ElfImage.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/elf/FuncMapReport.h"
-#include "asm-instrument/elf/OutputFile.h"
+#include "stinkytofu/support/PendingOutputs.h"
 #include "asm-instrument/funcmap/FuncMapParser.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "llvm/Support/CommandLine.h"
@@ -119,7 +119,7 @@ int runPatch() {
   sys::fs::file_status Status;
   if (!sys::fs::status(PatchInput, Status))
     Mode = Status.permissions();
-  if (Error E = elf::writeFileAtomically(OutPath, *Patched, Mode))
+  if (Error E = writeFileAtomically(OutPath, *Patched, Mode))
     return fail(OutPath, std::move(E));
   return 0;
 }
@@ -193,7 +193,7 @@ int runExtract() {
   for (const elf::FoundCodeObject &CO : Set->Objects) {
     SmallString<256> Path(Output);
     sys::path::append(Path, CO.FileStem + ".co");
-    if (Error E = elf::writeFileAtomically(Path, CO.Bytes))
+    if (Error E = writeFileAtomically(Path, CO.Bytes))
       return fail(Path, std::move(E));
     outs() << Path << (CO.Origin.empty() ? "" : "\t" + CO.Origin) << "\n";
   }

@@ -21,6 +21,7 @@
 #include "asm-instrument/trace/ScopeSummary.h"
 #include "asm-instrument/trace/StackProfile.h"
 #include "asm-instrument/trace/TraceReader.h"
+#include "stinkytofu/support/PendingOutputs.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -31,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
+using namespace stinkytofu;
 using namespace stinkytofu::trace;
 
 namespace {
@@ -93,54 +95,6 @@ int fail(const Twine &Msg) {
   return 1;
 }
 
-/// The output, written to a temporary file next to it (or in the temporary
-/// directory for stdout) and put in place by commit().
-class PendingOutput {
-public:
-  static Expected<std::unique_ptr<PendingOutput>> create(StringRef Path) {
-    auto P = std::unique_ptr<PendingOutput>(new PendingOutput(Path));
-    int FD;
-    std::error_code EC;
-    if (Path == "-")
-      EC = sys::fs::createTemporaryFile("sqtt-trace", "out", FD, P->TempPath);
-    else
-      EC = sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, P->TempPath);
-    if (EC)
-      return createStringError(EC, Path + ": " + EC.message());
-    P->Stream = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
-    return P;
-  }
-  ~PendingOutput() {
-    if (!Committed)
-      sys::fs::remove(TempPath);
-  }
-  raw_ostream &os() { return *Stream; }
-
-  Error commit() {
-    Stream->close();
-    if (Stream->has_error())
-      return createStringError(Stream->error(), Path + ": " + Stream->error().message());
-    if (Path != "-") {
-      if (std::error_code EC = sys::fs::rename(TempPath, Path))
-        return createStringError(EC, Path + ": " + EC.message());
-      Committed = true;
-      return Error::success();
-    }
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(TempPath);
-    if (!Buf)
-      return createStringError(Buf.getError(), TempPath + ": " + Buf.getError().message());
-    outs() << (*Buf)->getBuffer();
-    outs().flush();
-    return Error::success();
-  }
-
-private:
-  explicit PendingOutput(StringRef Path) : Path(Path.str()) {}
-  std::string Path;
-  SmallString<128> TempPath;
-  std::unique_ptr<raw_fd_ostream> Stream;
-  bool Committed = false;
-};
 
 Expected<ReadOptions> readOptions() {
   ReadOptions O;
@@ -174,28 +128,11 @@ Expected<ReadOptions> readOptions() {
   return O;
 }
 
-} // namespace
-
-int main(int Argc, char **Argv) {
-  InitLLVM X(Argc, Argv);
-  cl::HideUnrelatedOptions(Category);
-  cl::ParseCommandLineOptions(Argc, Argv, "SQTT marker traces: flame graphs, Perfetto "
-                                          "timelines, memory traces, marker tables\n");
-  if (!SummaryCmd && !MarkersCmd && !FlameCmd && !PerfettoCmd && !MemoryCmd)
-    return fail("no subcommand (summary, markers, flamegraph, perfetto, memory); see --help");
-
-  Expected<ReadOptions> Options = readOptions();
-  if (!Options)
-    return fail(toString(Options.takeError()));
-  Expected<std::unique_ptr<PendingOutput>> Out = PendingOutput::create(Output);
-  if (!Out)
-    return fail(toString(Out.takeError()));
-  raw_ostream &OS = (*Out)->os();
-
+/// Reads the trace into the subcommand's sink, which writes to \p OS.
+Error decode(raw_ostream &OS, const ReadOptions &Options, Diagnostics &Diags) {
   // Each subcommand is a sink, plus what it writes once everything is read.
   std::unique_ptr<TraceSink> Sink;
   std::function<void()> Finish;
-  Diagnostics Diags;
   if (SummaryCmd) {
     auto S = std::make_unique<ScopeSummary>();
     Finish = [&OS, &Diags, S = S.get()] { S->print(OS, Csv, Diags.Records); };
@@ -229,11 +166,33 @@ int main(int Argc, char **Argv) {
     Sink = std::move(M);
   }
 
-  if (Error E = readTrace(Input, *Options, *Sink, Diags))
-    return fail(toString(std::move(E)));
+  if (Error E = readTrace(Input, Options, *Sink, Diags))
+    return E;
   if (Finish)
     Finish();
-  if (Error E = (*Out)->commit())
+  return Error::success();
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(Argc, Argv, "SQTT marker traces: flame graphs, Perfetto "
+                                          "timelines, memory traces, marker tables\n");
+  if (!SummaryCmd && !MarkersCmd && !FlameCmd && !PerfettoCmd && !MemoryCmd)
+    return fail("no subcommand (summary, markers, flamegraph, perfetto, memory); see --help");
+
+  Expected<ReadOptions> Options = readOptions();
+  if (!Options)
+    return fail(toString(Options.takeError()));
+  // The output is rendered into a temporary file as the trace is read and
+  // put in place only when all of it was read.
+  PendingOutputs Out;
+  Diagnostics Diags;
+  if (Error E = Out.add(Output, [&](raw_ostream &OS) { return decode(OS, *Options, Diags); }))
+    return fail(toString(std::move(E)));
+  if (Error E = Out.commit())
     return fail(toString(std::move(E)));
   Diags.print(errs(), ToolName);
   return 0;
