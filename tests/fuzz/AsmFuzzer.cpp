@@ -1,6 +1,7 @@
 //===- AsmFuzzer.cpp - libFuzzer target for the `.s` reader ---------------===//
 //
-// Reads every input with readAsm (gfx942 unless the text names its target).
+// Reads every input with readAsm (gfx942 unless the text names its target;
+// fuzz::readerOptions()).
 // Whatever reads must write back: as assembly, byte for byte the input (the
 // identity the tool promises when no pass runs), unless it holds a
 // pseudo-instruction, which writeAsm refuses; and as `.stir`.
@@ -25,7 +26,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::unique_ptr<MemoryBuffer> Buffer = fuzz::inputBuffer(Data, Size, "fuzz-input.s");
   std::string Input = Buffer->getBuffer().str();
-  Expected<std::unique_ptr<Module>> M = readAsm(std::move(Buffer), ReaderOptions());
+  Expected<std::unique_ptr<Module>> M = readAsm(std::move(Buffer), fuzz::readerOptions());
   if (!M) {
     consumeError(M.takeError());
     return 0;

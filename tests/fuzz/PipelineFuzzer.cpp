@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Expected<std::unique_ptr<Module>> Read =
-      readAsm(fuzz::inputBuffer(Data, Size, "fuzz-input.s"), ReaderOptions());
+      readAsm(fuzz::inputBuffer(Data, Size, "fuzz-input.s"), fuzz::readerOptions());
   if (!Read) {
     consumeError(Read.takeError());
     return 0;
@@ -89,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     fuzz::check(false, "the instrumented module does not write out");
   }
   Expected<std::unique_ptr<Module>> Again =
-      readAsm(MemoryBuffer::getMemBufferCopy(Asm, "instrumented.s"), ReaderOptions());
+      readAsm(MemoryBuffer::getMemBufferCopy(Asm, "instrumented.s"), fuzz::readerOptions());
   if (!Again) {
     std::fprintf(stderr, "%s\n", toString(Again.takeError()).c_str());
     fuzz::check(false, "the instrumented assembly does not read back");

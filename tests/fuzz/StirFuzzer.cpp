@@ -30,7 +30,7 @@ static std::string stirText(const Module &M) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Expected<std::unique_ptr<Module>> M =
-      readStir(fuzz::inputBuffer(Data, Size, "fuzz-input.stir"), ReaderOptions());
+      readStir(fuzz::inputBuffer(Data, Size, "fuzz-input.stir"), fuzz::readerOptions());
   if (!M) {
     consumeError(M.takeError());
     return 0;
@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
 
   std::string Written = stirText(**M);
   Expected<std::unique_ptr<Module>> Again =
-      readStir(MemoryBuffer::getMemBufferCopy(Written, "written.stir"), ReaderOptions());
+      readStir(MemoryBuffer::getMemBufferCopy(Written, "written.stir"), fuzz::readerOptions());
   if (!Again) {
     std::fprintf(stderr, "%s\n", toString(Again.takeError()).c_str());
     fuzz::check(false, "the .stir written does not read back");

@@ -1,0 +1,3 @@
+.irpc c, 01
+.macro M
+.endr
