@@ -251,16 +251,19 @@ size_t Scanner::skipMetadata(size_t At) const {
 }
 
 /// What the character walker does with a byte.
-enum class CharClass : uint8_t { Other, Blank, Newline, Quote, Semicolon, Slash, Hash, Open, Close, Unary, Ident };
+enum class CharClass : uint8_t {
+  Other, Blank, Newline, Quote, Semicolon, Slash, Hash, Open, Close, Unary, Ident,
+  NotText, // a control character or a byte above ASCII
+};
 
 constexpr std::array<CharClass, 256> makeCharClasses() {
   std::array<CharClass, 256> T{};
   for (unsigned C = 0; C < 256; ++C) {
     bool Ident = (C >= '0' && C <= '9') || (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
                  C == '_' || C == '.' || C == '$' || C == '@';
-    T[C] = Ident ? CharClass::Ident : CharClass::Other;
+    T[C] = Ident ? CharClass::Ident : (C < 0x20 || C >= 0x7F) ? CharClass::NotText : CharClass::Other;
   }
-  T[' '] = T['\t'] = T['\r'] = CharClass::Blank;
+  T[' '] = T['\t'] = T['\r'] = T['\v'] = T['\f'] = CharClass::Blank;
   T['\n'] = CharClass::Newline;
   T['"'] = CharClass::Quote;
   T[';'] = CharClass::Semicolon;
@@ -280,6 +283,9 @@ std::optional<LimitViolation> Scanner::run() {
   bool LineStart = true;  // nothing but blanks so far on this line
   unsigned Depth = 0, UnaryRun = 0;
   size_t I = 0, N = Text.size();
+  // A NUL ends the text for parts of MC's lexer, wherever it is.
+  if (size_t Nul = Text.find('\0'); Nul != StringRef::npos)
+    fail(Nul, "NUL byte: the file is not assembly text");
   while (I < N && !Violation) {
     char C = Text[I];
     CharClass K = classOf(C);
@@ -361,6 +367,12 @@ std::optional<LimitViolation> Scanner::run() {
         fail(I, "more than " + Twine(Limits.MaxExpressionDepth) +
                     " operators in a row (--max-expression-depth)");
       break;
+    case CharClass::NotText:
+      // LLVM MC's lexer loops forever on some of these (fuzzer finds).
+      fail(I, "byte 0x" + utohexstr(uint8_t(C), /*LowerCase=*/true) +
+                  " is not assembly text (outside comments and strings only printable "
+                  "ASCII, tabs and line ends)");
+      continue;
     case CharClass::Other:
       break;
     }

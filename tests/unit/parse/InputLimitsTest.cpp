@@ -31,6 +31,18 @@ TEST(InputLimits, StringsAndCommentsMustClose) {
   EXPECT_EQ(violation(".ascii \"a\\\"\n").first, 7u);
 }
 
+TEST(InputLimits, BytesOutsideTextOnlyInCommentsAndStrings) {
+  EXPECT_EQ(violation("s_nop 0 ; caf\xc3\xa9\n.ascii \"\xff\"\n/* \x01 */\n\ts_nop\v1\n").first,
+            std::string::npos);
+  EXPECT_EQ(violation("s_nop 0\nx\xff\xff{\n").second,
+            "byte 0xff is not assembly text (outside comments and strings only printable ASCII, "
+            "tabs and line ends)");
+  EXPECT_EQ(violation("s_nop 0\nx\xff\xff{\n").first, 9u);
+  EXPECT_EQ(violation("s_nop 0\n\x01\n").first, 8u);
+  EXPECT_EQ(violation(std::string("s_nop 0 ; a\0b\n", 15)).second,
+            "NUL byte: the file is not assembly text");
+}
+
 TEST(InputLimits, LiteralLength) {
   InputLimits L;
   L.MaxLiteralLength = 4;
