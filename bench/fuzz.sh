@@ -83,10 +83,12 @@ campaign() {
 # `#N: cov: C ft: F corp: K exec/s: E oom/timeout/crash: O/T/C time: S ...`.
 report() {
   local target="$1" dir="$corpus_root/$1"
-  local status execs rate found
+  local status execs seconds rate="" found
   status="$(grep -E '^#[0-9]+: cov:' "$dir/log.txt" | tail -n 1 || true)"
   execs="$(sed -nE 's/^#([0-9]+):.*/\1/p' <<<"$status")"
-  rate="$(sed -nE 's/.* exec\/s: ([0-9]+).*/\1/p' <<<"$status")"
+  # Over the whole campaign (fork mode's own exec/s is that of its last job).
+  seconds="$(sed -nE 's/.* time: ([0-9]+)s.*/\1/p' <<<"$status")"
+  [ -n "$execs" ] && [ "${seconds:-0}" -gt 0 ] && rate="$(awk "BEGIN {printf \"%.1f\", $execs / $seconds}")"
   found="$(ls "$dir/artifacts" | grep -vxF -f "$dir/artifacts.before" || true)"
   printf '%-9s %12s %8s %8s %6s %8s %5s %4s\n' "$target" "${execs:-?}" "${rate:-?}" \
     "$(ls "$dir/corpus" | wc -l)" \
