@@ -1,0 +1,2 @@
+	.teve 1
+	s_andpg‘õ
