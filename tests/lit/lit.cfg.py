@@ -5,6 +5,8 @@
 
 import os
 import shutil
+import sys
+from pathlib import Path
 
 import lit.formats
 
@@ -29,21 +31,12 @@ config.environment["PATH"] = os.pathsep.join(
 )
 
 
-def read_test_tools(path):
-    """TOOL -> Debian package, from tests/setup/test-tools.txt."""
-    tools = {}
-    with open(path) as f:
-        for line in f:
-            words = line.split("#", 1)[0].split()
-            if len(words) == 2:
-                tools[words[0]] = words[1]
-    return tools
-
-
 # Every program a test runs comes from a package scripts/bootstrap.sh
 # installs: a missing one is a broken set-up, never an unsupported feature.
-test_tools = read_test_tools(
-    os.path.join(config.stinkytofu_src_root, "tests", "setup", "test-tools.txt"))
+sys.path.insert(0, os.path.join(config.stinkytofu_src_root, "tests", "setup"))
+from check_test_tools import test_tools as read_test_tools  # noqa: E402
+
+test_tools = read_test_tools(Path(config.stinkytofu_src_root))
 missing_tools = sorted(
     "%s (Debian package %s)" % (name, package)
     for name, package in test_tools.items()

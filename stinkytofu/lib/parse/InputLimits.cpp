@@ -27,8 +27,9 @@ uint64_t saturatingMultiply(uint64_t A, uint64_t B) {
   return A * B;
 }
 
-bool isIdentifierChar(char C) {
-  return isAlnum(C) || C == '_' || C == '.' || C == '$' || C == '@';
+constexpr bool isIdentifierChar(char C) {
+  return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+         C == '_' || C == '.' || C == '$' || C == '@';
 }
 
 /// Evaluates an absolute expression with GNU as operator precedence, as
@@ -259,9 +260,7 @@ enum class CharClass : uint8_t {
 constexpr std::array<CharClass, 256> makeCharClasses() {
   std::array<CharClass, 256> T{};
   for (unsigned C = 0; C < 256; ++C) {
-    bool Ident = (C >= '0' && C <= '9') || (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
-                 C == '_' || C == '.' || C == '$' || C == '@';
-    T[C] = Ident ? CharClass::Ident : (C < 0x20 || C >= 0x7F) ? CharClass::NotText : CharClass::Other;
+    T[C] = isIdentifierChar(char(C)) ? CharClass::Ident : (C < 0x20 || C >= 0x7F) ? CharClass::NotText : CharClass::Other;
   }
   T[' '] = T['\t'] = T['\r'] = T['\v'] = T['\f'] = CharClass::Blank;
   T['\n'] = CharClass::Newline;
