@@ -2,7 +2,7 @@
 #include "asm-instrument/InstrumentPasses.h"
 #include "asm-instrument/sqtt/SQTTInstrumentPass.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
-#include "stinkytofu/parse/PseudoInstructions.h"
+#include "stinkytofu/mc/PseudoInstructions.h"
 
 namespace stinkytofu {
 

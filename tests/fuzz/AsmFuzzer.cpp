@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
 #include "asm-instrument/InstrumentPasses.h"
-#include "stinkytofu/parse/AsmReader.h"
-#include "stinkytofu/print/AsmWriter.h"
-#include "stinkytofu/print/StirWriter.h"
+#include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/stir/StirWriter.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;

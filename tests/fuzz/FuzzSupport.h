@@ -2,7 +2,7 @@
 #ifndef STINKYTOFU_TESTS_FUZZ_FUZZSUPPORT_H
 #define STINKYTOFU_TESTS_FUZZ_FUZZSUPPORT_H
 
-#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/asm/AsmReader.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cstdint>

@@ -12,11 +12,11 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
 #include "asm-instrument/InstrumentPasses.h"
-#include "stinkytofu/analysis/LivenessPrinter.h"
+#include "stinkytofu/transforms/PrintLivenessPass.h"
 #include "stinkytofu/analysis/Verifier.h"
-#include "stinkytofu/parse/AsmReader.h"
-#include "stinkytofu/pass/PassPipeline.h"
-#include "stinkytofu/print/AsmWriter.h"
+#include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/passes/PassPipeline.h"
+#include "stinkytofu/asm/AsmWriter.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;

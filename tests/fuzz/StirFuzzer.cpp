@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
 #include "asm-instrument/InstrumentPasses.h"
-#include "stinkytofu/parse/StirReader.h"
-#include "stinkytofu/print/AsmWriter.h"
-#include "stinkytofu/print/StirWriter.h"
+#include "stinkytofu/stir/StirReader.h"
+#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/stir/StirWriter.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;

@@ -1,7 +1,7 @@
 //===- TestModules.cpp - Modules read from text, for unit tests -----------===//
 #include "TestModules.h"
-#include "stinkytofu/parse/AsmReader.h"
-#include "stinkytofu/parse/StirReader.h"
+#include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/stir/StirReader.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"

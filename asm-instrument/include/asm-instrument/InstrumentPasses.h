@@ -12,7 +12,7 @@
 #ifndef ASM_INSTRUMENT_INSTRUMENTPASSES_H
 #define ASM_INSTRUMENT_INSTRUMENTPASSES_H
 
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/passes/PassRegistry.h"
 
 namespace stinkytofu {
 

@@ -2,7 +2,7 @@
 #include "asm-instrument/sqtt/BranchRange.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/parse/OperandParser.h"
+#include "stinkytofu/mc/OperandParser.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -178,17 +178,26 @@ BranchLayout::BranchLayout(const Function &F, InstructionSizes &Sizes) {
   const MCInstrInfo &MII = F.parent()->target().instrInfo();
   DenseMap<const BasicBlock *, std::pair<unsigned, ByteRange>> LabelOf;
   ByteRange Addr;
-  auto AddSlot = [&](const BasicBlock *BB, const Instruction *I) {
+  auto AddSlot = [&](const BasicBlock *BB, const Instruction *I, ByteRange At) {
     SlotOf[{BB, I}] = SlotAt.size();
-    SlotAt.push_back(Addr);
+    SlotAt.push_back(At);
   };
   for (const BasicBlock &BB : F.blocks()) {
     Addr += directiveBytes(BB.leadingText());
     LabelOf[&BB] = {unsigned(SlotAt.size()), Addr};
-    for (const Instruction &I : BB.instructions()) {
+    // Code inserted before an instruction goes in front of the directives
+    // before it (MarkerEmitter), so the slot is where they start.
+    std::optional<ByteRange> DirectivesAt;
+    for (const BlockItem &Item : BB.items()) {
+      if (const auto *D = dyn_cast<Directive>(&Item)) {
+        DirectivesAt = DirectivesAt.value_or(Addr);
+        Addr += directiveBytes(D->text());
+        continue;
+      }
+      const Instruction &I = cast<Instruction>(Item);
       unsigned Slot = SlotAt.size();
-      AddSlot(&BB, &I);
-      Addr += directiveBytes(I.leadingText());
+      AddSlot(&BB, &I, DirectivesAt.value_or(Addr));
+      DirectivesAt.reset();
       ByteRange Size = Sizes.of(I);
       if (I.kind() == InstKind::Machine && I.facts().has(IF_Branch) &&
           !I.facts().has(IF_ComputedTarget) && !I.facts().has(IF_IndirectBranch)) {
@@ -206,7 +215,7 @@ BranchLayout::BranchLayout(const Function &F, InstructionSizes &Sizes) {
       }
       Addr += Size;
     }
-    AddSlot(&BB, nullptr);
+    AddSlot(&BB, nullptr, Addr);
   }
   // Keep the branches whose label is a block of this function.
   std::erase_if(Branches, [&](Branch &B) {

@@ -1,7 +1,7 @@
 //===- InstrumentationVerifier.cpp - Inserted code changes nothing --------===//
 #include "asm-instrument/sqtt/InstrumentationVerifier.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
-#include "stinkytofu/print/AsmWriter.h"
+#include "stinkytofu/asm/AsmWriter.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace llvm;

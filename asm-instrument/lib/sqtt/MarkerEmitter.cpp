@@ -5,7 +5,7 @@
 #include "asm-instrument/sqtt/UserMarkers.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/parse/AssemblerState.h"
+#include "stinkytofu/mc/AssemblerState.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/support/StableSort.h"
 #include "llvm/ADT/DenseMap.h"
@@ -493,18 +493,19 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
 
   // Where the group goes: before G.P.Before, or at the end of its block.
   // Groups are emitted last to first, so everything before the point is
-  // still where the plan saw it.
+  // still where the plan saw it. Before an instruction means in front of the
+  // directives before it, where BranchLayout measured the slot; the code
+  // that replaces a marker pseudo-instruction goes right before it instead,
+  // after its directives.
   BasicBlock *BB = G.P.Before ? G.P.Before->parent() : G.P.Block;
-  auto &Insts = BB->instructions();
-  auto Pos = Insts.end();
-  if (G.P.Before)
-    for (auto It = Insts.begin(); It != Insts.end(); ++It)
-      if (&*It == G.P.Before) {
-        Pos = It;
-        break;
-      }
+  bool ReplacesPseudo = G.P.Before && G.P.Before->kind() == InstKind::Pseudo;
+  BasicBlock::const_item_iterator Pos = BB->items().end();
+  if (ReplacesPseudo)
+    Pos = G.P.Before->getIterator();
+  else if (G.P.Before)
+    Pos = BB->directivesBefore(*G.P.Before);
   Instruction *First = nullptr;
-  auto Insert = [&](BasicBlock &Into, BasicBlock::InstList::iterator At,
+  auto Insert = [&](BasicBlock &Into, BasicBlock::const_item_iterator At,
                     std::list<Instruction> &New) {
     for (Instruction &I : New) {
       Instruction &Placed = Into.insert(At, std::move(I));
@@ -519,25 +520,17 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
     Insert(*BB, Pos, *BodyI);
   } else {
     // BB: ... guard -> [markers] -> .Lsqtt_skip_N: restore, rest of BB.
-    auto BBIt = F.blocks().begin();
-    while (&*BBIt != BB)
-      ++BBIt;
-    auto SkipIt = F.blocks().emplace(std::next(BBIt), Plan.Label);
-    SkipIt->setParent(&F);
-    SkipIt->instructions().splice(SkipIt->instructions().end(), Insts, Pos, Insts.end());
-    for (Instruction &I : SkipIt->instructions())
-      I.setParent(&*SkipIt);
-    auto MarkIt = F.blocks().emplace(SkipIt, "");
-    MarkIt->setParent(&F);
-    Ctx.InsertedBlocks.insert(&*SkipIt);
-    Ctx.InsertedBlocks.insert(&*MarkIt);
-    Insert(*BB, Insts.end(), *PreI);
-    Insert(*MarkIt, MarkIt->instructions().end(), *BodyI);
-    Insert(*SkipIt, SkipIt->instructions().begin(), *PostI);
+    BasicBlock &Skip = F.splitBlock(*BB, Pos, Plan.Label);
+    BasicBlock &Mark = F.insertBlock(Skip.getIterator(), "");
+    Ctx.InsertedBlocks.insert(&Skip);
+    Ctx.InsertedBlocks.insert(&Mark);
+    Insert(*BB, BB->items().end(), *PreI);
+    Insert(Mark, Mark.items().end(), *BodyI);
+    Insert(Skip, Skip.items().begin(), *PostI);
   }
-  // Comments and directives written before a marker pseudo-instruction
-  // stay in front of the code that replaces it.
-  if (First && G.P.Before && G.P.Before->kind() == InstKind::Pseudo) {
+  // The comments written before a marker pseudo-instruction stay in front
+  // of the code that replaces it.
+  if (First && ReplacesPseudo) {
     First->setLeadingText(G.P.Before->leadingText());
     G.P.Before->setLeadingText("");
   }

@@ -3,7 +3,6 @@
 #include "stinkytofu/analysis/CallingConvention.h"
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/hw/HardwareModel.h"
-#include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
@@ -12,19 +11,39 @@ using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
+/// What the caller of a function that follows the calling convention may
+/// read after it returns: everything but M0, SCC, VCC and the caller-saved
+/// SGPRs.
+static BitVector liveAfterAbiReturn(const RegisterUnits &RU) {
+  const TargetInfo &TI = RU.target();
+  BitVector Live = RU.all();
+  for (const char *Name : {"M0", "SCC", "VCC"})
+    if (MCRegister R = RU.byName(Name); R.isValid())
+      RU.reset(Live, R);
+  for (unsigned S = 0, E = TI.hardware().maxSGPRs(); S < E; ++S)
+    if (!isCalleeSavedSGPR(S))
+      if (MCRegister R = TI.reg32(RegClass::SGPR, S); R.isValid())
+        RU.reset(Live, R);
+  return Live;
+}
+
 MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B) : Budget(B) {
   const TargetInfo &TI = F.parent()->target();
   RU = std::make_unique<RegisterUnits>(TI);
   All = RU->all();
   Busy = RU->none();
+  LivenessOptions Options;
   if (AbiReturns) {
-    computeAbiRefined(F);
-    return;
+    Options.LiveAfterReturn = liveAfterAbiReturn(*RU);
+    // A callee may write less than all it may clobber: a call ends no
+    // liveness.
+    Options.CallsEndLiveness = false;
   }
-  // The core analysis answers per instruction on demand (it caches each
-  // block's answers on first use). Live somewhere = live out of a block, or
-  // read or written by one of its instructions.
-  Core = std::make_unique<Liveness>(F);
+  Core = std::make_unique<Liveness>(F, std::move(Options));
+  // The verifier asks after the code changed: answer for the original.
+  Core->computeAllInstructionSets();
+  // Live somewhere = live out of a block, or read or written by one of its
+  // instructions.
   for (BasicBlock &BB : F.blocks()) {
     Busy |= Core->liveIn(BB);
     Busy |= Core->liveOut(BB);
@@ -37,128 +56,23 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B) : Bud
 
 MarkerLiveness::~MarkerLiveness() = default;
 
-void MarkerLiveness::computeAbiRefined(Function &F) {
-  Liveness L(F); // for what calls and opaque statements read and write
-  const TargetInfo &TI = RU->target();
-  // What the caller may read after a return: everything but M0, SCC, VCC
-  // and the caller-saved SGPRs.
-  BitVector AtReturn = All;
-  for (const char *Name : {"M0", "SCC", "VCC"})
-    if (MCRegister R = RU->byName(Name); R.isValid())
-      RU->reset(AtReturn, R);
-  for (unsigned S = 0, E = TI.hardware().maxSGPRs(); S < E; ++S)
-    if (!isCalleeSavedSGPR(S))
-      if (MCRegister R = TI.reg32(RegClass::SGPR, S); R.isValid())
-        RU->reset(AtReturn, R);
-
-  std::vector<BasicBlock *> Order;
-  DenseMap<const BasicBlock *, unsigned> Index;
-  for (BasicBlock &BB : F.blocks()) {
-    Index[&BB] = Order.size();
-    Order.push_back(&BB);
-  }
-  const unsigned N = Order.size();
-  std::vector<BitVector> In(N, RU->none()), Out(N, RU->none());
-  auto Step = [&](const Instruction &I, BitVector &Live) {
-    if (I.kind() == InstKind::Opaque || I.facts().has(IF_Opaque)) {
-      Live.set();
-      return;
-    }
-    if (I.facts().has(IF_Call)) {
-      Live |= L.readsOf(I); // a callee may write less than all: kill nothing
-      return;
-    }
-    for (MCRegister R : I.facts().Defs)
-      RU->reset(Live, R);
-    for (MCRegister R : I.facts().Uses)
-      RU->set(Live, R);
-  };
-  auto ExitOut = [&](const BasicBlock &BB) -> BitVector {
-    if (BB.empty())
-      return All;
-    const Instruction &Last = BB.instructions().back();
-    if (isProgramEnd(Last))
-      return RU->none();
-    if (isReturn(Last))
-      return AtReturn;
-    return All;
-  };
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (unsigned B = N; B-- > 0;) {
-      const BasicBlock &BB = *Order[B];
-      BitVector O = RU->none();
-      bool Leaves = false;
-      for (const BasicBlock *S : BB.successors()) {
-        auto It = Index.find(S);
-        if (It == Index.end())
-          Leaves = true;
-        else
-          O |= In[It->second];
-      }
-      if (Leaves)
-        O = All;
-      else if (BB.successors().empty())
-        O = ExitOut(BB);
-      BitVector Live = O;
-      for (auto It = BB.instructions().rbegin(); It != BB.instructions().rend(); ++It)
-        Step(*It, Live);
-      if (Live != In[B] || O != Out[B]) {
-        In[B] = Live;
-        Out[B] = O;
-        Changed = true;
-      }
-    }
-  }
-  for (unsigned B = 0; B < N; ++B) {
-    BasicBlock &BB = *Order[B];
-    Blocks[&BB] = {In[B], Out[B]};
-    Busy |= In[B];
-    Busy |= Out[B];
-    BitVector Live = Out[B];
-    for (auto It = BB.instructions().rbegin(); It != BB.instructions().rend(); ++It) {
-      BitVector After = Live;
-      Step(*It, Live);
-      Around[&*It] = {Live, After};
-      Busy |= Live;
-      Busy |= L.writesOf(*It);
-    }
-  }
-}
-
 const BitVector &MarkerLiveness::liveBefore(const Instruction &I) const {
-  if (Core)
-    return Core->liveBefore(I);
-  auto It = Around.find(&I);
-  return It == Around.end() ? All : It->second.first;
+  return Core->liveBefore(I);
 }
 
 const BitVector &MarkerLiveness::liveAfter(const Instruction &I) const {
-  if (Core)
-    return Core->liveAfter(I);
-  auto It = Around.find(&I);
-  return It == Around.end() ? All : It->second.second;
+  return Core->liveAfter(I);
 }
 
-const BitVector &MarkerLiveness::liveIn(const BasicBlock &BB) const {
-  if (Core)
-    return Core->liveIn(BB);
-  auto It = Blocks.find(&BB);
-  return It == Blocks.end() ? All : It->second.first;
-}
+const BitVector &MarkerLiveness::liveIn(const BasicBlock &BB) const { return Core->liveIn(BB); }
 
 const BitVector &MarkerLiveness::liveAt(const InsertPoint &P) const {
   if (P.Before)
     return liveBefore(*P.Before);
   if (P.Block && !P.Block->empty())
     return liveAfter(P.Block->instructions().back());
-  if (P.Block && Core)
+  if (P.Block)
     return Core->liveOut(*P.Block);
-  if (P.Block) {
-    auto It = Blocks.find(P.Block);
-    return It == Blocks.end() ? All : It->second.second;
-  }
   return All;
 }
 

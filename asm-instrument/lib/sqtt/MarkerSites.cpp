@@ -6,13 +6,8 @@ namespace stinkytofu::sqtt {
 
 InsertPoint InsertPoint::after(Instruction &I) {
   BasicBlock *BB = I.parent();
-  auto &Insts = BB->instructions();
-  for (auto It = Insts.begin(); It != Insts.end(); ++It)
-    if (&*It == &I) {
-      ++It;
-      return {BB, It == Insts.end() ? nullptr : &*It};
-    }
-  return {BB, nullptr};
+  auto Next = std::next(I.getIterator());
+  return {BB, Next == BB->instructions().end() ? nullptr : &*Next};
 }
 
 InsertPoint InsertPoint::atStart(BasicBlock &BB) {

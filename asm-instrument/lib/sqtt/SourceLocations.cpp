@@ -2,7 +2,7 @@
 #include "asm-instrument/sqtt/SourceLocations.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "stinkytofu/parse/AssemblerState.h"
+#include "stinkytofu/mc/AssemblerState.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -11,7 +11,7 @@ using namespace llvm;
 namespace stinkytofu::sqtt {
 
 /// Calls \p Fn for every line of every text of \p F in order: block leading
-/// texts, labels, instruction leading texts.
+/// texts, then the leading texts and directives of the items.
 template <typename Fn> static void forEachTextLine(const Function &F, Fn &&Visit) {
   auto Lines = [&](StringRef Text) {
     while (!Text.empty()) {
@@ -25,9 +25,12 @@ template <typename Fn> static void forEachTextLine(const Function &F, Fn &&Visit
   for (const BasicBlock &BB : F.blocks()) {
     if (Lines(BB.leadingText()))
       return;
-    for (const Instruction &I : BB.instructions())
-      if (Lines(I.leadingText()))
+    for (const BlockItem &Item : BB.items()) {
+      if (Lines(Item.leadingText()))
         return;
+      if (const auto *D = dyn_cast<Directive>(&Item); D && Lines(D->text()))
+        return;
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 #include "asm-instrument/funcmap/FuncMap.h"
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/parse/PseudoInstructions.h"
+#include "stinkytofu/mc/PseudoInstructions.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -89,7 +89,7 @@ static Expected<std::string> payloadOperand(const Instruction &I) {
 Expected<std::vector<MarkerSite>> userMarkerSites(Function &F, MarkerIdAllocator &Ids) {
   std::vector<MarkerSite> Sites;
   for (BasicBlock &BB : F.blocks()) {
-    auto &Insts = BB.instructions();
+    auto Insts = BB.instructions();
     for (auto It = Insts.begin(); It != Insts.end(); ++It) {
       Instruction &I = *It;
       UserMarkerKind K = classifyUserMarker(I);
@@ -155,32 +155,12 @@ Expected<std::vector<MarkerSite>> userMarkerSites(Function &F, MarkerIdAllocator
 }
 
 void eraseUserMarkers(Function &F) {
-  Module &M = *F.parent();
-  for (auto BB = F.blocks().begin(); BB != F.blocks().end(); ++BB) {
-    auto &Insts = BB->instructions();
-    for (auto It = Insts.begin(); It != Insts.end();) {
-      if (classifyUserMarker(*It) == UserMarkerKind::None) {
-        ++It;
-        continue;
-      }
-      StringRef Leading = It->leadingText();
-      auto Next = Insts.erase(It);
-      if (!Leading.empty()) {
-        if (Next != Insts.end()) {
-          Next->setLeadingText(M.save((Leading + Next->leadingText()).str()));
-        } else if (std::next(BB) != F.blocks().end()) {
-          BasicBlock &After = *std::next(BB);
-          After.setLeadingText(M.save((Leading + After.leadingText()).str()));
-        } else if (!Insts.empty()) {
-          // The function's last statement: nothing follows it in the function.
-          warningStream() << M.fileName() << ": warning: text before a marker "
-                          << "pseudo-instruction at the end of function '" << F.name()
-                          << "' was dropped\n";
-        }
-      }
-      It = Next;
+  for (BasicBlock &BB : F.blocks())
+    for (auto It = BB.instructions().begin(); It != BB.instructions().end();) {
+      Instruction &I = *It++;
+      if (classifyUserMarker(I) != UserMarkerKind::None)
+        I.eraseFromParent(); // its comments go to what follows it
     }
-  }
 }
 
 } // namespace stinkytofu::sqtt

@@ -1,15 +1,12 @@
 //===- CallEffects.cpp - What a call does to registers --------------------===//
 #include "stinkytofu/analysis/CallEffects.h"
 #include "stinkytofu/analysis/CallingConvention.h"
+#include "stinkytofu/analysis/LiveUnitsDataflow.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 
 using namespace llvm;
 
 namespace stinkytofu {
-
-static bool isOpaque(const Instruction &I) {
-  return I.kind() == InstKind::Opaque || I.facts().has(IF_Opaque);
-}
 
 CallTransfer makeCallTransfer(const RegisterUnits &RU, const Instruction &Call,
                               const CallEffect &Effect) {
@@ -93,152 +90,137 @@ static bool leavesCleanly(const BasicBlock &BB) {
          (isIndirectBranch(Last) && !Last.getModifier<LabelData>());
 }
 
+using CallTransfers = DenseMap<const Instruction *, CallTransfer>;
+
+namespace {
+
+/// What a callee may read before writing it: the live-in of its entry, with
+/// nothing live after a return (what the caller reads afterwards is the
+/// caller's business) and everything live where control goes we do not know
+/// where. Edges to other functions are not followed.
+class CalleeReads : public LiveUnitsDataflow<CalleeReads> {
+public:
+  CalleeReads(const Function &F, const RegisterUnits &RU, const CallTransfers &Calls)
+      : LiveUnitsDataflow(F, RU), Calls(Calls) {}
+
+  const CallTransfer &callTransfer(const Instruction &Call) const {
+    return Calls.find(&Call)->second;
+  }
+  BitVector exitState(const BasicBlock &BB) const {
+    return leavesCleanly(BB) ? RU.none() : RU.all();
+  }
+
+private:
+  const CallTransfers &Calls;
+};
+
+/// What is surely written on every path from the entry of a callee: a
+/// forward must-analysis (intersection where paths meet). A write after a
+/// branch inside a block (one the CFG builder has not split) does not count:
+/// control may have left before it.
+class SurelyWritten
+    : public DataflowAnalysis<SurelyWritten, BitVector, DataflowDirection::Forward> {
+public:
+  SurelyWritten(const Function &F, const RegisterUnits &RU, const CallTransfers &Calls,
+                const DenseSet<const Instruction *> &AfterInnerBranch)
+      : DataflowAnalysis(F), RU(RU), Calls(Calls), AfterInnerBranch(AfterInnerBranch) {}
+
+  /// Nothing is known to be unwritten until a path says so.
+  BitVector initialState() const { return RU.all(); }
+  BitVector entryState() const { return RU.none(); }
+  void join(BitVector &Into, const BitVector &From) const { Into &= From; }
+  void transfer(const Instruction &I, BitVector &Written) const {
+    if (!AfterInnerBranch.contains(&I))
+      for (MCRegister R : I.facts().Defs)
+        RU.set(Written, R);
+  }
+  void transferCall(const Instruction &I, BitVector &Written) const {
+    if (!AfterInnerBranch.contains(&I))
+      Written |= Calls.find(&I)->second.Kill;
+  }
+  /// An opaque instruction may write anything but surely writes nothing.
+  void transferOpaque(const Instruction &, BitVector &) const {}
+
+private:
+  const RegisterUnits &RU;
+  const CallTransfers &Calls;
+  const DenseSet<const Instruction *> &AfterInnerBranch;
+};
+
+} // namespace
+
 CallEffect CallEffectAnalyzer::summarise(const Function &F) {
   CallEffect S{/*Known=*/true, RU.none(), RU.none(), RU.none()};
-  std::vector<const BasicBlock *> Blocks;
-  DenseMap<const BasicBlock *, unsigned> Index;
-  for (const BasicBlock &B : F.blocks()) {
-    Index[&B] = Blocks.size();
-    Blocks.push_back(&B);
-  }
-  const unsigned N = Blocks.size();
-  if (N == 0)
+  if (F.blocks().empty())
     return S;
 
-  // One pass per block:
-  // - may-sets over every instruction (UnionReads: every read, the fallback
-  //   when there is no CFG to find the reads that come before a write);
-  // - Must: what the block surely writes, up to a control transfer in its
-  //   middle (a block the CFG builder has not split);
-  // - Gen/Kill for the backward liveness inside the callee.
+  // One pass over the instructions: the effect of each call, the may-sets
+  // (UnionReads: every read, the fallback when there is no CFG to find the
+  // reads that come before a write) and the instructions that follow a
+  // branch in the middle of their block.
   BitVector UnionReads = RU.none();
-  std::vector<BitVector> Must(N, RU.none()), Gen(N, RU.none()), Kill(N, RU.none());
-  for (unsigned B = 0; B < N; ++B) {
-    std::vector<const Instruction *> Insts;
-    for (const Instruction &I : Blocks[B]->instructions())
-      Insts.push_back(&I);
-    std::vector<std::optional<CallTransfer>> Calls(Insts.size());
-    bool Stopped = false;
-    for (size_t K = 0; K < Insts.size(); ++K) {
-      const Instruction &I = *Insts[K];
-      if (isOpaque(I)) {
+  CallTransfers Calls;
+  DenseSet<const Instruction *> AfterInnerBranch;
+  for (const BasicBlock &BB : F.blocks()) {
+    const Instruction *BranchInside = nullptr;
+    for (const Instruction &I : BB.instructions()) {
+      if (BranchInside)
+        AfterInnerBranch.insert(&I);
+      if (isOpaqueInstruction(I)) {
         UnionReads.set();
         S.MayWrite.set();
       } else if (I.facts().has(IF_Call)) {
-        Calls[K] = makeCallTransfer(RU, I, effectOf(I));
-        UnionReads |= Calls[K]->Gen;
-        S.MayWrite |= Calls[K]->MayWrite;
-        if (!Stopped)
-          Must[B] |= Calls[K]->Kill;
+        CallTransfer T = makeCallTransfer(RU, I, effectOf(I));
+        UnionReads |= T.Gen;
+        S.MayWrite |= T.MayWrite;
+        Calls[&I] = std::move(T);
       } else {
         for (MCRegister R : I.facts().Uses)
           RU.set(UnionReads, R);
-        for (MCRegister R : I.facts().Defs) {
+        for (MCRegister R : I.facts().Defs)
           RU.set(S.MayWrite, R);
-          if (!Stopped)
-            RU.set(Must[B], R);
-        }
       }
-      if (I.facts().has(IF_Branch) && K + 1 != Insts.size())
-        Stopped = true;
-    }
-    for (size_t K = Insts.size(); K-- > 0;) {
-      const Instruction &I = *Insts[K];
-      if (isOpaque(I)) {
-        Gen[B].set();
-      } else if (Calls[K]) {
-        Gen[B].reset(Calls[K]->Kill);
-        Gen[B] |= Calls[K]->Gen;
-        Kill[B] |= Calls[K]->Kill;
-      } else {
-        for (MCRegister R : I.facts().Defs) {
-          RU.reset(Gen[B], R);
-          RU.set(Kill[B], R);
-        }
-        for (MCRegister R : I.facts().Uses)
-          RU.set(Gen[B], R);
-      }
+      if (I.facts().has(IF_Branch) && &I != &BB.instructions().back())
+        BranchInside = &I;
     }
   }
 
-  std::vector<std::vector<unsigned>> Preds(N), Succs(N);
+  CalleeReads Reads(F, RU, Calls);
   size_t Edges = 0;
-  for (unsigned B = 0; B < N; ++B)
-    for (const BasicBlock *Succ : Blocks[B]->successors())
-      if (auto It = Index.find(Succ); It != Index.end()) {
-        Succs[B].push_back(It->second);
-        Preds[It->second].push_back(B);
-        ++Edges;
-      }
-  if (N > 1 && Edges == 0) {
+  for (const BasicBlock *BB : Reads.blocks())
+    for (const BasicBlock *Succ : BB->successors())
+      Edges += Reads.contains(*Succ);
+  if (Reads.blocks().size() > 1 && Edges == 0) {
     S.Reads = std::move(UnionReads); // no CFG: every read may come first
     return S;                        // and nothing is surely written
   }
-  std::vector<bool> Reachable(N, false);
-  std::vector<unsigned> Work{0};
-  Reachable[0] = true;
-  while (!Work.empty()) {
-    unsigned B = Work.back();
-    Work.pop_back();
-    for (unsigned Succ : Succs[B])
-      if (!Reachable[Succ]) {
-        Reachable[Succ] = true;
-        Work.push_back(Succ);
-      }
-  }
+  cantFail(Reads.run()); // no visit limit: it cannot fail
+  S.Reads = Reads.stateIn(F.blocks().front());
 
-  // Reads: live-in of the entry, with nothing live after a return (what the
-  // caller reads afterwards is the caller's business) and everything live
-  // where control goes we do not know where.
-  std::vector<BitVector> LiveIn(N, RU.none());
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (unsigned B = N; B-- > 0;) {
-      BitVector Live = RU.none();
-      if (Succs[B].empty()) {
-        if (!leavesCleanly(*Blocks[B]))
-          Live.set();
-      } else {
-        for (unsigned Succ : Succs[B])
-          Live |= LiveIn[Succ];
-      }
-      Live.reset(Kill[B]);
-      Live |= Gen[B];
-      if (Live != LiveIn[B]) {
-        LiveIn[B] = std::move(Live);
-        Changed = true;
-      }
-    }
-  }
-  S.Reads = LiveIn[0];
-
-  // Surely written on every path: a forward must-analysis from the entry,
-  // intersected over the exits (reachable blocks without successors).
-  std::vector<BitVector> Out(N, RU.all());
-  Out[0] = Must[0];
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (unsigned B = 1; B < N; ++B) {
-      if (!Reachable[B])
-        continue;
-      BitVector In = RU.all();
-      for (unsigned P : Preds[B])
-        if (Reachable[P])
-          In &= Out[P];
-      In |= Must[B];
-      if (In != Out[B]) {
-        Out[B] = std::move(In);
-        Changed = true;
-      }
-    }
-  }
+  // Surely written: intersected over the exits (blocks without successors)
+  // that the entry reaches.
+  SurelyWritten Written(F, RU, Calls, AfterInnerBranch);
+  cantFail(Written.run());
+  DenseSet<const BasicBlock *> Reachable{&F.blocks().front()};
+  std::vector<const BasicBlock *> Work{&F.blocks().front()};
   bool AnyExit = false;
   BitVector Surely = RU.all();
-  for (unsigned B = 0; B < N; ++B)
-    if (Reachable[B] && Succs[B].empty()) {
-      Surely &= Out[B];
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.back();
+    Work.pop_back();
+    bool HasSuccessor = false;
+    for (const BasicBlock *Succ : BB->successors()) {
+      if (!Written.contains(*Succ))
+        continue;
+      HasSuccessor = true;
+      if (Reachable.insert(Succ).second)
+        Work.push_back(Succ);
+    }
+    if (!HasSuccessor) {
+      Surely &= Written.stateOut(*BB);
       AnyExit = true;
     }
+  }
   if (AnyExit)
     S.MustWrite = std::move(Surely);
   return S;

@@ -2,7 +2,6 @@
 #include "stinkytofu/analysis/CodeLayout.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "llvm/ADT/StringExtras.h"
-#include <algorithm>
 
 using namespace llvm;
 
@@ -60,9 +59,7 @@ std::optional<unsigned> CodeLayout::labelPosition(const BasicBlock &BB) const {
   const Function *F = BB.parent();
   if (!F)
     return std::nullopt;
-  auto It = std::find_if(F->blocks().begin(), F->blocks().end(),
-                         [&](const BasicBlock &B) { return &B == &BB; });
-  for (; It != F->blocks().end(); ++It)
+  for (auto It = BB.getIterator(); It != F->blocks().end(); ++It)
     if (!It->empty())
       return position(It->instructions().front());
   // Nothing follows in the function: one past its last instruction.
@@ -83,31 +80,27 @@ const Instruction *walkForward(const Instruction &I, Fn OnLabel) {
   const BasicBlock *BB = I.parent();
   if (!BB || !BB->parent())
     return nullptr;
-  auto InstIt = std::find_if(BB->instructions().begin(), BB->instructions().end(),
-                             [&](const Instruction &X) { return &X == &I; });
-  if (InstIt == BB->instructions().end())
-    return nullptr;
-  if (std::next(InstIt) != BB->instructions().end()) {
-    const Instruction &Next = *std::next(InstIt);
-    return isTrivia(Next.leadingText()) ? &Next : nullptr;
-  }
   const Function &F = *BB->parent();
-  auto BlockIt = std::find_if(F.blocks().begin(), F.blocks().end(),
-                              [&](const BasicBlock &B) { return &B == BB; });
-  for (++BlockIt; BlockIt != F.blocks().end(); ++BlockIt) {
-    if (!isTrivia(BlockIt->leadingText()))
-      return nullptr;
-    if (BlockIt->hasLabel()) {
-      if (!labelLineIsTrivia(*BlockIt))
+  Function::const_iterator Block = BB->getIterator();
+  BasicBlock::const_item_iterator It = std::next(BasicBlock::const_item_iterator(I));
+  while (true) {
+    for (; !It.isEnd(); ++It) {
+      if (!isTrivia(It->leadingText()))
         return nullptr;
-      OnLabel(BlockIt->label());
+      if (const auto *Next = dyn_cast<Instruction>(&*It))
+        return Next;
+      if (!isTrivia(cast<Directive>(*It).text()))
+        return nullptr;
     }
-    if (!BlockIt->empty()) {
-      const Instruction &Next = BlockIt->instructions().front();
-      return isTrivia(Next.leadingText()) ? &Next : nullptr;
+    if (++Block == F.blocks().end() || !isTrivia(Block->leadingText()))
+      return nullptr;
+    if (Block->hasLabel()) {
+      if (!labelLineIsTrivia(*Block))
+        return nullptr;
+      OnLabel(Block->label());
     }
+    It = Block->items().begin();
   }
-  return nullptr;
 }
 } // namespace
 

@@ -174,13 +174,8 @@ bool DominatorTreeBase::dominates(const Instruction &A, const Instruction &B) co
     return properlyDominates(BA, BB);
   if (!isReachable(BA))
     return false;
-  for (const Instruction &I : BA->instructions()) {
-    if (&I == &A)
-      return !Post; // A first: A dominates B, B post-dominates A
-    if (&I == &B)
-      return Post;
-  }
-  return false;
+  // A first: A dominates B, B post-dominates A.
+  return A.comesBefore(B) ? !Post : Post;
 }
 
 BasicBlock *DominatorTreeBase::immediateDominator(const BasicBlock *B) const {

@@ -1,5 +1,6 @@
 //===- Liveness.cpp - Register liveness at instruction granularity --------===//
 #include "stinkytofu/analysis/Liveness.h"
+#include "stinkytofu/analysis/LiveUnitsDataflow.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
@@ -11,157 +12,94 @@ namespace stinkytofu {
 
 AnalysisKey LivenessAnalysis::Key;
 
-/// s_endpgm and its variants end the wave: nothing is live after them.
-static bool endsProgram(const BasicBlock &BB) {
-  return !BB.empty() && isProgramEnd(BB.instructions().back());
-}
+/// The backward dataflow, with the effect of each call of the function.
+class Liveness::Solver : public LiveUnitsDataflow<Liveness::Solver> {
+public:
+  struct CallInfo {
+    CallEffect Effect;
+    CallTransfer Transfer;
+  };
 
-Liveness::Liveness(Function &F) : Fn(&F) {
+  Solver(const Function &F, const RegisterUnits &RU, LivenessOptions Options)
+      : LiveUnitsDataflow(F, RU), Options(std::move(Options)) {
+    CallEffectAnalyzer Callees(*F.parent(), RU);
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions())
+        if (!isOpaqueInstruction(I) && I.facts().has(IF_Call)) {
+          CallEffect E = Callees.effectOf(I);
+          CallTransfer T = makeCallTransfer(RU, I, E);
+          Calls[&I] = std::make_unique<CallInfo>(CallInfo{std::move(E), std::move(T)});
+        }
+  }
+
+  /// Null when \p I is not a call of this function.
+  const CallInfo *callInfo(const Instruction &I) const {
+    auto It = Calls.find(&I);
+    return It == Calls.end() ? nullptr : It->second.get();
+  }
+
+  // Dataflow hooks.
+  const CallTransfer &callTransfer(const Instruction &Call) const {
+    return callInfo(Call)->Transfer;
+  }
+  void transferCall(const Instruction &I, BitVector &Live) const {
+    const CallTransfer &T = callTransfer(I);
+    if (Options.CallsEndLiveness)
+      Live.reset(T.Kill);
+    Live |= T.Gen;
+  }
+  BitVector exitState(const BasicBlock &BB) const {
+    if (BB.empty())
+      return RU.all();
+    const Instruction &Last = BB.instructions().back();
+    if (isProgramEnd(Last)) // the wave ends: nothing is read afterwards
+      return RU.none();
+    if (Options.LiveAfterReturn && isReturn(Last))
+      return *Options.LiveAfterReturn;
+    return RU.all();
+  }
+  /// Code of another function may read anything.
+  void joinOutsideEdge(const BasicBlock &, const BasicBlock &, BitVector &Live) const {
+    Live.set();
+  }
+
+private:
+  LivenessOptions Options;
+  DenseMap<const Instruction *, std::unique_ptr<CallInfo>> Calls;
+};
+
+Liveness::Liveness(Function &F, LivenessOptions Options) : Fn(&F) {
   Module *M = F.parent();
   if (!M)
     report_fatal_error("Liveness: function '" + F.name() + "' belongs to no module");
   RU = std::make_unique<RegisterUnits>(M->target());
   AllLive = RU->all(); // what an unknown instruction gets: everything live
-  CallEffectAnalyzer Callees(*M, *RU);
-  for (BasicBlock &BB : F.blocks()) {
-    unsigned B = Blocks.size();
-    BlockIndex[&BB] = B;
-    Blocks.push_back(&BB);
+  Flow = std::make_unique<Solver>(F, *RU, std::move(Options));
+  unsigned B = 0;
+  for (const BasicBlock &BB : F.blocks()) {
     unsigned Idx = 0;
-    for (Instruction &I : BB.instructions()) {
+    for (const Instruction &I : BB.instructions())
       InstPos[&I] = Position{B, Idx++};
-      if (!isOpaque(I) && I.facts().has(IF_Call)) {
-        CallEffect E = Callees.effectOf(I);
-        CallTransfer T = makeCallTransfer(*RU, I, E);
-        Calls[&I] = std::make_unique<CallInfo>(CallInfo{std::move(E), std::move(T)});
-      }
-    }
+    ++B;
   }
-  Points.resize(Blocks.size());
-  computeBlocks();
+  cantFail(Flow->run()); // no visit limit: it cannot fail
 }
 
-bool Liveness::isOpaque(const Instruction &I) const {
-  return I.kind() == InstKind::Opaque || I.facts().has(IF_Opaque);
-}
-
-const Liveness::CallInfo *Liveness::callInfo(const Instruction &I) const {
-  auto It = Calls.find(&I);
-  return It == Calls.end() ? nullptr : It->second.get();
-}
+Liveness::Liveness(Liveness &&) = default;
+Liveness::~Liveness() = default;
 
 const CallEffect *Liveness::callEffect(const Instruction &I) const {
-  const CallInfo *CI = callInfo(I);
+  const Solver::CallInfo *CI = Flow->callInfo(I);
   return CI ? &CI->Effect : nullptr;
 }
 
-void Liveness::stepBackward(const Instruction &I, BitVector &Live) const {
-  if (isOpaque(I)) {
-    Live.set();
-    return;
-  }
-  if (const CallInfo *CI = callInfo(I)) {
-    Live.reset(CI->Transfer.Kill);
-    Live |= CI->Transfer.Gen;
-    return;
-  }
-  for (MCRegister R : I.facts().Defs)
-    RU->reset(Live, R);
-  for (MCRegister R : I.facts().Uses)
-    RU->set(Live, R);
+const std::vector<BitVector> &Liveness::points(unsigned B) const {
+  return Flow->blockStates(*Flow->blocks()[B]);
 }
 
-void Liveness::computeBlocks() {
-  const unsigned N = Blocks.size();
-  // Per block: upward-exposed uses (Gen) and defs (Kill), so that
-  // live-in = Gen | (live-out - Kill).
-  std::vector<BitVector> Gen(N, RU->none()), Kill(N, RU->none());
-  std::vector<std::vector<unsigned>> Succs(N), Preds(N);
-  std::vector<bool> LeavesFunction(N, false);
-  for (unsigned B = 0; B < N; ++B) {
-    const auto &Insts = Blocks[B]->instructions();
-    for (auto It = Insts.rbegin(); It != Insts.rend(); ++It) {
-      const Instruction &I = *It;
-      if (isOpaque(I)) {
-        Gen[B].set();
-      } else if (const CallInfo *CI = callInfo(I)) {
-        Gen[B].reset(CI->Transfer.Kill);
-        Gen[B] |= CI->Transfer.Gen;
-        Kill[B] |= CI->Transfer.Kill;
-      } else {
-        for (MCRegister R : I.facts().Defs) {
-          RU->reset(Gen[B], R);
-          RU->set(Kill[B], R);
-        }
-        for (MCRegister R : I.facts().Uses)
-          RU->set(Gen[B], R);
-      }
-    }
-    for (const BasicBlock *S : Blocks[B]->successors()) {
-      auto It = BlockIndex.find(S);
-      if (It == BlockIndex.end()) {
-        LeavesFunction[B] = true; // an edge we cannot follow: assume all live
-        continue;
-      }
-      Succs[B].push_back(It->second);
-      Preds[It->second].push_back(B);
-    }
-  }
-
-  // The live-out of a block without successors.
-  auto ExitLiveOut = [&](unsigned B) {
-    return endsProgram(*Blocks[B]) ? RU->none() : RU->all();
-  };
-
-  LiveIn.assign(N, RU->none());
-  LiveOut.assign(N, RU->none());
-  std::vector<unsigned> Work;
-  std::vector<bool> Queued(N, true);
-  for (unsigned B = 0; B < N; ++B)
-    Work.push_back(B); // popped last block first: backward problems converge faster
-  BitVector In;
-  while (!Work.empty()) {
-    unsigned B = Work.back();
-    Work.pop_back();
-    Queued[B] = false;
-    BitVector &Out = LiveOut[B];
-    if (Succs[B].empty() && !LeavesFunction[B]) {
-      Out = ExitLiveOut(B);
-    } else if (LeavesFunction[B]) {
-      Out = RU->all();
-    } else {
-      Out.reset();
-      for (unsigned S : Succs[B])
-        Out |= LiveIn[S];
-    }
-    In = Out;
-    In.reset(Kill[B]);
-    In |= Gen[B];
-    if (In == LiveIn[B])
-      continue;
-    LiveIn[B] = In;
-    for (unsigned P : Preds[B])
-      if (!Queued[P]) {
-        Queued[P] = true;
-        Work.push_back(P);
-      }
-  }
-}
-
-const Liveness::BlockPoints &Liveness::points(unsigned B) const {
-  if (!Points[B]) {
-    const auto &Insts = Blocks[B]->instructions();
-    auto P = std::make_unique<BlockPoints>(Insts.size() + 1);
-    unsigned Idx = Insts.size();
-    (*P)[Idx] = LiveOut[B];
-    BitVector Live = LiveOut[B];
-    for (auto It = Insts.rbegin(); It != Insts.rend(); ++It) {
-      stepBackward(*It, Live);
-      (*P)[--Idx] = Live;
-    }
-    Points[B] = std::move(P);
-  }
-  return *Points[B];
+void Liveness::computeAllInstructionSets() const {
+  for (const BasicBlock *BB : Flow->blocks())
+    Flow->blockStates(*BB);
 }
 
 std::optional<Liveness::Position> Liveness::positionOf(const Instruction &I) const {
@@ -172,13 +110,11 @@ std::optional<Liveness::Position> Liveness::positionOf(const Instruction &I) con
 }
 
 const BitVector &Liveness::liveIn(const BasicBlock &BB) const {
-  auto It = BlockIndex.find(&BB);
-  return It == BlockIndex.end() ? AllLive : LiveIn[It->second];
+  return Flow->contains(BB) ? Flow->stateIn(BB) : AllLive;
 }
 
 const BitVector &Liveness::liveOut(const BasicBlock &BB) const {
-  auto It = BlockIndex.find(&BB);
-  return It == BlockIndex.end() ? AllLive : LiveOut[It->second];
+  return Flow->contains(BB) ? Flow->stateOut(BB) : AllLive;
 }
 
 const BitVector &Liveness::liveBefore(const Instruction &I) const {
@@ -212,9 +148,9 @@ bool Liveness::isLiveAfter(const Instruction &I, StringRef MCName) const {
 }
 
 BitVector Liveness::readsOf(const Instruction &I) const {
-  if (isOpaque(I))
+  if (isOpaqueInstruction(I))
     return RU->all();
-  if (const CallInfo *CI = callInfo(I))
+  if (const Solver::CallInfo *CI = Flow->callInfo(I))
     return CI->Transfer.Gen;
   BitVector Reads = RU->none();
   for (MCRegister R : I.facts().Uses)
@@ -223,9 +159,9 @@ BitVector Liveness::readsOf(const Instruction &I) const {
 }
 
 BitVector Liveness::writesOf(const Instruction &I) const {
-  if (isOpaque(I))
+  if (isOpaqueInstruction(I))
     return RU->all();
-  if (const CallInfo *CI = callInfo(I))
+  if (const Solver::CallInfo *CI = Flow->callInfo(I))
     return CI->Transfer.MayWrite;
   BitVector Writes = RU->none();
   for (MCRegister R : I.facts().Defs)
@@ -257,13 +193,14 @@ std::optional<MCRegister> Liveness::findFreeSGPR(const Instruction &First,
   // Everything live at some point of the range or written in it.
   BitVector Busy = RU->none();
   for (unsigned B = From->Block; B <= To->Block; ++B) {
-    const BlockPoints &P = points(B);
-    unsigned Size = Blocks[B]->instructions().size();
+    const std::vector<BitVector> &P = points(B);
+    const BasicBlock &BB = *Flow->blocks()[B];
+    unsigned Size = P.size() - 1;
     unsigned Lo = B == From->Block ? From->Index : 0;
     unsigned Hi = B == To->Block ? To->Index + 1 : Size; // points Lo..Hi
     for (unsigned Pt = Lo; Pt <= Hi; ++Pt)
       Busy |= P[Pt];
-    auto It = Blocks[B]->instructions().begin();
+    auto It = BB.instructions().begin();
     std::advance(It, Lo);
     for (unsigned Idx = Lo; Idx < Hi && Idx < Size; ++Idx, ++It)
       Busy |= writesOf(*It);
@@ -280,11 +217,10 @@ std::optional<MCRegister> Liveness::findFreeSGPR(const Instruction &First,
 }
 
 void Liveness::print(raw_ostream &OS) const {
-  for (unsigned B = 0; B < Blocks.size(); ++B) {
-    const BasicBlock *BB = Blocks[B];
+  for (const BasicBlock *BB : Flow->blocks()) {
     StringRef Name = !BB->name().empty() ? BB->name() : BB->label();
-    OS << Name << ":\n  live-in:  " << RU->describe(LiveIn[B])
-       << "\n  live-out: " << RU->describe(LiveOut[B]) << "\n";
+    OS << Name << ":\n  live-in:  " << RU->describe(Flow->stateIn(*BB))
+       << "\n  live-out: " << RU->describe(Flow->stateOut(*BB)) << "\n";
   }
 }
 

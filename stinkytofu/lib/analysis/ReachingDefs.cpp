@@ -2,7 +2,6 @@
 #include "stinkytofu/analysis/ReachingDefs.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
-#include <algorithm>
 
 using namespace llvm;
 
@@ -38,10 +37,8 @@ ReachingDefs::Result ReachingDefs::before(const Instruction &At, MCRegister Reg)
     return R;
   }
   // Within the block of At, from At backward.
-  const auto &Insts = BB->instructions();
-  auto It = std::find_if(Insts.rbegin(), Insts.rend(),
-                         [&](const Instruction &I) { return &I == &At; });
-  for (++It; It != Insts.rend(); ++It)
+  const auto Insts = BB->instructions();
+  for (auto It = std::make_reverse_iterator(At.getIterator()); It != Insts.rend(); ++It)
     if (writes(*It, Reg)) {
       AddDef(*It);
       return R;

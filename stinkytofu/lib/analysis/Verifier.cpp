@@ -235,17 +235,6 @@ void verifyCFG(const Function &F, Reporter &R) {
   }
 }
 
-class VerifierPass final : public Pass {
-public:
-  StringRef name() const override { return "Verifier"; }
-  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
-                                  const PassScope &) override {
-    if (Error E = verifyModule(M))
-      return std::move(E);
-    return PreservedAnalyses::all();
-  }
-};
-
 } // namespace
 
 Error verifyModule(const Module &M) {
@@ -256,10 +245,6 @@ Error verifyModule(const Module &M) {
   for (const Function &F : M.functions())
     verifyCFG(F, R);
   return R.finish();
-}
-
-Expected<std::unique_ptr<Pass>> createVerifierPass(const PassArguments &Args) {
-  return createArgumentlessPass<VerifierPass>(Args);
 }
 
 } // namespace stinkytofu

@@ -1,6 +1,6 @@
 //===- ObjectEmitter.cpp - Assemble a module into an ELF object -----------===//
 #include "stinkytofu/emit/ObjectEmitter.h"
-#include "stinkytofu/print/AsmWriter.h"
+#include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/MC/MCAsmBackend.h"

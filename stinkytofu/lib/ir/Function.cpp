@@ -1,24 +1,33 @@
 //===- Function.cpp - The kernel or a callable function -------------------===//
 #include "stinkytofu/ir/Function.h"
-#include <algorithm>
+#include <memory>
 
 namespace stinkytofu {
 
+Function::~Function() { Blocks.clearAndDispose(std::default_delete<BasicBlock>()); }
+
 BasicBlock &Function::appendBlock(std::string Label) {
-  BasicBlock &BB = Blocks.emplace_back(std::move(Label));
-  BB.setParent(this);
-  return BB;
+  return insertBlock(Blocks.end(), std::move(Label));
 }
 
-BasicBlock &Function::splitBlock(BasicBlock &BB, BasicBlock::InstList::iterator At) {
-  auto Pos = std::find_if(Blocks.begin(), Blocks.end(),
-                          [&](const BasicBlock &B) { return &B == &BB; });
-  BasicBlock &New = *Blocks.emplace(std::next(Pos), "");
-  New.setParent(this);
-  New.instructions().splice(New.instructions().end(), BB.instructions(), At,
-                            BB.instructions().end());
-  for (Instruction &I : New.instructions())
-    I.setParent(&New);
+BasicBlock &Function::insertBlock(const_iterator Pos, std::string Label) {
+  auto *BB = new BasicBlock(std::move(Label));
+  Blocks.insert(Pos.getNonConst(), *BB);
+  BB->setParent(this);
+  return *BB;
+}
+
+void Function::spliceBlocks(const_iterator Pos, Function &From, const_iterator First,
+                            const_iterator Last) {
+  for (iterator It = First.getNonConst(); It != Last; ++It)
+    It->setParent(this);
+  Blocks.splice(Pos.getNonConst(), From.Blocks, First.getNonConst(), Last.getNonConst());
+}
+
+BasicBlock &Function::splitBlock(BasicBlock &BB, BasicBlock::const_item_iterator At,
+                                 std::string Label) {
+  BasicBlock &New = insertBlock(std::next(BB.getIterator()), std::move(Label));
+  New.splice(New.items().end(), BB, At, BB.items().end());
   return New;
 }
 

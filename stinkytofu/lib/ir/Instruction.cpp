@@ -1,6 +1,7 @@
 //===- Instruction.cpp - One assembly statement of the Asm IR -------------===//
 #include "stinkytofu/ir/Instruction.h"
-#include "stinkytofu/parse/OperandParser.h"
+#include "stinkytofu/ir/BasicBlock.h"
+#include "stinkytofu/ir/StatementText.h"
 
 namespace stinkytofu {
 
@@ -10,11 +11,61 @@ const std::vector<std::unique_ptr<Modifier>> Instruction::NoModifiers;
 
 Instruction::Instruction(InstKind Kind, std::string Mnemonic,
                          std::vector<Operand> Operands)
-    : Kind(Kind) {
+    : BlockItem(ItemKind::Instruction), Kind(Kind) {
   if (!Mnemonic.empty())
     extra().Mnemonic = std::move(Mnemonic);
   if (!Operands.empty())
     extra().Operands = std::move(Operands);
+}
+
+Instruction::Instruction(const Instruction &Other)
+    : BlockItem(Other), Kind(Other.Kind), Modified(Other.Modified), Source(Other.Source) {
+  // Whatever the original still holds lazily (words, operands, packed MC
+  // instructions, facts) is made explicit first, so that the copy depends on
+  // nothing the original refers to.
+  (void)Other.operands();
+  (void)Other.mcInsts();
+  (void)Other.facts();
+  if (!Other.Extra)
+    return;
+  const Details &From = *Other.Extra;
+  Details &To = extra();
+  To.Mnemonic = From.Mnemonic;
+  To.Spelling = From.Spelling;
+  To.Comment = From.Comment;
+  To.Operands = From.Operands;
+  To.OperandText = From.OperandText;
+  To.OwnedMC = From.OwnedMC;
+  To.Facts = From.Facts;
+  To.IssueCycles = From.IssueCycles;
+  To.LatencyCycles = From.LatencyCycles;
+  for (const std::unique_ptr<Modifier> &M : From.Mods)
+    To.Mods.push_back(M->clone());
+}
+
+Instruction Instruction::clone() const {
+  Instruction Copy(*this);
+  Copy.setLeadingText("");
+  return Copy;
+}
+
+std::unique_ptr<Instruction> Instruction::removeFromParent() {
+  parent()->unlink(*this);
+  return std::unique_ptr<Instruction>(this);
+}
+
+void Instruction::moveBefore(Instruction &Pos) {
+  if (&Pos == this)
+    return;
+  BasicBlock &Into = *Pos.parent();
+  Into.insert(ItemList::const_iterator(Pos), removeFromParent());
+}
+
+void Instruction::moveAfter(Instruction &Pos) {
+  if (&Pos == this)
+    return;
+  BasicBlock &Into = *Pos.parent();
+  Into.insert(std::next(ItemList::const_iterator(Pos)), removeFromParent());
 }
 
 Instruction::Instruction(Instruction &&) noexcept = default;

@@ -1,6 +1,5 @@
 //===- Module.cpp - A whole assembly file as Asm IR -----------------------===//
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/parse/AssemblerState.h"
 #include <algorithm>
 #include <cassert>
 
@@ -15,7 +14,9 @@ Module::~Module() {
   Items.clear();
 }
 
-void Module::setAssembler(std::unique_ptr<AssemblerState> A) { Assembler = std::move(A); }
+ModuleAssembler::~ModuleAssembler() = default;
+
+void Module::setAssembler(std::unique_ptr<ModuleAssembler> A) { Assembler = std::move(A); }
 
 void Module::appendText(TextKind K, llvm::StringRef Text) {
   if (Text.empty())
@@ -51,11 +52,7 @@ Function &Module::splitFunction(Function &F, BasicBlock &At, std::string FnName)
   assert(ItemIndex < Items.size() && "function not in this module");
   assert(&F.blocks().front() != &At && "splitting at the first block");
   Function &New = insertFunctionAfter(ItemIndex, std::move(FnName), /*IsEntry=*/false);
-  auto Pos = std::find_if(F.blocks().begin(), F.blocks().end(),
-                          [&](const BasicBlock &BB) { return &BB == &At; });
-  New.blocks().splice(New.blocks().end(), F.blocks(), Pos, F.blocks().end());
-  for (BasicBlock &BB : New.blocks())
-    BB.setParent(&New);
+  New.spliceBlocks(New.blocks().end(), F, At.getIterator(), F.blocks().end());
   F.renumberBlocks();
   New.renumberBlocks();
   return New;

@@ -1,6 +1,6 @@
 //===- PassManager.cpp - Running a pipeline of passes ---------------------===//
 #include "stinkytofu/pass/PassManager.h"
-#include "stinkytofu/print/StirWriter.h"
+#include "stinkytofu/stir/StirWriter.h"
 #include "llvm/Support/Format.h"
 #include <chrono>
 

@@ -11,11 +11,12 @@ namespace stinkytofu {
 static bool endsBlock(const Instruction &I) { return isBranch(I) || isProgramEnd(I); }
 
 static void splitAfterTerminators(Function &F) {
-  for (auto BB = F.blocks().begin(); BB != F.blocks().end(); ++BB) {
-    auto &Insts = BB->instructions();
+  for (BasicBlock &BB : F.blocks()) {
+    auto Insts = BB.instructions();
     for (auto It = Insts.begin(); It != Insts.end(); ++It)
       if (endsBlock(*It) && std::next(It) != Insts.end()) {
-        F.splitBlock(*BB, std::next(It));
+        // The directives before the next instruction start the new block.
+        F.splitBlock(BB, BB.directivesBefore(*std::next(It)));
         break; // the rest is looked at when the loop reaches the new block
       }
   }

@@ -1,7 +1,7 @@
 //===- ModuleStatsTest.cpp - Per-function control-flow counts --------------===//
 #include "stinkytofu/analysis/ModuleStats.h"
 #include "TestModules.h"
-#include "stinkytofu/print/CfgDotWriter.h"
+#include "stinkytofu/analysis/CfgDotWriter.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "gtest/gtest.h"
 

@@ -1,8 +1,9 @@
 //===- VerifierTest.cpp - Structural invariants of the Asm IR --------------===//
 #include "stinkytofu/analysis/Verifier.h"
 #include "TestModules.h"
-#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/pass/PassManager.h"
+#include "stinkytofu/passes/PassRegistry.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "gtest/gtest.h"
 

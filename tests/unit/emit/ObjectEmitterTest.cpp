@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/emit/ObjectEmitter.h"
-#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/asm/AsmReader.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"

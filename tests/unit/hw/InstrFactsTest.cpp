@@ -12,7 +12,7 @@
 #include "stinkytofu/hw/TargetInfo.h"
 #include "TestModules.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/asm/AsmReader.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"

@@ -8,7 +8,7 @@
 #include "stinkytofu/ir/PackedMCInsts.h"
 #include "TestModules.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/parse/AssemblerState.h"
+#include "stinkytofu/mc/AssemblerState.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "gtest/gtest.h"

@@ -1,6 +1,6 @@
 //===- PassManagerTest.cpp - Analyses, invalidation, pipelines -------------===//
 #include "TestModules.h"
-#include "stinkytofu/pass/AnalysisManager.h"
+#include "stinkytofu/analysis/AnalysisManager.h"
 #include "stinkytofu/pass/PassManager.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "gtest/gtest.h"

@@ -1,7 +1,7 @@
 //===- PassRegistryTest.cpp - Passes by name, arguments, pipelines, scopes -===//
 #include "TestModules.h"
-#include "stinkytofu/pass/PassPipeline.h"
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/passes/PassPipeline.h"
+#include "stinkytofu/passes/PassRegistry.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;

@@ -1,6 +1,6 @@
 //===- BranchRangeTest.cpp - Directive bytes and branch distances ---------===//
 #include "asm-instrument/sqtt/BranchRange.h"
-#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/asm/AsmReader.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 //===- InstrumentationVerifierTest.cpp - The verifier finds bad insertions ===//
 #include "asm-instrument/sqtt/InstrumentationVerifier.h"
 #include "TestModules.h"
-#include "stinkytofu/parse/AsmReader.h"
+#include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "gtest/gtest.h"
 
@@ -27,8 +27,7 @@ struct Fixture {
   }
   /// Inserts \p Text before the \p N-th instruction (0-based) and marks it.
   void insertBefore(unsigned N, llvm::StringRef Text) {
-    auto &Insts = F->blocks().front().instructions();
-    auto It = Insts.begin();
+    auto It = F->blocks().front().instructions().begin();
     std::advance(It, N);
     // Warm the liveness of the point first, as the emitter's planning does.
     (void)Live[F]->liveBefore(*It);
@@ -70,8 +69,7 @@ TEST(InstrumentationVerifierTest, RejectsAClobberedLiveRegister) {
 TEST(InstrumentationVerifierTest, RejectsAChangedStream) {
   Fixture X(Text);
   // Remove an original instruction: the stream no longer comes back.
-  auto &Insts = X.F->blocks().front().instructions();
-  Insts.erase(std::next(Insts.begin()));
+  std::next(X.F->blocks().front().instructions().begin())->eraseFromParent();
   std::string E = X.verify();
   EXPECT_NE(E.find("is not the original instruction"), std::string::npos) << E;
 }

@@ -3,8 +3,8 @@
 #include "asm-instrument/sqtt/SQTTInstrumentPass.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
 #include "TestModules.h"
-#include "stinkytofu/parse/PseudoInstructions.h"
-#include "stinkytofu/print/AsmWriter.h"
+#include "stinkytofu/mc/PseudoInstructions.h"
+#include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "gtest/gtest.h"
 

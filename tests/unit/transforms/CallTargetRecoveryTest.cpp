@@ -9,7 +9,7 @@
 #include "TransformTestUtil.h"
 
 #include "stinkytofu/analysis/Reachability.h"
-#include "stinkytofu/print/StirWriter.h"
+#include "stinkytofu/stir/StirWriter.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "stinkytofu/transforms/LongBranchLoweringPass.h"
 

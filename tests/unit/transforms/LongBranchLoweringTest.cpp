@@ -8,7 +8,7 @@
 #include "TransformTestUtil.h"
 
 #include "stinkytofu/analysis/Reachability.h"
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/passes/PassRegistry.h"
 #include "stinkytofu/transforms/LongBranchLoweringPass.h"
 
 using namespace stinkytofu;

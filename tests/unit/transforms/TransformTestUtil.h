@@ -10,7 +10,7 @@
 #include "TestModules.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/print/AsmWriter.h"
+#include "stinkytofu/asm/AsmWriter.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"

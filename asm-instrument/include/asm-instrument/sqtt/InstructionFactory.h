@@ -1,12 +1,10 @@
-//===- InstructionFactory.h - New instructions, assembled once ---*- C++ -*-===//
+//===- InstructionFactory.h - Marker code as instructions --------*- C++ -*-===//
 //
-// Instrumentation inserts the same few statements many times
-// (`s_ttracedata_imm 0x6`, `s_nop 0`, ...). createInstruction() runs LLVM MC
-// over each; this factory assembles every distinct text once per module and
-// builds further copies from the cached MC instructions and operands. A
-// branch to a fresh label (`s_cbranch_scc0 .Lsqtt_skip_7`) is assembled
-// once per mnemonic: each copy gets its label in the operand and in the MC
-// expression, so a thousand guards do not mean a thousand MC parses.
+// The marker emitter writes its code as statements (`s_ttracedata_imm 0x6`,
+// `s_nop 0`, ...) and guard branches to fresh labels; this turns them into
+// instructions with the core's InstBuilder (each distinct statement is
+// assembled once; a branch is one shape, patched with each label) and knows
+// their encoded sizes for the branch-range layout.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_SQTT_INSTRUCTIONFACTORY_H
@@ -15,6 +13,7 @@
 #include "asm-instrument/sqtt/InstructionSizes.h"
 #include "stinkytofu/ir/Instruction.h"
 #include "stinkytofu/ir/Module.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -22,7 +21,7 @@ namespace stinkytofu::sqtt {
 
 class InstructionFactory {
 public:
-  explicit InstructionFactory(Module &M) : M(M), Sizes(M) {}
+  explicit InstructionFactory(Module &M) : Builder(M), Sizes(M) {}
 
   /// A new instruction for one line of assembly; an error when MC rejects it.
   llvm::Expected<Instruction> make(llvm::StringRef Text);
@@ -35,20 +34,9 @@ public:
   InstructionSizes &sizes() { return Sizes; }
 
 private:
-  struct Prototype {
-    InstKind Kind;
-    std::string Mnemonic;
-    std::vector<Operand> Operands;
-    llvm::SmallVector<llvm::MCInst, 1> Insts;
-    InstrFacts Facts;
-    unsigned Size;
-  };
-  llvm::Expected<const Prototype *> prototype(llvm::StringRef Text);
-  llvm::Expected<const Prototype *> branchPrototype(llvm::StringRef Mnemonic);
-
-  Module &M;
+  InstBuilder Builder;
   InstructionSizes Sizes;
-  llvm::StringMap<Prototype> Cache;
+  llvm::StringMap<unsigned> SizeOf, BranchSizeOf;
 };
 
 } // namespace stinkytofu::sqtt

@@ -11,7 +11,8 @@
 // callee must preserve, so M0, SCC, VCC and the caller-saved SGPRs
 // (CallingConvention.h) are dead at its returns instead of live. Without the
 // refinement no register is ever dead before a return, and no exit marker
-// that needs M0 could be placed there.
+// that needs M0 could be placed there. In such a function a call ends the
+// liveness of nothing, since its callee may write less than it may clobber.
 //
 // Scratch SGPRs come from the function's budget (RegisterBudget.h): its own
 // registers first, then, for a kernel that may grow, the ones above.
@@ -24,7 +25,6 @@
 #include "asm-instrument/sqtt/RegisterBudget.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCRegister.h"
 #include <memory>
 #include <optional>
@@ -62,13 +62,9 @@ public:
   std::optional<llvm::MCRegister> freeSGPR() const;
 
 private:
-  void computeAbiRefined(Function &F);
-
-  std::unique_ptr<Liveness> Core; ///< null for the refined computation
+  std::unique_ptr<Liveness> Core;
   std::unique_ptr<RegisterUnits> RU;
   SGPRBudget Budget;
-  llvm::DenseMap<const Instruction *, std::pair<llvm::BitVector, llvm::BitVector>> Around;
-  llvm::DenseMap<const BasicBlock *, std::pair<llvm::BitVector, llvm::BitVector>> Blocks;
   llvm::BitVector Busy; ///< live somewhere or written somewhere
   llvm::BitVector All;
 };

@@ -25,7 +25,7 @@
 #ifndef ASM_INSTRUMENT_SQTT_SQTTCONFIG_H
 #define ASM_INSTRUMENT_SQTT_SQTTCONFIG_H
 
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/pass/PassArguments.h"
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

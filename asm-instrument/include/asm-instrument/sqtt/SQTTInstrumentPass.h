@@ -28,7 +28,7 @@
 #include "asm-instrument/funcmap/FuncMap.h"
 #include "asm-instrument/sqtt/SQTTConfig.h"
 #include "stinkytofu/pass/Pass.h"
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/pass/PassArguments.h"
 #include <memory>
 
 namespace stinkytofu::sqtt {

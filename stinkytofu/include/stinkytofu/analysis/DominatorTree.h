@@ -20,7 +20,7 @@
 #define STINKYTOFU_ANALYSIS_DOMINATORTREE_H
 
 #include "stinkytofu/ir/Function.h"
-#include "stinkytofu/pass/AnalysisManager.h"
+#include "stinkytofu/analysis/AnalysisManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 #include <vector>

@@ -2,9 +2,10 @@
 //
 // Which register units may still be read before being written, at every
 // point of a function. Live-in and live-out of each block come from a
-// backward iterative dataflow over the CFG edges (run the CFG builder
-// first); the sets around single instructions are computed on first request
-// by walking a block backward from its live-out, and kept.
+// backward dataflow over the CFG edges (Dataflow.h, LiveUnitsDataflow.h; run
+// the CFG builder first); the sets around the instructions of a block are
+// computed on the first request about one of them by walking the block
+// backward from its live-out, and kept.
 //
 // Per instruction: live-before = (live-after - defs) | uses, with Uses and
 // Defs from facts() (a def kills every unit of its register). Special cases:
@@ -16,7 +17,9 @@
 // - A block without successors: empty live-out when it ends in s_endpgm*;
 //   everything live-out otherwise (a return from a callable function, whose
 //   caller may read anything, an s_setpc_b64 to an unknown target, or a
-//   block whose edges are missing).
+//   block whose edges are missing). LivenessOptions can narrow what is live
+//   after a return.
+// - An edge to a block of another function: everything live there.
 //
 // A VALU write under a partial EXEC leaves the inactive lanes untouched but
 // still counts as a full def here, as in LLVM's register liveness: VGPR
@@ -29,7 +32,7 @@
 #include "stinkytofu/analysis/CallEffects.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "stinkytofu/ir/Function.h"
-#include "stinkytofu/pass/AnalysisManager.h"
+#include "stinkytofu/analysis/AnalysisManager.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCRegister.h"
@@ -40,11 +43,24 @@
 
 namespace stinkytofu {
 
+/// Where a client knows more than the defaults assume.
+struct LivenessOptions {
+  /// The units live after a return of the function (isReturn, not a program
+  /// end): what its callers may read. Everything when unset.
+  std::optional<llvm::BitVector> LiveAfterReturn;
+  /// Whether a call ends the liveness of what it surely writes (its own
+  /// defs and its callees' MustWrite); when not, a call only adds what it
+  /// reads.
+  bool CallsEndLiveness = true;
+};
+
 class Liveness {
 public:
   /// Computes block live-in/live-out of \p F, which must belong to a module
   /// (its target and callees come from there).
-  explicit Liveness(Function &F);
+  explicit Liveness(Function &F, LivenessOptions Options = {});
+  Liveness(Liveness &&);
+  ~Liveness();
 
   const Function &function() const { return *Fn; }
   const RegisterUnits &units() const { return *RU; }
@@ -58,6 +74,9 @@ public:
   // The sets of a block are computed on the first query about one of its
   // instructions and stay valid as long as this object. Blocks and
   // instructions of another function are answered with everything live.
+  /// Computes the sets of every block now, so that later queries describe
+  /// the function as it is now even when its instructions change.
+  void computeAllInstructionSets() const;
   const llvm::BitVector &liveBefore(const Instruction &I) const;
   const llvm::BitVector &liveAfter(const Instruction &I) const;
   /// Any unit of \p R is live.
@@ -101,33 +120,21 @@ public:
   void print(llvm::raw_ostream &OS) const;
 
 private:
-  struct CallInfo {
-    CallEffect Effect;
-    CallTransfer Transfer;
-  };
+  class Solver;
   struct Position {
     unsigned Block;
     unsigned Index;
   };
-  /// Live-before of each instruction of one block, then its live-out.
-  using BlockPoints = std::vector<llvm::BitVector>;
 
-  bool isOpaque(const Instruction &I) const;
-  const CallInfo *callInfo(const Instruction &I) const;
-  /// live := (live - defs(I)) | uses(I).
-  void stepBackward(const Instruction &I, llvm::BitVector &Live) const;
-  const BlockPoints &points(unsigned Block) const;
+  /// Live-before of each instruction of block number \p Block, then its
+  /// live-out.
+  const std::vector<llvm::BitVector> &points(unsigned Block) const;
   std::optional<Position> positionOf(const Instruction &I) const;
-  void computeBlocks();
 
   const Function *Fn;
   std::unique_ptr<RegisterUnits> RU;
-  std::vector<const BasicBlock *> Blocks;
-  llvm::DenseMap<const BasicBlock *, unsigned> BlockIndex;
+  std::unique_ptr<Solver> Flow;
   llvm::DenseMap<const Instruction *, Position> InstPos;
-  llvm::DenseMap<const Instruction *, std::unique_ptr<CallInfo>> Calls;
-  std::vector<llvm::BitVector> LiveIn, LiveOut;
-  mutable std::vector<std::unique_ptr<BlockPoints>> Points;
   /// Answer for blocks and instructions of another function.
   llvm::BitVector AllLive;
 };

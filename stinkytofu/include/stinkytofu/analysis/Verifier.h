@@ -21,17 +21,13 @@
 #ifndef STINKYTOFU_ANALYSIS_VERIFIER_H
 #define STINKYTOFU_ANALYSIS_VERIFIER_H
 
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/ir/Module.h"
 #include "llvm/Support/Error.h"
 
 namespace stinkytofu {
 
 /// Success, or one error listing every violation found.
 llvm::Error verifyModule(const Module &M);
-
-/// The `Verifier` pass: changes nothing, fails the pipeline when
-/// verifyModule does. Takes no arguments.
-llvm::Expected<std::unique_ptr<Pass>> createVerifierPass(const PassArguments &Args);
 
 } // namespace stinkytofu
 

@@ -4,7 +4,6 @@
 
 #include "stinkytofu/ir/BasicBlock.h"
 #include "llvm/ADT/StringRef.h"
-#include <list>
 #include <string>
 
 namespace stinkytofu {
@@ -13,25 +12,36 @@ class Module;
 
 class Function {
 public:
-  using BlockList = std::list<BasicBlock>;
+  using BlockList = llvm::simple_ilist<BasicBlock, IRListOptions>;
+  using iterator = BlockList::iterator;
+  using const_iterator = BlockList::const_iterator;
 
   Function(std::string Name, bool IsEntry)
       : Name(std::move(Name)), Entry(IsEntry) {}
+  ~Function();
+  Function(const Function &) = delete;
+  Function &operator=(const Function &) = delete;
 
   llvm::StringRef name() const { return Name; }
   /// The kernel (entry) as opposed to a callable function.
   bool isEntry() const { return Entry; }
   void setEntry(bool E) { Entry = E; }
 
-  BlockList &blocks() { return Blocks; }
-  const BlockList &blocks() const { return Blocks; }
+  NodeRange<iterator> blocks() { return {Blocks.begin(), Blocks.end()}; }
+  NodeRange<const_iterator> blocks() const { return {Blocks.begin(), Blocks.end()}; }
   BasicBlock &appendBlock(std::string Label);
+  /// A new empty block before \p Pos.
+  BasicBlock &insertBlock(const_iterator Pos, std::string Label);
+  /// Moves the blocks [\p First, \p Last) of \p From before \p Pos.
+  void spliceBlocks(const_iterator Pos, Function &From, const_iterator First,
+                    const_iterator Last);
   /// The block a label starts, or null.
   BasicBlock *findBlock(llvm::StringRef Label);
   const BasicBlock *findBlock(llvm::StringRef Label) const;
-  /// Moves the instructions from \p At to the end of \p BB into a new
-  /// unlabelled block right after it; returns the new block.
-  BasicBlock &splitBlock(BasicBlock &BB, BasicBlock::InstList::iterator At);
+  /// Moves the items from \p At to the end of \p BB into a new block right
+  /// after it, unlabelled unless \p Label is given; returns the new block.
+  BasicBlock &splitBlock(BasicBlock &BB, BasicBlock::const_item_iterator At,
+                         std::string Label = "");
   /// Gives unlabelled blocks their `bb<N>` names.
   void renumberBlocks();
   size_t instructionCount() const;
@@ -40,6 +50,8 @@ public:
   void setParent(Module *M) { Parent = M; }
 
 private:
+  friend class BasicBlock;
+
   std::string Name;
   bool Entry;
   BlockList Blocks;

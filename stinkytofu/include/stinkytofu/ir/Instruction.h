@@ -3,11 +3,13 @@
 #define STINKYTOFU_IR_INSTRUCTION_H
 
 #include "stinkytofu/hw/InstrFacts.h"
+#include "stinkytofu/ir/BlockItem.h"
 #include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/ir/Operand.h"
 #include "stinkytofu/ir/PackedMCInsts.h"
 #include "stinkytofu/ir/SourceLocation.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/iterator.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCInst.h"
 #include <memory>
@@ -18,6 +20,7 @@
 namespace stinkytofu {
 
 class BasicBlock;
+template <bool IsConst> class InstructionIteratorImpl;
 
 /// Turns an operand text into typed operands on first use, so reading a file
 /// costs nothing for operands nobody looks at (the reader implements it).
@@ -37,12 +40,16 @@ enum class InstKind : uint8_t {
   Pseudo,
 };
 
-class Instruction {
+class Instruction : public BlockItem {
 public:
   Instruction(InstKind Kind, std::string Mnemonic, std::vector<Operand> Operands);
   Instruction(Instruction &&) noexcept;
   Instruction &operator=(Instruction &&) noexcept;
   ~Instruction();
+
+  static bool classof(const BlockItem *Item) {
+    return Item->itemKind() == ItemKind::Instruction;
+  }
 
   InstKind kind() const { return Kind; }
   /// Lower-case mnemonic (`s_getpc_b64`), or the macro name of a MacroCall.
@@ -72,9 +79,7 @@ public:
   void setOperands(std::vector<Operand> NewOperands);
 
   // --- Source text ---------------------------------------------------------
-  /// Verbatim lines (comments, directives, blank lines) that precede it.
-  llvm::StringRef leadingText() const { return Leading; }
-  void setLeadingText(llvm::StringRef Text) { Leading = Text; }
+  // leadingText() (BlockItem): the comments and blank lines before it.
   /// The statement's own source text, newline included; empty when the
   /// instruction was created by a pass.
   llvm::StringRef sourceText() const { return Source; }
@@ -162,10 +167,27 @@ public:
   void setModifier(std::unique_ptr<Modifier> M);
   void removeModifier(ModifierKind K);
 
-  BasicBlock *parent() const { return Parent; }
-  void setParent(BasicBlock *BB) { Parent = BB; }
+  // --- Place in the block --------------------------------------------------
+  /// Where the instruction is among its block's instructions (directives
+  /// skipped); converts to the position of the item itself for insertion.
+  InstructionIteratorImpl<false> getIterator();
+  InstructionIteratorImpl<true> getIterator() const;
+  /// Unlinks the instruction, with its leading comments, and hands it over.
+  std::unique_ptr<Instruction> removeFromParent();
+  /// Moves the instruction, with its leading comments, right before \p Pos
+  /// (after the directives in front of \p Pos), or right after \p Pos.
+  /// Directives never move along: a `.set` keeps its place, so every operand
+  /// after it keeps its meaning.
+  void moveBefore(Instruction &Pos);
+  void moveAfter(Instruction &Pos);
+  /// A copy in no block: kind, statement text, operands, MC instructions,
+  /// facts, cycle overrides and modifiers, without the leading comments and
+  /// the source location, which belong to the original's place in the file.
+  Instruction clone() const;
 
 private:
+  Instruction(const Instruction &Other);
+
   /// What an instruction read from a file seldom needs, out of line so that
   /// the instructions of a large kernel stay small (under half the size
   /// with all of it inline): the statement's words (lower-case mnemonic, the
@@ -207,7 +229,7 @@ private:
   bool Modified = false;
   mutable bool Unsplit = false; ///< Source not yet split into words
   mutable unsigned NumPacked = 0;
-  llvm::StringRef Leading, Source;
+  llvm::StringRef Source;
   SourceLocation Loc;
   /// The module's packed MC instructions (referMC), until unpacked.
   mutable const uint64_t *Packed = nullptr;
@@ -216,8 +238,65 @@ private:
   /// Set until the facts are computed on first use.
   mutable const TargetInfo *FactsTarget = nullptr;
   mutable std::unique_ptr<Details> Extra;
-  BasicBlock *Parent = nullptr;
 };
+
+/// Walks the instructions of a block, stepping over its directives.
+template <bool IsConst>
+class InstructionIteratorImpl
+    : public llvm::iterator_facade_base<InstructionIteratorImpl<IsConst>,
+                                        std::bidirectional_iterator_tag,
+                                        std::conditional_t<IsConst, const Instruction, Instruction>> {
+public:
+  using ItemIterator =
+      std::conditional_t<IsConst, ItemList::const_iterator, ItemList::iterator>;
+  using InstructionT = std::conditional_t<IsConst, const Instruction, Instruction>;
+
+  InstructionIteratorImpl() = default;
+  /// The first instruction at or after \p It.
+  explicit InstructionIteratorImpl(ItemIterator It) : It(It) { skipDirectives(); }
+  /// A mutable iterator is also a constant one.
+  template <bool WasConst, typename = std::enable_if_t<IsConst && !WasConst>>
+  InstructionIteratorImpl(const InstructionIteratorImpl<WasConst> &Other)
+      : It(Other.itemIterator()) {}
+
+  /// The item position, for inserting before this instruction; the
+  /// insertion methods take it converted.
+  ItemIterator itemIterator() const { return It; }
+  operator ItemList::const_iterator() const { return It; }
+
+  // The postfix forms come from the facade.
+  using InstructionIteratorImpl::iterator_facade_base::operator++;
+  using InstructionIteratorImpl::iterator_facade_base::operator--;
+
+  InstructionT &operator*() const { return llvm::cast<Instruction>(*It); }
+  bool operator==(const InstructionIteratorImpl &Other) const { return It == Other.It; }
+  InstructionIteratorImpl &operator++() {
+    ++It;
+    skipDirectives();
+    return *this;
+  }
+  /// Stepping back from the first instruction is undefined, as for a list.
+  InstructionIteratorImpl &operator--() {
+    do
+      --It;
+    while (!llvm::isa<Instruction>(*It));
+    return *this;
+  }
+
+private:
+  void skipDirectives() {
+    while (!It.isEnd() && !llvm::isa<Instruction>(*It))
+      ++It;
+  }
+  ItemIterator It;
+};
+
+inline InstructionIteratorImpl<false> Instruction::getIterator() {
+  return InstructionIteratorImpl<false>(ItemList::iterator(*this));
+}
+inline InstructionIteratorImpl<true> Instruction::getIterator() const {
+  return InstructionIteratorImpl<true>(ItemList::const_iterator(*this));
+}
 
 } // namespace stinkytofu
 

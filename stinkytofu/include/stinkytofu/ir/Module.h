@@ -11,6 +11,7 @@
 
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/Function.h"
+#include "stinkytofu/ir/ModuleAssembler.h"
 #include "stinkytofu/ir/PackedMCInsts.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -22,8 +23,6 @@
 #include <vector>
 
 namespace stinkytofu {
-
-class AssemblerState;
 
 enum class TextKind : uint8_t {
   Directive,        ///< .text, .globl, .set, .p2align ...
@@ -94,11 +93,13 @@ public:
   /// Follows `.set` aliases to the label they finally name.
   llvm::StringRef resolveAlias(llvm::StringRef Symbol) const;
 
-  /// The assembler state (source manager, MC context, symbol values) the
-  /// module was read with; owned here so MC expressions stay valid.
-  AssemblerState &assembler() { return *Assembler; }
-  const AssemblerState &assembler() const { return *Assembler; }
-  void setAssembler(std::unique_ptr<AssemblerState> A);
+  /// The assembler (source manager, MC context, symbol values) the module
+  /// was read with; owned here so MC expressions stay valid. A module built
+  /// without text has none.
+  bool hasAssembler() const { return Assembler != nullptr; }
+  ModuleAssembler &assembler() { return *Assembler; }
+  const ModuleAssembler &assembler() const { return *Assembler; }
+  void setAssembler(std::unique_ptr<ModuleAssembler> A);
   /// Keeps the MC instructions of the statements read from the file, which
   /// those instructions refer to (Instruction::referMC) rather than copy.
   void adoptSourceMC(PackedMCInsts Insts) { SourceMC = std::move(Insts); }
@@ -106,7 +107,7 @@ public:
 private:
   std::string Name, FileName;
   std::shared_ptr<const TargetInfo> Target;
-  std::unique_ptr<AssemblerState> Assembler;
+  std::unique_ptr<ModuleAssembler> Assembler;
   PackedMCInsts SourceMC;
   std::vector<ModuleItem> Items;
   std::list<Function> Functions;

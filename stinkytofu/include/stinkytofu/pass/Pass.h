@@ -3,7 +3,7 @@
 #define STINKYTOFU_PASS_PASS_H
 
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/pass/AnalysisManager.h"
+#include "stinkytofu/analysis/AnalysisManager.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 

@@ -19,7 +19,7 @@
 #ifndef STINKYTOFU_TRANSFORMS_CFGBUILDERPASS_H
 #define STINKYTOFU_TRANSFORMS_CFGBUILDERPASS_H
 
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/pass/PassArguments.h"
 
 namespace stinkytofu {
 

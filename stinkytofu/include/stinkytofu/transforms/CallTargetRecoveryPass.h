@@ -33,7 +33,7 @@
 #ifndef STINKYTOFU_TRANSFORMS_CALLTARGETRECOVERYPASS_H
 #define STINKYTOFU_TRANSFORMS_CALLTARGETRECOVERYPASS_H
 
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/pass/PassArguments.h"
 
 namespace stinkytofu {
 

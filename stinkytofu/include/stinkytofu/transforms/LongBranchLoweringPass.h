@@ -16,7 +16,7 @@
 #ifndef STINKYTOFU_TRANSFORMS_LONGBRANCHLOWERINGPASS_H
 #define STINKYTOFU_TRANSFORMS_LONGBRANCHLOWERINGPASS_H
 
-#include "stinkytofu/pass/PassRegistry.h"
+#include "stinkytofu/pass/PassArguments.h"
 
 namespace stinkytofu {
 

@@ -1,0 +1,52 @@
+# One static library per layer, and a build rule that keeps the layers
+# honest. Every library target links only the layers below it, but headers
+# share one include root, so an #include that points up would still
+# compile: check_layers.py fails the build on any include of a layer that is
+# not the layer itself or one it depends on (directly or not), and on a cycle
+# between layers.
+#
+# stinkytofu_add_layer(<target>
+#   SOURCES <dir>            the layer's .cpp (and private .h) files, not recursive
+#   HEADERS <dir>            its public headers, not recursive
+#   INCLUDE_PREFIX <prefix>  how others include them ("stinkytofu/ir/")
+#   [DEPENDS <layer>...]     the layers it builds on
+#   [LINK <target>...]       other libraries (LLVM, simdjson, ...)
+#   [EXTRA_SOURCES <file>...])
+
+set(STINKYTOFU_LAYER_FILE ${CMAKE_BINARY_DIR}/layers.txt)
+set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_LINES "")
+set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_FILES "")
+
+function(stinkytofu_add_layer TARGET)
+  cmake_parse_arguments(L "" "SOURCES;HEADERS;INCLUDE_PREFIX" "DEPENDS;LINK;EXTRA_SOURCES" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS ${L_SOURCES}/*.cpp)
+  file(GLOB checked CONFIGURE_DEPENDS ${L_SOURCES}/*.cpp ${L_SOURCES}/*.h
+       ${L_HEADERS}/*.h ${L_HEADERS}/*.def)
+  add_library(${TARGET} ${sources} ${L_EXTRA_SOURCES})
+  target_link_libraries(${TARGET} PUBLIC ${L_DEPENDS} ${L_LINK})
+  add_dependencies(${TARGET} stinkytofu_layer_check)
+  file(RELATIVE_PATH src ${PROJECT_SOURCE_DIR} ${L_SOURCES})
+  file(RELATIVE_PATH hdr ${PROJECT_SOURCE_DIR} ${L_HEADERS})
+  string(JOIN " " deps ${L_DEPENDS})
+  set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_LINES
+               "${TARGET} ${L_INCLUDE_PREFIX} ${src} ${hdr} : ${deps}")
+  set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_FILES ${checked})
+endfunction()
+
+# Called once every layer is declared: writes the layer graph and adds the
+# check every layer library waits for.
+function(stinkytofu_check_layers)
+  get_property(lines GLOBAL PROPERTY STINKYTOFU_LAYER_LINES)
+  get_property(files GLOBAL PROPERTY STINKYTOFU_LAYER_FILES)
+  string(JOIN "\n" text ${lines})
+  file(CONFIGURE OUTPUT ${STINKYTOFU_LAYER_FILE} CONTENT "${text}\n")
+  set(stamp ${CMAKE_BINARY_DIR}/layers.stamp)
+  add_custom_command(
+    OUTPUT ${stamp}
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/cmake/check_layers.py
+            --root ${PROJECT_SOURCE_DIR} ${STINKYTOFU_LAYER_FILE}
+    COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
+    DEPENDS ${PROJECT_SOURCE_DIR}/cmake/check_layers.py ${STINKYTOFU_LAYER_FILE} ${files}
+    COMMENT "Checking that no #include points up a layer")
+  add_custom_target(stinkytofu_layer_check DEPENDS ${stamp})
+endfunction()

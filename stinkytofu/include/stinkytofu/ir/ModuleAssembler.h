@@ -1,0 +1,42 @@
+//===- ModuleAssembler.h - The assembler a module was read with --*- C++ -*-===//
+//
+// What a module keeps from being read: the source buffers its text refers
+// to, the MC context its expressions and symbols live in, and the means to
+// assemble one more statement in that context (its `.set` symbols and labels
+// known). The IR sees only this interface; the reader's AssemblerState
+// (mc/AssemblerState.h) implements it, so the IR does not depend on the
+// layer that runs LLVM's assembler.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_IR_MODULEASSEMBLER_H
+#define STINKYTOFU_IR_MODULEASSEMBLER_H
+
+#include "stinkytofu/ir/Instruction.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+
+namespace llvm {
+class MCContext;
+class SourceMgr;
+} // namespace llvm
+
+namespace stinkytofu {
+
+class ModuleAssembler : public OperandSource {
+public:
+  ~ModuleAssembler() override;
+
+  virtual llvm::MCContext &context() = 0;
+  virtual const llvm::SourceMgr &sourceMgr() const = 0;
+  /// Assembles one statement in the context of the file already read.
+  virtual llvm::Expected<llvm::SmallVector<llvm::MCInst, 1>>
+  assembleStatement(llvm::StringRef Text) = 0;
+  /// The absolute value of symbol \p Name as finally assigned, if any.
+  virtual std::optional<int64_t> symbolValue(llvm::StringRef Name) const = 0;
+};
+
+} // namespace stinkytofu
+
+#endif

@@ -1,0 +1,40 @@
+//===- StatementText.h - The parts of one assembly statement -----*- C++ -*-===//
+//
+// How a statement's text is cut into indent, mnemonic, operand text and
+// trailing comment, outside strings and brackets. The IR keeps each
+// instruction's source text and splits it on demand with these, so they sit
+// in the IR layer; typing the operands is the reader's (mc/OperandParser.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_IR_STATEMENTTEXT_H
+#define STINKYTOFU_IR_STATEMENTTEXT_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace stinkytofu {
+
+struct Statement {
+  llvm::StringRef Indent;   ///< leading white space
+  llvm::StringRef Mnemonic; ///< as written
+  llvm::StringRef Body;     ///< everything between mnemonic and comment, trimmed
+  llvm::StringRef Comment;  ///< trailing comment with its marker, or empty
+  /// White space between the mnemonic and the first operand.
+  llvm::StringRef MnemonicGap;
+  /// White space between the last operand and the comment.
+  llvm::StringRef CommentGap;
+};
+
+/// Offset of the first comment marker (`//`, `;`, `/*`) outside strings, or
+/// npos.
+size_t findComment(llvm::StringRef Line);
+
+/// Splits at top-level occurrences of \p Sep (outside (), [] and strings).
+llvm::SmallVector<llvm::StringRef, 8> splitTopLevel(llvm::StringRef Text, char Sep);
+
+/// Splits one statement (no newline) into its parts.
+Statement splitStatement(llvm::StringRef Line);
+
+} // namespace stinkytofu
+
+#endif

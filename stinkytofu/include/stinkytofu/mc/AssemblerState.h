@@ -1,0 +1,150 @@
+//===- AssemblerState.h - Running LLVM's assembler over a buffer -*- C++ -*-===//
+//
+// The semantic side of the `.s` reader, shaped after llvm-mca's region
+// generator: the real MCAsmParser runs over the whole file, so `.set`,
+// `.macro`, `.if`, expressions and target directives mean exactly what they
+// mean to the assembler; a recording streamer keeps every MCInst, label,
+// assignment and symbol type in order, each tied to the line of the input it
+// came from (a macro expansion to the line that invoked it).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_MC_ASSEMBLERSTATE_H
+#define STINKYTOFU_MC_ASSEMBLERSTATE_H
+
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/ModuleAssembler.h"
+#include "stinkytofu/ir/PackedMCInsts.h"
+#include "stinkytofu/mc/InputLimits.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+class IncludeGuardFileSystem;
+
+/// One thing the assembler did, in order.
+struct AsmEvent {
+  enum class Kind : uint8_t {
+    Instruction,  ///< the packed MC instruction at AssembledFile::Insts offset Inst
+    Label,        ///< Symbol defined as a label
+    Assignment,   ///< Symbol = Value (`.set`, `=`)
+    FunctionType, ///< `.type Symbol,@function`
+    Section,      ///< switched section; IsCode tells whether it holds code
+  };
+  static constexpr size_t NoOffset = ~size_t(0);
+  Kind K;
+  /// True when the event came out of a macro / .rept expansion.
+  bool FromExpansion = false;
+  bool IsCode = false;
+  /// Expansions placed by the parser (ExpansionLines::FromParser): the
+  /// 1-based line of the outermost invocation (0: unknown).
+  unsigned Line = 0;
+  /// Main-buffer instructions and labels: the byte offset where the
+  /// mnemonic or label name is written. Expansions placed by the
+  /// reconstruction: where the outermost invoking statement is written.
+  /// NoOffset otherwise.
+  size_t Offset = NoOffset;
+  /// The byte offset of the token the parser stood at when it reported the
+  /// event, when that lies in the main buffer (NoOffset otherwise). For a
+  /// statement it is the first token after the statement's end of line, so
+  /// the statement (a multi-line `/* */` comment included) ends on the line
+  /// before; the file's size at its end.
+  size_t NextOffset = NoOffset;
+  PackedMCInsts::Offset Inst = 0;
+  /// Names live in the MCContext, which outlives the events.
+  llvm::StringRef Symbol;
+  const llvm::MCExpr *Value = nullptr;
+};
+
+/// How the events of a macro or `.rept` expansion learn the line of the
+/// statement that invoked it.
+enum class ExpansionLines : uint8_t {
+  /// Worked out from the source buffers the parser opens for expansions
+  /// (ExpansionLines.h): free, and when it cannot vouch for every expansion
+  /// the file is parsed again FromParser.
+  Reconstruct,
+  /// Announced by the parser for every statement (GenDwarfForAssembly): sure,
+  /// but a line-table lookup per statement.
+  FromParser,
+};
+
+/// What assembling a buffer produced.
+struct AssembledFile {
+  std::vector<AsmEvent> Events;
+  PackedMCInsts Insts; ///< the instructions of AsmEvent::Inst
+  /// Where the expansion lines in Events came from.
+  ExpansionLines ExpansionLinesFrom = ExpansionLines::Reconstruct;
+};
+
+/// A diagnostic the assembler reported.
+struct AsmDiagnostic {
+  llvm::SMDiagnostic Diag;
+  unsigned Line = 0;
+};
+
+class AssemblerState final : public ModuleAssembler {
+public:
+  explicit AssemblerState(std::shared_ptr<const TargetInfo> Target,
+                          const InputLimits &Limits = {});
+  ~AssemblerState() override;
+
+  const TargetInfo &target() const { return *Target; }
+  llvm::SourceMgr &sourceMgr() { return SrcMgr; }
+  const llvm::SourceMgr &sourceMgr() const override { return SrcMgr; }
+  llvm::MCContext &context() override { return *Ctx; }
+
+  /// Adds \p Buffer and assembles it whole. Events are returned in order;
+  /// diagnostics are collected in \p Diags (never printed here).
+  AssembledFile assembleFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                             std::vector<AsmDiagnostic> &Diags,
+                             ExpansionLines Lines = ExpansionLines::Reconstruct);
+  unsigned mainBufferId() const { return MainBuffer; }
+  /// An `.include` the limits refused, rendered with its position: the
+  /// parser saw a missing file there.
+  const std::optional<std::string> &includeViolation() const;
+
+  /// Assembles one statement in the context of the file already read (its
+  /// `.set` symbols and labels are known). Used for instructions created by
+  /// passes and for `.stir` input.
+  llvm::Expected<llvm::SmallVector<llvm::MCInst, 1>>
+  assembleStatement(llvm::StringRef Text) override;
+  /// Assembles several statements (lines of \p Text) with one parser run in
+  /// the context of the file already read; the first error fails them all.
+  llvm::Expected<AssembledFile> assembleStatements(llvm::StringRef Text);
+
+  /// Typed operands of a statement's operand text, with symbolic register
+  /// indices resolved through this file's symbols.
+  std::vector<Operand> parseOperands(llvm::StringRef Body) const override;
+
+  /// The absolute value of symbol \p Name as finally assigned, if any.
+  std::optional<int64_t> symbolValue(llvm::StringRef Name) const override;
+
+private:
+  /// A fresh source manager and MC context, nothing assembled in them.
+  void resetContext();
+  /// \p Lines: how to place expansions; none for a file without them.
+  AssembledFile parseFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                          std::vector<AsmDiagnostic> &Diags,
+                          std::optional<ExpansionLines> Lines);
+
+  std::shared_ptr<const TargetInfo> Target;
+  llvm::SourceMgr SrcMgr;
+  std::unique_ptr<llvm::MCContext> Ctx;
+  std::unique_ptr<llvm::MCObjectFileInfo> MOFI;
+  InputLimits Limits;
+  llvm::IntrusiveRefCntPtr<IncludeGuardFileSystem> Includes;
+  unsigned MainBuffer = 0;
+};
+
+} // namespace stinkytofu
+
+#endif

@@ -1,0 +1,152 @@
+//===- InstBuilder.h - Creating instructions without re-parsing --*- C++ -*-===//
+//
+// How passes create instructions. An instruction is described by its
+// mnemonic and typed operands (registers by file, index and width,
+// immediates, labels, waitcnt fields, and modifier text such as
+// `offset:16`); LLVM MC still decides what it means, but once per shape, not
+// once per instruction:
+//   - the first instruction of a shape (mnemonic, and per operand its kind,
+//     register file and width, immediate class, label or exact text) is
+//     assembled with placeholder values that are distinct per operand, so
+//     each typed operand is found in the MC instruction (a prototype);
+//   - every further instruction of that shape is a copy of the prototype with
+//     its registers, immediates and label patched into the MC operands
+//     directly: no text, no parser, no new source buffer.
+// A shape whose operands cannot be found that way (MC transformed a value)
+// is assembled from its concrete text each time it is built with new values,
+// so a result is never a guess.
+//
+// Prototypes are assembled in the builder's own MC context: building never
+// defines a label or a `.set` symbol of the module. Label operands refer to
+// (undefined until placed) symbols of the module's context. A module built
+// without text gets an assembler for its target from the builder, so a whole
+// module can be built, printed and assembled without reading a file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_MC_INSTBUILDER_H
+#define STINKYTOFU_MC_INSTBUILDER_H
+
+#include "stinkytofu/ir/Instruction.h"
+#include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+class AssemblerState;
+
+/// `s_waitcnt` counter fields (gfx9-gfx11); a field left empty is not
+/// written, which MC encodes as "no wait" on that counter.
+struct WaitcntFields {
+  std::optional<unsigned> VmCnt, ExpCnt, LgkmCnt;
+};
+
+/// One operand of an instruction to build: what it is, not how it is written.
+class BuildOperand {
+public:
+  enum class Kind : uint8_t { Register, Special, Immediate, Label, Text };
+
+  /// `s4`, `v[0:3]`, `a7`, `ttmp[4:5]`: \p Count registers from \p First.
+  static BuildOperand reg(RegFile File, unsigned First, unsigned Count = 1);
+  static BuildOperand sgpr(unsigned First, unsigned Count = 1) {
+    return reg(RegFile::SGPR, First, Count);
+  }
+  static BuildOperand vgpr(unsigned First, unsigned Count = 1) {
+    return reg(RegFile::VGPR, First, Count);
+  }
+  static BuildOperand agpr(unsigned First, unsigned Count = 1) {
+    return reg(RegFile::AGPR, First, Count);
+  }
+  /// exec, exec_lo, vcc, m0, scc, null, off ...
+  static BuildOperand special(llvm::StringRef Name);
+  static BuildOperand imm(int64_t Value);
+  static BuildOperand label(llvm::StringRef Name);
+  /// Written as given: modifiers (`offset:16`, `glc`), hwreg(...), floats.
+  static BuildOperand text(llvm::StringRef Spelling);
+  /// The one operand of `s_waitcnt`: `vmcnt(0) lgkmcnt(1)`.
+  static BuildOperand waitcnt(const WaitcntFields &Fields);
+
+  Kind kind() const { return K; }
+  RegFile regFile() const { return File; }
+  unsigned first() const { return First; }
+  unsigned count() const { return Count; }
+  int64_t immediate() const { return Value; }
+  llvm::StringRef name() const { return Name; }
+
+  /// How the operand is written in assembly.
+  std::string spelling() const;
+
+private:
+  Kind K = Kind::Text;
+  RegFile File = RegFile::None;
+  unsigned First = 0, Count = 0;
+  int64_t Value = 0;
+  std::string Name; ///< Special, Label, Text
+};
+
+/// A mnemonic and its operands.
+struct InstSpec {
+  std::string Mnemonic;
+  std::vector<BuildOperand> Operands;
+};
+
+class InstBuilder {
+public:
+  /// A builder for \p M. A module without an assembler (built without
+  /// text) gets one for its target here.
+  explicit InstBuilder(Module &M);
+  ~InstBuilder();
+  InstBuilder(const InstBuilder &) = delete;
+  InstBuilder &operator=(const InstBuilder &) = delete;
+
+  /// The instruction \p Mnemonic \p Operands; an error naming the statement
+  /// when MC rejects it.
+  llvm::Expected<Instruction> build(llvm::StringRef Mnemonic,
+                                    llvm::ArrayRef<BuildOperand> Operands);
+  llvm::Expected<Instruction> build(const InstSpec &Spec) {
+    return build(Spec.Mnemonic, Spec.Operands);
+  }
+  /// Builds every spec, assembling the prototypes of all new shapes together
+  /// in one source buffer with one parser run.
+  llvm::Expected<std::vector<Instruction>> buildAll(llvm::ArrayRef<InstSpec> Specs);
+
+  /// One statement of assembly text, assembled in the module's context (its
+  /// `.set` symbols are known); texts seen before are copied, not parsed.
+  llvm::Expected<Instruction> parse(llvm::StringRef Statement);
+
+  /// How many statements MC assembled so far (prototypes, texts, and
+  /// instances of shapes that cannot be patched).
+  unsigned statementsAssembled() const { return Assembled; }
+
+private:
+  struct Prototype;
+  llvm::Expected<const Prototype *> prototypeFor(llvm::StringRef Mnemonic,
+                                                 llvm::ArrayRef<BuildOperand> Operands);
+  llvm::Error assemblePrototypes(llvm::ArrayRef<const InstSpec *> Specs);
+  Prototype makePrototype(llvm::StringRef Mnemonic, llvm::ArrayRef<BuildOperand> Placeholders,
+                          llvm::SmallVector<llvm::MCInst, 1> Insts);
+  llvm::Expected<Instruction> instantiate(const Prototype &P, llvm::StringRef Mnemonic,
+                                          llvm::ArrayRef<BuildOperand> Operands);
+  Instruction describe(llvm::StringRef Mnemonic, llvm::ArrayRef<BuildOperand> Operands,
+                       InstKind Kind) const;
+  llvm::Expected<llvm::SmallVector<llvm::MCInst, 1>> assembleText(llvm::StringRef Text,
+                                                                   bool InModule);
+
+  Module &M;
+  const TargetInfo &Target;
+  /// Prototypes are assembled here, away from the module's symbols.
+  std::unique_ptr<AssemblerState> Scratch;
+  llvm::StringMap<std::unique_ptr<Prototype>> Shapes;
+  llvm::StringMap<Instruction> Texts;
+  unsigned Assembled = 0;
+};
+
+} // namespace stinkytofu
+
+#endif

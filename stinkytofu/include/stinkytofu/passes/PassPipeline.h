@@ -1,0 +1,49 @@
+//===- PassPipeline.h - Pipelines and scopes from text ----------*- C++ -*-===//
+//
+// What a driver needs to turn command-line text into a pipeline: the
+// `--passes` syntax, building passes from the registry, and resolving
+// `--from-label` / `--to-label` into a PassScope.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_PASSES_PASSPIPELINE_H
+#define STINKYTOFU_PASSES_PASSPIPELINE_H
+
+#include "stinkytofu/pass/PassManager.h"
+#include "stinkytofu/passes/PassRegistry.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+/// Parses a `--passes` value into pass specs of the form PassRegistry::create
+/// takes (`Name` or `Name=args`). The text is a comma-separated list of pass
+/// names; a pass's arguments go in parentheses, `Name(a,b=c)`, which is the
+/// spec `Name=a,b=c` (commas inside the parentheses belong to the pass).
+/// `Name=...` inside the list, empty entries and unbalanced parentheses are
+/// errors. Names are not looked up here.
+llvm::Expected<std::vector<std::string>> parsePassPipeline(llvm::StringRef Text);
+
+/// Creates each spec's pass from \p R and appends it to \p PM; the first
+/// unknown pass or bad argument is the error.
+llvm::Error addPasses(PassManager &PM, llvm::ArrayRef<std::string> Specs,
+                      const PassRegistry &R = PassRegistry::global());
+
+/// The region `--from-label From --to-label To` names, inclusive: from the
+/// first instruction of the block labelled From through the last instruction
+/// before the next label after To (the end of To's labelled block, including
+/// the unlabelled blocks the CFG builder split off it; at most to the end of
+/// its function). Either label may be empty: the region then starts at the
+/// module's first instruction or ends at its last. Labels are looked up
+/// through `.set` aliases, first occurrence. Errors: a label that is not in
+/// the module, To before From, a region without instructions.
+llvm::Expected<PassScope> resolveLabelScope(const Module &M, llvm::StringRef From,
+                                            llvm::StringRef To);
+
+/// One line per registered pass, `Name  description`, in registration order.
+void printPassList(const PassRegistry &R, llvm::raw_ostream &OS);
+
+} // namespace stinkytofu
+
+#endif

@@ -1,0 +1,631 @@
+//===- AsmReader.cpp - Reading `.s` files into the Asm IR -----------------===//
+//
+// MC assembles the whole file (AssemblerState); this file cuts the original
+// bytes into items so that every byte belongs to exactly one of: a module
+// text item, a block's leading text or label, an instruction's leading text
+// or statement. Printing the items in order gives the input back.
+//
+//===----------------------------------------------------------------------===//
+#include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/mc/AssemblerState.h"
+#include "stinkytofu/mc/InputLimits.h"
+#include "stinkytofu/mc/MetadataYaml.h"
+#include "stinkytofu/mc/OperandParser.h"
+#include "stinkytofu/mc/PseudoInstructions.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "stinkytofu/support/StableSort.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include <cstring>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+std::optional<std::string> findTargetDirective(StringRef Text) {
+  size_t At = 0;
+  while ((At = Text.find(".amdgcn_target", At)) != StringRef::npos) {
+    size_t LineStart = Text.rfind('\n', At);
+    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+    StringRef Before = Text.slice(LineStart, At);
+    At += strlen(".amdgcn_target");
+    if (findComment(Before) != StringRef::npos)
+      continue;
+    StringRef Rest = Text.substr(At);
+    Rest = Rest.take_until([](char C) { return C == '\n'; }).trim();
+    if (Rest.size() >= 2 && Rest.front() == '"') {
+      size_t Close = Rest.find('"', 1);
+      if (Close != StringRef::npos)
+        return Rest.slice(1, Close).str();
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+struct LineRecord {
+  SmallVector<const AsmEvent *, 2> Labels; // main-buffer labels, in order
+  SmallVector<PackedMCInsts::Offset, 1> Insts; // in AssembledFile::Insts
+  /// Where the first main-buffer instruction's mnemonic is written.
+  size_t MnemonicAt = AsmEvent::NoOffset;
+  bool FromExpansion = false;
+  bool Opaque = false;
+  bool SectionChange = false;
+  bool CodeAfter = true; // whether the section after this line holds code
+};
+
+StringRef processorOf(StringRef TargetId) {
+  size_t Dashes = TargetId.rfind("--");
+  if (Dashes != StringRef::npos)
+    TargetId = TargetId.substr(Dashes + 2);
+  return TargetId.take_until([](char C) { return C == ':'; });
+}
+
+/// First word of a statement (after white space), lower-cased.
+std::string firstWord(StringRef Line) {
+  Line = Line.ltrim(" \t");
+  return Line.take_until([](char C) { return isSpace(C) || C == ','; }).lower();
+}
+
+/// Classifies a run of module-level text by what it holds.
+TextKind classifyText(StringRef Text, bool InCode) {
+  StringRef Rest = Text;
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    Rest = Tail;
+    StringRef Code = Line.take_front(findComment(Line)).trim();
+    if (Code.empty())
+      continue;
+    std::string Word = firstWord(Code);
+    if (Word == ".amdhsa_kernel")
+      return TextKind::KernelDescriptor;
+    if (Word == ".amdgpu_metadata")
+      return TextKind::Metadata;
+    if (Word == ".macro")
+      return TextKind::Macro;
+    return InCode ? TextKind::Directive : TextKind::Data;
+  }
+  return TextKind::Comment;
+}
+
+/// The end of the line of \p Text that starts at \p At, past the end of any
+/// block comment opened on it, and whether the line holds anything but white
+/// space and comments. A block comment left open counts as code: the line
+/// that closes it is not known here.
+std::pair<size_t, bool> scanLine(StringRef Text, size_t At) {
+  bool Code = false;
+  size_t I = At, N = Text.size();
+  while (I < N) {
+    char C = Text[I];
+    StringRef Rest = Text.substr(I);
+    if (C == '\n')
+      return {I + 1, Code};
+    if (Rest.starts_with("/*")) {
+      size_t Close = Text.find("*/", I + 2);
+      if (Close == StringRef::npos)
+        return {N, true};
+      I = Close + 2;
+    } else if (C == ';' || Rest.starts_with("//")) {
+      size_t End = Text.find('\n', I);
+      return {End == StringRef::npos ? N : End + 1, Code};
+    } else if (C == '"') {
+      // A string's ';' or '/*' opens no comment.
+      Code = true;
+      for (++I; I < N && Text[I] != '"' && Text[I] != '\n'; ++I)
+        if (Text[I] == '\\' && I + 1 < N && Text[I + 1] != '\n')
+          ++I;
+      if (I < N && Text[I] == '"')
+        ++I;
+    } else {
+      Code |= !isSpace(C);
+      ++I;
+    }
+  }
+  return {N, Code};
+}
+
+/// The text between two statements, cut where its code begins and ends:
+/// the comments before the code, the code (directives, skipped conditional
+/// bodies, with any comments among them), and the comments after it, which
+/// lead the next statement. Without code, all of it leads the statement.
+struct LeadingParts {
+  StringRef CommentsBefore, Code, CommentsAfter;
+};
+
+LeadingParts splitLeadingText(StringRef Text) {
+  size_t CodeBegin = StringRef::npos, CodeEnd = 0;
+  for (size_t At = 0; At < Text.size();) {
+    auto [End, Code] = scanLine(Text, At);
+    if (Code) {
+      CodeBegin = std::min(CodeBegin, At);
+      CodeEnd = End;
+    }
+    At = End;
+  }
+  if (CodeBegin == StringRef::npos)
+    return {{}, {}, Text};
+  return {Text.take_front(CodeBegin), Text.slice(CodeBegin, CodeEnd), Text.substr(CodeEnd)};
+}
+
+class Builder {
+public:
+  Builder(Module &M, StringRef Text, const TargetInfo &TI, AssemblerState &AS,
+          const DenseSet<unsigned> &PseudoLines, const PackedMCInsts &Insts)
+      : M(M), Text(Text), TI(TI), AS(AS), PseudoLines(PseudoLines), Insts(Insts) {}
+
+  void build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines);
+
+private:
+  void splitLines();
+  unsigned numLines() const { return LineStart.size() - 2; }
+  unsigned lineAt(size_t Offset);
+  unsigned lineOf(const AsmEvent &E);
+  void closeFunction(size_t Upto);
+  void startFunction(const Twine &Name, size_t SpanBegin);
+  void flushModuleText(size_t Upto);
+  void addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd, unsigned Line);
+  void addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin, size_t End);
+  void processLine(unsigned Line, LineRecord &R);
+
+  Module &M;
+  StringRef Text;
+  const TargetInfo &TI;
+  AssemblerState &AS;
+  const DenseSet<unsigned> &PseudoLines; // opaque lines that are pseudo-instructions
+  const PackedMCInsts &Insts;            // referred to by the instructions
+  std::vector<size_t> LineStart; // LineStart[L] for 1-based L; sentinel at end
+  unsigned LastLineAt = 1;       // lineAt's previous answer
+  StringSet<> FunctionStarts, Kernels;
+  Function *F = nullptr;
+  BasicBlock *BB = nullptr;
+  size_t Consumed = 0;   // bytes before this offset belong to an item
+  size_t FunctionEnd = 0; // end of the last instruction of F
+  bool InCode = true;
+};
+
+void Builder::splitLines() {
+  LineStart.reserve(Text.size() / 32 + 3);
+  LineStart.push_back(0); // unused index 0
+  LineStart.push_back(0);
+  const char *Begin = Text.data(), *End = Begin + Text.size();
+  for (const char *P = Begin;
+       (P = static_cast<const char *>(std::memchr(P, '\n', End - P))) && ++P != End;)
+    LineStart.push_back(size_t(P - Begin));
+  LineStart.push_back(Text.size());
+}
+
+/// The 1-based line holding byte \p Offset. The end of a file that ends with
+/// a newline starts a line of its own.
+unsigned Builder::lineAt(size_t Offset) {
+  if (Offset >= Text.size())
+    return Text.ends_with("\n") ? numLines() + 1 : numLines();
+  // Events come in file order: walk on from the previous answer.
+  unsigned L = LastLineAt;
+  if (LineStart[L] > Offset)
+    L = unsigned(std::upper_bound(LineStart.begin() + 1, LineStart.end() - 1, Offset) -
+                 LineStart.begin()) - 1;
+  while (LineStart[L + 1] <= Offset)
+    ++L;
+  return LastLineAt = L;
+}
+
+/// The line an event belongs to (0: unknown).
+unsigned Builder::lineOf(const AsmEvent &E) {
+  if (E.FromExpansion && E.Offset == AsmEvent::NoOffset)
+    return E.Line;
+  if (E.Offset != AsmEvent::NoOffset)
+    return lineAt(E.Offset);
+  if (E.NextOffset == AsmEvent::NoOffset)
+    return 0;
+  // Placed by the parser's next token, the first one after the statement's
+  // line (or the end of a file without a final newline).
+  unsigned L = lineAt(E.NextOffset);
+  bool AtUnterminatedEnd = E.NextOffset >= Text.size() && !Text.ends_with("\n");
+  return !AtUnterminatedEnd && L > 1 ? L - 1 : L;
+}
+
+void Builder::flushModuleText(size_t Upto) {
+  if (Upto > Consumed)
+    M.appendText(classifyText(Text.slice(Consumed, Upto), InCode),
+                 Text.slice(Consumed, Upto));
+  Consumed = std::max(Consumed, Upto);
+}
+
+void Builder::closeFunction(size_t Upto) {
+  if (!F)
+    return;
+  // Labels after the last instruction (`.Lfunc_end0:`) are not blocks: the
+  // function ends at its last instruction, the rest is module text.
+  while (!F->blocks().empty() && F->blocks().back().empty()) {
+    // Its text goes back to the module (flushModuleText below), not to the
+    // block before it.
+    BasicBlock &Label = F->blocks().back();
+    Label.setLeadingText("");
+    Label.setLabelText("");
+    Label.eraseFromParent();
+  }
+  if (F->blocks().empty()) {
+    M.items().pop_back();
+    M.functions().remove_if([this](const Function &Fn) { return &Fn == F; });
+  } else {
+    F->renumberBlocks();
+  }
+  Consumed = FunctionEnd;
+  F = nullptr;
+  BB = nullptr;
+  flushModuleText(Upto);
+}
+
+void Builder::startFunction(const Twine &Name, size_t SpanBegin) {
+  flushModuleText(SpanBegin);
+  F = &M.appendFunction(Name.str(), /*IsEntry=*/false);
+  BB = nullptr;
+  FunctionEnd = SpanBegin;
+}
+
+void Builder::addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd,
+                       unsigned Line) {
+  if (!F || FunctionStarts.contains(E.Symbol)) {
+    closeFunction(SpanBegin);
+    startFunction(E.Symbol, SpanBegin);
+  }
+  BB = &F->appendBlock(E.Symbol.str());
+  BB->setLeadingText(Text.slice(Consumed, SpanBegin));
+  BB->setLabelText(Text.slice(SpanBegin, SpanEnd));
+  BB->setLocation({Line, unsigned(SpanBegin - LineStart[Line]) + 1});
+  Consumed = SpanEnd;
+}
+
+void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
+                              size_t End) {
+  if (!F) {
+    // Instructions before any label: an implicit function.
+    startFunction("func_at_line_" + std::to_string(Line), LineStart[Line]);
+  }
+  if (!BB)
+    BB = &F->appendBlock("");
+  size_t Mnemonic = R.MnemonicAt;
+  if (Mnemonic != AsmEvent::NoOffset && Mnemonic > StmtBegin) {
+    // The tail of a `/* */` comment opened on an earlier line (` b */
+    // s_nop 0`) stays with the text before the statement.
+    StringRef Before = Text.slice(StmtBegin, Mnemonic);
+    size_t Close = Before.find("*/");
+    if (Close != StringRef::npos && !Before.take_front(Close).contains("/*"))
+      StmtBegin += Close + 2;
+  } else {
+    size_t Indent = Text.slice(StmtBegin, End).find_first_not_of(" \t");
+    Mnemonic = StmtBegin + (Indent == StringRef::npos ? 0 : Indent);
+  }
+  bool Pseudo = R.Opaque && PseudoLines.contains(Line);
+  InstKind Kind = Pseudo     ? InstKind::Pseudo
+                  : R.Opaque ? InstKind::Opaque
+                  : (R.FromExpansion || R.Insts.size() > 1) ? InstKind::MacroCall
+                                                            : InstKind::Machine;
+  // Directives before the statement are items of their own: a pass that
+  // moves or erases the instruction leaves them in place.
+  LeadingParts Leading = splitLeadingText(Text.slice(Consumed, StmtBegin));
+  if (!Leading.Code.empty())
+    BB->appendDirective(Leading.CommentsBefore, Leading.Code);
+  Instruction &I = BB->append(Instruction(Kind, "", std::vector<Operand>()));
+  I.setLazyStatement(Text.slice(StmtBegin, End), &AS);
+  I.setLeadingText(Leading.CommentsAfter);
+  I.setLocation({Line, unsigned(Mnemonic - LineStart[Line]) + 1});
+  if (Pseudo) {
+    I.setMC({}, pseudoInstructionFacts(I, TI));
+  } else if (R.Opaque) {
+    I.setMC({}, InstrFacts::opaque());
+  } else {
+    // A statement's MC instructions were emitted one after the other; the
+    // instruction refers to them where the module keeps them.
+    bool Consecutive = true;
+    for (size_t K = 1; K < R.Insts.size(); ++K)
+      Consecutive &= R.Insts[K] == Insts.next(R.Insts[K - 1]);
+    if (Consecutive) {
+      I.referMC(Insts, R.Insts[0], unsigned(R.Insts.size()), TI);
+    } else {
+      SmallVector<MCInst, 1> MC;
+      for (PackedMCInsts::Offset At : R.Insts)
+        MC.push_back(PackedMCInsts::unpack(Insts.record(At), 1).front());
+      I.setMC(std::move(MC), TI);
+    }
+  }
+  Consumed = End;
+  FunctionEnd = End;
+}
+
+void Builder::processLine(unsigned L, LineRecord &R) {
+  if (!InCode) {
+    if (R.SectionChange)
+      InCode = R.CodeAfter;
+    return;
+  }
+  size_t Begin = LineStart[L], End = LineStart[L + 1];
+  size_t Pos = std::max(Begin, Consumed);
+  for (const AsmEvent *Label : R.Labels) {
+    size_t NameAt = Label->Offset;
+    size_t Colon = Text.find(':', NameAt + Label->Symbol.size());
+    size_t SpanEnd = (Colon == StringRef::npos || Colon >= End) ? End : Colon + 1;
+    // A label alone on its line owns the whole line, comment included.
+    StringRef After = Text.slice(SpanEnd, End);
+    if (Label == R.Labels.back() && R.Insts.empty() && !R.Opaque &&
+        After.take_front(findComment(After)).trim().empty())
+      SpanEnd = End;
+    addLabel(*Label, Pos, SpanEnd, L);
+    Pos = SpanEnd;
+  }
+  if (!R.Insts.empty() || R.Opaque)
+    addInstruction(R, L, Pos, std::max(Pos, End));
+  if (R.SectionChange && !R.CodeAfter) {
+    closeFunction(F ? FunctionEnd : Consumed);
+    InCode = false;
+  }
+}
+
+void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &OpaqueLines) {
+  splitLines();
+  unsigned NumLines = numLines();
+
+  // Kernels are named by `.amdhsa_kernel`; functions by `.type x,@function`.
+  for (size_t At = Text.find(".amdhsa_kernel"); At != StringRef::npos;
+       At = Text.find(".amdhsa_kernel", At + 1)) {
+    StringRef Rest = Text.substr(At + strlen(".amdhsa_kernel"));
+    if (Rest.empty() || !isSpace(Rest[0]))
+      continue;
+    Rest = Rest.take_until([](char C) { return C == '\n'; });
+    StringRef Name = Rest.take_front(findComment(Rest)).trim();
+    Kernels.insert(Name);
+    FunctionStarts.insert(Name);
+  }
+
+  // Place every event on its line; events arrive in statement order.
+  std::vector<std::pair<unsigned, const AsmEvent *>> Placed;
+  Placed.reserve(Events.size() + OpaqueLines.size());
+  unsigned LastLine = 0;
+  for (const AsmEvent &E : Events) {
+    switch (E.K) {
+    case AsmEvent::Kind::FunctionType:
+      FunctionStarts.insert(E.Symbol);
+      continue;
+    case AsmEvent::Kind::Assignment:
+      if (const auto *Ref = dyn_cast_or_null<MCSymbolRefExpr>(E.Value))
+        M.symbolAliases()[E.Symbol] = Ref->getSymbol().getName().str();
+      continue;
+    case AsmEvent::Kind::Label:
+      if (E.FromExpansion)
+        continue;
+      break;
+    default:
+      break;
+    }
+    unsigned L = lineOf(E);
+    if (L == 0)
+      L = LastLine;
+    if (L == 0 || L > NumLines)
+      continue;
+    LastLine = L;
+    Placed.emplace_back(L, &E);
+  }
+  for (unsigned L : OpaqueLines)
+    if (L <= NumLines)
+      Placed.emplace_back(L, nullptr);
+  auto ByLine = [](const auto &A, const auto &B) { return A.first < B.first; };
+  if (!std::is_sorted(Placed.begin(), Placed.end(), ByLine))
+    stableSort(Placed, ByLine);
+
+  LineRecord R;
+  for (size_t I = 0; I < Placed.size();) {
+    unsigned L = Placed[I].first;
+    R = LineRecord();
+    for (; I < Placed.size() && Placed[I].first == L; ++I) {
+      const AsmEvent *E = Placed[I].second;
+      if (!E) {
+        R.Opaque = true;
+        continue;
+      }
+      switch (E->K) {
+      case AsmEvent::Kind::Instruction:
+        R.Insts.push_back(E->Inst);
+        R.FromExpansion |= E->FromExpansion;
+        if (R.MnemonicAt == AsmEvent::NoOffset)
+          R.MnemonicAt = E->Offset;
+        break;
+      case AsmEvent::Kind::Label:
+        R.Labels.push_back(E);
+        break;
+      case AsmEvent::Kind::Section:
+        R.SectionChange = true;
+        R.CodeAfter = E->IsCode;
+        break;
+      default:
+        break;
+      }
+    }
+    if (R.Opaque)
+      R.Insts.clear();
+    processLine(L, R);
+  }
+  closeFunction(Text.size());
+  flushModuleText(Text.size());
+
+  // The kernel is the entry; without kernels, the first function is.
+  bool AnyEntry = false;
+  for (Function &Fn : M.functions()) {
+    Fn.setEntry(Kernels.contains(Fn.name()));
+    AnyEntry |= Fn.isEntry();
+  }
+  if (!AnyEntry && !M.functions().empty())
+    M.functions().front().setEntry(true);
+}
+
+/// The diagnostics in order, each printed once; one reported more than once
+/// is followed by how often. Copies of one expansion (a `.rept` body) differ
+/// only in their line within the expansion, which the user never wrote: they
+/// count as the same.
+std::string joinCounted(ArrayRef<std::string> Rendered) {
+  static const Regex ExpansionPosition("^<instantiation>:[0-9]+:[0-9]+:");
+  StringMap<size_t> Slot;                              // key -> index in Firsts
+  std::vector<std::pair<StringRef, unsigned>> Firsts; // first text, count
+  for (const std::string &Text : Rendered) {
+    auto [It, New] = Slot.try_emplace(ExpansionPosition.sub("<instantiation>:", Text),
+                                      Firsts.size());
+    if (New)
+      Firsts.emplace_back(Text, 0);
+    ++Firsts[It->second].second;
+  }
+  std::string Out;
+  for (auto [Text, Count] : Firsts) {
+    Out += Text.str();
+    if (Count > 1)
+      Out += "note: the diagnostic above was reported " + std::to_string(Count) + " times\n";
+  }
+  return Out;
+}
+
+/// Whether a statement MC rejected looks like an instruction (and not a
+/// directive or label) so that --allow-unknown-instructions may keep it.
+bool looksLikeInstruction(StringRef Line) {
+  StringRef Code = Line.take_front(findComment(Line)).trim();
+  return !Code.empty() && Code.front() != '.' && !Code.ends_with(":");
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
+                                          const ReaderOptions &Opts) {
+  std::string FileName = Buffer->getBufferIdentifier().str();
+  std::optional<std::string> Directive = findTargetDirective(Buffer->getBuffer());
+  std::string TargetId = Directive ? *Directive
+                         : Opts.Arch.empty() ? Opts.DefaultArch
+                                             : Opts.Arch;
+  // A position in the text read, as the user wrote it (mapped back to the
+  // user's file for `.stir`).
+  auto UserPosition = [&](StringRef Whole, size_t Offset) {
+    TextPosition P = positionOf(Whole, Offset);
+    OriginalLine Where{FileName, P.Line, P.Column, P.LineText.str()};
+    if (Opts.MapPosition)
+      if (std::optional<OriginalLine> O = Opts.MapPosition(P.Line, P.Column))
+        Where = *O;
+    return Where;
+  };
+  auto ErrorAt = [&](StringRef Whole, size_t Offset, const Twine &Message) {
+    OriginalLine Where = UserPosition(Whole, Offset);
+    return sourceError(Where.File, Where.Line, Where.Column, Where.Text, Message);
+  };
+  if (Directive && !Opts.Arch.empty() &&
+      processorOf(*Directive) != processorOf(Opts.Arch))
+    return ErrorAt(Buffer->getBuffer(), Buffer->getBuffer().find(*Directive),
+                   "--arch " + Opts.Arch + " does not match the file's .amdgcn_target \"" +
+                       *Directive + "\"");
+  if (std::optional<LimitViolation> V = checkInputLimits(Buffer->getBuffer(), Opts.Limits))
+    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
+  if (std::optional<LimitViolation> V = checkMetadataYaml(Buffer->getBuffer()))
+    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
+  Expected<std::shared_ptr<const TargetInfo>> TI = TargetInfo::get(TargetId);
+  if (!TI)
+    return createStringError(inconvertibleErrorCode(),
+                             FileName + ": error: " + toString(TI.takeError()));
+
+  auto AS = std::make_unique<AssemblerState>(*TI, Opts.Limits);
+  std::vector<AsmDiagnostic> Diags;
+  AssembledFile Assembled = AS->assembleFile(std::move(Buffer), Diags);
+  StringRef Text = AS->sourceMgr().getMemoryBuffer(AS->mainBufferId())->getBuffer();
+  // MC saw a refused include as a missing file; the refusal says why.
+  if (const std::optional<std::string> &Refused = AS->includeViolation())
+    return createStringError(inconvertibleErrorCode(), StringRef(*Refused).rtrim("\n"));
+
+  // Diagnostics keep their order (a macro's "while in macro instantiation"
+  // note follows its error); warnings and notes go out only when there is no
+  // error to report them with. One reported many times (in a `.rept` body)
+  // is printed once, with the count.
+  std::vector<std::string> Errors, Others;
+  bool HadError = false;
+  DenseSet<unsigned> OpaqueLines, PseudoLines;
+  auto Render = [&](const AsmDiagnostic &D, SourceMgr::DiagKind Kind) -> std::string {
+    if (Opts.MapPosition && D.Line) {
+      // The text was synthesized: its own lines mean nothing to the user.
+      unsigned Column = unsigned(std::max(D.Diag.getColumnNo(), -1) + 1);
+      if (std::optional<OriginalLine> O = Opts.MapPosition(D.Line, Column))
+        return renderDiagnostic(O->File, O->Line, O->Column, O->Text, Kind,
+                                D.Diag.getMessage());
+      return renderDiagnostic(FileName, 0, 0, "", Kind, D.Diag.getMessage());
+    }
+    if (!D.Diag.getLoc().isValid())
+      return renderDiagnostic(FileName, 0, 0, "", Kind, D.Diag.getMessage());
+    if (Kind == D.Diag.getKind())
+      return renderDiagnostic(D.Diag);
+    SMDiagnostic Copy(*D.Diag.getSourceMgr(), D.Diag.getLoc(), D.Diag.getFilename(),
+                      D.Diag.getLineNo(), D.Diag.getColumnNo(), Kind,
+                      D.Diag.getMessage(), D.Diag.getLineContents(), D.Diag.getRanges());
+    return renderDiagnostic(Copy);
+  };
+  for (const AsmDiagnostic &D : Diags) {
+    if (D.Diag.getKind() != SourceMgr::DK_Error) {
+      std::vector<std::string> &To = HadError ? Errors : Others;
+      // A note belongs to the diagnostic before it.
+      if (D.Diag.getKind() == SourceMgr::DK_Note && !To.empty())
+        To.back() += Render(D, SourceMgr::DK_Note);
+      else
+        To.push_back(Render(D, D.Diag.getKind()));
+      continue;
+    }
+    // A registered pseudo-instruction: kept for the pass that lowers it.
+    if (D.Line && findPseudoInstruction(D.Diag.getLineContents())) {
+      OpaqueLines.insert(D.Line);
+      PseudoLines.insert(D.Line);
+      continue;
+    }
+    if (Opts.AllowUnknownInstructions && D.Line &&
+        looksLikeInstruction(D.Diag.getLineContents())) {
+      if (OpaqueLines.insert(D.Line).second)
+        Others.push_back(Render(D, SourceMgr::DK_Warning) +
+                         "note: kept as an opaque instruction that reads and writes every "
+                         "register (--allow-unknown-instructions)\n");
+      continue;
+    }
+    HadError = true;
+    Errors.push_back(Render(D, SourceMgr::DK_Error));
+  }
+  // The context's own errors reach Diags too; this catches any it counted
+  // without reporting.
+  if (!HadError && AS->context().hadError()) {
+    HadError = true;
+    Errors.push_back(FileName + ": error: the assembler reported an error\n");
+  }
+  if (HadError)
+    return createStringError(inconvertibleErrorCode(), StringRef(joinCounted(Errors)).rtrim("\n"));
+  warningStream() << joinCounted(Others);
+
+  std::string Stem = sys::path::stem(FileName).str();
+  auto M = std::make_unique<Module>(Stem, *TI);
+  M->setFileName(FileName);
+  M->setEndsWithoutNewline(!Text.empty() && !Text.ends_with("\n"));
+  Builder B(*M, Text, **TI, *AS, PseudoLines, Assembled.Insts);
+  B.build(Assembled.Events, OpaqueLines);
+  M->adoptSourceMC(std::move(Assembled.Insts));
+  if (const Function *E = M->entry(); E && !E->name().empty())
+    M->setName(E->name().str());
+  M->setAssembler(std::move(AS));
+  return std::move(M);
+}
+
+Expected<Instruction> createInstruction(Module &M, StringRef Text) {
+  Expected<SmallVector<MCInst, 1>> Insts = M.assembler().assembleStatement(Text);
+  if (!Insts)
+    return Insts.takeError();
+  Statement S = splitStatement(Text.trim());
+  auto Lookup = [&](StringRef Sym) { return M.assembler().symbolValue(Sym); };
+  Instruction I(Insts->size() > 1 ? InstKind::MacroCall : InstKind::Machine,
+                S.Mnemonic.lower(), parseOperands(S.Body, M.target(), Lookup));
+  I.setTrailingComment(S.Comment.str());
+  I.setMC(*Insts, InstrFacts::compose(M.target(), *Insts));
+  return I;
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,84 @@
+//===- AsmWriter.cpp - Writing the Asm IR back as assembly ----------------===//
+#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
+#include "stinkytofu/mc/PseudoInstructions.h"
+#include "stinkytofu/support/Diagnostics.h"
+
+using llvm::StringRef;
+
+namespace stinkytofu {
+
+std::string instructionText(const Instruction &I) {
+  if (!I.isModified())
+    return I.sourceText().str();
+  const AsmStyle Style = I.sourceText().empty() ? AsmStyle::around(I) : AsmStyle::of(I);
+  return formatInstruction(I, Style) + "\n";
+}
+
+static void writeFunction(const Function &F, llvm::raw_ostream &OS) {
+  // New instructions take the style of the nearest source-backed one before
+  // them (AsmStyle::around), tracked here so that printing stays linear.
+  const Instruction *LastSource = nullptr;
+  for (const BasicBlock &BB : F.blocks()) {
+    OS << BB.leadingText();
+    if (!BB.labelText().empty())
+      OS << BB.labelText();
+    else if (BB.hasLabel())
+      OS << BB.label() << ":\n";
+    for (const BlockItem &Item : BB.items()) {
+      OS << Item.leadingText();
+      const auto *Inst = llvm::dyn_cast<Instruction>(&Item);
+      if (!Inst) {
+        OS << llvm::cast<Directive>(Item).text();
+        continue;
+      }
+      const Instruction &I = *Inst;
+      if (I.sourceText().empty() && LastSource)
+        OS << formatInstruction(I, AsmStyle::of(*LastSource)) << "\n";
+      else if (!I.isModified())
+        OS << I.sourceText(); // no copy: most instructions are unchanged
+      else
+        OS << instructionText(I);
+      if (!I.sourceText().empty() && I.kind() == InstKind::Machine)
+        LastSource = &I;
+    }
+  }
+}
+
+/// Every pseudo-instruction left in \p M, as one error.
+static llvm::Error checkNoPseudoInstructions(const Module &M) {
+  std::string Errors;
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions()) {
+        if (I.kind() != InstKind::Pseudo)
+          continue;
+        const PseudoInstructionInfo *Info =
+            PseudoInstructionRegistry::global().find(I.mnemonic());
+        std::string Pass = Info && !Info->LoweredBy.empty() ? Info->LoweredBy
+                                                            : "the pass that lowers it";
+        StringRef Line = I.sourceText().rtrim("\r\n");
+        Errors += renderDiagnostic(M.fileName(), I.location().Line, I.location().Column,
+                                   Line, llvm::SourceMgr::DK_Error,
+                                   "pseudo-instruction '" + I.mnemonic() +
+                                       "' left in the output: " + Pass + " did not run");
+      }
+  if (Errors.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 StringRef(Errors).rtrim("\n"));
+}
+
+llvm::Error writeAsm(const Module &M, llvm::raw_ostream &OS) {
+  if (llvm::Error E = checkNoPseudoInstructions(M))
+    return E;
+  for (const ModuleItem &Item : M.items()) {
+    if (Item.K == ModuleItem::Kind::Text)
+      OS << Item.Contents;
+    else
+      writeFunction(*Item.Func, OS);
+  }
+  return llvm::Error::success();
+}
+
+} // namespace stinkytofu

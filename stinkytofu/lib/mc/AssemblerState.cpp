@@ -1,0 +1,352 @@
+//===- AssemblerState.cpp - Running LLVM's assembler over a buffer --------===//
+#include "stinkytofu/mc/AssemblerState.h"
+#include "ExpansionLines.h"
+#include "IncludeGuard.h"
+#include "stinkytofu/mc/OperandParser.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include "llvm/MC/MCSection.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSymbol.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FormattedStream.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// Records what the parser hands the streamer; emits nothing.
+class RecordingStreamer final : public MCStreamer {
+public:
+  /// Expansions are tied to their invoking line by \p Lines when given, by
+  /// the parser's line announcements when \p ParserLines is set.
+  RecordingStreamer(MCContext &Ctx, StringRef Main, AssembledFile &Out,
+                    ExpansionLineTracker *Lines, bool ParserLines)
+      : MCStreamer(Ctx), Main(Main), Out(Out), Lines(Lines),
+        ParserLines(ParserLines) {}
+
+  void setParser(MCAsmParser *P) { Parser = P; }
+
+  void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
+    // The target parser stamps the instruction with its mnemonic's location.
+    AsmEvent &E = record(AsmEvent::Kind::Instruction, Inst.getLoc());
+    E.Inst = Out.Insts.append(Inst);
+    PendingLine = 0;
+  }
+
+  void emitLabel(MCSymbol *Symbol, SMLoc Loc) override {
+    MCStreamer::emitLabel(Symbol, Loc);
+    // Labels the parser makes up (section starts, DWARF line entries) have no
+    // location; only labels written in the source are recorded.
+    if (Loc.isValid())
+      record(AsmEvent::Kind::Label, Loc).Symbol = Symbol->getName();
+  }
+
+  void emitAssignment(MCSymbol *Symbol, const MCExpr *Value) override {
+    MCStreamer::emitAssignment(Symbol, Value);
+    AsmEvent &E = record(AsmEvent::Kind::Assignment, SMLoc());
+    E.Symbol = Symbol->getName();
+    E.Value = Value;
+  }
+
+  bool emitSymbolAttribute(MCSymbol *Symbol, MCSymbolAttr Attr) override {
+    if (Attr == MCSA_ELF_TypeFunction)
+      record(AsmEvent::Kind::FunctionType, SMLoc()).Symbol = Symbol->getName();
+    return true;
+  }
+
+  void changeSection(MCSection *Section, uint32_t Subsection) override {
+    MCStreamer::changeSection(Section, Subsection);
+    record(AsmEvent::Kind::Section, SMLoc()).IsCode = Section->isText();
+  }
+
+  // With GenDwarfForAssembly on, the parser announces the line of every
+  // instruction before emitting it, and for a macro expansion the line of
+  // the outermost invocation: exactly the mapping the IR needs.
+  void emitDwarfLocDirective(unsigned, unsigned Line, unsigned, unsigned,
+                             unsigned, unsigned, StringRef, StringRef) override {
+    PendingLine = Line;
+  }
+  // A numbered `.file` (clang -g output) meeting GenDwarfForAssembly makes
+  // the parser drop the file table and turn GenDwarfForAssembly off: the
+  // input has debug info of its own. Its files are registered as usual, so
+  // that its `.loc` directives stay valid, the ones seen before are
+  // registered again, and line tracking goes on for the expansions after it.
+  Expected<unsigned> tryEmitDwarfFileDirective(unsigned FileNo, StringRef Directory,
+                                               StringRef Filename,
+                                               std::optional<MD5::MD5Result> Checksum,
+                                               std::optional<StringRef> Source,
+                                               unsigned CUID) override {
+    restoreFileTable();
+    Expected<unsigned> Number = MCStreamer::tryEmitDwarfFileDirective(
+        FileNo, Directory, Filename, Checksum, Source, CUID);
+    if (Number && ParserLines)
+      Files.push_back({*Number, Directory.str(), Filename.str(), Checksum,
+                       Source ? std::optional<std::string>(Source->str()) : std::nullopt,
+                       CUID});
+    return Number;
+  }
+  void emitDwarfFile0Directive(StringRef Directory, StringRef Filename,
+                               std::optional<MD5::MD5Result> Checksum,
+                               std::optional<StringRef> Source, unsigned CUID) override {
+    restoreFileTable();
+    MCStreamer::emitDwarfFile0Directive(Directory, Filename, Checksum, Source, CUID);
+    if (ParserLines)
+      Files.push_back({0, Directory.str(), Filename.str(), Checksum,
+                       Source ? std::optional<std::string>(Source->str()) : std::nullopt,
+                       CUID});
+  }
+
+  void emitCommonSymbol(MCSymbol *, uint64_t, Align) override {}
+  void emitZerofill(MCSection *, MCSymbol *, uint64_t, Align, SMLoc) override {}
+
+private:
+  /// Appends an event; \p Loc is the statement's own location when the
+  /// caller knows it.
+  AsmEvent &record(AsmEvent::Kind K, SMLoc Loc) {
+    AsmEvent &E = Out.Events.emplace_back();
+    E.K = K;
+    // The streamer hears of a statement once the parser has consumed its
+    // end: the current token is the first one after it.
+    SMLoc Next = Parser ? Parser->getTok().getLoc() : SMLoc();
+    E.NextOffset = offsetOf(Next);
+    if (Loc.isValid())
+      E.Offset = offsetOf(Loc);
+    SMLoc At = Loc.isValid() ? Loc : Next;
+    E.FromExpansion = At.isValid() && offsetOf(At) == AsmEvent::NoOffset;
+    if (E.FromExpansion)
+      E.Line = PendingLine;
+    if (Lines && E.FromExpansion)
+      Lines->expansionEvent(Out.Events.size() - 1, At.getPointer());
+    else if (Lines && At.isValid())
+      Lines->mainEvent(Out.Events, E.Offset, E.NextOffset);
+    return E;
+  }
+
+  size_t offsetOf(SMLoc Loc) const {
+    const char *P = Loc.getPointer();
+    return P && P >= Main.begin() && P <= Main.end() ? size_t(P - Main.begin())
+                                                     : AsmEvent::NoOffset;
+  }
+
+  /// A `.file` the input declared, kept to register it again after the
+  /// parser drops the file table.
+  struct DwarfFile {
+    unsigned Number;
+    std::string Directory, Name;
+    std::optional<MD5::MD5Result> Checksum;
+    std::optional<std::string> Source;
+    unsigned CUID;
+  };
+
+  void restoreFileTable() {
+    if (!ParserLines || getContext().getGenDwarfForAssembly())
+      return;
+    getContext().setGenDwarfForAssembly(true);
+    for (const DwarfFile &F : Files) {
+      std::optional<StringRef> Source;
+      if (F.Source)
+        Source = *F.Source;
+      if (F.Number == 0)
+        MCStreamer::emitDwarfFile0Directive(F.Directory, F.Name, F.Checksum, Source, F.CUID);
+      else
+        consumeError(MCStreamer::tryEmitDwarfFileDirective(F.Number, F.Directory, F.Name,
+                                                           F.Checksum, Source, F.CUID)
+                         .takeError());
+    }
+  }
+
+  StringRef Main;
+  AssembledFile &Out;
+  ExpansionLineTracker *Lines;
+  bool ParserLines;
+  std::vector<DwarfFile> Files;
+  MCAsmParser *Parser = nullptr;
+  unsigned PendingLine = 0;
+};
+
+bool usesExpansions(StringRef Text) {
+  for (StringRef Directive : {".macro", ".rept", ".irp", ".MACRO", ".REPT", ".IRP"})
+    if (Text.contains(Directive))
+      return true;
+  return false;
+}
+
+} // namespace
+
+AssemblerState::AssemblerState(std::shared_ptr<const TargetInfo> T, const InputLimits &L)
+    : Target(std::move(T)), Limits(L) {
+  resetContext();
+}
+
+void AssemblerState::resetContext() {
+  MOFI.reset();
+  Ctx.reset();
+  SrcMgr = SourceMgr();
+  Includes = makeIntrusiveRefCnt<IncludeGuardFileSystem>(SrcMgr, Limits);
+  SrcMgr.setVirtualFileSystem(Includes);
+  Ctx = std::make_unique<MCContext>(Target->triple(), &Target->asmInfo(),
+                                    &Target->regInfo(), &Target->subtargetInfo(),
+                                    &SrcMgr);
+  MOFI.reset(Target->target().createMCObjectFileInfo(*Ctx, /*PIC=*/false));
+  Ctx->setObjectFileInfo(MOFI.get());
+}
+
+AssemblerState::~AssemblerState() = default;
+
+/// Sends what the parser (through the source manager) and the MC context
+/// report into \p Diags, each with its line when it lies in buffer \p Buffer.
+static void collectDiagnostics(SourceMgr &SM, MCContext &Ctx,
+                               std::vector<AsmDiagnostic> &Diags, unsigned Buffer) {
+  struct Sink {
+    std::vector<AsmDiagnostic> *Diags;
+    SourceMgr *SM;
+    unsigned Buffer;
+    void add(const SMDiagnostic &D) {
+      AsmDiagnostic A{D, 0};
+      if (D.getLoc().isValid() && SM->FindBufferContainingLoc(D.getLoc()) == Buffer)
+        A.Line = unsigned(D.getLineNo());
+      Diags->push_back(std::move(A));
+    }
+  };
+  static thread_local Sink S;
+  S = {&Diags, &SM, Buffer};
+  SM.setDiagHandler([](const SMDiagnostic &D, void *Ctx) { static_cast<Sink *>(Ctx)->add(D); },
+                    &S);
+  // The context reports what the streamer finds (a label defined twice, an
+  // unfinished frame); by default it prints them and the caller never knows.
+  Ctx.setDiagnosticHandler([](const SMDiagnostic &D, bool, const SourceMgr &,
+                              std::vector<const MDNode *> &) { S.add(D); });
+}
+
+/// Undoes collectDiagnostics: \p Diags is about to go away.
+static void stopCollecting(SourceMgr &SM, MCContext &Ctx) {
+  SM.setDiagHandler(nullptr);
+  Ctx.setDiagnosticHandler([](const SMDiagnostic &D, bool, const SourceMgr &,
+                              std::vector<const MDNode *> &) { D.print(nullptr, errs()); });
+}
+
+AssembledFile AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
+                                           std::vector<AsmDiagnostic> &Diags,
+                                           ExpansionLines Lines) {
+  bool Expansions = usesExpansions(Buffer->getBuffer());
+  if (!Expansions)
+    return parseFile(std::move(Buffer), Diags, std::nullopt);
+  if (Lines == ExpansionLines::FromParser)
+    return parseFile(std::move(Buffer), Diags, ExpansionLines::FromParser);
+  AssembledFile Out = parseFile(std::move(Buffer), Diags, ExpansionLines::Reconstruct);
+  if (Out.ExpansionLinesFrom == ExpansionLines::Reconstruct)
+    return Out;
+  // Some expansion could not be placed for certain: parse again, this time
+  // with the parser announcing every statement's line.
+  const MemoryBuffer &Main = *SrcMgr.getMemoryBuffer(MainBuffer);
+  std::unique_ptr<MemoryBuffer> Copy =
+      MemoryBuffer::getMemBufferCopy(Main.getBuffer(), Main.getBufferIdentifier());
+  resetContext();
+  Diags.clear();
+  return parseFile(std::move(Copy), Diags, ExpansionLines::FromParser);
+}
+
+AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
+                                        std::vector<AsmDiagnostic> &Diags,
+                                        std::optional<ExpansionLines> Lines) {
+  bool ParserLines = Lines == ExpansionLines::FromParser;
+  MainBuffer = SrcMgr.AddNewSourceBuffer(std::move(Buffer), SMLoc());
+  StringRef Main = SrcMgr.getMemoryBuffer(MainBuffer)->getBuffer();
+  Ctx->setMainFileName(SrcMgr.getMemoryBuffer(MainBuffer)->getBufferIdentifier());
+  // The parser computes every statement's line when GenDwarfForAssembly is
+  // on: only worth it when the reconstruction gave up.
+  Ctx->setGenDwarfForAssembly(ParserLines);
+  // A file number of its own would make the parser add the input as a
+  // `.file` of the line table; the lines are all the reader listens to.
+  Ctx->setGenDwarfFileNumber(ParserLines ? 1 : 0);
+  AssembledFile Out;
+  Out.ExpansionLinesFrom = Lines.value_or(ExpansionLines::Reconstruct);
+  // Most statements are instructions; one slot each up front saves regrowing.
+  Out.Events.reserve(Main.size() / 64);
+  Out.Insts.reserve(Main.size() / 64);
+  ExpansionLineTracker Tracker(SrcMgr, MainBuffer, *Ctx);
+  bool Reconstruct = Lines == ExpansionLines::Reconstruct;
+  RecordingStreamer Streamer(*Ctx, Main, Out, Reconstruct ? &Tracker : nullptr,
+                             ParserLines);
+  formatted_raw_ostream Null(nulls());
+  Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
+  TargetAsmParser Run = Target->createAsmParser(SrcMgr, *Ctx, Streamer, MainBuffer);
+  Streamer.setParser(Run.Parser.get());
+  collectDiagnostics(SrcMgr, *Ctx, Diags, MainBuffer);
+  Includes->setParser(Run.Parser.get());
+  Run.Parser->Run(/*NoInitialTextSection=*/false);
+  Includes->setParser(nullptr);
+  Tracker.finish(Out.Events);
+  if (Reconstruct && !Tracker.resolved())
+    Out.ExpansionLinesFrom = ExpansionLines::FromParser;
+  Ctx->setGenDwarfForAssembly(false);
+  if (ParserLines)
+    std::erase_if(Diags, [](const AsmDiagnostic &D) {
+      return D.Diag.getMessage().contains("when -g is used");
+    });
+  stopCollecting(SrcMgr, *Ctx);
+  return Out;
+}
+
+Expected<AssembledFile> AssemblerState::assembleStatements(StringRef Text) {
+  std::string Lines = Text.str();
+  if (Lines.empty() || Lines.back() != '\n')
+    Lines += '\n';
+  unsigned Id = SrcMgr.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(Lines, "<statement>"), SMLoc());
+  AssembledFile Out;
+  std::vector<AsmDiagnostic> Diags;
+  RecordingStreamer Streamer(*Ctx, SrcMgr.getMemoryBuffer(Id)->getBuffer(), Out,
+                             /*Lines=*/nullptr, /*ParserLines=*/false);
+  formatted_raw_ostream Null(nulls());
+  Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
+  // The statements are assembled into the current text section.
+  Streamer.switchSection(MOFI->getTextSection());
+  TargetAsmParser Run = Target->createAsmParser(SrcMgr, *Ctx, Streamer, Id);
+  Streamer.setParser(Run.Parser.get());
+  collectDiagnostics(SrcMgr, *Ctx, Diags, Id);
+  Run.Parser->Run(/*NoInitialTextSection=*/true, /*NoFinalize=*/true);
+  stopCollecting(SrcMgr, *Ctx);
+  for (const AsmDiagnostic &D : Diags)
+    if (D.Diag.getKind() == SourceMgr::DK_Error)
+      return createStringError(inconvertibleErrorCode(), D.Diag.getMessage());
+  return std::move(Out);
+}
+
+Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Text) {
+  Expected<AssembledFile> Out = assembleStatements(Text);
+  if (!Out)
+    return Out.takeError();
+  SmallVector<MCInst, 1> Insts = Out->Insts.unpackAll();
+  if (Insts.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + Text.trim() + "' is not an instruction");
+  return Insts;
+}
+
+const std::optional<std::string> &AssemblerState::includeViolation() const {
+  return Includes->violation();
+}
+
+std::vector<Operand> AssemblerState::parseOperands(StringRef Body) const {
+  return stinkytofu::parseOperands(
+      Body, *Target, [this](StringRef Sym) { return symbolValue(Sym); });
+}
+
+std::optional<int64_t> AssemblerState::symbolValue(StringRef Name) const {
+  MCSymbol *Sym = Ctx->lookupSymbol(Name);
+  if (!Sym || !Sym->isVariable())
+    return std::nullopt;
+  int64_t V;
+  if (Sym->getVariableValue()->evaluateAsAbsolute(V))
+    return V;
+  return std::nullopt;
+}
+
+} // namespace stinkytofu

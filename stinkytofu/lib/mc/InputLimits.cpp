@@ -1,0 +1,580 @@
+//===- InputLimits.cpp - Bounds checked before LLVM MC sees a file --------===//
+//
+// One pass over the text: a character walker that knows comments and strings
+// checks the lexical bounds, and each statement it completes goes to the
+// directive checks (repeat blocks, assignments the repeat counts may use,
+// file numbers). The evaluator understands what a repeat count is usually
+// written with: integers, operators and symbols assigned earlier in the file;
+// a count it cannot evaluate counts as one.
+//
+//===----------------------------------------------------------------------===//
+#include "stinkytofu/mc/InputLimits.h"
+#include "stinkytofu/mc/OperandParser.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include <array>
+#include <bitset>
+
+using namespace llvm;
+
+namespace stinkytofu {
+namespace {
+
+uint64_t saturatingMultiply(uint64_t A, uint64_t B) {
+  if (A != 0 && B > UINT64_MAX / A)
+    return UINT64_MAX;
+  return A * B;
+}
+
+constexpr bool isIdentifierChar(char C) {
+  return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+         C == '_' || C == '.' || C == '$' || C == '@';
+}
+
+/// Evaluates an absolute expression with GNU as operator precedence, as
+/// LLVM's AsmParser does; nullopt for anything it does not know.
+class ExpressionEvaluator {
+public:
+  ExpressionEvaluator(StringRef Text, const StringMap<int64_t> &Symbols)
+      : Rest(Text), Symbols(Symbols) {}
+
+  std::optional<int64_t> evaluate() {
+    std::optional<int64_t> V = binary(1);
+    skipSpace();
+    return Rest.empty() ? V : std::nullopt;
+  }
+
+private:
+  void skipSpace() { Rest = Rest.ltrim(" \t"); }
+
+  /// The binary operator at the front and its precedence (0: none).
+  std::pair<StringRef, unsigned> peekOperator() {
+    skipSpace();
+    for (StringRef Op : {"||", "&&", "==", "!=", "<>", "<=", ">=", "<<", ">>"})
+      if (Rest.starts_with(Op)) {
+        unsigned P = Op == "||" ? 1 : Op == "&&" ? 2 : (Op == "<<" || Op == ">>") ? 6 : 3;
+        return {Op, P};
+      }
+    if (Rest.empty())
+      return {"", 0};
+    switch (Rest.front()) {
+    case '<':
+    case '>':
+      return {Rest.take_front(1), 3};
+    case '+':
+    case '-':
+      return {Rest.take_front(1), 4};
+    case '|':
+    case '^':
+    case '&':
+    case '!':
+      return {Rest.take_front(1), 5};
+    case '*':
+    case '/':
+    case '%':
+      return {Rest.take_front(1), 6};
+    default:
+      return {"", 0};
+    }
+  }
+
+  std::optional<int64_t> binary(unsigned MinPrecedence) {
+    std::optional<int64_t> L = unary();
+    while (true) {
+      auto [Op, P] = peekOperator();
+      if (P == 0 || P < MinPrecedence)
+        return L;
+      Rest = Rest.drop_front(Op.size());
+      std::optional<int64_t> R = binary(P + 1);
+      if (!L || !R)
+        return std::nullopt;
+      L = apply(Op, uint64_t(*L), uint64_t(*R));
+    }
+  }
+
+  static std::optional<int64_t> apply(StringRef Op, uint64_t L, uint64_t R) {
+    if ((Op == "/" || Op == "%") && R == 0)
+      return std::nullopt;
+    // Wrapping arithmetic on 64 bits, as MC evaluates.
+    if (Op == "+") return int64_t(L + R);
+    if (Op == "-") return int64_t(L - R);
+    if (Op == "*") return int64_t(L * R);
+    if (Op == "/") return int64_t(L) / int64_t(R);
+    if (Op == "%") return int64_t(L) % int64_t(R);
+    if (Op == "<<") return R >= 64 ? 0 : int64_t(L << R);
+    if (Op == ">>") return R >= 64 ? 0 : int64_t(L >> R);
+    if (Op == "&") return int64_t(L & R);
+    if (Op == "|") return int64_t(L | R);
+    if (Op == "^") return int64_t(L ^ R);
+    if (Op == "!") return int64_t(L | ~R);
+    if (Op == "&&") return int64_t(L && R);
+    if (Op == "||") return int64_t(L || R);
+    // Comparisons give -1 for true, as GNU as does.
+    int64_t SL = int64_t(L), SR = int64_t(R);
+    bool T = Op == "==" ? SL == SR
+             : (Op == "!=" || Op == "<>") ? SL != SR
+             : Op == "<"  ? SL < SR
+             : Op == "<=" ? SL <= SR
+             : Op == ">"  ? SL > SR
+                          : SL >= SR;
+    return T ? -1 : 0;
+  }
+
+  std::optional<int64_t> unary() {
+    skipSpace();
+    if (Rest.empty())
+      return std::nullopt;
+    char C = Rest.front();
+    if (C == '-' || C == '~' || C == '!' || C == '+') {
+      Rest = Rest.drop_front();
+      std::optional<int64_t> V = unary();
+      if (!V)
+        return std::nullopt;
+      uint64_t U = uint64_t(*V);
+      return C == '-' ? int64_t(0 - U) : C == '~' ? int64_t(~U) : C == '!' ? int64_t(U == 0) : *V;
+    }
+    if (C == '(') {
+      Rest = Rest.drop_front();
+      std::optional<int64_t> V = binary(1);
+      skipSpace();
+      if (!Rest.consume_front(")"))
+        return std::nullopt;
+      return V;
+    }
+    StringRef Word = Rest.take_while(isIdentifierChar);
+    Rest = Rest.drop_front(Word.size());
+    if (Word.empty())
+      return std::nullopt;
+    if (isDigit(Word.front()))
+      return integer(Word);
+    auto It = Symbols.find(Word);
+    return It == Symbols.end() ? std::nullopt : std::optional<int64_t>(It->second);
+  }
+
+  static std::optional<int64_t> integer(StringRef Word) {
+    unsigned Radix = 10;
+    if (Word.starts_with_insensitive("0x")) {
+      Radix = 16;
+      Word = Word.drop_front(2);
+    } else if (Word.starts_with_insensitive("0b")) {
+      Radix = 2;
+      Word = Word.drop_front(2);
+    } else if (Word.size() > 1 && Word.front() == '0') {
+      Radix = 8;
+    }
+    uint64_t V;
+    if (Word.getAsInteger(Radix, V))
+      return std::nullopt;
+    return int64_t(V);
+  }
+
+  StringRef Rest;
+  const StringMap<int64_t> &Symbols;
+};
+
+/// An open `.rept`/`.irp`/`.irpc` block or `.macro` body.
+struct Block {
+  bool IsMacro = false;
+  bool HasBody = false;
+  /// A repeat body is text until MC expands it: `.macro`s opened in it and
+  /// not yet closed.
+  unsigned OpenMacros = 0;
+  uint64_t Repetitions = 1;
+  size_t Offset = 0; // of its directive
+};
+
+/// What one invocation of a macro expands to: its own statements (repeated
+/// blocks in the body multiplied out) and the macros it invokes.
+struct MacroBody {
+  uint64_t Own = 0;
+  SmallVector<std::pair<std::string, uint64_t>, 2> Calls; // name, copies
+  /// macroCost by remaining depth (0: not computed yet).
+  std::array<uint64_t, 21> Cost{};
+};
+
+/// MC refuses to nest macro and repeat expansions deeper than this.
+constexpr unsigned MaxMacroNesting = 20;
+
+class Scanner {
+public:
+  Scanner(StringRef Text, const InputLimits &Limits) : Text(Text), Limits(Limits) {}
+
+  std::optional<LimitViolation> run();
+
+private:
+  void fail(size_t Offset, const Twine &Message) {
+    if (!Violation)
+      Violation = LimitViolation{Offset, Message.str()};
+  }
+  /// Checks the statement \p Code (as written, comments included), written
+  /// from byte \p Offset of the text.
+  void statement(StringRef Code, size_t Offset);
+  /// Counts the statement at \p Offset once per repetition of the open
+  /// blocks; an invocation of \p Macro counts what the macro expands to.
+  void chargeExpansion(size_t Offset, StringRef Macro);
+  /// Statements one invocation of macro \p Name expands to, nested
+  /// invocations included, with \p Depth levels of nesting left.
+  uint64_t macroCost(StringRef Name, unsigned Depth);
+  void repeatBlock(StringRef Directive, StringRef Operands, size_t Offset);
+  void assignment(StringRef Name, StringRef Value);
+  void fileNumber(StringRef Directive, StringRef Operands, size_t Offset);
+  /// Skips a `.amdgpu_metadata` body from \p At; where its end directive's
+  /// line ends, or npos.
+  size_t skipMetadata(size_t At) const;
+
+  StringRef Text;
+  const InputLimits &Limits;
+  std::optional<LimitViolation> Violation;
+  StringMap<int64_t> Symbols;
+  SmallVector<Block, 4> Blocks;
+  /// The macros defined so far, and the one whose body is being read.
+  StringMap<MacroBody> Macros;
+  /// First characters of the macro names: most instructions need no lookup.
+  std::bitset<256> MacroInitials;
+  MacroBody *Defining = nullptr;
+  uint64_t ExpandedStatements = 0;
+  bool MetadataFollows = false;
+  size_t MetadataAt = 0;
+};
+
+size_t Scanner::skipMetadata(size_t At) const {
+  while (At < Text.size()) {
+    size_t End = Text.find('\n', At);
+    StringRef Line = Text.slice(At, End).ltrim(" \t");
+    if (Line.starts_with_insensitive(".end_amdgpu_metadata"))
+      return End == StringRef::npos ? Text.size() : End;
+    if (End == StringRef::npos)
+      break;
+    At = End + 1;
+  }
+  return StringRef::npos;
+}
+
+/// What the character walker does with a byte.
+enum class CharClass : uint8_t {
+  Other, Blank, Newline, Quote, Semicolon, Slash, Hash, Open, Close, Unary, Ident,
+  NotText, // a control character or a byte above ASCII
+};
+
+constexpr std::array<CharClass, 256> makeCharClasses() {
+  std::array<CharClass, 256> T{};
+  for (unsigned C = 0; C < 256; ++C) {
+    T[C] = isIdentifierChar(char(C)) ? CharClass::Ident : (C < 0x20 || C >= 0x7F) ? CharClass::NotText : CharClass::Other;
+  }
+  T[' '] = T['\t'] = T['\r'] = T['\v'] = T['\f'] = CharClass::Blank;
+  T['\n'] = CharClass::Newline;
+  T['"'] = CharClass::Quote;
+  T[';'] = CharClass::Semicolon;
+  T['/'] = CharClass::Slash;
+  T['#'] = CharClass::Hash;
+  T['('] = T['['] = CharClass::Open;
+  T[')'] = T[']'] = CharClass::Close;
+  T['-'] = T['~'] = T['!'] = T['+'] = CharClass::Unary;
+  return T;
+}
+constexpr std::array<CharClass, 256> CharClasses = makeCharClasses();
+
+CharClass classOf(char C) { return CharClasses[static_cast<unsigned char>(C)]; }
+
+std::optional<LimitViolation> Scanner::run() {
+  size_t StatementAt = 0; // where the current statement starts
+  bool LineStart = true;  // nothing but blanks so far on this line
+  unsigned Depth = 0, UnaryRun = 0;
+  size_t I = 0, N = Text.size();
+  // A NUL ends the text for parts of MC's lexer, wherever it is.
+  if (size_t Nul = Text.find('\0'); Nul != StringRef::npos)
+    fail(Nul, "NUL byte: the file is not assembly text");
+  while (I < N && !Violation) {
+    char C = Text[I];
+    CharClass K = classOf(C);
+    if (K != CharClass::Unary && K != CharClass::Blank)
+      UnaryRun = 0;
+    switch (K) {
+    case CharClass::Newline:
+      statement(Text.slice(StatementAt, I), StatementAt);
+      StatementAt = ++I;
+      LineStart = true;
+      Depth = 0;
+      if (MetadataFollows) {
+        MetadataFollows = false;
+        size_t End = skipMetadata(I);
+        if (End == StringRef::npos)
+          fail(MetadataAt, ".amdgpu_metadata block has no .end_amdgpu_metadata");
+        I = StatementAt = std::min(End, N);
+      }
+      continue;
+    case CharClass::Blank:
+      ++I;
+      continue;
+    case CharClass::Hash:
+      if (!LineStart)
+        break;
+      [[fallthrough]];
+    case CharClass::Semicolon:
+      I = std::min(Text.find('\n', I), N);
+      continue;
+    case CharClass::Slash:
+      if (I + 1 < N && Text[I + 1] == '/') {
+        I = std::min(Text.find('\n', I), N);
+        continue;
+      }
+      if (I + 1 < N && Text[I + 1] == '*') {
+        size_t Close = Text.find("*/", I + 2);
+        if (Close == StringRef::npos) {
+          fail(I, "unterminated block comment: no '*/' before the end of the file");
+          continue;
+        }
+        I = Close + 2;
+        LineStart = false;
+        continue;
+      }
+      break;
+    case CharClass::Quote: {
+      size_t J = I + 1;
+      while (J < N && Text[J] != '"' && Text[J] != '\n')
+        J += Text[J] == '\\' ? 2 : 1;
+      if (J >= N || Text[J] != '"') {
+        fail(I, "unterminated string: no closing '\"' on its line");
+        continue;
+      }
+      I = J + 1;
+      LineStart = false;
+      continue;
+    }
+    case CharClass::Ident: {
+      size_t J = I + 1;
+      while (J < N && classOf(Text[J]) == CharClass::Ident)
+        ++J;
+      if (isDigit(C) && J - I > Limits.MaxLiteralLength)
+        fail(I, "numeric literal of " + Twine(J - I) + " characters exceeds the limit of " +
+                    Twine(Limits.MaxLiteralLength) + " (--max-literal-length)");
+      I = J;
+      LineStart = false;
+      continue;
+    }
+    case CharClass::Open:
+      if (++Depth > Limits.MaxExpressionDepth)
+        fail(I, "expression nests deeper than " + Twine(Limits.MaxExpressionDepth) +
+                    " levels (--max-expression-depth)");
+      break;
+    case CharClass::Close:
+      Depth -= Depth > 0;
+      break;
+    case CharClass::Unary:
+      if (++UnaryRun > Limits.MaxExpressionDepth)
+        fail(I, "more than " + Twine(Limits.MaxExpressionDepth) +
+                    " operators in a row (--max-expression-depth)");
+      break;
+    case CharClass::NotText:
+      // LLVM MC's lexer loops forever on some of these (fuzzer finds).
+      fail(I, "byte 0x" + utohexstr(uint8_t(C), /*LowerCase=*/true) +
+                  " is not assembly text (outside comments and strings only printable "
+                  "ASCII, tabs and line ends)");
+      continue;
+    case CharClass::Other:
+      break;
+    }
+    LineStart = false;
+    ++I;
+  }
+  if (!Violation)
+    statement(Text.slice(StatementAt, N), StatementAt);
+  // A repeated block left open (a `.macro` left open is MC's to report).
+  if (!Violation && !Blocks.empty() && !Blocks.front().IsMacro)
+    fail(Blocks.front().Offset, "repeated block has no .endr before the end of the file");
+  return Violation;
+}
+
+void Scanner::statement(StringRef Code, size_t Offset) {
+  Code = Code.ltrim(" \t");
+  if (Code.empty())
+    return;
+  // Most statements are instructions, which matter only inside repeated
+  // blocks or macro bodies: what starts with a directive, a label, an
+  // assignment or a macro's name goes on.
+  if (Code.front() != '.') {
+    StringRef Word = Code.take_while(isIdentifierChar);
+    StringRef After = Code.drop_front(Word.size()).ltrim(" \t");
+    if (!After.starts_with(":") && !After.starts_with("=") &&
+        (Word.empty() || !MacroInitials[uint8_t(Word.front())] || !Macros.contains(Word))) {
+      if (!Blocks.empty()) {
+        chargeExpansion(Offset, StringRef());
+        Blocks.back().HasBody = true;
+      }
+      return;
+    }
+  }
+  Code = Code.take_front(findComment(Code)).rtrim(" \t\r");
+  // Labels in front of the statement (`loop: .rept 2`).
+  while (true) {
+    StringRef Word = Code.take_while(isIdentifierChar);
+    if (Word.empty() || !Code.drop_front(Word.size()).starts_with(":") ||
+        Code.drop_front(Word.size()).starts_with("::"))
+      break;
+    Code = Code.drop_front(Word.size() + 1).ltrim();
+  }
+  if (Code.empty())
+    return;
+  StringRef Word = Code.take_while([](char C) { return !isSpace(C) && C != ','; });
+  StringRef Operands = Code.drop_front(Word.size()).trim();
+  std::string Directive = Word.lower();
+  bool Closes = (Directive == ".endr" && !Blocks.empty() && !Blocks.back().IsMacro) ||
+                ((Directive == ".endm" || Directive == ".endmacro") && !Blocks.empty() &&
+                 Blocks.back().IsMacro);
+  auto Invoked = Directive.starts_with(".") ? Macros.end() : Macros.find(Word);
+  // Each repetition costs MC at least one statement, even of an empty body.
+  if (Closes ? !Blocks.back().IsMacro && !Blocks.back().HasBody
+             : !Blocks.empty() || Invoked != Macros.end())
+    chargeExpansion(Offset, Invoked == Macros.end() ? StringRef() : Word);
+  if (Closes && Blocks.back().OpenMacros)
+    return fail(Offset, "a .macro in this block has no .endm before its .endr");
+  if (Closes) {
+    if (Blocks.back().IsMacro && Blocks.size() == 1) {
+      // A new definition may change what any macro invoking it costs.
+      Defining = nullptr;
+      for (auto &Entry : Macros)
+        Entry.second.Cost = {};
+    }
+    return Blocks.pop_back();
+  }
+  if (!Blocks.empty())
+    Blocks.back().HasBody = true;
+  // A `.macro` in a repeat body is defined by every copy of the body, so it
+  // must end there: otherwise the definition swallows the rest of the file
+  // (LLVM MC then leaks the expansion).
+  if (!Blocks.empty() && !Blocks.back().IsMacro) {
+    unsigned &Open = Blocks.back().OpenMacros;
+    if (Directive == ".macro")
+      return void(++Open);
+    if ((Directive == ".endm" || Directive == ".endmacro") && Open)
+      return void(--Open);
+  }
+  if (Directive == ".rept" || Directive == ".rep" || Directive == ".irp" ||
+      Directive == ".irpc")
+    return repeatBlock(Directive, Operands, Offset);
+  if (Directive == ".macro") {
+    if (Blocks.empty()) {
+      StringRef Name = Operands.take_while([](char C) { return !isSpace(C) && C != ','; });
+      Defining = &(Macros[Name] = MacroBody());
+      if (!Name.empty())
+        MacroInitials.set(uint8_t(Name.front()));
+    }
+    return Blocks.push_back({/*IsMacro=*/true, false, 0, 1, Offset});
+  }
+  if (Directive == ".purgem" && !Defining)
+    Macros.erase(Operands);
+  if (Directive == ".amdgpu_metadata") {
+    MetadataFollows = true;
+    MetadataAt = Offset;
+  }
+  if (Directive == ".file" || Directive == ".cv_file" || Directive == ".cv_func_id" ||
+      Directive == ".cv_inline_site_id")
+    return fileNumber(Directive, Operands, Offset);
+  if (llvm::any_of(Blocks, [](const Block &B) { return B.IsMacro; }))
+    return; // assignments there depend on the arguments
+  if (Directive == ".set" || Directive == ".equ" || Directive == ".equiv" ||
+      Directive == ".eqv") {
+    auto [Name, Value] = Operands.split(',');
+    return assignment(Name.trim(), Value);
+  }
+  if (Operands.starts_with("=") && !Operands.starts_with("=="))
+    assignment(Word, Operands.drop_front());
+}
+
+void Scanner::chargeExpansion(size_t Offset, StringRef Macro) {
+  // Inside a macro body only the blocks opened in the body repeat it; it
+  // is charged where the macro is invoked.
+  auto Body = Defining ? llvm::find_if(Blocks, [](const Block &B) { return B.IsMacro; }) + 1
+                       : Blocks.begin();
+  uint64_t Copies = 1;
+  for (auto B = Body; B != Blocks.end(); ++B)
+    Copies = saturatingMultiply(Copies, B->Repetitions);
+  if (Defining) {
+    if (Macro.empty())
+      Defining->Own = std::min(UINT64_MAX - Copies, Defining->Own) + Copies;
+    else
+      Defining->Calls.emplace_back(Macro.str(), Copies);
+    return;
+  }
+  uint64_t Cost = Macro.empty() ? 1 : macroCost(Macro, MaxMacroNesting);
+  uint64_t Statements = saturatingMultiply(Copies, Cost);
+  ExpandedStatements = std::min(UINT64_MAX - Statements, ExpandedStatements) + Statements;
+  if (ExpandedStatements <= Limits.MaxExpandedStatements)
+    return;
+  std::string Limit = " to more than " + std::to_string(Limits.MaxExpandedStatements) +
+                      " statements (--max-expanded-statements)";
+  if (!Blocks.empty())
+    fail(Blocks.front().Offset, "repeated blocks expand" + Limit);
+  else
+    fail(Offset, "macro '" + Macro + "' expands" + Limit);
+}
+
+uint64_t Scanner::macroCost(StringRef Name, unsigned Depth) {
+  auto It = Macros.find(Name);
+  if (It == Macros.end() || Depth == 0)
+    return 1; // an instruction; or MC's nesting error, expanding nothing
+  MacroBody &B = It->second;
+  if (B.Cost[Depth])
+    return B.Cost[Depth];
+  uint64_t Cost = std::max<uint64_t>(B.Own, 1);
+  for (const auto &[Callee, Copies] : B.Calls) {
+    uint64_t Calls = saturatingMultiply(Copies, macroCost(Callee, Depth - 1));
+    Cost = std::min(UINT64_MAX - Calls, Cost) + Calls;
+  }
+  return B.Cost[Depth] = Cost;
+}
+
+void Scanner::repeatBlock(StringRef Directive, StringRef Operands, size_t Offset) {
+  uint64_t Repetitions = 1;
+  if (Directive == ".rept" || Directive == ".rep") {
+    if (std::optional<int64_t> Count = ExpressionEvaluator(Operands, Symbols).evaluate())
+      Repetitions = uint64_t(std::max<int64_t>(*Count, 0));
+  } else {
+    // `.irp x, a, b, c` / `.irp x a b c`, `.irpc x, abc`: one repetition per
+    // value or character.
+    StringRef Values = Operands.drop_front(Operands.take_while(isIdentifierChar).size());
+    Values = Values.ltrim(" \t");
+    Values.consume_front(",");
+    Values = Values.trim();
+    if (Directive == ".irpc") {
+      Repetitions = Values.size();
+    } else if (Values.contains(',')) {
+      Repetitions = Values.count(',') + 1;
+    } else {
+      SmallVector<StringRef, 8> Parts;
+      SplitString(Values, Parts);
+      Repetitions = Parts.size();
+    }
+    Repetitions = std::max<uint64_t>(Repetitions, 1);
+  }
+  Blocks.push_back({/*IsMacro=*/false, false, 0, Repetitions, Offset});
+}
+
+void Scanner::assignment(StringRef Name, StringRef Value) {
+  if (Name.empty() || !llvm::all_of(Name, isIdentifierChar))
+    return;
+  if (std::optional<int64_t> V = ExpressionEvaluator(Value, Symbols).evaluate())
+    Symbols[Name] = *V;
+  else
+    Symbols.erase(Name);
+}
+
+void Scanner::fileNumber(StringRef Directive, StringRef Operands, size_t Offset) {
+  StringRef Number = Operands.take_while(isIdentifierChar);
+  if (Number.empty() || !isDigit(Number.front()))
+    return;
+  // A number too large for 64 bits does not evaluate either.
+  std::optional<int64_t> V = ExpressionEvaluator(Number, Symbols).evaluate();
+  if (!V || uint64_t(*V) > Limits.MaxFileNumber)
+    fail(Offset, Directive + " number " + Number + " is over the limit of " +
+                     Twine(Limits.MaxFileNumber) + " (--max-file-number)");
+}
+
+} // namespace
+
+std::optional<LimitViolation> checkInputLimits(StringRef Text, const InputLimits &Limits) {
+  return Scanner(Text, Limits).run();
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,468 @@
+//===- InstBuilder.cpp - Creating instructions without re-parsing ---------===//
+#include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/mc/AssemblerState.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
+#include "stinkytofu/mc/OperandParser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+// --- Operands ------------------------------------------------------------
+
+BuildOperand BuildOperand::reg(RegFile File, unsigned First, unsigned Count) {
+  BuildOperand Op;
+  Op.K = Kind::Register;
+  Op.File = File;
+  Op.First = First;
+  Op.Count = Count ? Count : 1;
+  return Op;
+}
+
+BuildOperand BuildOperand::special(StringRef Name) {
+  BuildOperand Op;
+  Op.K = Kind::Special;
+  Op.Name = Name.str();
+  return Op;
+}
+
+BuildOperand BuildOperand::imm(int64_t Value) {
+  BuildOperand Op;
+  Op.K = Kind::Immediate;
+  Op.Value = Value;
+  return Op;
+}
+
+BuildOperand BuildOperand::label(StringRef Name) {
+  BuildOperand Op;
+  Op.K = Kind::Label;
+  Op.Name = Name.str();
+  return Op;
+}
+
+BuildOperand BuildOperand::text(StringRef Spelling) {
+  BuildOperand Op;
+  Op.K = Kind::Text;
+  Op.Name = Spelling.str();
+  return Op;
+}
+
+BuildOperand BuildOperand::waitcnt(const WaitcntFields &Fields) {
+  SmallVector<std::string, 3> Parts;
+  auto Add = [&](StringRef Counter, const std::optional<unsigned> &N) {
+    if (N)
+      Parts.push_back((Counter + "(" + Twine(*N) + ")").str());
+  };
+  Add("vmcnt", Fields.VmCnt);
+  Add("expcnt", Fields.ExpCnt);
+  Add("lgkmcnt", Fields.LgkmCnt);
+  // No field at all: wait for nothing, which MC spells as the full mask.
+  return text(Parts.empty() ? "0xffff" : join(Parts, " "));
+}
+
+static StringRef filePrefix(RegFile File) {
+  switch (File) {
+  case RegFile::VGPR:
+    return "v";
+  case RegFile::SGPR:
+    return "s";
+  case RegFile::AGPR:
+    return "a";
+  case RegFile::TTMP:
+    return "ttmp";
+  case RegFile::None:
+    break;
+  }
+  return "";
+}
+
+std::string BuildOperand::spelling() const {
+  switch (K) {
+  case Kind::Register:
+    if (Count == 1)
+      return (filePrefix(File) + Twine(First)).str();
+    return (filePrefix(File) + "[" + Twine(First) + ":" + Twine(First + Count - 1) + "]").str();
+  case Kind::Immediate:
+    return itostr(Value);
+  case Kind::Special:
+  case Kind::Label:
+  case Kind::Text:
+    return Name;
+  }
+  return Name;
+}
+
+// --- Shapes and placeholders ----------------------------------------------
+
+namespace {
+
+/// Immediates of one class share an encoding form: an inline constant, or a
+/// 32-bit or a wider literal.
+char immediateClass(int64_t V) {
+  if (V >= -16 && V <= 64)
+    return 'i';
+  return isInt<32>(V) || isUInt<32>(V) ? 'l' : 'w';
+}
+
+/// What a prototype is keyed by: the mnemonic and, per operand, what kind of
+/// value it is (values themselves only for text and special registers).
+std::string shapeKey(StringRef Mnemonic, ArrayRef<BuildOperand> Ops) {
+  std::string Key = Mnemonic.lower();
+  for (const BuildOperand &Op : Ops) {
+    Key += '\x1f';
+    switch (Op.kind()) {
+    case BuildOperand::Kind::Register:
+      Key += ("r" + filePrefix(Op.regFile()) + Twine(Op.count())).str();
+      break;
+    case BuildOperand::Kind::Immediate:
+      Key += std::string("#") + immediateClass(Op.immediate());
+      break;
+    case BuildOperand::Kind::Label:
+      Key += "@";
+      break;
+    case BuildOperand::Kind::Special:
+    case BuildOperand::Kind::Text:
+      Key += "=" + Op.name().str();
+      break;
+    }
+  }
+  return Key;
+}
+
+/// The operands a prototype is assembled with: registers and immediates get
+/// values no other operand of the statement has, so that each can be found
+/// in the MC instruction. Tuples are aligned to their size (up to 4), as the
+/// register files require.
+std::vector<BuildOperand> placeholders(ArrayRef<BuildOperand> Ops) {
+  std::vector<BuildOperand> Out;
+  unsigned NextReg[5] = {0, 0, 0, 0, 0};
+  int64_t NextInline = 1, NextLiteral = 0x1234501, NextWide = 0x123456789ab;
+  for (const BuildOperand &Op : Ops) {
+    switch (Op.kind()) {
+    case BuildOperand::Kind::Register: {
+      unsigned &Next = NextReg[unsigned(Op.regFile())];
+      unsigned Align = Op.count() >= 4 ? 4 : Op.count() >= 2 ? 2 : 1;
+      Next = alignTo(Next, Align);
+      Out.push_back(BuildOperand::reg(Op.regFile(), Next, Op.count()));
+      Next += Op.count();
+      break;
+    }
+    case BuildOperand::Kind::Immediate:
+      switch (immediateClass(Op.immediate())) {
+      case 'i':
+        Out.push_back(BuildOperand::imm(NextInline++));
+        break;
+      case 'l':
+        Out.push_back(BuildOperand::imm(NextLiteral++));
+        break;
+      default:
+        Out.push_back(BuildOperand::imm(NextWide++));
+        break;
+      }
+      break;
+    case BuildOperand::Kind::Label:
+      Out.push_back(BuildOperand::label(".Lstinkytofu_builder_label"));
+      break;
+    case BuildOperand::Kind::Special:
+    case BuildOperand::Kind::Text:
+      Out.push_back(Op);
+      break;
+    }
+  }
+  return Out;
+}
+
+/// The MC register of \p Count registers of \p File from \p First
+/// (`SGPR4_SGPR5`), or an invalid one.
+MCRegister mcRegister(const TargetInfo &TI, RegFile File, unsigned First, unsigned Count) {
+  StringRef Name;
+  switch (File) {
+  case RegFile::VGPR:
+    Name = "VGPR";
+    break;
+  case RegFile::SGPR:
+    Name = "SGPR";
+    break;
+  case RegFile::AGPR:
+    Name = "AGPR";
+    break;
+  case RegFile::TTMP:
+    Name = "TTMP";
+    break;
+  case RegFile::None:
+    return MCRegister();
+  }
+  SmallVector<std::string, 4> Parts;
+  for (unsigned I = 0; I < Count; ++I)
+    Parts.push_back((Name + Twine(First + I)).str());
+  return TI.findRegister(join(Parts, "_"));
+}
+
+} // namespace
+
+/// Where each typed operand sits in the MC instruction(s).
+struct InstBuilder::Prototype {
+  InstKind Kind = InstKind::Machine;
+  SmallVector<MCInst, 1> Insts;
+  /// Per operand, the (instruction, MC operand) positions holding it;
+  /// empty for operands that are copied as they are (text, specials).
+  std::vector<SmallVector<std::pair<unsigned, unsigned>, 2>> Positions;
+  /// False when some register, immediate or label was not found: every new
+  /// instance is assembled from its text.
+  bool Patchable = true;
+};
+
+// --- The builder -----------------------------------------------------------
+
+InstBuilder::InstBuilder(Module &M)
+    : M(M), Target(M.target()),
+      Scratch(std::make_unique<AssemblerState>(M.targetPtr())) {
+  if (!M.hasAssembler())
+    M.setAssembler(std::make_unique<AssemblerState>(M.targetPtr()));
+}
+
+InstBuilder::~InstBuilder() = default;
+
+Instruction InstBuilder::describe(StringRef Mnemonic, ArrayRef<BuildOperand> Operands,
+                                  InstKind Kind) const {
+  std::vector<Operand> Typed;
+  Typed.reserve(Operands.size());
+  auto NoSymbols = [](StringRef) -> std::optional<int64_t> { return std::nullopt; };
+  for (const BuildOperand &Op : Operands) {
+    std::string Spelling = Op.spelling();
+    switch (Op.kind()) {
+    case BuildOperand::Kind::Register: {
+      Operand R(OperandKind::Register, std::move(Spelling));
+      R.setRegister(Op.regFile(), Op.first(), Op.count(), /*IsSymbolic=*/false);
+      Typed.push_back(std::move(R));
+      break;
+    }
+    case BuildOperand::Kind::Immediate: {
+      Operand I(OperandKind::Immediate, std::move(Spelling));
+      I.setImmediate(Op.immediate());
+      Typed.push_back(std::move(I));
+      break;
+    }
+    case BuildOperand::Kind::Label:
+      Typed.emplace_back(OperandKind::Symbol, std::move(Spelling));
+      break;
+    case BuildOperand::Kind::Special:
+    case BuildOperand::Kind::Text:
+      for (const Operand &Part : parseOperands(Spelling, Target, NoSymbols))
+        Typed.push_back(Part);
+      break;
+    }
+  }
+  return Instruction(Kind, Mnemonic.lower(), std::move(Typed));
+}
+
+Expected<SmallVector<MCInst, 1>> InstBuilder::assembleText(StringRef Text, bool InModule) {
+  ++Assembled;
+  Expected<SmallVector<MCInst, 1>> Insts =
+      InModule ? M.assembler().assembleStatement(Text) : Scratch->assembleStatement(Text);
+  if (!Insts)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot assemble '" + Text.trim() + "': " +
+                                 toString(Insts.takeError()));
+  return Insts;
+}
+
+InstBuilder::Prototype InstBuilder::makePrototype(StringRef Mnemonic,
+                                                  ArrayRef<BuildOperand> Placeholders,
+                                                  SmallVector<MCInst, 1> Insts) {
+  Prototype P;
+  P.Kind = Insts.size() > 1 ? InstKind::MacroCall : InstKind::Machine;
+  P.Insts = std::move(Insts);
+  P.Positions.resize(Placeholders.size());
+  for (auto [OpIndex, Op] : enumerate(Placeholders)) {
+    auto Matches = [&](const MCOperand &MO) {
+      switch (Op.kind()) {
+      case BuildOperand::Kind::Register:
+        return MO.isReg() &&
+               MO.getReg() == mcRegister(Target, Op.regFile(), Op.first(), Op.count());
+      case BuildOperand::Kind::Immediate:
+        return MO.isImm() && MO.getImm() == Op.immediate();
+      case BuildOperand::Kind::Label:
+        return MO.isExpr() && isa<MCSymbolRefExpr>(MO.getExpr());
+      default:
+        return false;
+      }
+    };
+    if (Op.kind() == BuildOperand::Kind::Special || Op.kind() == BuildOperand::Kind::Text)
+      continue;
+    for (auto [InstIndex, Inst] : enumerate(P.Insts))
+      for (unsigned I = 0; I < Inst.getNumOperands(); ++I)
+        if (Matches(Inst.getOperand(I)))
+          P.Positions[OpIndex].emplace_back(InstIndex, I);
+    if (P.Positions[OpIndex].empty())
+      P.Patchable = false;
+  }
+  return P;
+}
+
+Error InstBuilder::assemblePrototypes(ArrayRef<const InstSpec *> Specs) {
+  // One buffer: a label before each statement tells whose instructions
+  // follow (the labels live in the builder's own context).
+  std::string Text;
+  std::vector<std::vector<BuildOperand>> Holders;
+  for (auto [Index, Spec] : enumerate(Specs)) {
+    Holders.push_back(placeholders(Spec->Operands));
+    Instruction Shape = describe(Spec->Mnemonic, Holders.back(), InstKind::Machine);
+    Text += (".Lstinkytofu_prototype_" + Twine(Index) + ":\n" + Spec->Mnemonic + " " +
+             formatOperands(Shape) + "\n")
+                .str();
+  }
+  ++Assembled;
+  Expected<AssembledFile> File = Scratch->assembleStatements(Text);
+  if (!File) {
+    // Say which statement MC refused: assemble them one by one.
+    consumeError(File.takeError());
+    for (const InstSpec *Spec : Specs)
+      if (Expected<const Prototype *> P = prototypeFor(Spec->Mnemonic, Spec->Operands); !P)
+        return P.takeError();
+    return Error::success();
+  }
+  std::vector<SmallVector<MCInst, 1>> Insts(Specs.size());
+  int Current = -1;
+  for (const AsmEvent &E : File->Events) {
+    if (E.K == AsmEvent::Kind::Label && E.Symbol.starts_with(".Lstinkytofu_prototype_"))
+      Current = std::stoi(E.Symbol.drop_front(strlen(".Lstinkytofu_prototype_")).str());
+    else if (E.K == AsmEvent::Kind::Instruction && Current >= 0)
+      Insts[Current].push_back(PackedMCInsts::unpack(File->Insts.record(E.Inst), 1)[0]);
+  }
+  for (auto [Index, Spec] : enumerate(Specs)) {
+    std::string Key = shapeKey(Spec->Mnemonic, Spec->Operands);
+    if (Insts[Index].empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "'" + Spec->Mnemonic + "' is not an instruction");
+    Shapes.try_emplace(Key, std::make_unique<Prototype>(makePrototype(
+                                Spec->Mnemonic, Holders[Index], std::move(Insts[Index]))));
+  }
+  return Error::success();
+}
+
+Expected<const InstBuilder::Prototype *>
+InstBuilder::prototypeFor(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
+  std::string Key = shapeKey(Mnemonic, Operands);
+  auto It = Shapes.find(Key);
+  if (It != Shapes.end())
+    return It->second.get();
+  std::vector<BuildOperand> Holders = placeholders(Operands);
+  Instruction Shape = describe(Mnemonic, Holders, InstKind::Machine);
+  std::string Text = (Mnemonic + " " + formatOperands(Shape)).str();
+  Expected<SmallVector<MCInst, 1>> Insts = assembleText(Text, /*InModule=*/false);
+  if (!Insts) {
+    // The placeholders may be what MC refused (a register the instruction
+    // cannot take): the statement as asked decides.
+    Instruction Asked = describe(Mnemonic, Operands, InstKind::Machine);
+    std::string AskedText = (Mnemonic + " " + formatOperands(Asked)).str();
+    Expected<SmallVector<MCInst, 1>> Real = assembleText(AskedText, /*InModule=*/false);
+    if (!Real) {
+      consumeError(Insts.takeError());
+      return Real.takeError();
+    }
+    consumeError(Insts.takeError());
+    auto P = std::make_unique<Prototype>(makePrototype(Mnemonic, Operands, std::move(*Real)));
+    P->Patchable = false;
+    return Shapes.try_emplace(Key, std::move(P)).first->second.get();
+  }
+  return Shapes
+      .try_emplace(Key, std::make_unique<Prototype>(
+                            makePrototype(Mnemonic, Holders, std::move(*Insts))))
+      .first->second.get();
+}
+
+Expected<Instruction> InstBuilder::instantiate(const Prototype &P, StringRef Mnemonic,
+                                               ArrayRef<BuildOperand> Operands) {
+  Instruction I = describe(Mnemonic, Operands, P.Kind);
+  if (!P.Patchable) {
+    Expected<SmallVector<MCInst, 1>> Insts =
+        assembleText((Mnemonic + " " + formatOperands(I)).str(), /*InModule=*/false);
+    if (!Insts)
+      return Insts.takeError();
+    I.setMC(std::move(*Insts), Target);
+    return std::move(I);
+  }
+  SmallVector<MCInst, 1> Insts = P.Insts;
+  MCContext &Ctx = M.assembler().context();
+  for (auto [OpIndex, Op] : enumerate(Operands)) {
+    if (P.Positions[OpIndex].empty())
+      continue;
+    MCOperand New;
+    switch (Op.kind()) {
+    case BuildOperand::Kind::Register: {
+      MCRegister Reg = mcRegister(Target, Op.regFile(), Op.first(), Op.count());
+      if (!Reg.isValid())
+        return createStringError(inconvertibleErrorCode(), "no register '" + Op.spelling() +
+                                                               "' on " + Target.processor());
+      New = MCOperand::createReg(Reg);
+      break;
+    }
+    case BuildOperand::Kind::Immediate:
+      New = MCOperand::createImm(Op.immediate());
+      break;
+    case BuildOperand::Kind::Label:
+      New = MCOperand::createExpr(
+          MCSymbolRefExpr::create(Ctx.getOrCreateSymbol(Op.name()), Ctx));
+      break;
+    default:
+      continue;
+    }
+    for (auto [InstIndex, MCIndex] : P.Positions[OpIndex])
+      Insts[InstIndex].getOperand(MCIndex) = New;
+  }
+  I.setMC(std::move(Insts), Target);
+  return std::move(I);
+}
+
+Expected<Instruction> InstBuilder::build(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
+  Expected<const Prototype *> P = prototypeFor(Mnemonic, Operands);
+  if (!P)
+    return P.takeError();
+  return instantiate(**P, Mnemonic, Operands);
+}
+
+Expected<std::vector<Instruction>> InstBuilder::buildAll(ArrayRef<InstSpec> Specs) {
+  std::vector<const InstSpec *> New;
+  StringSet<> Seen;
+  for (const InstSpec &Spec : Specs) {
+    std::string Key = shapeKey(Spec.Mnemonic, Spec.Operands);
+    if (!Shapes.contains(Key) && Seen.insert(Key).second)
+      New.push_back(&Spec);
+  }
+  if (!New.empty())
+    if (Error E = assemblePrototypes(New))
+      return std::move(E);
+  std::vector<Instruction> Out;
+  Out.reserve(Specs.size());
+  for (const InstSpec &Spec : Specs) {
+    Expected<Instruction> I = build(Spec);
+    if (!I)
+      return I.takeError();
+    Out.push_back(std::move(*I));
+  }
+  return std::move(Out);
+}
+
+Expected<Instruction> InstBuilder::parse(StringRef Statement) {
+  auto It = Texts.find(Statement);
+  if (It == Texts.end()) {
+    Expected<SmallVector<MCInst, 1>> Insts = assembleText(Statement, /*InModule=*/true);
+    if (!Insts)
+      return Insts.takeError();
+    stinkytofu::Statement S = splitStatement(Statement.trim());
+    auto Lookup = [&](StringRef Sym) { return M.assembler().symbolValue(Sym); };
+    Instruction I(Insts->size() > 1 ? InstKind::MacroCall : InstKind::Machine,
+                  S.Mnemonic.lower(), parseOperands(S.Body, Target, Lookup));
+    I.setTrailingComment(S.Comment.str());
+    I.setMC(std::move(*Insts), Target);
+    It = Texts.try_emplace(Statement, std::move(I)).first;
+  }
+  return It->second.clone();
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,260 @@
+//===- OperandParser.cpp - Splitting a statement into typed parts ---------===//
+#include "stinkytofu/mc/OperandParser.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+bool isIdentStart(char C) { return isAlpha(C) || C == '_' || C == '.' || C == '$'; }
+bool isIdentChar(char C) { return isAlnum(C) || C == '_' || C == '.' || C == '$' || C == '@'; }
+
+bool isIdentifier(StringRef S) {
+  return !S.empty() && isIdentStart(S[0]) && llvm::all_of(S, isIdentChar);
+}
+
+} // namespace
+
+namespace {
+
+bool isOperatorChar(char C) { return StringRef("+-*/%&|^<>~!=").contains(C); }
+
+/// Splits a comma-separated piece at white space, keeping binary expressions
+/// written with spaces (`label - . - 12`) together.
+SmallVector<StringRef, 4> splitWords(StringRef Piece) {
+  SmallVector<StringRef, 4> Words;
+  int Depth = 0;
+  size_t I = 0, N = Piece.size();
+  while (I < N) {
+    while (I < N && isSpace(Piece[I]))
+      ++I;
+    if (I >= N)
+      break;
+    size_t Begin = I;
+    for (; I < N; ++I) {
+      char C = Piece[I];
+      if (C == '(' || C == '[')
+        ++Depth;
+      else if ((C == ')' || C == ']') && Depth > 0)
+        --Depth;
+      else if (isSpace(C) && Depth == 0) {
+        // Join "a - b" and "a -b"-style expressions across the space.
+        size_t Next = Piece.find_first_not_of(" \t", I);
+        bool EndsWithOp = isOperatorChar(Piece[I - 1]);
+        bool NextIsOp = Next != StringRef::npos && isOperatorChar(Piece[Next]) &&
+                        Next + 1 < N && isSpace(Piece[Next + 1]);
+        if (Next != StringRef::npos && (EndsWithOp || NextIsOp)) {
+          I = Next - 1;
+          continue;
+        }
+        break;
+      }
+    }
+    Words.push_back(Piece.slice(Begin, I));
+  }
+  return Words;
+}
+
+/// Strips source modifiers around a register: -v1, |v1|, abs(v1), neg(v1),
+/// sext(v1), and the true16 halves v1.l / v1.h.
+StringRef stripSourceModifiers(StringRef S) {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    if (S.consume_front("-") || S.consume_front("!")) {
+      Changed = true;
+      continue;
+    }
+    if (S.size() >= 2 && S.front() == '|' && S.back() == '|') {
+      S = S.drop_front().drop_back();
+      Changed = true;
+      continue;
+    }
+    for (StringRef Fn : {"abs(", "neg(", "sext("})
+      if (S.starts_with_insensitive(Fn) && S.ends_with(")")) {
+        S = S.drop_front(Fn.size()).drop_back();
+        Changed = true;
+      }
+  }
+  if (S.ends_with_insensitive(".l") || S.ends_with_insensitive(".h"))
+    S = S.drop_back(2);
+  return S;
+}
+
+} // namespace
+
+std::optional<int64_t> evaluateExpression(StringRef Expr, SymbolLookup Lookup) {
+  // A small precedence-climbing evaluator: | ^ & << >> + - * / % unary - ~ ().
+  struct Parser {
+    StringRef S;
+    size_t P = 0;
+    SymbolLookup Lookup;
+    bool Failed = false;
+    void skip() {
+      while (P < S.size() && isSpace(S[P]))
+        ++P;
+    }
+    int precedence(StringRef &Op) {
+      skip();
+      static const std::pair<StringRef, int> Ops[] = {
+          {"<<", 4}, {">>", 4}, {"|", 1}, {"^", 2}, {"&", 3}, {"+", 5},
+          {"-", 5},  {"*", 6},  {"/", 6}, {"%", 6}};
+      for (auto &[Tok, Prec] : Ops)
+        if (S.substr(P).starts_with(Tok)) {
+          Op = Tok;
+          return Prec;
+        }
+      return -1;
+    }
+    int64_t primary() {
+      skip();
+      if (P >= S.size()) {
+        Failed = true;
+        return 0;
+      }
+      char C = S[P];
+      if (C == '(') {
+        ++P;
+        int64_t V = binary(0);
+        skip();
+        if (P < S.size() && S[P] == ')')
+          ++P;
+        else
+          Failed = true;
+        return V;
+      }
+      if (C == '-' || C == '~' || C == '+') {
+        ++P;
+        int64_t V = primary();
+        return C == '-' ? -V : C == '~' ? ~V : V;
+      }
+      if (isDigit(C)) {
+        size_t B = P;
+        while (P < S.size() && isAlnum(S[P]))
+          ++P;
+        int64_t V;
+        StringRef Tok = S.slice(B, P);
+        if (Tok.getAsInteger(0, V))
+          Failed = true;
+        return V;
+      }
+      if (isIdentStart(C)) {
+        size_t B = P;
+        while (P < S.size() && isIdentChar(S[P]))
+          ++P;
+        std::optional<int64_t> V = Lookup(S.slice(B, P));
+        if (!V)
+          Failed = true;
+        return V.value_or(0);
+      }
+      Failed = true;
+      return 0;
+    }
+    int64_t binary(int MinPrec) {
+      int64_t L = primary();
+      for (;;) {
+        StringRef Op;
+        int Prec = precedence(Op);
+        if (Prec < 0 || Prec < MinPrec || Failed)
+          return L;
+        P += Op.size();
+        int64_t R = binary(Prec + 1);
+        if (Op == "+") L += R;
+        else if (Op == "-") L -= R;
+        else if (Op == "*") L *= R;
+        else if (Op == "/") { if (R == 0) { Failed = true; return 0; } L /= R; }
+        else if (Op == "%") { if (R == 0) { Failed = true; return 0; } L %= R; }
+        else if (Op == "&") L &= R;
+        else if (Op == "|") L |= R;
+        else if (Op == "^") L ^= R;
+        else if (Op == "<<") L <<= R;
+        else if (Op == ">>") L >>= R;
+      }
+    }
+  } Parse{Expr, 0, Lookup};
+  int64_t V = Parse.binary(0);
+  Parse.skip();
+  if (Parse.Failed || Parse.P != Expr.size())
+    return std::nullopt;
+  return V;
+}
+
+Operand classifyOperand(StringRef Spelling, const TargetInfo &TI, SymbolLookup Lookup) {
+  StringRef Core = stripSourceModifiers(Spelling);
+  // Registers: v5, s[4:7], a[0:15], acc[0:3], ttmp[4:5], v[vgprValuC+3].
+  static const std::pair<StringRef, RegFile> Files[] = {
+      {"ttmp", RegFile::TTMP}, {"acc", RegFile::AGPR}, {"v", RegFile::VGPR},
+      {"s", RegFile::SGPR},    {"a", RegFile::AGPR}};
+  for (auto &[Prefix, File] : Files) {
+    if (!Core.starts_with_insensitive(Prefix))
+      continue;
+    StringRef Index = Core.drop_front(Prefix.size());
+    Operand Op(OperandKind::Register, Spelling.str());
+    unsigned N;
+    if (!Index.empty() && llvm::all_of(Index, isDigit) && !Index.getAsInteger(10, N)) {
+      Op.setRegister(File, N, 1, false);
+      return Op;
+    }
+    if (Index.size() >= 3 && Index.front() == '[' && Index.back() == ']') {
+      StringRef Inner = Index.drop_front().drop_back();
+      auto [LoText, HiText] = Inner.split(':');
+      bool Symbolic = !llvm::all_of(Inner, [](char C) { return isDigit(C) || C == ':' || isSpace(C); });
+      std::optional<int64_t> Lo = evaluateExpression(LoText.trim(), Lookup);
+      std::optional<int64_t> Hi =
+          HiText.empty() ? Lo : evaluateExpression(HiText.trim(), Lookup);
+      if (Lo && Hi && *Hi >= *Lo)
+        Op.setRegister(File, unsigned(*Lo), unsigned(*Hi - *Lo + 1), Symbolic);
+      else
+        Op.setRegister(File, std::nullopt, 0, Symbolic);
+      return Op;
+    }
+  }
+  if (isIdentifier(Core) && TI.findRegister(Core.upper()).isValid())
+    return Operand(OperandKind::SpecialRegister, Spelling.str());
+  if (Core.equals_insensitive("off") || Core.equals_insensitive("flat_scratch") ||
+      Core.equals_insensitive("null"))
+    return Operand(OperandKind::SpecialRegister, Spelling.str());
+
+  int64_t Value;
+  if (!Spelling.getAsInteger(0, Value) ||
+      (Spelling.starts_with("-") && !Spelling.drop_front().getAsInteger(0, Value) &&
+       (Value = -Value, true))) {
+    Operand Op(OperandKind::Immediate, Spelling.str());
+    Op.setImmediate(Value);
+    return Op;
+  }
+  StringRef Float = Spelling;
+  Float.consume_front("-");
+  if (!Float.empty() && isDigit(Float[0]) &&
+      llvm::all_of(Float, [](char C) { return isDigit(C) || C == '.' || C == 'e' || C == 'E' || C == '-' || C == '+'; }))
+    return Operand(OperandKind::FloatImmediate, Spelling.str());
+  if (isIdentifier(Spelling))
+    return Operand(OperandKind::Symbol, Spelling.str());
+  size_t Paren = Spelling.find('(');
+  if (Paren != StringRef::npos && Paren > 0 && isIdentifier(Spelling.take_front(Paren)) &&
+      Spelling.ends_with(")"))
+    return Operand(OperandKind::Function, Spelling.str());
+  return Operand(OperandKind::Expression, Spelling.str());
+}
+
+std::vector<Operand> parseOperands(StringRef Body, const TargetInfo &TI,
+                                   SymbolLookup Lookup) {
+  std::vector<Operand> Ops;
+  if (Body.trim().empty())
+    return Ops;
+  for (StringRef Piece : splitTopLevel(Body, ',')) {
+    SmallVector<StringRef, 4> Words = splitWords(Piece);
+    for (size_t I = 0; I < Words.size(); ++I) {
+      if (I == 0) {
+        Ops.push_back(classifyOperand(Words[I], TI, Lookup));
+        continue;
+      }
+      Ops.emplace_back(OperandKind::Modifier, Words[I].str());
+    }
+  }
+  return Ops;
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,165 @@
+//===- PassPipeline.cpp - Pipelines and scopes from text ------------------===//
+#include "stinkytofu/passes/PassPipeline.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include <algorithm>
+#include <optional>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+static Error pipelineError(StringRef Text, const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(),
+                           "--passes='" + Text + "': " + Message);
+}
+
+Expected<std::vector<std::string>> parsePassPipeline(StringRef Text) {
+  // Split at commas outside parentheses.
+  std::vector<StringRef> Entries;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I <= Text.size(); ++I) {
+    char C = I < Text.size() ? Text[I] : ',';
+    if (C == '(')
+      ++Depth;
+    else if (C == ')' && --Depth < 0)
+      return pipelineError(Text, "unbalanced ')'");
+    else if (C == ',' && Depth == 0) {
+      Entries.push_back(Text.slice(Start, I).trim());
+      Start = I + 1;
+    }
+  }
+  if (Depth != 0)
+    return pipelineError(Text, "unbalanced '('");
+
+  std::vector<std::string> Specs;
+  for (StringRef Entry : Entries) {
+    if (Entry.empty())
+      return pipelineError(Text, "empty pass name");
+    size_t Open = Entry.find('(');
+    StringRef Name = Entry.take_front(Open).trim();
+    if (Name.empty())
+      return pipelineError(Text, "empty pass name");
+    if (Name.contains('='))
+      return pipelineError(Text, "'" + Name +
+                                     "': give a pass's arguments in parentheses, "
+                                     "e.g. '" +
+                                     Name.split('=').first + "(" +
+                                     Name.split('=').second + ")'");
+    if (Open == StringRef::npos) {
+      Specs.push_back(Name.str());
+      continue;
+    }
+    if (!Entry.ends_with(")"))
+      return pipelineError(Text, "'" + Entry + "': text after the closing ')'");
+    StringRef Args = Entry.slice(Open + 1, Entry.size() - 1).trim();
+    Specs.push_back(Args.empty() ? Name.str() : (Name + "=" + Args).str());
+  }
+  return Specs;
+}
+
+Error addPasses(PassManager &PM, ArrayRef<std::string> Specs, const PassRegistry &R) {
+  for (const std::string &Spec : Specs) {
+    Expected<std::unique_ptr<Pass>> P = R.create(Spec);
+    if (!P)
+      return P.takeError();
+    PM.add(std::move(*P));
+  }
+  return Error::success();
+}
+
+namespace {
+/// Instructions and blocks in module order (the order inScope walks).
+struct Layout {
+  struct BlockPos {
+    const BasicBlock *BB;
+    size_t FirstInst; ///< index of its first instruction (or of the next one)
+  };
+  std::vector<const Instruction *> Insts;
+  std::vector<BlockPos> Blocks;
+
+  explicit Layout(const Module &M) {
+    for (const Function &F : M.functions())
+      for (const BasicBlock &BB : F.blocks()) {
+        Blocks.push_back({&BB, Insts.size()});
+        for (const Instruction &I : BB.instructions())
+          Insts.push_back(&I);
+      }
+  }
+
+  /// The index in Blocks of the first block labelled \p Label.
+  std::optional<size_t> find(StringRef Label) const {
+    for (size_t B = 0; B < Blocks.size(); ++B)
+      if (Blocks[B].BB->hasLabel() && Blocks[B].BB->label() == Label)
+        return B;
+    return std::nullopt;
+  }
+
+  /// One past the last instruction of the labelled block at \p B: the first
+  /// instruction of the next labelled block of the same function.
+  size_t endOfLabelledBlock(size_t B) const {
+    const Function *F = Blocks[B].BB->parent();
+    size_t Next = B + 1;
+    while (Next < Blocks.size() && Blocks[Next].BB->parent() == F &&
+           !Blocks[Next].BB->hasLabel())
+      ++Next;
+    return Next < Blocks.size() ? Blocks[Next].FirstInst : Insts.size();
+  }
+};
+} // namespace
+
+Expected<PassScope> resolveLabelScope(const Module &M, StringRef From, StringRef To) {
+  PassScope Scope;
+  if (From.empty() && To.empty())
+    return Scope;
+  Layout L(M);
+  auto Lookup = [&](StringRef Option, StringRef Label) -> Expected<size_t> {
+    if (std::optional<size_t> B = L.find(M.resolveAlias(Label)))
+      return *B;
+    return createStringError(inconvertibleErrorCode(),
+                             Option + ": no label '" + Label + "' in " +
+                                 (M.fileName().empty() ? M.name() : M.fileName()));
+  };
+  size_t Begin = 0, End = L.Insts.size();
+  std::optional<size_t> FromBlock, ToBlock;
+  if (!From.empty()) {
+    Expected<size_t> B = Lookup("--from-label", From);
+    if (!B)
+      return B.takeError();
+    FromBlock = *B;
+    Begin = L.Blocks[*B].FirstInst;
+  }
+  if (!To.empty()) {
+    Expected<size_t> B = Lookup("--to-label", To);
+    if (!B)
+      return B.takeError();
+    ToBlock = *B;
+    End = L.endOfLabelledBlock(*B);
+  }
+  if (FromBlock && ToBlock && *ToBlock < *FromBlock)
+    return createStringError(inconvertibleErrorCode(),
+                             "--to-label '" + To + "' comes before --from-label '" + From +
+                                 "'");
+  if (Begin >= End)
+    return createStringError(inconvertibleErrorCode(),
+                             "the region " +
+                                 (From.empty() ? std::string() : ("from '" + From + "' ").str()) +
+                                 (To.empty() ? std::string() : ("to '" + To + "' ").str()) +
+                                 "holds no instructions");
+  if (FromBlock)
+    Scope.First = L.Insts[Begin];
+  if (ToBlock)
+    Scope.Last = L.Insts[End - 1];
+  return Scope;
+}
+
+void printPassList(const PassRegistry &R, raw_ostream &OS) {
+  size_t Width = 0;
+  for (const PassInfo &P : R.passes())
+    Width = std::max(Width, P.Name.size());
+  for (const PassInfo &P : R.passes())
+    OS << left_justify(P.Name, Width) << "  " << P.Description << "\n";
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,183 @@
+//===- StirReader.cpp - Reading the textual IR (`.stir`) ------------------===//
+#include "stinkytofu/stir/StirReader.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/stir/StirAssembly.h"
+#include "stinkytofu/stir/StirParser.h"
+#include "stinkytofu/stir/StirWriter.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// The block of \p Mod where \p SF starts: its labelled first block, else
+/// the block of its first instruction (\p FirstInst indexes \p Insts).
+BasicBlock *firstBlockOf(Module &Mod, const StirFunc &SF, size_t FirstInst,
+                         const std::vector<Instruction *> &Insts) {
+  if (SF.Blocks.empty())
+    return nullptr;
+  const StirBlock &First = SF.Blocks.front();
+  if (!isSyntheticBlockName(First.Name) || First.Attrs.find("asm"))
+    for (Function &F : Mod.functions())
+      if (BasicBlock *BB = F.findBlock(First.Name))
+        return BB;
+  if (First.Insts.empty() || FirstInst >= Insts.size())
+    return nullptr;
+  Instruction *I = Insts[FirstInst];
+  BasicBlock *BB = I->parent();
+  return &BB->instructions().front() == I ? BB : nullptr;
+}
+
+/// The kind of the edge \p From -> \p To, read off \p From's terminator.
+EdgeKind edgeKind(const Function &F, const BasicBlock &From, const BasicBlock &To) {
+  auto Next = std::next(From.getIterator());
+  bool IsNext = Next != F.blocks().end() && &*Next == &To;
+  const Instruction *Last = From.empty() ? nullptr : &From.instructions().back();
+  // A conditional branch to the next block has two edges to it: the branch
+  // edge comes first, then the fall-through.
+  bool Again = llvm::is_contained(From.successors(), &To);
+  if (Last && isBranch(*Last) && !Again) {
+    for (const std::string &Target : getBranchTargets(*Last))
+      if (To.hasLabel() && To.label() == Target)
+        return Last->facts().has(IF_ComputedTarget) ? EdgeKind::LongBranch : EdgeKind::Branch;
+  }
+  return IsNext ? EdgeKind::FallThrough : EdgeKind::Branch;
+}
+
+/// Lays `.stir` modifiers, cycle overrides and block splits over the module
+/// the `.s` reader built from the synthesized text.
+Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
+              const StirParser &P, StringRef File) {
+  std::vector<Instruction *> Insts;
+  for (Function &F : Mod.functions())
+    for (BasicBlock &BB : F.blocks())
+      for (Instruction &I : BB.instructions())
+        Insts.push_back(&I);
+  size_t Index = 0;
+  for (const StirFunc *F : SourceOrder)
+    for (const StirBlock &BB : F->Blocks)
+      for (const StirInst &SI : BB.Insts) {
+        if (Index >= Insts.size())
+          return sourceError(File, SI.Line, SI.Column, P.lineText(SI.Line),
+                             "statement did not assemble to an instruction");
+        Instruction &I = *Insts[Index++];
+        for (const auto &[Key, Attrs] : SI.Mods) {
+          Expected<std::unique_ptr<Modifier>> M = Modifier::fromAttrs(Key, Attrs);
+          if (!M)
+            return sourceError(File, SI.Line, SI.Column, P.lineText(SI.Line),
+                               "mod." + Key + ": " + toString(M.takeError()));
+          I.setModifier(std::move(*M));
+        }
+        auto [DefaultIssue, DefaultLatency] = defaultCycles(I, Mod.target());
+        int64_t Issue = 0, Latency = 0;
+        if (const AttrValue *V = SI.Attrs.find("issueCycles"))
+          Issue = V->asInteger();
+        if (const AttrValue *V = SI.Attrs.find("latencyCycles"))
+          Latency = V->asInteger();
+        if ((Issue > 0 && unsigned(Issue) != DefaultIssue) ||
+            (Latency > 0 && unsigned(Latency) != DefaultLatency))
+          I.setCycleOverrides(Issue > 0 ? unsigned(Issue) : 0,
+                              Latency > 0 ? unsigned(Latency) : 0);
+      }
+  if (Index != Insts.size())
+    return createStringError(inconvertibleErrorCode(),
+                             File + ": error: the assembly holds more instructions "
+                                    "than the .stir file lists");
+
+  // Unlabelled blocks (`^bb3`) start where the `.stir` file says.
+  Index = 0;
+  for (const StirFunc *F : SourceOrder)
+    for (const StirBlock &SB : F->Blocks) {
+      if (!SB.Insts.empty() && isSyntheticBlockName(SB.Name) && !SB.Attrs.find("asm") &&
+          Index > 0) {
+        Instruction *First = Insts[Index];
+        BasicBlock *BB = First->parent();
+        // The directives before First print in its leading text: they
+        // start the new block with it.
+        if (&BB->instructions().front() != First)
+          BB->parent()->splitBlock(*BB, BB->directivesBefore(*First));
+      }
+      Index += SB.Insts.size();
+    }
+  for (Function &F : Mod.functions())
+    F.renumberBlocks();
+
+  // Function boundaries: the text gives the kernels and `.type @function`
+  // symbols; a `st.func` whose first block lies inside another function (a
+  // callee split off by CallTargetRecoveryPass) becomes a function again.
+  std::vector<Function *> FuncOf(SourceOrder.size(), nullptr);
+  Index = 0;
+  for (size_t K = 0; K < SourceOrder.size(); ++K) {
+    const StirFunc &SF = *SourceOrder[K];
+    BasicBlock *Start = firstBlockOf(Mod, SF, Index, Insts);
+    size_t FirstInst = Index;
+    for (const StirBlock &SB : SF.Blocks)
+      Index += SB.Insts.size();
+    if (!Start) {
+      // No clear start (an empty unlabelled first block): the function that
+      // holds its first instruction, left as the text made it.
+      if (FirstInst < Index && FirstInst < Insts.size())
+        FuncOf[K] = Insts[FirstInst]->parent()->parent();
+      continue;
+    }
+    Function *Owner = Start->parent();
+    if (&Owner->blocks().front() != Start) {
+      std::string Name = SF.Name;
+      if (const AttrValue *N = SF.Attrs.find("name"))
+        Name = N->asString().str();
+      Owner = &Mod.splitFunction(*Owner, *Start, Name);
+      if (const AttrValue *Kernel = SF.Attrs.find("kernel"))
+        Owner->setEntry(Kernel->asBool());
+    }
+    FuncOf[K] = Owner;
+  }
+
+  // Explicit CFG edges, within each function; the kind follows from the
+  // block's terminator.
+  for (size_t K = 0; K < SourceOrder.size(); ++K) {
+    Function *F = FuncOf[K];
+    if (!F)
+      continue;
+    StringMap<BasicBlock *> ByName;
+    for (BasicBlock &BB : F->blocks())
+      ByName.try_emplace(BB.name(), &BB);
+    for (const StirBlock &SB : SourceOrder[K]->Blocks) {
+      if (SB.Successors.empty())
+        continue;
+      BasicBlock *From = ByName.lookup(SB.Name);
+      for (const std::string &To : SB.Successors) {
+        BasicBlock *Target = ByName.lookup(To);
+        if (!From || !Target)
+          return sourceError(File, SB.Line, 1, P.lineText(SB.Line),
+                             "successor '^" + To + "' is not a block of this function");
+        From->addSuccessor(Target, edgeKind(*F, *From, *Target));
+      }
+    }
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Module>> readStir(std::unique_ptr<MemoryBuffer> Buffer,
+                                           const ReaderOptions &Opts) {
+  std::string File = Buffer->getBufferIdentifier().str();
+  StirParser P(Buffer->getBuffer(), File);
+  Expected<StirModule> Parsed = P.parse();
+  if (!Parsed)
+    return Parsed.takeError();
+  Expected<std::unique_ptr<Module>> M = assembleStir(*Parsed, P, File, Opts);
+  if (!M)
+    return M.takeError();
+  if (!Parsed->Name.empty())
+    (*M)->setName(Parsed->Name);
+  if (Error E = overlay(**M, sourceOrder(*Parsed), P, File))
+    return std::move(E);
+  return M;
+}
+
+} // namespace stinkytofu
