@@ -109,9 +109,14 @@ void verifyParents(const Module &M, Reporter &R) {
       if (BB.parent() != &F)
         R.plain("block '" + BB.name() + "' of function '" + F.name() +
                 "' does not point at its function");
-      for (const Instruction &I : BB.instructions())
+      for (const Instruction &I : BB.instructions()) {
         if (I.parent() != &BB)
           R.at(I, "instruction does not point at its block '" + BB.name() + "'");
+        if (I.hasStaleMC())
+          R.at(I, "operands of '" + I.mnemonic() +
+                      "' were replaced without new MC instructions (edit through "
+                      "InstBuilder::setOperands or rewrite)");
+      }
     }
   }
 }

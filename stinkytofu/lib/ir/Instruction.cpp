@@ -19,7 +19,8 @@ Instruction::Instruction(InstKind Kind, std::string Mnemonic,
 }
 
 Instruction::Instruction(const Instruction &Other)
-    : BlockItem(Other), Kind(Other.Kind), Modified(Other.Modified), Source(Other.Source) {
+    : BlockItem(Other), Kind(Other.Kind), Modified(Other.Modified), StaleMC(Other.StaleMC),
+      Source(Other.Source) {
   // Whatever the original still holds lazily (words, operands, packed MC
   // instructions, facts) is made explicit first, so that the copy depends on
   // nothing the original refers to.
@@ -102,6 +103,10 @@ void Instruction::setOperands(std::vector<Operand> NewOperands) {
   Lazy = nullptr;
   extra().Operands = std::move(NewOperands);
   Modified = true;
+  ownMC({});
+  extra().Facts.reset();
+  FactsTarget = nullptr;
+  StaleMC = true;
 }
 
 void Instruction::setModifier(std::unique_ptr<Modifier> M) {

@@ -52,6 +52,12 @@ public:
     AsmEvent &E = record(AsmEvent::Kind::Assignment, SMLoc());
     E.Symbol = Symbol->getName();
     E.Value = Value;
+    // Evaluated now: the symbols it names may be assigned again later.
+    SymbolAssignment &A = Out.Assignments.emplace_back();
+    A.Symbol = E.Symbol;
+    A.NextOffset = E.FromExpansion ? AsmEvent::NoOffset : E.NextOffset;
+    if (int64_t V; Value->evaluateAsAbsolute(V))
+      A.Value = V;
   }
 
   bool emitSymbolAttribute(MCSymbol *Symbol, MCSymbolAttr Attr) override {
@@ -291,7 +297,39 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
       return D.Diag.getMessage().contains("when -g is used");
     });
   stopCollecting(SrcMgr, *Ctx);
+  recordHistory(Out.Assignments);
   return Out;
+}
+
+void AssemblerState::recordHistory(ArrayRef<SymbolAssignment> Assignments) {
+  History.clear();
+  StringMap<unsigned> Count;
+  for (const SymbolAssignment &A : Assignments)
+    ++Count[A.Symbol];
+  for (const SymbolAssignment &A : Assignments) {
+    if (Count[A.Symbol] < 2)
+      continue; // one value throughout: the final one
+    std::vector<SymbolAssignment> &Values = History[A.Symbol];
+    bool Unplaced = A.NextOffset == AsmEvent::NoOffset ||
+                    (!Values.empty() && Values.back().NextOffset == AsmEvent::NoOffset);
+    if (Unplaced) {
+      Values.assign(1, SymbolAssignment{A.Symbol, AsmEvent::NoOffset, std::nullopt});
+      continue;
+    }
+    Values.push_back(A);
+  }
+}
+
+std::optional<int64_t> AssemblerState::symbolValueAt(StringRef Name, size_t Offset) const {
+  auto It = History.find(Name);
+  if (It == History.end() || Offset == AsmEvent::NoOffset ||
+      It->second.front().NextOffset == AsmEvent::NoOffset)
+    return symbolValue(Name);
+  const SymbolAssignment *Last = nullptr;
+  for (const SymbolAssignment &A : It->second)
+    if (A.NextOffset <= Offset)
+      Last = &A;
+  return Last ? Last->Value : symbolValue(Name);
 }
 
 Expected<AssembledFile> AssemblerState::assembleStatements(StringRef Text) {
@@ -335,8 +373,14 @@ const std::optional<std::string> &AssemblerState::includeViolation() const {
 }
 
 std::vector<Operand> AssemblerState::parseOperands(StringRef Body) const {
+  // Operand text read from the file lies in the main buffer: its symbols take
+  // their value at that line.
+  StringRef Main = MainBuffer ? SrcMgr.getMemoryBuffer(MainBuffer)->getBuffer() : StringRef();
+  size_t Offset = MainBuffer && Body.data() >= Main.begin() && Body.data() <= Main.end()
+                      ? size_t(Body.data() - Main.begin())
+                      : AsmEvent::NoOffset;
   return stinkytofu::parseOperands(
-      Body, *Target, [this](StringRef Sym) { return symbolValue(Sym); });
+      Body, *Target, [&](StringRef Sym) { return symbolValueAt(Sym, Offset); });
 }
 
 std::optional<int64_t> AssemblerState::symbolValue(StringRef Name) const {

@@ -448,6 +448,28 @@ Expected<std::vector<Instruction>> InstBuilder::buildAll(ArrayRef<InstSpec> Spec
   return std::move(Out);
 }
 
+Error InstBuilder::rewrite(Instruction &I, ArrayRef<BuildOperand> Operands) {
+  Expected<Instruction> New = build(I.mnemonicSpelling(), Operands);
+  if (!New)
+    return New.takeError();
+  SmallVector<MCInst, 1> Insts(New->mcInsts().begin(), New->mcInsts().end());
+  I.setOperands(New->operands());
+  I.setMC(std::move(Insts), Target);
+  return Error::success();
+}
+
+Error InstBuilder::setOperands(Instruction &I, std::vector<Operand> Operands) {
+  Instruction Probe(I.kind(), I.mnemonic().str(), Operands);
+  std::string Text = (I.mnemonicSpelling() + " " + formatOperands(Probe)).str();
+  Expected<Instruction> New = parse(Text);
+  if (!New)
+    return New.takeError();
+  SmallVector<MCInst, 1> Insts(New->mcInsts().begin(), New->mcInsts().end());
+  I.setOperands(std::move(Operands));
+  I.setMC(std::move(Insts), Target);
+  return Error::success();
+}
+
 Expected<Instruction> InstBuilder::parse(StringRef Statement) {
   auto It = Texts.find(Statement);
   if (It == Texts.end()) {

@@ -239,6 +239,13 @@ Operand classifyOperand(StringRef Spelling, const TargetInfo &TI, SymbolLookup L
   return Operand(OperandKind::Expression, Spelling.str());
 }
 
+/// `name(args)`: a counter field of a wait (`vmcnt(0)`), `hwreg(...)`.
+static bool isFieldCall(StringRef Word) {
+  size_t Open = Word.find('(');
+  return Open != StringRef::npos && Open > 0 && Word.ends_with(")") &&
+         all_of(Word.take_front(Open), [](char C) { return isAlnum(C) || C == '_'; });
+}
+
 std::vector<Operand> parseOperands(StringRef Body, const TargetInfo &TI,
                                    SymbolLookup Lookup) {
   std::vector<Operand> Ops;
@@ -246,13 +253,20 @@ std::vector<Operand> parseOperands(StringRef Body, const TargetInfo &TI,
     return Ops;
   for (StringRef Piece : splitTopLevel(Body, ',')) {
     SmallVector<StringRef, 4> Words = splitWords(Piece);
-    for (size_t I = 0; I < Words.size(); ++I) {
-      if (I == 0) {
-        Ops.push_back(classifyOperand(Words[I], TI, Lookup));
-        continue;
-      }
-      Ops.emplace_back(OperandKind::Modifier, Words[I].str());
+    // `vmcnt(0) lgkmcnt(1)`, `vmcnt(0) & expcnt(0)`: one operand (MC reads
+    // one immediate), not a call and two modifiers.
+    size_t Calls = 0;
+    while (Calls < Words.size() && (isFieldCall(Words[Calls]) || (Calls && Words[Calls] == "&")))
+      ++Calls;
+    if (Calls > 1 && isFieldCall(Words[Calls - 1])) {
+      StringRef Joined(Words[0].begin(), Words[Calls - 1].end() - Words[0].begin());
+      Ops.push_back(classifyOperand(Joined, TI, Lookup));
+      Words.erase(Words.begin(), Words.begin() + Calls - 1);
+    } else {
+      Ops.push_back(classifyOperand(Words[0], TI, Lookup));
     }
+    for (size_t I = 1; I < Words.size(); ++I)
+      Ops.emplace_back(OperandKind::Modifier, Words[I].str());
   }
   return Ops;
 }

@@ -3,6 +3,8 @@
 // What every pass may rely on and must leave true:
 //   - every function's parent is the module, every block's parent its
 //     function, every instruction's parent its block;
+//   - no instruction has operands edited without new MC instructions
+//     (Instruction::hasStaleMC);
 //   - block labels are unique across the module;
 //   - every branch target (getBranchTargets: LabelData, then the label
 //     operand, `.set` aliases followed) is the label of a block of the

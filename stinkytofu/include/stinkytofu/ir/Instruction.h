@@ -9,8 +9,8 @@
 #include "stinkytofu/ir/PackedMCInsts.h"
 #include "stinkytofu/ir/SourceLocation.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/iterator.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/iterator.h"
 #include "llvm/MC/MCInst.h"
 #include <memory>
 #include <optional>
@@ -76,7 +76,13 @@ public:
   }
 
   /// Replaces the operands; the instruction then prints from its operands.
+  /// Its MC instructions and facts no longer describe it, so they are
+  /// dropped and it counts as stale until new ones are set (setMC): edit
+  /// through InstBuilder::setOperands / rewrite (mc/InstBuilder.h), which
+  /// re-derive both. The verifier reports a stale instruction.
   void setOperands(std::vector<Operand> NewOperands);
+  /// True after setOperands until setMC.
+  bool hasStaleMC() const { return StaleMC; }
 
   // --- Source text ---------------------------------------------------------
   // leadingText() (BlockItem): the comments and blank lines before it.
@@ -127,11 +133,13 @@ public:
     ownMC(std::move(Insts));
     extra().Facts = std::move(F);
     FactsTarget = nullptr;
+    StaleMC = false;
   }
   /// Sets the MC instructions; their facts are computed on first use.
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, const TargetInfo &TI) {
     ownMC(std::move(Insts));
     FactsTarget = &TI;
+    StaleMC = false;
   }
   /// Refers to \p Count packed MC instructions from \p First in \p Store
   /// instead of holding them: a statement read from a file, whose MC
@@ -227,6 +235,7 @@ private:
 
   InstKind Kind;
   bool Modified = false;
+  bool StaleMC = false;
   mutable bool Unsplit = false; ///< Source not yet split into words
   mutable unsigned NumPacked = 0;
   llvm::StringRef Source;

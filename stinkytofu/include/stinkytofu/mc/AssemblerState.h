@@ -17,6 +17,7 @@
 #include "stinkytofu/mc/InputLimits.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCObjectFileInfo.h"
@@ -77,9 +78,20 @@ enum class ExpansionLines : uint8_t {
   FromParser,
 };
 
+/// One `.set` (or `=`) as the parser met it: the value it gave the symbol
+/// then, when absolute, and where the statements that see it start.
+struct SymbolAssignment {
+  llvm::StringRef Symbol;
+  /// Byte offset in the main buffer of the first token after the
+  /// assignment; NoOffset when it came out of a macro or `.rept` expansion.
+  size_t NextOffset = AsmEvent::NoOffset;
+  std::optional<int64_t> Value;
+};
+
 /// What assembling a buffer produced.
 struct AssembledFile {
   std::vector<AsmEvent> Events;
+  std::vector<SymbolAssignment> Assignments;
   PackedMCInsts Insts; ///< the instructions of AsmEvent::Inst
   /// Where the expansion lines in Events came from.
   ExpansionLines ExpansionLinesFrom = ExpansionLines::Reconstruct;
@@ -127,15 +139,26 @@ public:
 
   /// The absolute value of symbol \p Name as finally assigned, if any.
   std::optional<int64_t> symbolValue(llvm::StringRef Name) const override;
+  /// The value \p Name has for a statement at byte \p Offset of the main
+  /// buffer: the last assignment before it, as MC evaluated it there (a
+  /// symbol redefined later keeps its earlier value for earlier lines). The
+  /// final value when the position is unknown or an assignment of the
+  /// symbol came out of an expansion (its place in the file is not certain).
+  std::optional<int64_t> symbolValueAt(llvm::StringRef Name, size_t Offset) const;
 
 private:
   /// A fresh source manager and MC context, nothing assembled in them.
   void resetContext();
+  /// Keeps the values of the symbols the file assigns more than once.
+  void recordHistory(llvm::ArrayRef<SymbolAssignment> Assignments);
   /// \p Lines: how to place expansions; none for a file without them.
   AssembledFile parseFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
                           std::vector<AsmDiagnostic> &Diags,
                           std::optional<ExpansionLines> Lines);
 
+  /// Per symbol assigned more than once, its values in file order; empty
+  /// for a symbol with an assignment of unknown place.
+  llvm::StringMap<std::vector<SymbolAssignment>> History;
   std::shared_ptr<const TargetInfo> Target;
   llvm::SourceMgr SrcMgr;
   std::unique_ptr<llvm::MCContext> Ctx;

@@ -120,6 +120,19 @@ public:
   /// `.set` symbols are known); texts seen before are copied, not parsed.
   llvm::Expected<Instruction> parse(llvm::StringRef Statement);
 
+  // --- Editing an instruction in place ------------------------------------
+  // Both keep the instruction's place, comments and source location, and
+  // re-derive its MC instructions and facts from the new operands, so that
+  // operands, MC and facts never disagree. On error the instruction is left
+  // as it was.
+
+  /// Gives \p I (same mnemonic) the typed \p Operands: `s_waitcnt`'s fields
+  /// are edited with `{BuildOperand::waitcnt(...)}`.
+  llvm::Error rewrite(Instruction &I, llvm::ArrayRef<BuildOperand> Operands);
+  /// Gives \p I the spelled \p Operands, assembled in the module's context
+  /// (its `.set` symbols known).
+  llvm::Error setOperands(Instruction &I, std::vector<Operand> Operands);
+
   /// How many statements MC assembled so far (prototypes, texts, and
   /// instances of shapes that cannot be patched).
   unsigned statementsAssembled() const { return Assembled; }
