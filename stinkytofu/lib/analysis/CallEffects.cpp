@@ -1,5 +1,6 @@
 //===- CallEffects.cpp - What a call does to registers --------------------===//
 #include "stinkytofu/analysis/CallEffects.h"
+#include "stinkytofu/analysis/CallGraph.h"
 #include "stinkytofu/analysis/CallingConvention.h"
 #include "stinkytofu/analysis/LiveUnitsDataflow.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
@@ -37,17 +38,7 @@ const CallEffect &CallEffectAnalyzer::unknown() {
 }
 
 const Function *CallEffectAnalyzer::findCallee(StringRef Name) const {
-  StringRef Resolved = M.resolveAlias(Name);
-  for (StringRef N : {Name, Resolved}) {
-    for (const Function &F : M.functions())
-      if (F.name() == N)
-        return &F;
-    for (const Function &F : M.functions())
-      if (!F.blocks().empty() && F.blocks().front().hasLabel() &&
-          F.blocks().front().label() == N)
-        return &F;
-  }
-  return nullptr;
+  return stinkytofu::findCallee(M, Name);
 }
 
 CallEffect CallEffectAnalyzer::effectOf(const Instruction &Call) {

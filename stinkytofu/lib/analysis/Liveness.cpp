@@ -1,5 +1,6 @@
 //===- Liveness.cpp - Register liveness at instruction granularity --------===//
 #include "stinkytofu/analysis/Liveness.h"
+#include "stinkytofu/analysis/CallGraph.h"
 #include "stinkytofu/analysis/LiveUnitsDataflow.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
@@ -224,6 +225,12 @@ void Liveness::print(raw_ostream &OS) const {
   }
 }
 
-Liveness LivenessAnalysis::run(Function &F, AnalysisManager &) { return Liveness(F); }
+Liveness LivenessAnalysis::run(Function &F, AnalysisManager &AM) {
+  // Calls are read through their callees' bodies (CallEffects.h).
+  if (const Module *M = F.parent())
+    for (const Function *Callee : transitiveCallees(*M, F))
+      AM.addDependency(F, &Key, *Callee);
+  return Liveness(F);
+}
 
 } // namespace stinkytofu

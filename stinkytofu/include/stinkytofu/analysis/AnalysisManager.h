@@ -66,11 +66,20 @@ public:
     return &static_cast<ResultModel<typename AnalysisT::Result> &>(*It->second).Value;
   }
 
-  /// Drops every result of \p F that \p PA does not preserve.
+  /// Drops every result of \p F that \p PA does not preserve, and the
+  /// results of other functions that were computed from \p F's body
+  /// (addDependency) and are not preserved either.
   void invalidate(Function &F, const PreservedAnalyses &PA);
+  /// Declares that \p F's result of analysis \p K read \p Other's body (a
+  /// callee's): a change to \p Other invalidates it. Called by the analysis
+  /// while it runs.
+  void addDependency(const Function &F, const AnalysisKey *K, const Function &Other);
   /// Drops everything (after a module-level change).
   void invalidateAll(const PreservedAnalyses &PA);
-  void clear() { Cache.clear(); }
+  void clear() {
+    Cache.clear();
+    Dependents.clear();
+  }
   /// How many results were computed (tests check caching with it).
   unsigned computations() const { return Computations; }
 
@@ -84,6 +93,10 @@ private:
   };
   llvm::DenseMap<std::pair<Function *, const AnalysisKey *>, std::unique_ptr<ResultBase>>
       Cache;
+  /// Per function, the results of other functions that read its body.
+  llvm::DenseMap<const Function *,
+                 llvm::SmallVector<std::pair<const Function *, const AnalysisKey *>, 2>>
+      Dependents;
   unsigned Computations = 0;
 };
 
