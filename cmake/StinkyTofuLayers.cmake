@@ -16,6 +16,8 @@
 set(STINKYTOFU_LAYER_FILE ${CMAKE_BINARY_DIR}/layers.txt)
 set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_LINES "")
 set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_FILES "")
+# Every layer library, for settings that apply to all (tests/fuzz).
+set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_TARGETS "")
 
 function(stinkytofu_add_layer TARGET)
   cmake_parse_arguments(L "" "SOURCES;HEADERS;INCLUDE_PREFIX" "DEPENDS;LINK;EXTRA_SOURCES" ${ARGN})
@@ -31,6 +33,7 @@ function(stinkytofu_add_layer TARGET)
   set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_LINES
                "${TARGET} ${L_INCLUDE_PREFIX} ${src} ${hdr} : ${deps}")
   set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_FILES ${checked})
+  set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_TARGETS ${TARGET})
 endfunction()
 
 # Called once every layer is declared: writes the layer graph and adds the
