@@ -22,18 +22,22 @@ Expected<PreservedAnalyses> FunctionPass::run(Module &M, AnalysisManager &AM,
 bool inScope(const Module &M, const PassScope &Scope, const Instruction &I) {
   if (Scope.isWholeModule())
     return true;
-  bool Inside = !Scope.First;
-  for (const Function &F : M.functions())
-    for (const BasicBlock &BB : F.blocks())
-      for (const Instruction &Other : BB.instructions()) {
-        if (&Other == Scope.First)
-          Inside = true;
-        if (&Other == &I)
-          return Inside;
-        if (&Other == Scope.Last)
-          Inside = false;
-      }
-  return false;
+  if (!Scope.Inside) {
+    auto Inside = std::make_shared<DenseSet<const Instruction *>>();
+    bool In = !Scope.First;
+    for (const Function &F : M.functions())
+      for (const BasicBlock &BB : F.blocks())
+        for (const Instruction &Other : BB.instructions()) {
+          if (&Other == Scope.First)
+            In = true;
+          if (In)
+            Inside->insert(&Other);
+          if (&Other == Scope.Last)
+            In = false;
+        }
+    Scope.Inside = std::move(Inside);
+  }
+  return Scope.Inside->contains(&I);
 }
 
 } // namespace stinkytofu

@@ -12,6 +12,7 @@ Error PassManager::run(Module &M, AnalysisManager &AM, const PassScope &Scope) {
   std::vector<std::pair<std::string, double>> Times;
   for (const std::unique_ptr<Pass> &P : Passes) {
     auto Start = std::chrono::steady_clock::now();
+    Scope.Inside.reset(); // the previous pass may have added or removed instructions
     Expected<PreservedAnalyses> PA = P->run(M, AM, Scope);
     if (!PA)
       return PA.takeError();

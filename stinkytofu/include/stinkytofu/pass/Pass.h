@@ -4,8 +4,10 @@
 
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/analysis/AnalysisManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 
 namespace stinkytofu {
 
@@ -15,6 +17,10 @@ struct PassScope {
   const Instruction *First = nullptr; ///< null: from the start
   const Instruction *Last = nullptr;  ///< null: to the end
   bool isWholeModule() const { return !First && !Last; }
+  /// The instructions inside, found by one walk on the first inScope query
+  /// of a pass run (the pass manager drops it between passes, whose edits
+  /// add and remove instructions); not for passes to touch.
+  mutable std::shared_ptr<const llvm::DenseSet<const Instruction *>> Inside;
 };
 
 class Pass {
@@ -37,7 +43,8 @@ public:
                                                           const PassScope &Scope) = 0;
 };
 
-/// True when \p I lies in \p Scope (the scope's bounds included).
+/// True when \p I lies in \p Scope (the scope's bounds included). Constant
+/// time after the first query of a pass run.
 bool inScope(const Module &M, const PassScope &Scope, const Instruction &I);
 
 } // namespace stinkytofu
