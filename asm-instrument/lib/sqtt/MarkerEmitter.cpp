@@ -494,25 +494,20 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
   // Where the group goes: before G.P.Before, or at the end of its block.
   // Groups are emitted last to first, so everything before the point is
   // still where the plan saw it. Before an instruction means in front of the
-  // directives before it, where BranchLayout measured the slot; the code
-  // that replaces a marker pseudo-instruction goes right before it instead,
-  // after its directives.
+  // directives before it, where BranchLayout measured the slot. The code for
+  // a marker pseudo-instruction goes right after it instead: erasing the
+  // pseudo-instruction (eraseUserMarkers) then hands its comments to the
+  // code that replaces it.
   BasicBlock *BB = G.P.Before ? G.P.Before->parent() : G.P.Block;
-  bool ReplacesPseudo = G.P.Before && G.P.Before->kind() == InstKind::Pseudo;
   BasicBlock::const_item_iterator Pos = BB->items().end();
-  if (ReplacesPseudo)
-    Pos = G.P.Before->getIterator();
+  if (G.P.Before && G.P.Before->kind() == InstKind::Pseudo)
+    Pos = std::next(BasicBlock::const_item_iterator(*G.P.Before));
   else if (G.P.Before)
     Pos = BB->directivesBefore(*G.P.Before);
-  Instruction *First = nullptr;
   auto Insert = [&](BasicBlock &Into, BasicBlock::const_item_iterator At,
                     std::list<Instruction> &New) {
-    for (Instruction &I : New) {
-      Instruction &Placed = Into.insert(At, std::move(I));
-      Ctx.Inserted.insert(&Placed);
-      if (!First)
-        First = &Placed;
-    }
+    for (Instruction &I : New)
+      Ctx.Inserted.insert(&Into.insert(At, std::move(I)));
   };
 
   if (!Plan.Guard) {
@@ -527,12 +522,6 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
     Insert(*BB, BB->items().end(), *PreI);
     Insert(Mark, Mark.items().end(), *BodyI);
     Insert(Skip, Skip.items().begin(), *PostI);
-  }
-  // The comments written before a marker pseudo-instruction stay in front
-  // of the code that replaces it.
-  if (First && ReplacesPseudo) {
-    First->setLeadingText(G.P.Before->leadingText());
-    G.P.Before->setLeadingText("");
   }
   return Error::success();
 }

@@ -194,11 +194,15 @@ void BasicBlock::eraseFromParent() {
 }
 
 void BasicBlock::moveBefore(BasicBlock &Pos) {
+  if (&Pos == this)
+    return;
   Pos.Parent->spliceBlocks(Pos.getIterator(), *Parent, getIterator(),
                            std::next(getIterator()));
 }
 
 void BasicBlock::moveAfter(BasicBlock &Pos) {
+  if (&Pos == this)
+    return;
   Pos.Parent->spliceBlocks(std::next(Pos.getIterator()), *Parent, getIterator(),
                            std::next(getIterator()));
 }

@@ -309,12 +309,32 @@ TEST(BlockItemsTest, ErasedBlockLeavesItsDirectives) {
   EXPECT_EQ(&G.blocks().front(), G.findBlock("mid"));
 }
 
-TEST(BlockItemsTest, StirRoundTripKeepsDirectivesLeftAtTheEnd) {
-  auto M = read(".text\nk:\n  s_nop 0\n  .set x, 1\n  // last\n  s_endpgm\n.Lend:\n");
+TEST(BlockItemsTest, StirRoundTripKeepsDirectivesLeftAtBlockEnds) {
+  auto M = read(".text\n"
+                "k:\n"
+                "  s_nop 0\n"
+                "  .set x, 1\n"
+                "  s_branch next\n"
+                "next:\n"
+                "  .set y, 2\n"
+                "  // last\n"
+                "  s_endpgm\n"
+                ".Lend:\n");
   ASSERT_TRUE(M);
-  findInst(entryBlock(*M), "s_endpgm").eraseFromParent();
+  Function &F = M->functions().front();
+  findInst(F.blocks().front(), "s_branch").eraseFromParent();
+  findInst(*F.findBlock("next"), "s_endpgm").eraseFromParent();
   std::string Asm = printAsm(*M);
-  EXPECT_EQ(Asm, ".text\nk:\n  s_nop 0\n  .set x, 1\n  // last\n.Lend:\n");
+  EXPECT_EQ(Asm, ".text\n"
+                 "k:\n"
+                 "  s_nop 0\n"
+                 "  .set x, 1\n"
+                 "next:\n"
+                 "  .set y, 2\n"
+                 "  // last\n"
+                 ".Lend:\n");
+  // `.stir` has no place for a directive after a block's last instruction:
+  // it goes before the next label, or after the function.
   std::string Stir;
   llvm::raw_string_ostream OS(Stir);
   writeStir(*M, OS);

@@ -23,8 +23,9 @@
 namespace stinkytofu::sqtt {
 
 /// A place between two instructions of the original program: before
-/// \c Before, or at the end of \c Block when \c Before is null (after its
-/// last instruction, or in an empty block).
+/// \c Before (in front of the directives before it, where the source's text
+/// between the two instructions starts), or at the end of \c Block when
+/// \c Before is null (after its last instruction, or in an empty block).
 struct InsertPoint {
   BasicBlock *Block = nullptr;
   Instruction *Before = nullptr;
