@@ -14,6 +14,9 @@ namespace stinkytofu {
 /// Where a pass may act: the whole module, or the instructions between two
 /// labels (`--from-label` / `--to-label`, inclusive).
 struct PassScope {
+  PassScope() = default;
+  PassScope(const Instruction *First, const Instruction *Last) : First(First), Last(Last) {}
+
   const Instruction *First = nullptr; ///< null: from the start
   const Instruction *Last = nullptr;  ///< null: to the end
   bool isWholeModule() const { return !First && !Last; }
