@@ -65,7 +65,6 @@
 #include <algorithm>
 #include <cassert>
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace stinkytofu {
@@ -132,6 +131,9 @@ public:
     std::vector<bool> Queued(N, true);
     for (unsigned K = 0; K < N; ++K)
       Work.push_back(IsForward ? N - 1 - K : K);
+    // Assigned, not constructed, in every visit: a state that owns memory
+    // (a BitVector) keeps its buffer from one visit to the next.
+    State S = analysis().initialState();
     while (!Work.empty()) {
       if (MaxBlockVisits != Unlimited && Visits == MaxBlockVisits)
         return llvm::createStringError(
@@ -142,12 +144,12 @@ public:
       Work.pop_back();
       Queued[B] = false;
       ++Visits;
-      Entering[B] = incomingState(B);
-      State S = Entering[B];
+      computeIncoming(B, Entering[B]);
+      S = Entering[B];
       transferBlock(*Blocks[B], S);
       if (S == Leaving[B])
         continue;
-      Leaving[B] = std::move(S);
+      std::swap(S, Leaving[B]);
       for (unsigned Next : Downstream[B])
         if (!Queued[Next]) {
           Queued[Next] = true;
@@ -157,14 +159,8 @@ public:
     return llvm::Error::success();
   }
 
-  const Function &function() const { return *Fn; }
   /// The blocks of the function in layout order.
   llvm::ArrayRef<const BasicBlock *> blocks() const { return Blocks; }
-  /// The position of \p BB in blocks(); none for a block of another function.
-  std::optional<unsigned> blockNumber(const BasicBlock &BB) const {
-    auto It = Numbers.find(&BB);
-    return It == Numbers.end() ? std::nullopt : std::optional<unsigned>(It->second);
-  }
   bool contains(const BasicBlock &BB) const { return Numbers.contains(&BB); }
   /// Block transfers the last run() made.
   unsigned blockVisits() const { return Visits; }
@@ -189,6 +185,9 @@ public:
     std::unique_ptr<std::vector<State>> &Kept = InstructionStates[number(BB)];
     if (!Kept) {
       auto States = std::make_unique<std::vector<State>>();
+      // Growing would copy every state (llvm::BitVector's move may throw,
+      // so std::vector does not move it).
+      States->reserve(BB.instructions().size() + 1);
       State S = IsForward ? stateIn(BB) : stateOut(BB);
       States->push_back(S);
       forEachInDirection(BB, [&](const Instruction &I) {
@@ -252,26 +251,24 @@ private:
     });
   }
 
-  /// The state flowing into block \p B: the join of the blocks upstream
-  /// (forward: predecessors; backward: successors), with the function's
-  /// entry or exit where the block is one.
-  State incomingState(unsigned B) const {
+  /// Sets \p S to the state flowing into block \p B: the join of the
+  /// blocks upstream (forward: predecessors; backward: successors), with
+  /// the function's entry or exit where the block is one.
+  void computeIncoming(unsigned B, State &S) const {
     const BasicBlock &BB = *Blocks[B];
     llvm::ArrayRef<unsigned> From = Upstream[B];
-    State S = [&] {
-      if (IsForward && B == 0)
-        return analysis().entryState();
-      if (From.empty())
-        return IsForward ? analysis().initialState() : analysis().exitState(BB);
-      State First = Leaving[From.front()];
+    if (IsForward && B == 0) {
+      S = analysis().entryState();
+    } else if (From.empty()) {
+      S = IsForward ? analysis().initialState() : analysis().exitState(BB);
+    } else {
+      S = Leaving[From.front()];
       From = From.drop_front();
-      return First;
-    }();
+    }
     for (unsigned Other : From)
       analysis().join(S, Leaving[Other]);
     for (const BasicBlock *Other : OutsideUpstream[B])
       analysis().joinOutsideEdge(BB, *Other, S);
-    return S;
   }
 
   /// The state before \p I or after it, replayed from its block's state.
