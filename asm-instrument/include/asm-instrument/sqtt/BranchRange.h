@@ -29,7 +29,7 @@
 #ifndef ASM_INSTRUMENT_SQTT_BRANCHRANGE_H
 #define ASM_INSTRUMENT_SQTT_BRANCHRANGE_H
 
-#include "asm-instrument/sqtt/InstructionSizes.h"
+#include "stinkytofu/analysis/InstructionSizes.h"
 #include "asm-instrument/sqtt/MarkerSites.h"
 #include "llvm/ADT/DenseMap.h"
 #include <string>

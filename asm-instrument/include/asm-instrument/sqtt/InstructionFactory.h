@@ -10,7 +10,7 @@
 #ifndef ASM_INSTRUMENT_SQTT_INSTRUCTIONFACTORY_H
 #define ASM_INSTRUMENT_SQTT_INSTRUCTIONFACTORY_H
 
-#include "asm-instrument/sqtt/InstructionSizes.h"
+#include "stinkytofu/analysis/InstructionSizes.h"
 #include "stinkytofu/ir/Instruction.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstBuilder.h"

@@ -7,8 +7,8 @@
 // --allow-unknown-instructions) has no encoding: its size is a range.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ASM_INSTRUMENT_SQTT_INSTRUCTIONSIZES_H
-#define ASM_INSTRUMENT_SQTT_INSTRUCTIONSIZES_H
+#ifndef STINKYTOFU_ANALYSIS_INSTRUCTIONSIZES_H
+#define STINKYTOFU_ANALYSIS_INSTRUCTIONSIZES_H
 
 #include "stinkytofu/hw/InstructionEncoder.h"
 #include "stinkytofu/ir/Module.h"
@@ -17,7 +17,7 @@
 #include "llvm/MC/MCInst.h"
 #include <memory>
 
-namespace stinkytofu::sqtt {
+namespace stinkytofu {
 
 /// A byte count known to lie in [Lo, Hi].
 struct ByteRange {
@@ -45,6 +45,6 @@ private:
   InstructionEncoder Encoder;
 };
 
-} // namespace stinkytofu::sqtt
+} // namespace stinkytofu
 
 #endif

@@ -1,11 +1,11 @@
 //===- InstructionSizes.cpp - Encoded bytes, from LLVM MC -----------------===//
-#include "asm-instrument/sqtt/InstructionSizes.h"
+#include "stinkytofu/analysis/InstructionSizes.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "llvm/MC/MCAsmInfo.h"
 
 using namespace llvm;
 
-namespace stinkytofu::sqtt {
+namespace stinkytofu {
 
 InstructionSizes::InstructionSizes(Module &M) : Target(M.target()), Encoder(M.target()) {}
 
@@ -30,4 +30,4 @@ ByteRange InstructionSizes::of(const Instruction &I) {
   return {};
 }
 
-} // namespace stinkytofu::sqtt
+} // namespace stinkytofu
