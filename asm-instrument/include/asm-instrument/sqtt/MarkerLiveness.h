@@ -1,9 +1,9 @@
 //===- MarkerLiveness.h - Which registers inserted code may use --*- C++ -*-===//
 //
-// Register liveness of the original program at the insertion points. Query
-// every point before changing the function (planning does): the answers are
-// kept and stay valid, and are what the instrumentation verifier checks
-// against, after the code changed.
+// Register liveness of the original program at the insertion points. The
+// sets around every original instruction are computed when the object is
+// made, before the function changes, and stay valid afterwards: the
+// instrumentation verifier checks the changed code against them.
 //
 // It is the core Liveness analysis, with one refinement: in a callable
 // function that follows the AMDGPU C calling convention (declared with
