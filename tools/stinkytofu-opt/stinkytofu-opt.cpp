@@ -234,32 +234,6 @@ void noteUnknownPasses(int argc, char **argv) {
   }
 }
 
-/// The funcmap --link patches in: that of the last SQTTInstrumentPass of the
-/// pipeline, unless it is empty or the pass put it in the assembly itself
-/// (funcmap-in-asm: ld.lld carries that section over).
-const funcmap::FuncMap *funcMapToPatch(const PassManager &PM) {
-  for (const std::unique_ptr<Pass> &P : reverse(PM.passes()))
-    if (P->name() == "SQTTInstrumentPass") {
-      const auto &SQTT = static_cast<const sqtt::SQTTInstrumentPass &>(*P);
-      bool InObject = SQTT.config().FuncmapInAsm || SQTT.funcMap().empty();
-      return InObject ? nullptr : &SQTT.funcMap();
-    }
-  return nullptr;
-}
-
-/// The funcmap files the SQTTInstrumentPasses of the pipeline name
-/// (funcmap-out), with their text.
-std::vector<std::pair<std::string, std::string>> funcMapOutputs(const PassManager &PM) {
-  std::vector<std::pair<std::string, std::string>> Files;
-  for (const std::unique_ptr<Pass> &P : PM.passes())
-    if (P->name() == "SQTTInstrumentPass") {
-      const auto &SQTT = static_cast<const sqtt::SQTTInstrumentPass &>(*P);
-      if (!SQTT.config().FuncmapOut.empty())
-        Files.emplace_back(SQTT.config().FuncmapOut, funcmap::printFuncMap(SQTT.funcMap()));
-    }
-  return Files;
-}
-
 /// --emit-obj: the module assembled by LLVM MC, or with --link (\p Lld set)
 /// the code object ld.lld makes of it with the funcmap patched in. Prints
 /// the error and returns nothing on failure.
@@ -274,8 +248,11 @@ std::optional<std::string> renderObject(const Module &M, const PassManager &PM, 
   StringRef Stem = sys::path::stem(M.fileName());
   std::string ObjectName = (Stem.empty() || Stem == "-" ? "module" : Stem.str()) + ".o";
   Expected<std::string> CodeObject = linkCodeObject(*Object, Lld, ObjectName);
-  if (const funcmap::FuncMap *Map = funcMapToPatch(PM); CodeObject && Map)
-    CodeObject = elf::patchFuncMapSection(*CodeObject, funcmap::funcMapSectionContents(*Map));
+  // The funcmap a pass left to patch in (none when it went into the
+  // assembly: ld.lld carries that section over).
+  const StringMap<std::string> &Sections = PM.artifacts().objectSections();
+  if (auto It = Sections.find(funcmap::FuncMapSectionName); CodeObject && It != Sections.end())
+    CodeObject = elf::patchFuncMapSection(*CodeObject, It->second);
   if (!CodeObject) {
     fail(toString(CodeObject.takeError()));
     return std::nullopt;
@@ -460,7 +437,7 @@ int main(int argc, char **argv) {
              })) {
     return Report(std::move(E));
   }
-  for (const auto &[Path, Text] : funcMapOutputs(PM))
+  for (const auto &[Path, Text] : PM.artifacts().files())
     if (Error E = Outputs.add(Path, [&](raw_ostream &OS) {
           OS << Text;
           return Error::success();

@@ -242,8 +242,15 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   if (Error E = Map.verify())
     return moduleError(M, "SQTTInstrumentPass: the funcmap does not verify: " +
                               toString(std::move(E)));
-  // The driver writes funcmap-out from funcMap() once the whole run has
-  // succeeded.
+  // The driver writes the funcmap file and patches the code object once
+  // the whole run has succeeded; this pass's funcmap replaces an earlier
+  // pass's.
+  if (!Config.FuncmapOut.empty())
+    artifacts().addFile(Config.FuncmapOut, funcmap::printFuncMap(Map));
+  if (Config.FuncmapInAsm || Map.empty())
+    artifacts().removeObjectSection(funcmap::FuncMapSectionName);
+  else
+    artifacts().setObjectSection(funcmap::FuncMapSectionName, funcmap::funcMapSectionContents(Map));
   if (Config.FuncmapInAsm && !Map.empty()) {
     std::string Block = funcmapAsmBlock(funcmap::printFuncMap(Map));
     if (M.endsWithoutNewline()) {

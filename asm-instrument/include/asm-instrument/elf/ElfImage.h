@@ -14,6 +14,7 @@
 #ifndef ASM_INSTRUMENT_ELF_ELFIMAGE_H
 #define ASM_INSTRUMENT_ELF_ELFIMAGE_H
 
+#include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,8 +31,7 @@ using Elf_Ehdr = ELFT::Ehdr;
 using Elf_Shdr = ELFT::Shdr;
 using Elf_Phdr = ELFT::Phdr;
 
-/// The section the funcmap lives in.
-inline constexpr llvm::StringLiteral FuncMapSectionName = ".sqtt_funcmap";
+using funcmap::FuncMapSectionName;
 
 /// A defined symbol: its value (the vaddr in a linked code object, the
 /// section offset in a relocatable object) and its STT_* type.

@@ -11,10 +11,14 @@
 #define ASM_INSTRUMENT_FUNCMAP_FUNCMAPPRINTER_H
 
 #include "asm-instrument/funcmap/FuncMap.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 
 namespace stinkytofu::funcmap {
+
+/// The section the funcmap lives in.
+inline constexpr llvm::StringLiteral FuncMapSectionName = ".sqtt_funcmap";
 
 /// Writes one row (no newline); a marker's R: row is not included.
 void printMarkerRow(const Marker &M, llvm::raw_ostream &OS);

@@ -4,6 +4,7 @@
 
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/analysis/AnalysisManager.h"
+#include "stinkytofu/pass/PassArtifacts.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -35,6 +36,15 @@ public:
   /// the pass can point at an instruction).
   virtual llvm::Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
                                                 const PassScope &Scope) = 0;
+
+  /// Where the pass reports what it produces besides the module: the pass
+  /// manager's collection, or the pass's own when it runs alone.
+  PassArtifacts &artifacts() { return Sink ? *Sink : Own; }
+  void setArtifactSink(PassArtifacts *To) { Sink = To; }
+
+private:
+  PassArtifacts *Sink = nullptr;
+  PassArtifacts Own;
 };
 
 /// A pass that works one function at a time.

@@ -29,11 +29,16 @@ using Verifier = std::function<llvm::Error(const Module &)>;
 class PassManager {
 public:
   explicit PassManager(PassManagerOptions Opts = {}) : Opts(Opts) {}
-  void add(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
+  void add(std::unique_ptr<Pass> P) {
+    P->setArtifactSink(&Artifacts);
+    Passes.push_back(std::move(P));
+  }
   void setVerifier(Verifier V) { Verify = std::move(V); }
   size_t size() const { return Passes.size(); }
-  /// The passes in pipeline order (a driver reads a pass's results from it).
+  /// The passes in pipeline order.
   llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
+  /// What the passes produced besides the module (files, object sections).
+  const PassArtifacts &artifacts() const { return Artifacts; }
 
   llvm::Error run(Module &M, AnalysisManager &AM, const PassScope &Scope = {});
 
@@ -41,6 +46,7 @@ private:
   PassManagerOptions Opts;
   std::vector<std::unique_ptr<Pass>> Passes;
   Verifier Verify;
+  PassArtifacts Artifacts;
 };
 
 } // namespace stinkytofu
