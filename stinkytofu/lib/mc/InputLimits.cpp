@@ -440,6 +440,11 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   }
   if (!Blocks.empty())
     Blocks.back().HasBody = true;
+  // `.end` met while a macro or repeated body is being expanded stops the
+  // parser inside the expansion, which LLVM MC then leaks.
+  if (Directive == ".end" && !Blocks.empty())
+    return fail(Offset, "'.end' in a .macro or repeated body (the assembly would end "
+                        "inside its expansion)");
   // A `.macro` in a repeat body is defined by every copy of the body, so it
   // must end there: otherwise the definition swallows the rest of the file
   // (LLVM MC then leaks the expansion).

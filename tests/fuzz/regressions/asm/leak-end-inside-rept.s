@@ -1,0 +1,4 @@
+.rept 2
+  s_nop 0
+.end
+.endr
