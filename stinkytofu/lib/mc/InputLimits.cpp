@@ -233,6 +233,8 @@ private:
   /// First characters of the macro names: most instructions need no lookup.
   std::bitset<256> MacroInitials;
   MacroBody *Defining = nullptr;
+  /// The body of a `.macro` whose name is taken, scanned but not kept.
+  MacroBody Redefinition;
   uint64_t ExpandedStatements = 0;
   bool MetadataFollows = false;
   size_t MetadataAt = 0;
@@ -461,7 +463,10 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   if (Directive == ".macro") {
     if (Blocks.empty()) {
       StringRef Name = Operands.take_while([](char C) { return !isSpace(C) && C != ','; });
-      Defining = &(Macros[Name] = MacroBody());
+      // MC keeps the first definition of a name (a second one is an error
+      // and dropped): a redefinition must not change what invocations cost.
+      auto [Entry, IsNew] = Macros.try_emplace(Name);
+      Defining = IsNew ? &Entry->second : &(Redefinition = MacroBody());
       if (!Name.empty())
         MacroInitials.set(uint8_t(Name.front()));
     }
