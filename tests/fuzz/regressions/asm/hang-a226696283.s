@@ -1,0 +1,1 @@
+	x.tcf.endf.endm7 m7 
