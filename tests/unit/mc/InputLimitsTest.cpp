@@ -32,8 +32,11 @@ TEST(InputLimits, StringsAndCommentsMustClose) {
 }
 
 TEST(InputLimits, BytesOutsideTextOnlyInCommentsAndStrings) {
-  EXPECT_EQ(violation("s_nop 0 ; caf\xc3\xa9\n.ascii \"\xff\"\n/* \x01 */\n\ts_nop\v1\n").first,
+  EXPECT_EQ(violation("s_nop 0 ; caf\xc3\xa9\n.ascii \"\xff\"\n/* \x01\f */\n").first,
             std::string::npos);
+  // Vertical tab and form feed are no blanks to MC (two of them hang it).
+  EXPECT_EQ(violation("\ts_nop\v1\n").first, 6u);
+  EXPECT_EQ(violation("x\f z\f\n").first, 1u);
   EXPECT_EQ(violation("s_nop 0\nx\xff\xff{\n").second,
             "byte 0xff is not assembly text (outside comments and strings only printable ASCII, "
             "tabs and line ends)");
