@@ -5,13 +5,7 @@ using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
-Expected<Instruction> InstructionFactory::make(StringRef Text) {
-  Expected<Instruction> I = Builder.parse(Text);
-  if (!I)
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot assemble '" + Text + "': " + toString(I.takeError()));
-  return I;
-}
+Expected<Instruction> InstructionFactory::make(StringRef Text) { return Builder.parse(Text); }
 
 Expected<Instruction> InstructionFactory::makeBranch(StringRef Mnemonic, StringRef Label) {
   return Builder.build(Mnemonic, {BuildOperand::label(Label)});

@@ -615,17 +615,4 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   return std::move(M);
 }
 
-Expected<Instruction> createInstruction(Module &M, StringRef Text) {
-  Expected<SmallVector<MCInst, 1>> Insts = M.assembler().assembleStatement(Text);
-  if (!Insts)
-    return Insts.takeError();
-  Statement S = splitStatement(Text.trim());
-  auto Lookup = [&](StringRef Sym) { return M.assembler().symbolValue(Sym); };
-  Instruction I(Insts->size() > 1 ? InstKind::MacroCall : InstKind::Machine,
-                S.Mnemonic.lower(), parseOperands(S.Body, M.target(), Lookup));
-  I.setTrailingComment(S.Comment.str());
-  I.setMC(*Insts, InstrFacts::compose(M.target(), *Insts));
-  return I;
-}
-
 } // namespace stinkytofu

@@ -260,10 +260,9 @@ Instruction InstBuilder::describe(StringRef Mnemonic, ArrayRef<BuildOperand> Ope
   return Instruction(Kind, Mnemonic.lower(), std::move(Typed));
 }
 
-Expected<SmallVector<MCInst, 1>> InstBuilder::assembleText(StringRef Text, bool InModule) {
+Expected<SmallVector<MCInst, 1>> InstBuilder::assembleText(StringRef Text) {
   ++Assembled;
-  Expected<SmallVector<MCInst, 1>> Insts =
-      InModule ? M.assembler().assembleStatement(Text) : Scratch->assembleStatement(Text);
+  Expected<SmallVector<MCInst, 1>> Insts = Scratch->assembleStatement(Text);
   if (!Insts)
     return createStringError(inconvertibleErrorCode(),
                              "cannot assemble '" + Text.trim() + "': " +
@@ -354,18 +353,17 @@ InstBuilder::prototypeFor(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
   std::vector<BuildOperand> Holders = placeholders(Operands);
   Instruction Shape = describe(Mnemonic, Holders, InstKind::Machine);
   std::string Text = (Mnemonic + " " + formatOperands(Shape)).str();
-  Expected<SmallVector<MCInst, 1>> Insts = assembleText(Text, /*InModule=*/false);
+  Expected<SmallVector<MCInst, 1>> Insts = assembleText(Text);
   if (!Insts) {
     // The placeholders may be what MC refused (a register the instruction
-    // cannot take): the statement as asked decides.
-    Instruction Asked = describe(Mnemonic, Operands, InstKind::Machine);
-    std::string AskedText = (Mnemonic + " " + formatOperands(Asked)).str();
-    Expected<SmallVector<MCInst, 1>> Real = assembleText(AskedText, /*InModule=*/false);
-    if (!Real) {
-      consumeError(Insts.takeError());
-      return Real.takeError();
-    }
+    // cannot take): the statement as asked decides, and its shape is then
+    // assembled from its text every time.
     consumeError(Insts.takeError());
+    Instruction Asked = describe(Mnemonic, Operands, InstKind::Machine);
+    Expected<SmallVector<MCInst, 1>> Real =
+        assembleText((Mnemonic + " " + formatOperands(Asked)).str());
+    if (!Real)
+      return Real.takeError();
     auto P = std::make_unique<Prototype>(makePrototype(Mnemonic, Operands, std::move(*Real)));
     P->Patchable = false;
     return Shapes.try_emplace(Key, std::move(P)).first->second.get();
@@ -381,7 +379,7 @@ Expected<Instruction> InstBuilder::instantiate(const Prototype &P, StringRef Mne
   Instruction I = describe(Mnemonic, Operands, P.Kind);
   if (!P.Patchable) {
     Expected<SmallVector<MCInst, 1>> Insts =
-        assembleText((Mnemonic + " " + formatOperands(I)).str(), /*InModule=*/false);
+        assembleText((Mnemonic + " " + formatOperands(I)).str());
     if (!Insts)
       return Insts.takeError();
     I.setMC(std::move(*Insts), Target);
@@ -470,19 +468,29 @@ Error InstBuilder::setOperands(Instruction &I, std::vector<Operand> Operands) {
   return Error::success();
 }
 
+Expected<Instruction> createInstruction(Module &M, StringRef Text) {
+  Expected<SmallVector<MCInst, 1>> Insts = M.assembler().assembleStatement(Text);
+  if (!Insts)
+    return Insts.takeError();
+  Statement S = splitStatement(Text.trim());
+  auto Lookup = [&](StringRef Sym) { return M.assembler().symbolValue(Sym); };
+  Instruction I(Insts->size() > 1 ? InstKind::MacroCall : InstKind::Machine,
+                S.Mnemonic.lower(), parseOperands(S.Body, M.target(), Lookup));
+  I.setTrailingComment(S.Comment.str());
+  I.setMC(std::move(*Insts), M.target());
+  return std::move(I);
+}
+
 Expected<Instruction> InstBuilder::parse(StringRef Statement) {
   auto It = Texts.find(Statement);
   if (It == Texts.end()) {
-    Expected<SmallVector<MCInst, 1>> Insts = assembleText(Statement, /*InModule=*/true);
-    if (!Insts)
-      return Insts.takeError();
-    stinkytofu::Statement S = splitStatement(Statement.trim());
-    auto Lookup = [&](StringRef Sym) { return M.assembler().symbolValue(Sym); };
-    Instruction I(Insts->size() > 1 ? InstKind::MacroCall : InstKind::Machine,
-                  S.Mnemonic.lower(), parseOperands(S.Body, Target, Lookup));
-    I.setTrailingComment(S.Comment.str());
-    I.setMC(std::move(*Insts), Target);
-    It = Texts.try_emplace(Statement, std::move(I)).first;
+    ++Assembled;
+    Expected<Instruction> I = createInstruction(M, Statement);
+    if (!I)
+      return createStringError(inconvertibleErrorCode(), "cannot assemble '" +
+                                                             Statement.trim() + "': " +
+                                                             toString(I.takeError()));
+    It = Texts.try_emplace(Statement, std::move(*I)).first;
   }
   return It->second.clone();
 }

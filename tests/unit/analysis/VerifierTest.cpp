@@ -2,6 +2,7 @@
 #include "stinkytofu/analysis/Verifier.h"
 #include "TestModules.h"
 #include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/pass/PassManager.h"
 #include "stinkytofu/passes/PassRegistry.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"

@@ -1,5 +1,6 @@
 //===- AsmWriterTest.cpp - Untouched text stays, new text follows the file -===//
 #include "TestModules.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "gtest/gtest.h"

@@ -1,5 +1,6 @@
 //===- BlockItemsTest.cpp - Erasing, moving, cloning and ordering items ----===//
 #include "TestModules.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/stir/StirWriter.h"

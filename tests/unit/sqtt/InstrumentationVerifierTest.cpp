@@ -1,6 +1,7 @@
 //===- InstrumentationVerifierTest.cpp - The verifier finds bad insertions ===//
 #include "asm-instrument/sqtt/InstrumentationVerifier.h"
 #include "TestModules.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "gtest/gtest.h"

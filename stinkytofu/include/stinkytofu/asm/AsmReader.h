@@ -40,10 +40,6 @@ struct ReaderOptions {
 llvm::Expected<std::unique_ptr<Module>>
 readAsm(std::unique_ptr<llvm::MemoryBuffer> Buffer, const ReaderOptions &Opts);
 
-/// Builds an instruction from one line of assembly in the module's context
-/// (its symbols are known); it has no source text and prints in the file's
-/// style.
-llvm::Expected<Instruction> createInstruction(Module &M, llvm::StringRef Text);
 
 /// The target id named by the first `.amdgcn_target "..."` directive, if any.
 std::optional<std::string> findTargetDirective(llvm::StringRef Text);

@@ -41,6 +41,12 @@ namespace stinkytofu {
 
 class AssemblerState;
 
+/// Builds an instruction from one line of assembly in the module's context
+/// (its symbols are known), assembling it anew: it has no source text and
+/// prints in the file's style. InstBuilder::parse does the same once per
+/// distinct text.
+llvm::Expected<Instruction> createInstruction(Module &M, llvm::StringRef Text);
+
 /// `s_waitcnt` counter fields (gfx9-gfx11); a field left empty is not
 /// written, which MC encodes as "no wait" on that counter.
 struct WaitcntFields {
@@ -148,12 +154,12 @@ private:
                                           llvm::ArrayRef<BuildOperand> Operands);
   Instruction describe(llvm::StringRef Mnemonic, llvm::ArrayRef<BuildOperand> Operands,
                        InstKind Kind) const;
-  llvm::Expected<llvm::SmallVector<llvm::MCInst, 1>> assembleText(llvm::StringRef Text,
-                                                                   bool InModule);
+  llvm::Expected<llvm::SmallVector<llvm::MCInst, 1>> assembleText(llvm::StringRef Text);
 
   Module &M;
   const TargetInfo &Target;
-  /// Prototypes are assembled here, away from the module's symbols.
+  /// Prototypes are assembled here, away from the module's symbols (texts
+  /// given to parse() in the module's context).
   std::unique_ptr<AssemblerState> Scratch;
   llvm::StringMap<std::unique_ptr<Prototype>> Shapes;
   llvm::StringMap<Instruction> Texts;
