@@ -1,8 +1,8 @@
 //===- MarkerEmitter.cpp - Planned markers become instructions ------------===//
 #include "asm-instrument/sqtt/MarkerEmitter.h"
-#include "asm-instrument/sqtt/BranchRange.h"
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
+#include "stinkytofu/analysis/BranchRange.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/AssemblerState.h"
@@ -498,7 +498,7 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
   // a marker pseudo-instruction goes right after it instead: erasing the
   // pseudo-instruction (eraseUserMarkers) then hands its comments to the
   // code that replaces it.
-  BasicBlock *BB = G.P.Before ? G.P.Before->parent() : G.P.Block;
+  BasicBlock *BB = G.P.block();
   BasicBlock::const_item_iterator Pos = BB->items().end();
   if (G.P.Before && G.P.Before->kind() == InstKind::Pseudo)
     Pos = std::next(BasicBlock::const_item_iterator(*G.P.Before));

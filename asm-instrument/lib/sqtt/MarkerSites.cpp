@@ -4,16 +4,6 @@
 
 namespace stinkytofu::sqtt {
 
-InsertPoint InsertPoint::after(Instruction &I) {
-  BasicBlock *BB = I.parent();
-  auto Next = std::next(I.getIterator());
-  return {BB, Next == BB->instructions().end() ? nullptr : &*Next};
-}
-
-InsertPoint InsertPoint::atStart(BasicBlock &BB) {
-  return {&BB, BB.empty() ? nullptr : &BB.instructions().front()};
-}
-
 uint32_t markerValue(const MarkerSite &S, const MarkerIdAllocator &Ids) {
   switch (S.Source) {
   case MarkerSite::IdSource::Ledger:

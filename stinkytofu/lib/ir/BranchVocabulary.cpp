@@ -33,6 +33,22 @@ bool isComputedBranch(const Instruction &I) {
   return isBranch(I) && I.facts().has(IF_ComputedTarget);
 }
 
+std::string invertedBranchMnemonic(const Instruction &I) {
+  // Condition pairs: each is the other's inverse.
+  static constexpr std::pair<StringRef, StringRef> Inverse[] = {
+      {"scc0", "scc1"}, {"vccz", "vccnz"}, {"execz", "execnz"}};
+  StringRef Condition = I.mnemonic();
+  if (!isConditionalBranch(I) || !Condition.consume_front("s_cbranch_"))
+    return "";
+  for (auto [A, B] : Inverse) {
+    if (Condition == A)
+      return ("s_cbranch_" + B).str();
+    if (Condition == B)
+      return ("s_cbranch_" + A).str();
+  }
+  return "";
+}
+
 bool isCall(const Instruction &I) { return machine(I) && I.facts().has(IF_Call); }
 
 bool isProgramEnd(const Instruction &I) {

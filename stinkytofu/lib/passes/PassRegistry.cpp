@@ -1,5 +1,6 @@
 //===- PassRegistry.cpp - Passes by name ----------------------------------===//
 #include "stinkytofu/passes/PassRegistry.h"
+#include "stinkytofu/transforms/BranchRelaxationPass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "stinkytofu/transforms/LongBranchLoweringPass.h"

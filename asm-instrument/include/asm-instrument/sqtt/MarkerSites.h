@@ -17,29 +17,11 @@
 
 #include "asm-instrument/sqtt/MarkerIds.h"
 #include "stinkytofu/ir/Function.h"
+#include "stinkytofu/ir/InsertPoint.h"
 #include <optional>
 #include <string>
 
 namespace stinkytofu::sqtt {
-
-/// A place between two instructions of the original program: before
-/// \c Before (in front of the directives before it, where the source's text
-/// between the two instructions starts), or at the end of \c Block when
-/// \c Before is null (after its last instruction, or in an empty block).
-struct InsertPoint {
-  BasicBlock *Block = nullptr;
-  Instruction *Before = nullptr;
-
-  static InsertPoint before(Instruction &I) { return {I.parent(), &I}; }
-  /// Right after \p I: before the next instruction of its block, or at the
-  /// block's end.
-  static InsertPoint after(Instruction &I);
-  /// The start of \p BB.
-  static InsertPoint atStart(BasicBlock &BB);
-  bool operator==(const InsertPoint &O) const {
-    return Block == O.Block && Before == O.Before;
-  }
-};
 
 enum class SiteKind : uint8_t { FunctionEntry, FunctionExit, User, Barrier, Memory };
 enum class SiteRank : uint8_t { FunctionEntry, AfterPrevious, User, BeforeNext, FunctionExit };

@@ -28,6 +28,11 @@ bool isIndirectBranch(const Instruction &I);
 /// s_add_pc_i64). The long-branch forms: their target is known only through
 /// LabelData, which LongBranchLoweringPass attaches once it proves it.
 bool isComputedBranch(const Instruction &I);
+/// The mnemonic of the conditional branch taken exactly when \p I (a
+/// conditional branch) is not: scc0/scc1, vccz/vccnz, execz/execnz, the
+/// predicates LLVM's SIInstrInfo reverses; "" for one without an inverse
+/// (s_cbranch_cdbg*). MC has no notion of inverse conditions.
+std::string invertedBranchMnemonic(const Instruction &I);
 /// s_swappc_b64 and other MC calls.
 bool isCall(const Instruction &I);
 /// s_endpgm and its variants: the wave ends.

@@ -13,8 +13,10 @@
 // them. Given the bytes to be inserted at each point, check() reports each
 // short branch whose worst-case offset would leave the range and the
 // insertion points between it and its target. Only insertions can make a
-// branch fail: a branch with nothing inserted between it and its target is
-// never reported.
+// branch fail there: a branch with nothing inserted between it and its
+// target is never reported. outOfRange() reports the branches the code as it
+// stands puts out of range (what the branch relaxation pass turns into long
+// branches).
 //
 // Directive bytes: `.byte`, `.short`/`.2byte`/`.hword`/`.value`/`.word`,
 // `.long`/`.int`/`.4byte`, `.quad`/`.8byte` (per item), `.fill`, `.space`,
@@ -26,16 +28,16 @@
 // (compilers emit none: each function is its own section fragment).
 //
 //===----------------------------------------------------------------------===//
-#ifndef ASM_INSTRUMENT_SQTT_BRANCHRANGE_H
-#define ASM_INSTRUMENT_SQTT_BRANCHRANGE_H
+#ifndef STINKYTOFU_ANALYSIS_BRANCHRANGE_H
+#define STINKYTOFU_ANALYSIS_BRANCHRANGE_H
 
 #include "stinkytofu/analysis/InstructionSizes.h"
-#include "asm-instrument/sqtt/MarkerSites.h"
+#include "stinkytofu/ir/InsertPoint.h"
 #include "llvm/ADT/DenseMap.h"
 #include <string>
 #include <vector>
 
-namespace stinkytofu::sqtt {
+namespace stinkytofu {
 
 /// The bytes the directives in \p Text emit (comments and instructions
 /// aside; instructions are measured by InstructionSizes).
@@ -63,8 +65,13 @@ public:
   /// The short branches that \p Inserted (bytes per slot, numSlots() long)
   /// would put out of range.
   std::vector<OutOfRange> check(llvm::ArrayRef<uint64_t> Inserted) const;
+  /// The short branches out of range as the function stands: their
+  /// worst-case offset leaves the range (Excess: the bytes beyond it).
+  std::vector<OutOfRange> outOfRange() const;
 
 private:
+  std::vector<OutOfRange> scan(llvm::ArrayRef<uint64_t> Inserted, bool OnlyInsertions) const;
+
   struct Branch {
     const Instruction *I;
     std::string Target;
@@ -79,6 +86,6 @@ private:
   std::vector<Branch> Branches;
 };
 
-} // namespace stinkytofu::sqtt
+} // namespace stinkytofu
 
 #endif

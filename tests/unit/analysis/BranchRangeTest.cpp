@@ -1,11 +1,10 @@
 //===- BranchRangeTest.cpp - Directive bytes and branch distances ---------===//
-#include "asm-instrument/sqtt/BranchRange.h"
+#include "stinkytofu/analysis/BranchRange.h"
 #include "stinkytofu/asm/AsmReader.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace stinkytofu::sqtt;
 
 namespace {
 
@@ -68,6 +67,7 @@ TEST(BranchRangeTest, InsertedBytesBetweenBranchAndLabel) {
   Instruction &Nop = *std::next(F.blocks().front().instructions().begin());
   std::optional<unsigned> NopSlot = L.slot(InsertPoint::before(Nop));
   ASSERT_TRUE(NopSlot);
+  EXPECT_TRUE(L.outOfRange().empty());
   std::vector<uint64_t> Inserted(L.numSlots(), 0);
   // 1 + 2 + 32760 dwords between: 4 more still reach, 5 do not.
   Inserted[*NopSlot] = 16;
@@ -84,6 +84,34 @@ TEST(BranchRangeTest, InsertedBytesBetweenBranchAndLabel) {
   std::vector<uint64_t> Before(L.numSlots(), 0);
   Before[0] = 1 << 20;
   EXPECT_TRUE(L.check(Before).empty());
+}
+
+TEST(BranchRangeTest, OutOfRangeAsWritten) {
+  ReaderOptions Opts;
+  Opts.Arch = "gfx942";
+  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy("\t.text\n"
+                                                        "k:\n"
+                                                        ".Lloop:\n"
+                                                        "\ts_nop 0\n"
+                                                        "\t.fill 32766, 4, 0xbf800000\n"
+                                                        "\ts_cbranch_scc1 .Lloop\n"
+                                                        "\ts_branch .Lloop\n"
+                                                        "\ts_endpgm\n",
+                                                        "t.s"),
+                   Opts);
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  Function &F = (*M)->functions().front();
+  InstructionSizes Sizes(**M);
+  BranchLayout L(F, Sizes);
+  // The first branch goes back 1 + 32766 + 1 dwords: it reaches; the second
+  // one dword more does not. No insertion is blamed for it.
+  EXPECT_TRUE(L.check(std::vector<uint64_t>(L.numSlots(), 0)).empty());
+  std::vector<BranchLayout::OutOfRange> Far = L.outOfRange();
+  ASSERT_EQ(Far.size(), 1u);
+  EXPECT_EQ(Far[0].Branch->mnemonic(), "s_branch");
+  EXPECT_EQ(Far[0].Target, ".Lloop");
+  EXPECT_EQ(Far[0].Offset, -32769);
+  EXPECT_EQ(Far[0].Excess, 4u);
 }
 
 } // namespace

@@ -1,8 +1,8 @@
 //===- BranchRange.cpp - Short branches stay in range ---------------------===//
-#include "asm-instrument/sqtt/BranchRange.h"
+#include "stinkytofu/analysis/BranchRange.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/mc/OperandParser.h"
+#include "stinkytofu/ir/StatementText.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -11,7 +11,7 @@
 
 using namespace llvm;
 
-namespace stinkytofu::sqtt {
+namespace stinkytofu {
 
 namespace {
 
@@ -228,14 +228,22 @@ BranchLayout::BranchLayout(const Function &F, InstructionSizes &Sizes) {
 }
 
 std::optional<unsigned> BranchLayout::slot(const InsertPoint &P) const {
-  const BasicBlock *BB = P.Before ? P.Before->parent() : P.Block;
-  auto It = SlotOf.find({BB, P.Before});
+  auto It = SlotOf.find({P.block(), P.Before});
   if (It == SlotOf.end())
     return std::nullopt;
   return It->second;
 }
 
 std::vector<BranchLayout::OutOfRange> BranchLayout::check(ArrayRef<uint64_t> Inserted) const {
+  return scan(Inserted, /*OnlyInsertions=*/true);
+}
+
+std::vector<BranchLayout::OutOfRange> BranchLayout::outOfRange() const {
+  return scan({}, /*OnlyInsertions=*/false);
+}
+
+std::vector<BranchLayout::OutOfRange> BranchLayout::scan(ArrayRef<uint64_t> Inserted,
+                                                         bool OnlyInsertions) const {
   // Before[K]: bytes inserted at the slots before slot K.
   std::vector<uint64_t> Before(SlotAt.size() + 1, 0);
   for (size_t K = 0; K < SlotAt.size(); ++K)
@@ -246,7 +254,7 @@ std::vector<BranchLayout::OutOfRange> BranchLayout::check(ArrayRef<uint64_t> Ins
     // at the label's first slot lies after the label.
     if (B.LabelSlot > B.Slot) {
       uint64_t Between = Before[B.LabelSlot] - Before[B.Slot + 1];
-      if (!Between)
+      if (!Between && OnlyInsertions)
         continue;
       int64_t Far = int64_t(B.Label.Hi) - int64_t(B.Start.Lo) - B.Size + int64_t(Between);
       if (Far > MaxForward)
@@ -254,7 +262,7 @@ std::vector<BranchLayout::OutOfRange> BranchLayout::check(ArrayRef<uint64_t> Ins
             {B.I, B.Target, Far / 4, uint64_t(Far - MaxForward), B.Slot + 1, B.LabelSlot - 1});
     } else {
       uint64_t Between = Before[B.Slot + 1] - Before[B.LabelSlot];
-      if (!Between)
+      if (!Between && OnlyInsertions)
         continue;
       int64_t Far = int64_t(B.Label.Lo) - int64_t(B.Start.Hi) - B.Size - int64_t(Between);
       if (Far < MaxBackward)
@@ -264,4 +272,4 @@ std::vector<BranchLayout::OutOfRange> BranchLayout::check(ArrayRef<uint64_t> Ins
   return Out;
 }
 
-} // namespace stinkytofu::sqtt
+} // namespace stinkytofu
