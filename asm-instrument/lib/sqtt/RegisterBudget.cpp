@@ -1,5 +1,6 @@
 //===- RegisterBudget.cpp - SGPRs the inserted code may take --------------===//
 #include "asm-instrument/sqtt/RegisterBudget.h"
+#include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -77,22 +78,8 @@ std::optional<unsigned> kernelNextFreeSGPR(const Module &M, StringRef Name) {
 
 SGPRBudget sgprBudget(const Function &F, bool AllowGrowth) {
   const Module &M = *F.parent();
-  const TargetInfo &TI = M.target();
-  unsigned Max = TI.hardware().maxSGPRs();
-  unsigned Used = 0;
-  auto Note = [&](MCRegister R) {
-    for (MCRegister Part : TI.covered32(R))
-      if (TI.classOf(Part) == RegClass::SGPR)
-        if (std::optional<unsigned> Idx = TI.indexOf(Part))
-          Used = std::max(Used, *Idx + 1);
-  };
-  for (const BasicBlock &BB : F.blocks())
-    for (const Instruction &I : BB.instructions()) {
-      for (MCRegister R : I.facts().Defs)
-        Note(R);
-      for (MCRegister R : I.facts().Uses)
-        Note(R);
-    }
+  unsigned Max = M.target().hardware().maxSGPRs();
+  unsigned Used = namedSGPRCount(F);
   SGPRBudget B;
   B.Budget = std::min(Used, Max);
   std::optional<unsigned> Declared;

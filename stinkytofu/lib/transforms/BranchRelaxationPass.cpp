@@ -2,6 +2,7 @@
 #include "stinkytofu/transforms/BranchRelaxationPass.h"
 #include "stinkytofu/analysis/BranchRange.h"
 #include "stinkytofu/analysis/Liveness.h"
+#include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/mc/AssemblerState.h"
@@ -146,8 +147,6 @@ public:
   Expected<unsigned> run();
 
 private:
-  /// The SGPRs the function names: the pair is taken among them.
-  unsigned sgprsNamed() const;
   Expected<Relaxation> plan(const BranchLayout::OutOfRange &R, const Liveness &Live,
                             ArrayRef<MCRegister> Clobbers, unsigned Budget);
   Error apply(const Relaxation &R);
@@ -171,24 +170,6 @@ Error FunctionRelaxer::fail(const BranchLayout::OutOfRange &R, const Twine &Why)
                          Twine(R.Offset) + " dwords; a short branch reaches " +
                          Twine(INT16_MIN) + ".." + Twine(INT16_MAX) +
                          ") and cannot become a long branch: " + Why);
-}
-
-unsigned FunctionRelaxer::sgprsNamed() const {
-  unsigned Used = 0;
-  auto Note = [&](MCRegister R) {
-    for (MCRegister Part : TI.covered32(R))
-      if (TI.classOf(Part) == RegClass::SGPR)
-        if (std::optional<unsigned> Idx = TI.indexOf(Part))
-          Used = std::max(Used, *Idx + 1);
-  };
-  for (const BasicBlock &BB : F.blocks())
-    for (const Instruction &I : BB.instructions()) {
-      for (MCRegister R : I.facts().Defs)
-        Note(R);
-      for (MCRegister R : I.facts().Uses)
-        Note(R);
-    }
-  return std::min(Used, TI.hardware().maxSGPRs());
 }
 
 Expected<Relaxation> FunctionRelaxer::plan(const BranchLayout::OutOfRange &R,
@@ -280,7 +261,8 @@ Expected<unsigned> FunctionRelaxer::run() {
     Expected<Liveness &> Live = AM.getResult<LivenessAnalysis>(F);
     if (!Live)
       return Live.takeError();
-    unsigned Budget = sgprsNamed();
+    // The pair is one the function already has: no budget grows.
+    unsigned Budget = namedSGPRCount(F);
     std::vector<Relaxation> Plans;
     for (const BranchLayout::OutOfRange &R : Far) {
       Expected<Relaxation> P = plan(R, *Live, *Clobbers, Budget);

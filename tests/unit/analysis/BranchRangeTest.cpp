@@ -43,24 +43,28 @@ TEST(BranchRangeTest, UnknownCountsAreUnbounded) {
   EXPECT_GE(bytes(".long 1\n.endr\n").second, uint64_t(1) << 32);
 }
 
-TEST(BranchRangeTest, InsertedBytesBetweenBranchAndLabel) {
+std::unique_ptr<Module> readGfx942(llvm::StringRef Text) {
   ReaderOptions Opts;
   Opts.Arch = "gfx942";
-  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy("\t.text\n"
-                                                        "k:\n"
-                                                        "\ts_cbranch_scc1 .Lfar\n"
-                                                        "\ts_nop 0\n"
-                                                        "\ts_mov_b32 s0, 0x12345\n"
-                                                        "\t.rept 32760\n"
-                                                        "\ts_nop 0\n"
-                                                        "\t.endr\n"
-                                                        ".Lfar:\n"
-                                                        "\ts_endpgm\n",
-                                                        "t.s"),
-                   Opts);
-  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
-  Function &F = (*M)->functions().front();
-  InstructionSizes Sizes(**M);
+  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "t.s"), Opts);
+  EXPECT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  return M ? std::move(*M) : nullptr;
+}
+
+TEST(BranchRangeTest, InsertedBytesBetweenBranchAndLabel) {
+  auto M = readGfx942("\t.text\n"
+                      "k:\n"
+                      "\ts_cbranch_scc1 .Lfar\n"
+                      "\ts_nop 0\n"
+                      "\ts_mov_b32 s0, 0x12345\n"
+                      "\t.rept 32760\n"
+                      "\ts_nop 0\n"
+                      "\t.endr\n"
+                      ".Lfar:\n"
+                      "\ts_endpgm\n");
+  ASSERT_TRUE(M);
+  Function &F = M->functions().front();
+  InstructionSizes Sizes(*M);
   BranchLayout L(F, Sizes);
   // Between the end of the branch and .Lfar: s_nop 0 (4 bytes), s_mov_b32
   // with a literal (8 bytes, as MC encodes it) and the .rept body.
@@ -87,21 +91,17 @@ TEST(BranchRangeTest, InsertedBytesBetweenBranchAndLabel) {
 }
 
 TEST(BranchRangeTest, OutOfRangeAsWritten) {
-  ReaderOptions Opts;
-  Opts.Arch = "gfx942";
-  auto M = readAsm(llvm::MemoryBuffer::getMemBufferCopy("\t.text\n"
-                                                        "k:\n"
-                                                        ".Lloop:\n"
-                                                        "\ts_nop 0\n"
-                                                        "\t.fill 32766, 4, 0xbf800000\n"
-                                                        "\ts_cbranch_scc1 .Lloop\n"
-                                                        "\ts_branch .Lloop\n"
-                                                        "\ts_endpgm\n",
-                                                        "t.s"),
-                   Opts);
-  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
-  Function &F = (*M)->functions().front();
-  InstructionSizes Sizes(**M);
+  auto M = readGfx942("\t.text\n"
+                      "k:\n"
+                      ".Lloop:\n"
+                      "\ts_nop 0\n"
+                      "\t.fill 32766, 4, 0xbf800000\n"
+                      "\ts_cbranch_scc1 .Lloop\n"
+                      "\ts_branch .Lloop\n"
+                      "\ts_endpgm\n");
+  ASSERT_TRUE(M);
+  Function &F = M->functions().front();
+  InstructionSizes Sizes(*M);
   BranchLayout L(F, Sizes);
   // The first branch goes back 1 + 32766 + 1 dwords: it reaches; the second
   // one dword more does not. No insertion is blamed for it.

@@ -1,0 +1,22 @@
+//===- RegisterUsage.h - The registers a function names ---------*- C++ -*-===//
+//
+// Code inserted into a function may use, without growing any register
+// budget, the registers the function already has: s0 up to the highest SGPR
+// its instructions name (a kernel's descriptor counts at least those).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_REGISTERUSAGE_H
+#define STINKYTOFU_ANALYSIS_REGISTERUSAGE_H
+
+#include "stinkytofu/ir/Function.h"
+
+namespace stinkytofu {
+
+/// One past the highest SGPR that an instruction of \p F reads or writes
+/// (tuples counted whole), at most the target's addressable SGPRs; 0 when
+/// it names none.
+unsigned namedSGPRCount(const Function &F);
+
+} // namespace stinkytofu
+
+#endif

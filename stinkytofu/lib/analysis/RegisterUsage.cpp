@@ -1,0 +1,30 @@
+//===- RegisterUsage.cpp - The registers a function names -----------------===//
+#include "stinkytofu/analysis/RegisterUsage.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/Module.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+unsigned namedSGPRCount(const Function &F) {
+  const TargetInfo &TI = F.parent()->target();
+  unsigned Used = 0;
+  auto Note = [&](MCRegister R) {
+    for (MCRegister Part : TI.covered32(R))
+      if (TI.classOf(Part) == RegClass::SGPR)
+        if (std::optional<unsigned> Idx = TI.indexOf(Part))
+          Used = std::max(Used, *Idx + 1);
+  };
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      for (MCRegister R : I.facts().Defs)
+        Note(R);
+      for (MCRegister R : I.facts().Uses)
+        Note(R);
+    }
+  return std::min(Used, TI.hardware().maxSGPRs());
+}
+
+} // namespace stinkytofu
