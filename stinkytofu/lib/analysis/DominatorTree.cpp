@@ -242,11 +242,15 @@ PostDominatorTree::PostDominatorTree(Function &F) : DominatorTreeBase(F, /*PostD
   }
 }
 
-DominatorTree DominatorTreeAnalysis::run(Function &F, AnalysisManager &) {
+Expected<DominatorTree> DominatorTreeAnalysis::run(Function &F, AnalysisManager &) {
+  if (Error E = requireValidCFG(F, "the dominator tree"))
+    return std::move(E);
   return DominatorTree(F);
 }
 
-PostDominatorTree PostDominatorTreeAnalysis::run(Function &F, AnalysisManager &) {
+Expected<PostDominatorTree> PostDominatorTreeAnalysis::run(Function &F, AnalysisManager &) {
+  if (Error E = requireValidCFG(F, "the post-dominator tree"))
+    return std::move(E);
   return PostDominatorTree(F);
 }
 

@@ -225,10 +225,13 @@ void Liveness::print(raw_ostream &OS) const {
   }
 }
 
-Liveness LivenessAnalysis::run(Function &F, AnalysisManager &AM) {
+Expected<Liveness> LivenessAnalysis::run(Function &F, AnalysisManager &AM) {
+  if (Error E = requireValidCFG(F, "liveness"))
+    return std::move(E);
   // Calls are read through their callees' bodies (CallEffects.h).
-  if (const Module *M = F.parent())
-    for (const Function *Callee : transitiveCallees(*M, F))
+  if (Module *M = F.parent())
+    for (const Function *Callee :
+         AM.getModuleResult<CallGraphAnalysis>(*M).transitiveCallees(F))
       AM.addDependency(F, &Key, *Callee);
   return Liveness(F);
 }

@@ -170,13 +170,11 @@ void LoopInfo::print(raw_ostream &OS) const {
   }
 }
 
-LoopInfo LoopAnalysis::run(Function &F, AnalysisManager &AM) {
-  // Only a cached tree is used: asking the manager to compute one here would
-  // insert into its cache while our own result slot is being filled.
-  if (DominatorTree *DT = AM.getCachedResult<DominatorTreeAnalysis>(F))
-    return LoopInfo(F, *DT);
-  DominatorTree DT(F);
-  return LoopInfo(F, DT);
+Expected<LoopInfo> LoopAnalysis::run(Function &F, AnalysisManager &AM) {
+  Expected<DominatorTree &> DT = AM.getResult<DominatorTreeAnalysis>(F);
+  if (!DT)
+    return DT.takeError();
+  return LoopInfo(F, *DT);
 }
 
 } // namespace stinkytofu

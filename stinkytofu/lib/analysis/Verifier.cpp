@@ -1,6 +1,7 @@
 //===- Verifier.cpp - Structural invariants of the Asm IR -----------------===//
 #include "stinkytofu/analysis/Verifier.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/ir/OperandMapping.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -119,6 +120,26 @@ void verifyParents(const Module &M, Reporter &R) {
       }
     }
   }
+}
+
+/// Every register an instruction names in its text is a register of its MC
+/// instruction, in the same order: what a pass reads from the operands is
+/// what the hardware executes.
+void verifyOperandsAgreeWithMC(const Module &M, Reporter &R) {
+  const TargetInfo &TI = M.target();
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions()) {
+        if (I.kind() != InstKind::Machine || I.hasStaleMC() || I.mcInsts().size() != 1)
+          continue;
+        SmallVector<std::optional<unsigned>, 8> Map = mapOperandsToMC(I, TI);
+        for (unsigned K = 0; K < I.numOperands(); ++K) {
+          const Operand &Op = I.operand(K);
+          if (Op.isRegister() && Op.firstReg() && !Map[K])
+            R.at(I, "operand " + Twine(K) + " '" + Op.spelling() + "' of '" +
+                        I.mnemonic() + "' is not a register of its MC instruction");
+        }
+      }
 }
 
 void verifyLabels(const Module &M, Reporter &R) {
@@ -245,6 +266,7 @@ void verifyCFG(const Function &F, Reporter &R) {
 Error verifyModule(const Module &M) {
   Reporter R(M);
   verifyParents(M, R);
+  verifyOperandsAgreeWithMC(M, R);
   verifyLabels(M, R);
   verifyBranchTargets(M, R);
   for (const Function &F : M.functions())

@@ -1,5 +1,6 @@
 //===- BasicBlock.cpp - A labelled run of instructions --------------------===//
 #include "stinkytofu/ir/BasicBlock.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
@@ -32,11 +33,33 @@ void BasicBlock::link(const_item_iterator Pos, BlockItem &Item) {
   Items.insert(Pos.getNonConst(), Item);
   Item.Parent = this;
   numberInserted(Item);
+  invalidateCFGFor(Item);
 }
 
 void BasicBlock::unlink(BlockItem &Item) {
+  invalidateCFGFor(Item);
   Items.remove(Item);
   Item.Parent = nullptr;
+}
+
+void BasicBlock::invalidateCFGFor(const BlockItem &Item) {
+  // Only an edit of a function with valid edges pays for the check (a
+  // reader linking a whole file asks nothing).
+  if (!Parent || !Parent->hasValidCFG())
+    return;
+  const auto *I = llvm::dyn_cast<Instruction>(&Item);
+  if (!I)
+    return;
+  // A block's edges come from its last instruction: an edge changes when a
+  // control transfer comes or goes, or when an instruction lands after one.
+  bool After = false;
+  for (const_item_iterator It(Item); It != Items.begin();)
+    if (const auto *Prev = llvm::dyn_cast<Instruction>(&*--It)) {
+      After = endsBlock(*Prev);
+      break;
+    }
+  if (After || endsBlock(*I))
+    Parent->invalidateCFG();
 }
 
 void BasicBlock::numberInserted(BlockItem &Item) {
@@ -148,6 +171,9 @@ void BasicBlock::splice(const_item_iterator Pos, BasicBlock &From,
                         const_item_iterator First, const_item_iterator Last) {
   if (First == Last)
     return;
+  for (BasicBlock *BB : {this, &From})
+    if (BB->Parent)
+      BB->Parent->invalidateCFG();
   for (item_iterator It = First.getNonConst(); It != Last; ++It)
     It->Parent = this;
   Items.splice(Pos.getNonConst(), From.Items, First.getNonConst(), Last.getNonConst());
@@ -173,6 +199,7 @@ std::string BasicBlock::trailingText() const {
 
 void BasicBlock::eraseFromParent() {
   Function &F = *Parent;
+  F.invalidateCFG();
   clearEdges();
   // What the block holds besides its label and statements stays in the
   // function, in the same order.

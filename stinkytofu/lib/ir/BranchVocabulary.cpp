@@ -66,6 +66,8 @@ bool isReturn(const Instruction &I) {
   return isIndirectBranch(I) && !I.getModifier<LabelData>() && F && !F->isEntry();
 }
 
+bool endsBlock(const Instruction &I) { return isBranch(I) || isProgramEnd(I); }
+
 bool isControlTransfer(const Instruction &I) {
   return isBranch(I) || isCall(I) || isProgramEnd(I);
 }

@@ -11,6 +11,7 @@ BasicBlock &Function::appendBlock(std::string Label) {
 }
 
 BasicBlock &Function::insertBlock(const_iterator Pos, std::string Label) {
+  invalidateCFG();
   auto *BB = new BasicBlock(std::move(Label));
   Blocks.insert(Pos.getNonConst(), *BB);
   BB->setParent(this);
@@ -19,6 +20,10 @@ BasicBlock &Function::insertBlock(const_iterator Pos, std::string Label) {
 
 void Function::spliceBlocks(const_iterator Pos, Function &From, const_iterator First,
                             const_iterator Last) {
+  if (First == Last)
+    return;
+  invalidateCFG();
+  From.invalidateCFG();
   for (iterator It = First.getNonConst(); It != Last; ++It)
     It->setParent(this);
   Blocks.splice(Pos.getNonConst(), From.Blocks, First.getNonConst(), Last.getNonConst());

@@ -1,6 +1,7 @@
 //===- Instruction.cpp - One assembly statement of the Asm IR -------------===//
 #include "stinkytofu/ir/Instruction.h"
-#include "stinkytofu/ir/BasicBlock.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/ir/Function.h"
 #include "stinkytofu/ir/StatementText.h"
 
 namespace stinkytofu {
@@ -98,7 +99,18 @@ void Instruction::unpackMC() const {
   NumPacked = 0;
 }
 
+bool Instruction::shapesValidCFG() const {
+  const BasicBlock *BB = parent();
+  return BB && BB->parent() && BB->parent()->hasValidCFG() && endsBlock(*this);
+}
+
+void Instruction::invalidateCFGIf(bool WasControl) {
+  if (WasControl || shapesValidCFG())
+    parent()->parent()->invalidateCFG();
+}
+
 void Instruction::setOperands(std::vector<Operand> NewOperands) {
+  invalidateCFGIf(shapesValidCFG());
   materializeStatement();
   Lazy = nullptr;
   extra().Operands = std::move(NewOperands);
@@ -110,11 +122,14 @@ void Instruction::setOperands(std::vector<Operand> NewOperands) {
 }
 
 void Instruction::setModifier(std::unique_ptr<Modifier> M) {
+  // Branch and call targets (LabelData, CallTargetData) are edges.
+  invalidateCFGIf(false);
   removeModifier(M->kind());
   extra().Mods.push_back(std::move(M));
 }
 
 void Instruction::removeModifier(ModifierKind K) {
+  invalidateCFGIf(false);
   if (Extra)
     std::erase_if(Extra->Mods,
                   [K](const std::unique_ptr<Modifier> &M) { return M->kind() == K; });

@@ -64,6 +64,51 @@ BuildOperand BuildOperand::waitcnt(const WaitcntFields &Fields) {
   return text(Parts.empty() ? "0xffff" : join(Parts, " "));
 }
 
+BuildOperand BuildOperand::depctr(const DepCtrFields &Fields) {
+  SmallVector<std::string, 7> Parts;
+  auto Add = [&](StringRef Field, const std::optional<unsigned> &N) {
+    if (N)
+      Parts.push_back(("depctr_" + Field + "(" + Twine(*N) + ")").str());
+  };
+  Add("va_vdst", Fields.VaVdst);
+  Add("va_sdst", Fields.VaSdst);
+  Add("va_ssrc", Fields.VaSsrc);
+  Add("va_vcc", Fields.VaVcc);
+  Add("sa_sdst", Fields.SaSdst);
+  Add("vm_vsrc", Fields.VmVsrc);
+  Add("hold_cnt", Fields.HoldCnt);
+  // No field: wait for nothing, every field at its maximum.
+  return text(Parts.empty() ? "0xffff" : join(Parts, " "));
+}
+
+static StringRef aluDependencyName(AluDependency D) {
+  static constexpr StringRef Names[] = {
+      "NO_DEP",      "VALU_DEP_1",  "VALU_DEP_2",  "VALU_DEP_3",
+      "VALU_DEP_4",  "TRANS32_DEP_1", "TRANS32_DEP_2", "TRANS32_DEP_3",
+      "FMA_ACCUM_CYCLE_1", "SALU_CYCLE_1", "SALU_CYCLE_2", "SALU_CYCLE_3"};
+  return Names[unsigned(D)];
+}
+
+BuildOperand BuildOperand::delayAlu(const DelayAluFields &Fields) {
+  std::string Spelling = ("instid0(" + aluDependencyName(Fields.First) + ")").str();
+  if (Fields.Second != AluDependency::NoDep) {
+    static constexpr StringRef Skips[] = {"SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3",
+                                          "SKIP_4"};
+    // An out-of-range skip is spelled as a number, which MC rejects.
+    std::string Skip = Fields.Skip < std::size(Skips) ? Skips[Fields.Skip].str()
+                                                      : std::to_string(Fields.Skip);
+    Spelling += " | instskip(" + Skip + ") | instid1(" +
+                aluDependencyName(Fields.Second).str() + ")";
+  }
+  return text(Spelling);
+}
+
+BuildOperand BuildOperand::withSourceModifiers(unsigned Mask) const {
+  BuildOperand Op = *this;
+  Op.Mods = uint8_t(Mask);
+  return Op;
+}
+
 static StringRef filePrefix(RegFile File) {
   switch (File) {
   case RegFile::VGPR:
@@ -82,10 +127,19 @@ static StringRef filePrefix(RegFile File) {
 
 std::string BuildOperand::spelling() const {
   switch (K) {
-  case Kind::Register:
-    if (Count == 1)
-      return (filePrefix(File) + Twine(First)).str();
-    return (filePrefix(File) + "[" + Twine(First) + ":" + Twine(First + Count - 1) + "]").str();
+  case Kind::Register: {
+    std::string S = Count == 1 ? (filePrefix(File) + Twine(First)).str()
+                               : (filePrefix(File) + "[" + Twine(First) + ":" +
+                                  Twine(First + Count - 1) + "]")
+                                     .str();
+    if (Mods & SrcModSext)
+      S = "sext(" + S + ")";
+    if (Mods & SrcModAbs)
+      S = "|" + S + "|";
+    if (Mods & SrcModNeg)
+      S = "-" + S;
+    return S;
+  }
   case Kind::Immediate:
     return itostr(Value);
   case Kind::Special:
@@ -116,7 +170,9 @@ std::string shapeKey(StringRef Mnemonic, ArrayRef<BuildOperand> Ops) {
     Key += '\x1f';
     switch (Op.kind()) {
     case BuildOperand::Kind::Register:
-      Key += ("r" + filePrefix(Op.regFile()) + Twine(Op.count())).str();
+      Key += ("r" + filePrefix(Op.regFile()) + Twine(Op.count()) + "m" +
+              Twine(Op.sourceModifiers()))
+                 .str();
       break;
     case BuildOperand::Kind::Immediate:
       Key += std::string("#") + immediateClass(Op.immediate());
@@ -147,7 +203,8 @@ std::vector<BuildOperand> placeholders(ArrayRef<BuildOperand> Ops) {
       unsigned &Next = NextReg[unsigned(Op.regFile())];
       unsigned Align = Op.count() >= 4 ? 4 : Op.count() >= 2 ? 2 : 1;
       Next = alignTo(Next, Align);
-      Out.push_back(BuildOperand::reg(Op.regFile(), Next, Op.count()));
+      Out.push_back(
+          BuildOperand::reg(Op.regFile(), Next, Op.count()).withSourceModifiers(Op.sourceModifiers()));
       Next += Op.count();
       break;
     }
@@ -238,6 +295,7 @@ Instruction InstBuilder::describe(StringRef Mnemonic, ArrayRef<BuildOperand> Ope
     case BuildOperand::Kind::Register: {
       Operand R(OperandKind::Register, std::move(Spelling));
       R.setRegister(Op.regFile(), Op.first(), Op.count(), /*IsSymbolic=*/false);
+      R.setSourceModifiers(Op.sourceModifiers(), RegHalf::Full);
       Typed.push_back(std::move(R));
       break;
     }

@@ -58,29 +58,45 @@ SmallVector<StringRef, 4> splitWords(StringRef Piece) {
   return Words;
 }
 
-/// Strips source modifiers around a register: -v1, |v1|, abs(v1), neg(v1),
-/// sext(v1), and the true16 halves v1.l / v1.h.
-StringRef stripSourceModifiers(StringRef S) {
+/// A register spelling without its source modifiers.
+struct BareRegister {
+  StringRef Core;
+  unsigned Mods = SrcModNone;
+  RegHalf Half = RegHalf::Full;
+};
+
+/// Strips the source modifiers around a register: -v1, |v1|, -|v1|,
+/// abs(v1), neg(v1), sext(v1), and the true16 halves v1.l / v1.h.
+BareRegister stripSourceModifiers(StringRef S) {
+  BareRegister R;
   for (bool Changed = true; Changed;) {
     Changed = false;
-    if (S.consume_front("-") || S.consume_front("!")) {
+    if (S.consume_front("-")) {
+      R.Mods |= SrcModNeg;
       Changed = true;
       continue;
     }
     if (S.size() >= 2 && S.front() == '|' && S.back() == '|') {
       S = S.drop_front().drop_back();
+      R.Mods |= SrcModAbs;
       Changed = true;
       continue;
     }
-    for (StringRef Fn : {"abs(", "neg(", "sext("})
+    static const std::pair<StringRef, SourceModifier> Calls[] = {
+        {"abs(", SrcModAbs}, {"neg(", SrcModNeg}, {"sext(", SrcModSext}};
+    for (auto [Fn, Mod] : Calls)
       if (S.starts_with_insensitive(Fn) && S.ends_with(")")) {
         S = S.drop_front(Fn.size()).drop_back();
+        R.Mods |= Mod;
         Changed = true;
       }
   }
-  if (S.ends_with_insensitive(".l") || S.ends_with_insensitive(".h"))
+  if (S.ends_with_insensitive(".l") || S.ends_with_insensitive(".h")) {
+    R.Half = S.ends_with_insensitive(".l") ? RegHalf::Low : RegHalf::High;
     S = S.drop_back(2);
-  return S;
+  }
+  R.Core = S;
+  return R;
 }
 
 } // namespace
@@ -182,7 +198,8 @@ std::optional<int64_t> evaluateExpression(StringRef Expr, SymbolLookup Lookup) {
 }
 
 Operand classifyOperand(StringRef Spelling, const TargetInfo &TI, SymbolLookup Lookup) {
-  StringRef Core = stripSourceModifiers(Spelling);
+  BareRegister Bare = stripSourceModifiers(Spelling);
+  StringRef Core = Bare.Core;
   // Registers: v5, s[4:7], a[0:15], acc[0:3], ttmp[4:5], v[vgprValuC+3].
   static const std::pair<StringRef, RegFile> Files[] = {
       {"ttmp", RegFile::TTMP}, {"acc", RegFile::AGPR}, {"v", RegFile::VGPR},
@@ -192,6 +209,7 @@ Operand classifyOperand(StringRef Spelling, const TargetInfo &TI, SymbolLookup L
       continue;
     StringRef Index = Core.drop_front(Prefix.size());
     Operand Op(OperandKind::Register, Spelling.str());
+    Op.setSourceModifiers(Bare.Mods, Bare.Half);
     unsigned N;
     if (!Index.empty() && llvm::all_of(Index, isDigit) && !Index.getAsInteger(10, N)) {
       Op.setRegister(File, N, 1, false);
@@ -211,8 +229,11 @@ Operand classifyOperand(StringRef Spelling, const TargetInfo &TI, SymbolLookup L
       return Op;
     }
   }
-  if (isIdentifier(Core) && TI.findRegister(Core.upper()).isValid())
-    return Operand(OperandKind::SpecialRegister, Spelling.str());
+  if (isIdentifier(Core) && TI.findRegister(Core.upper()).isValid()) {
+    Operand Op(OperandKind::SpecialRegister, Spelling.str());
+    Op.setSourceModifiers(Bare.Mods, Bare.Half);
+    return Op;
+  }
   if (Core.equals_insensitive("off") || Core.equals_insensitive("flat_scratch") ||
       Core.equals_insensitive("null"))
     return Operand(OperandKind::SpecialRegister, Spelling.str());
@@ -253,10 +274,12 @@ std::vector<Operand> parseOperands(StringRef Body, const TargetInfo &TI,
     return Ops;
   for (StringRef Piece : splitTopLevel(Body, ',')) {
     SmallVector<StringRef, 4> Words = splitWords(Piece);
-    // `vmcnt(0) lgkmcnt(1)`, `vmcnt(0) & expcnt(0)`: one operand (MC reads
-    // one immediate), not a call and two modifiers.
+    // `vmcnt(0) lgkmcnt(1)`, `vmcnt(0) & expcnt(0)`,
+    // `instid0(VALU_DEP_1) | instskip(NEXT)`: one operand (MC reads one
+    // immediate), not a call and modifiers.
     size_t Calls = 0;
-    while (Calls < Words.size() && (isFieldCall(Words[Calls]) || (Calls && Words[Calls] == "&")))
+    auto IsJoiner = [&](size_t I) { return I && (Words[I] == "&" || Words[I] == "|"); };
+    while (Calls < Words.size() && (isFieldCall(Words[Calls]) || IsJoiner(Calls)))
       ++Calls;
     if (Calls > 1 && isFieldCall(Words[Calls - 1])) {
       StringRef Joined(Words[0].begin(), Words[Calls - 1].end() - Words[0].begin());

@@ -145,6 +145,12 @@ Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
     StringMap<BasicBlock *> ByName;
     for (BasicBlock &BB : F->blocks())
       ByName.try_emplace(BB.name(), &BB);
+    // The edges written are the CFG when there are any (a file written
+    // before the CFG was built has none), or when one block needs none.
+    bool HasEdges = llvm::any_of(SourceOrder[K]->Blocks,
+                                 [](const StirBlock &SB) { return !SB.Successors.empty(); });
+    if (HasEdges || F->blocks().size() == 1)
+      F->setCFGValid();
     for (const StirBlock &SB : SourceOrder[K]->Blocks) {
       if (SB.Successors.empty())
         continue;

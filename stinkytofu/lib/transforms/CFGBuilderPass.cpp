@@ -7,9 +7,6 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-/// Whether control can never continue to the next instruction.
-static bool endsBlock(const Instruction &I) { return isBranch(I) || isProgramEnd(I); }
-
 static void splitAfterTerminators(Function &F) {
   for (BasicBlock &BB : F.blocks()) {
     auto Insts = BB.instructions();
@@ -50,6 +47,7 @@ void buildCFG(Function &F) {
       BB.addSuccessor(Next, EdgeKind::FallThrough);
   }
   F.renumberBlocks();
+  F.setCFGValid();
 }
 
 namespace {

@@ -47,11 +47,29 @@ ReadOptions chainCalls() {
 TEST(CallInvalidationTest, CalleesAreFollowedTransitively) {
   auto M = readModule(Chain, chainCalls());
   ASSERT_TRUE(M);
-  auto Callees = transitiveCallees(*M, *functionOf(*M, "k"));
+  CallGraph CG(*M);
+  auto Callees = CG.transitiveCallees(*functionOf(*M, "k"));
   ASSERT_EQ(Callees.size(), 2u);
   EXPECT_EQ(Callees[0]->name(), "f");
   EXPECT_EQ(Callees[1]->name(), "g");
-  EXPECT_TRUE(transitiveCallees(*M, *functionOf(*M, "h")).empty());
+  EXPECT_TRUE(CG.transitiveCallees(*functionOf(*M, "h")).empty());
+}
+
+TEST(CallInvalidationTest, TheCallGraphIsAModuleResultAnyFunctionEditDrops) {
+  auto M = readModule(Chain, chainCalls());
+  ASSERT_TRUE(M);
+  AnalysisManager AM;
+  CallGraph &CG = AM.getModuleResult<CallGraphAnalysis>(*M);
+  EXPECT_EQ(&AM.getModuleResult<CallGraphAnalysis>(*M), &CG);
+  EXPECT_EQ(AM.computations(), 1u);
+  ASSERT_EQ(CG.callees(*functionOf(*M, "f")).size(), 1u);
+  // Preserved: kept. Not preserved by an edit of any function: recomputed.
+  AM.invalidate(*functionOf(*M, "h"), PreservedAnalyses().preserve<CallGraphAnalysis>());
+  AM.getModuleResult<CallGraphAnalysis>(*M);
+  EXPECT_EQ(AM.computations(), 1u);
+  AM.invalidate(*functionOf(*M, "h"), PreservedAnalyses::none());
+  AM.getModuleResult<CallGraphAnalysis>(*M);
+  EXPECT_EQ(AM.computations(), 2u);
 }
 
 TEST(CallInvalidationTest, EditingACalleeDropsItsCallersLiveness) {
@@ -61,7 +79,7 @@ TEST(CallInvalidationTest, EditingACalleeDropsItsCallersLiveness) {
            &H = *functionOf(*M, "h");
   AnalysisManager AM;
   for (Function *Fn : {&K, &F, &G, &H})
-    AM.getResult<LivenessAnalysis>(*Fn);
+    llvm::cantFail(AM.getResult<LivenessAnalysis>(*Fn));
   // An unrelated function changes: the callers keep their results.
   AM.invalidate(H, PreservedAnalyses::none());
   EXPECT_EQ(AM.getCachedResult<LivenessAnalysis>(H), nullptr);
@@ -78,7 +96,7 @@ TEST(CallInvalidationTest, APassThatPreservesLivenessKeepsTheCallers) {
   ASSERT_TRUE(M);
   Function &K = *functionOf(*M, "k"), &G = *functionOf(*M, "g");
   AnalysisManager AM;
-  AM.getResult<LivenessAnalysis>(K);
+  llvm::cantFail(AM.getResult<LivenessAnalysis>(K));
   AM.invalidate(G, PreservedAnalyses().preserve<LivenessAnalysis>());
   EXPECT_NE(AM.getCachedResult<LivenessAnalysis>(K), nullptr);
 }

@@ -207,10 +207,10 @@ TEST(DominatorTreeTest, AnalysisManagerCaches) {
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   AnalysisManager AM;
-  DominatorTree &DT = AM.getResult<DominatorTreeAnalysis>(F);
-  EXPECT_EQ(&AM.getResult<DominatorTreeAnalysis>(F), &DT);
+  DominatorTree &DT = llvm::cantFail(AM.getResult<DominatorTreeAnalysis>(F));
+  EXPECT_EQ(&llvm::cantFail(AM.getResult<DominatorTreeAnalysis>(F)), &DT);
   EXPECT_EQ(AM.computations(), 1u);
-  PostDominatorTree &PDT = AM.getResult<PostDominatorTreeAnalysis>(F);
+  PostDominatorTree &PDT = llvm::cantFail(AM.getResult<PostDominatorTreeAnalysis>(F));
   EXPECT_EQ(AM.computations(), 2u);
   EXPECT_EQ(PDT.roots().size(), 1u);
   AM.invalidate(F, PreservedAnalyses::none().preserve<DominatorTreeAnalysis>());

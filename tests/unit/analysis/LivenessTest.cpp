@@ -264,8 +264,8 @@ L_b:
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   AnalysisManager AM;
-  Liveness &L = AM.getResult<LivenessAnalysis>(F);
-  EXPECT_EQ(&AM.getResult<LivenessAnalysis>(F), &L);
+  Liveness &L = llvm::cantFail(AM.getResult<LivenessAnalysis>(F));
+  EXPECT_EQ(&llvm::cantFail(AM.getResult<LivenessAnalysis>(F)), &L);
   std::string Dump;
   llvm::raw_string_ostream OS(Dump);
   L.print(OS);

@@ -145,14 +145,14 @@ TEST(LoopInfoTest, AnalysisManager) {
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   AnalysisManager AM;
-  AM.getResult<DominatorTreeAnalysis>(F);
-  LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
+  llvm::cantFail(AM.getResult<DominatorTreeAnalysis>(F));
+  LoopInfo &LI = llvm::cantFail(AM.getResult<LoopAnalysis>(F));
   EXPECT_EQ(LI.numLoops(), 1u);
-  EXPECT_EQ(&AM.getResult<LoopAnalysis>(F), &LI);
+  EXPECT_EQ(&llvm::cantFail(AM.getResult<LoopAnalysis>(F)), &LI);
   EXPECT_EQ(AM.computations(), 2u);
   // Without a cached tree, LoopAnalysis builds its own.
   AnalysisManager Fresh;
-  EXPECT_EQ(Fresh.getResult<LoopAnalysis>(F).numLoops(), 1u);
+  EXPECT_EQ(llvm::cantFail(Fresh.getResult<LoopAnalysis>(F)).numLoops(), 1u);
 }
 
 } // namespace

@@ -213,6 +213,60 @@ TEST(InstBuilderTest, TypedOperandsDescribeTheInstruction) {
   EXPECT_TRUE(llvm::is_contained(I->facts().Defs, TI.findRegister("SGPR4_SGPR5")));
 }
 
+TEST(InstBuilderTest, SourceModifiersArePartOfTheShape) {
+  std::unique_ptr<Module> M = kernel("gfx942");
+  ASSERT_TRUE(M);
+  InstBuilder B(*M);
+  for (unsigned R : {0u, 7u}) {
+    InstSpec Spec{"v_add_f32_e64",
+                  {Op::vgpr(R), Op::vgpr(R + 1).withSourceModifiers(SrcModNeg | SrcModAbs),
+                   Op::vgpr(R + 2)}};
+    checkAgainstText(*M, B, Spec);
+    Expected<Instruction> I = B.build(Spec);
+    ASSERT_TRUE(bool(I));
+    EXPECT_EQ(I->operand(1).spelling(), "-|v" + std::to_string(R + 1) + "|");
+    EXPECT_TRUE(I->operand(1).isNegated());
+    EXPECT_TRUE(I->operand(1).hasAbs());
+    EXPECT_EQ(I->operand(1).firstReg(), R + 1);
+  }
+  checkAgainstText(*M, B, {"v_add_f32_e64", {Op::vgpr(3), Op::vgpr(4), Op::vgpr(5)}});
+  // With and without modifiers are two shapes: MC encodes them apart.
+  EXPECT_EQ(B.statementsAssembled(), 2u);
+}
+
+TEST(InstBuilderTest, DepCtrAndDelayAluFieldsAreEncodedByMC) {
+  for (StringRef Arch : {"gfx1030", "gfx1100", "gfx1200", "gfx1201", "gfx1250"}) {
+    SCOPED_TRACE(Arch.str());
+    std::unique_ptr<Module> M = kernel(Arch);
+    ASSERT_TRUE(M);
+    InstBuilder B(*M);
+    StringRef WaitAlu = Arch.starts_with("gfx12") ? "s_wait_alu" : "s_waitcnt_depctr";
+    DepCtrFields VdstAndSdst;
+    VdstAndSdst.VaVdst = 0;
+    VdstAndSdst.SaSdst = 0;
+    Expected<Instruction> Wait = B.build(WaitAlu, {Op::depctr(VdstAndSdst)});
+    ASSERT_TRUE(bool(Wait)) << toString(Wait.takeError());
+    EXPECT_EQ(Wait->operand(0).spelling(), "depctr_va_vdst(0) depctr_sa_sdst(0)");
+    // llvm-mc -show-encoding: [0x9e,0x0f,...]: va_vdst [15:12] and sa_sdst
+    // [0] cleared, every other field at its maximum.
+    ASSERT_EQ(Wait->mcInsts().size(), 1u);
+    EXPECT_EQ(Wait->mcInsts()[0].getOperand(0).getImm(), 0x0f9e);
+    if (Arch == "gfx1030")
+      continue; // s_delay_alu is gfx11+
+    Expected<Instruction> Delay = B.build(
+        "s_delay_alu",
+        {Op::delayAlu({AluDependency::ValuDep1, 1, AluDependency::SaluCycle1})});
+    ASSERT_TRUE(bool(Delay)) << toString(Delay.takeError());
+    EXPECT_EQ(Delay->operand(0).spelling(),
+              "instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)");
+    EXPECT_EQ(Delay->mcInsts()[0].getOperand(0).getImm(), 0x491);
+    Expected<Instruction> Single =
+        B.build("s_delay_alu", {Op::delayAlu({AluDependency::Trans32Dep2})});
+    ASSERT_TRUE(bool(Single)) << toString(Single.takeError());
+    EXPECT_EQ(Single->operand(0).spelling(), "instid0(TRANS32_DEP_2)");
+  }
+}
+
 TEST(InstBuilderTest, ParseCopiesTextsSeenBefore) {
   std::unique_ptr<Module> M =
       test::readAsmText("  .text\n  .set vgprX, 5\nk:\n  v_mov_b32 v[vgprX], v1\n  s_endpgm\n",

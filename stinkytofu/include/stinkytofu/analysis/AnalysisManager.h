@@ -3,7 +3,10 @@
 // In the spirit of LLVM's new pass manager: an analysis is a class with a
 // static `Key`, a `Result` type and `Result run(Function &, AnalysisManager &)`.
 // Results are computed on first request, cached per function, and dropped
-// when a pass reports that it did not preserve them.
+// when a pass reports that it did not preserve them. An analysis that can
+// fail (one over CFG edges, when the function has no valid CFG) returns
+// `llvm::Expected<Result>` from run, and getResult then hands out
+// `llvm::Expected<Result &>`: the error reaches the pass, never an abort.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_ANALYSIS_ANALYSISMANAGER_H
@@ -12,7 +15,9 @@
 #include "stinkytofu/ir/Function.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Error.h"
 #include <memory>
+#include <type_traits>
 
 namespace stinkytofu {
 
@@ -41,20 +46,55 @@ private:
   llvm::SmallPtrSet<const AnalysisKey *, 8> Preserved;
 };
 
+/// An error unless \p F's CFG is valid (Function::hasValidCFG): what an
+/// analysis over edges returns rather than a result computed from stale or
+/// missing edges.
+llvm::Error requireValidCFG(const Function &F, llvm::StringRef Analysis);
+
 class AnalysisManager {
+  template <typename T> struct IsExpected : std::false_type {};
+  template <typename T> struct IsExpected<llvm::Expected<T>> : std::true_type {};
+
 public:
+  /// Whether \p AnalysisT can fail (its run returns an Expected).
   template <typename AnalysisT>
-  typename AnalysisT::Result &getResult(Function &F) {
+  static constexpr bool IsFallible = IsExpected<decltype(std::declval<AnalysisT &>().run(
+      std::declval<Function &>(), std::declval<AnalysisManager &>()))>::value;
+  template <typename AnalysisT>
+  using ResultRef = std::conditional_t<IsFallible<AnalysisT>,
+                                       llvm::Expected<typename AnalysisT::Result &>,
+                                       typename AnalysisT::Result &>;
+
+  /// The cached or new result of \p AnalysisT for \p F; an Expected for an
+  /// analysis that can fail (a failure is not cached).
+  template <typename AnalysisT> ResultRef<AnalysisT> getResult(Function &F) {
     if (auto *Cached = getCachedResult<AnalysisT>(F))
       return *Cached;
     // Computed before the slot is looked up: an analysis may ask for others
     // while it runs, and that can grow the map.
-    auto R = std::make_unique<ResultModel<typename AnalysisT::Result>>(
-        AnalysisT().run(F, *this));
+    auto Computed = AnalysisT().run(F, *this);
+    if constexpr (IsFallible<AnalysisT>) {
+      if (!Computed)
+        return Computed.takeError();
+      return store<AnalysisT>(F, std::move(*Computed));
+    } else {
+      return store<AnalysisT>(F, std::move(Computed));
+    }
+  }
+
+  /// The cached or new result of the module-level analysis \p AnalysisT
+  /// (its run takes the Module). It summarizes every function, so
+  /// invalidating any function of \p M without preserving it drops it.
+  template <typename AnalysisT> typename AnalysisT::Result &getModuleResult(Module &M) {
+    using ResultT = typename AnalysisT::Result;
+    auto It = ModuleCache.find({&M, &AnalysisT::Key});
+    if (It != ModuleCache.end() && It->second)
+      return static_cast<ResultModel<ResultT> &>(*It->second).Value;
+    auto Model = std::make_unique<ResultModel<ResultT>>(AnalysisT().run(M, *this));
     ++Computations;
-    std::unique_ptr<ResultBase> &Slot = Cache[{&F, &AnalysisT::Key}];
-    Slot = std::move(R);
-    return static_cast<ResultModel<typename AnalysisT::Result> &>(*Slot).Value;
+    std::unique_ptr<ResultBase> &Slot = ModuleCache[{&M, &AnalysisT::Key}];
+    Slot = std::move(Model);
+    return static_cast<ResultModel<ResultT> &>(*Slot).Value;
   }
 
   /// The cached result, or null (never computes).
@@ -66,9 +106,9 @@ public:
     return &static_cast<ResultModel<typename AnalysisT::Result> &>(*It->second).Value;
   }
 
-  /// Drops every result of \p F that \p PA does not preserve, and the
-  /// results of other functions that were computed from \p F's body
-  /// (addDependency) and are not preserved either.
+  /// Drops every result of \p F that \p PA does not preserve, the results
+  /// of other functions that were computed from \p F's body (addDependency)
+  /// and the module-level results, when not preserved either.
   void invalidate(Function &F, const PreservedAnalyses &PA);
   /// Declares that \p F's result of analysis \p K read \p Other's body (a
   /// callee's): a change to \p Other invalidates it. Called by the analysis
@@ -78,6 +118,7 @@ public:
   void invalidateAll(const PreservedAnalyses &PA);
   void clear() {
     Cache.clear();
+    ModuleCache.clear();
     Dependents.clear();
   }
   /// How many results were computed (tests check caching with it).
@@ -91,8 +132,20 @@ private:
     explicit ResultModel(T V) : Value(std::move(V)) {}
     T Value;
   };
+  template <typename AnalysisT>
+  typename AnalysisT::Result &store(Function &F, typename AnalysisT::Result R) {
+    auto Model = std::make_unique<ResultModel<typename AnalysisT::Result>>(std::move(R));
+    ++Computations;
+    std::unique_ptr<ResultBase> &Slot = Cache[{&F, &AnalysisT::Key}];
+    Slot = std::move(Model);
+    return static_cast<ResultModel<typename AnalysisT::Result> &>(*Slot).Value;
+  }
   llvm::DenseMap<std::pair<Function *, const AnalysisKey *>, std::unique_ptr<ResultBase>>
       Cache;
+  llvm::DenseMap<std::pair<const Module *, const AnalysisKey *>, std::unique_ptr<ResultBase>>
+      ModuleCache;
+  /// Drops the results of \p M's module-level analyses \p PA does not keep.
+  void invalidateModule(const Module *M, const PreservedAnalyses &PA);
   /// Per function, the results of other functions that read its body.
   llvm::DenseMap<const Function *,
                  llvm::SmallVector<std::pair<const Function *, const AnalysisKey *>, 2>>

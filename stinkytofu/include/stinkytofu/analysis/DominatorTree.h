@@ -108,16 +108,17 @@ private:
   std::vector<BasicBlock *> Exits;
 };
 
+/// The trees over a function's edges: errors when its CFG is not valid.
 struct DominatorTreeAnalysis {
   static AnalysisKey Key;
   using Result = DominatorTree;
-  Result run(Function &F, AnalysisManager &AM);
+  llvm::Expected<Result> run(Function &F, AnalysisManager &AM);
 };
 
 struct PostDominatorTreeAnalysis {
   static AnalysisKey Key;
   using Result = PostDominatorTree;
-  Result run(Function &F, AnalysisManager &AM);
+  llvm::Expected<Result> run(Function &F, AnalysisManager &AM);
 };
 
 } // namespace stinkytofu

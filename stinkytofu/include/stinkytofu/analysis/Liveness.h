@@ -139,10 +139,11 @@ private:
   llvm::BitVector AllLive;
 };
 
+/// Liveness over a function's edges: an error when its CFG is not valid.
 struct LivenessAnalysis {
   static AnalysisKey Key;
   using Result = Liveness;
-  Result run(Function &F, AnalysisManager &AM);
+  llvm::Expected<Result> run(Function &F, AnalysisManager &AM);
 };
 
 } // namespace stinkytofu

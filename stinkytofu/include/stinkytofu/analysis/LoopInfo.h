@@ -84,10 +84,11 @@ private:
   llvm::DenseMap<std::pair<const BasicBlock *, const BasicBlock *>, bool> BackEdges;
 };
 
+/// The loops of a function: an error when its CFG is not valid.
 struct LoopAnalysis {
   static AnalysisKey Key;
   using Result = LoopInfo;
-  Result run(Function &F, AnalysisManager &AM);
+  llvm::Expected<Result> run(Function &F, AnalysisManager &AM);
 };
 
 } // namespace stinkytofu

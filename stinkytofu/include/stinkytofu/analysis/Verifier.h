@@ -4,7 +4,9 @@
 //   - every function's parent is the module, every block's parent its
 //     function, every instruction's parent its block;
 //   - no instruction has operands edited without new MC instructions
-//     (Instruction::hasStaleMC);
+//     (Instruction::hasStaleMC), and every register an instruction's text
+//     names is a register of its MC instruction, in order
+//     (ir/OperandMapping.h);
 //   - block labels are unique across the module;
 //   - every branch target (getBranchTargets: LabelData, then the label
 //     operand, `.set` aliases followed) is the label of a block of the

@@ -117,6 +117,9 @@ private:
   void link(const_item_iterator Pos, BlockItem &Item);
   /// Unlinks \p Item; the order numbers of the rest stay increasing.
   void unlink(BlockItem &Item);
+  /// Clears the function's CFG when linking or unlinking \p Item can
+  /// change an edge (Function::hasValidCFG).
+  void invalidateCFGFor(const BlockItem &Item);
   /// Gives \p Item a number between its neighbours', renumbering a
   /// neighbourhood when they leave no room.
   void numberInserted(BlockItem &Item);

@@ -41,6 +41,9 @@ bool isProgramEnd(const Instruction &I);
 /// indirect branch without a known target: the return through the
 /// return-address pair.
 bool isReturn(const Instruction &I);
+/// A branch or a program end: the last instruction of its block, where the
+/// block's edges come from (a call returns and does not end it).
+bool endsBlock(const Instruction &I);
 /// Branches, calls and program ends: a scheduling or region boundary.
 bool isControlTransfer(const Instruction &I);
 

@@ -42,6 +42,16 @@ public:
   /// after it, unlabelled unless \p Label is given; returns the new block.
   BasicBlock &splitBlock(BasicBlock &BB, BasicBlock::const_item_iterator At,
                          std::string Label = "");
+  /// Whether the blocks' edges describe the code. Set when the CFG is
+  /// built (CFGBuilder, or edges read from `.stir`); cleared by every edit
+  /// that can change an edge: an instruction that transfers control
+  /// inserted, removed, re-assembled or given new targets, an instruction
+  /// put after one, a block added, removed, moved or split. Analyses over
+  /// edges (dominators, loops, liveness) refuse a function without it.
+  bool hasValidCFG() const { return CFGValid; }
+  void setCFGValid() { CFGValid = true; }
+  void invalidateCFG() { CFGValid = false; }
+
   /// Gives unlabelled blocks their `bb<N>` names.
   void renumberBlocks();
   size_t instructionCount() const;
@@ -54,6 +64,7 @@ private:
 
   std::string Name;
   bool Entry;
+  bool CFGValid = false;
   BlockList Blocks;
   Module *Parent = nullptr;
 };

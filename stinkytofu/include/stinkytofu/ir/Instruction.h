@@ -34,7 +34,7 @@ enum class InstKind : uint8_t {
   Machine,   ///< one MC instruction
   MacroCall, ///< a .macro invocation (or .rept): the MC instructions it expands to
   Opaque,    ///< not understood by MC; kept by --allow-unknown-instructions
-  /// A registered pseudo-instruction (parse/PseudoInstructions.h), such as
+  /// A registered pseudo-instruction (ir/PseudoInstructions.h), such as
   /// `sqtt_marker_enter "name"`: no MC instruction; the pass that registered
   /// it lowers it, and writing assembly that still holds one is an error.
   Pseudo,
@@ -130,16 +130,20 @@ public:
     return Extra ? llvm::ArrayRef(Extra->OwnedMC) : llvm::ArrayRef<llvm::MCInst>();
   }
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, InstrFacts F) {
+    bool Control = shapesValidCFG();
     ownMC(std::move(Insts));
     extra().Facts = std::move(F);
     FactsTarget = nullptr;
     StaleMC = false;
+    invalidateCFGIf(Control);
   }
   /// Sets the MC instructions; their facts are computed on first use.
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, const TargetInfo &TI) {
+    bool Control = shapesValidCFG();
     ownMC(std::move(Insts));
     FactsTarget = &TI;
     StaleMC = false;
+    invalidateCFGIf(Control);
   }
   /// Refers to \p Count packed MC instructions from \p First in \p Store
   /// instead of holding them: a statement read from a file, whose MC
@@ -216,6 +220,12 @@ private:
       Extra = std::make_unique<Details>();
     return *Extra;
   }
+  /// True when this instruction transfers control and its function's CFG
+  /// is valid: editing it can change an edge (Function::hasValidCFG).
+  bool shapesValidCFG() const;
+  /// Clears the function's CFG when the instruction shaped it before an
+  /// edit (\p WasControl) or does after it.
+  void invalidateCFGIf(bool WasControl);
   void materializeOperands() const;
   void materializeStatement() const {
     if (Unsplit)

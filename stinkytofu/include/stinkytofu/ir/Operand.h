@@ -29,6 +29,20 @@ enum class OperandKind : uint8_t {
 /// The register file a Register operand names.
 enum class RegFile : uint8_t { None, VGPR, SGPR, AGPR, TTMP };
 
+/// Source modifiers written around a register: `-v1` or `neg(v1)` negates,
+/// `|v1|` or `abs(v1)` takes the absolute value, `sext(v1)` sign-extends;
+/// `-|v1|` is both. MC encodes them in the source-modifier operand that
+/// precedes the source.
+enum SourceModifier : uint8_t {
+  SrcModNone = 0,
+  SrcModNeg = 1 << 0,
+  SrcModAbs = 1 << 1,
+  SrcModSext = 1 << 2,
+};
+
+/// The part of a 32-bit VGPR a true16 operand names: `v1.l`, `v1.h`.
+enum class RegHalf : uint8_t { Full, Low, High };
+
 class Operand {
 public:
   Operand() = default;
@@ -36,7 +50,8 @@ public:
       : Kind(Kind), Spelling(std::move(Spelling)) {}
 
   OperandKind kind() const { return Kind; }
-  /// Exact text as written, including source modifiers such as `-v1`, `|v2|`.
+  /// Exact text as written, source modifiers included (`-v1`, `|v2|`): an
+  /// untouched operand prints back as it was.
   llvm::StringRef spelling() const { return Spelling; }
 
   bool isRegister() const { return Kind == OperandKind::Register; }
@@ -54,6 +69,15 @@ public:
   /// True when the register index is written with symbols (v[vgprValuC+3]).
   bool isSymbolicRegister() const { return Symbolic; }
 
+  /// Register operands: the source modifiers around the register (a mask
+  /// of SourceModifier) and the half of a true16 register. The register
+  /// view above is the register itself, modifiers aside.
+  unsigned sourceModifiers() const { return Mods; }
+  bool isNegated() const { return Mods & SrcModNeg; }
+  bool hasAbs() const { return Mods & SrcModAbs; }
+  bool hasSext() const { return Mods & SrcModSext; }
+  RegHalf half() const { return Half; }
+
   /// Immediate operands: the value.
   std::optional<int64_t> immediate() const { return Imm; }
 
@@ -63,6 +87,10 @@ public:
     First = FirstReg;
     Count = N;
     Symbolic = IsSymbolic;
+  }
+  void setSourceModifiers(unsigned Mask, RegHalf H) {
+    Mods = uint8_t(Mask);
+    Half = H;
   }
   void setImmediate(int64_t V) { Imm = V; }
 
@@ -77,6 +105,8 @@ private:
   std::optional<unsigned> First;
   unsigned Count = 0;
   bool Symbolic = false;
+  uint8_t Mods = SrcModNone;
+  RegHalf Half = RegHalf::Full;
   std::optional<int64_t> Imm;
 };
 

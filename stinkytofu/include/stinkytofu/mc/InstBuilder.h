@@ -2,7 +2,8 @@
 //
 // How passes create instructions. An instruction is described by its
 // mnemonic and typed operands (registers by file, index and width,
-// immediates, labels, waitcnt fields, and modifier text such as
+// immediates, labels, waitcnt / depctr / delay-ALU fields, source modifiers
+// (`-|v1|`), and modifier text such as
 // `offset:16`); LLVM MC still decides what it means, but once per shape, not
 // once per instruction:
 //   - the first instruction of a shape (mnemonic, and per operand its kind,
@@ -53,6 +54,30 @@ struct WaitcntFields {
   std::optional<unsigned> VmCnt, ExpCnt, LgkmCnt;
 };
 
+/// `s_waitcnt_depctr` (gfx10-gfx11) / `s_wait_alu` (gfx12+) fields: the
+/// counts of outstanding ALU results an instruction waits for; a field left
+/// empty is not waited on.
+struct DepCtrFields {
+  std::optional<unsigned> VaVdst, VaSdst, VaSsrc, VaVcc, SaSdst, VmVsrc, HoldCnt;
+};
+
+/// `s_delay_alu` (gfx11+): which earlier instruction the next one (and,
+/// \c Skip instructions later, a second one) depends on.
+enum class AluDependency : uint8_t {
+  NoDep,
+  ValuDep1, ValuDep2, ValuDep3, ValuDep4,
+  Trans32Dep1, Trans32Dep2, Trans32Dep3,
+  FmaAccumCycle1,
+  SaluCycle1, SaluCycle2, SaluCycle3,
+};
+struct DelayAluFields {
+  AluDependency First = AluDependency::NoDep;
+  /// Instructions between the first and the second dependent one: 0 for the
+  /// same instruction, 1 for the next, up to 5 (`SKIP_4`).
+  unsigned Skip = 0;
+  AluDependency Second = AluDependency::NoDep;
+};
+
 /// One operand of an instruction to build: what it is, not how it is written.
 class BuildOperand {
 public:
@@ -77,6 +102,15 @@ public:
   static BuildOperand text(llvm::StringRef Spelling);
   /// The one operand of `s_waitcnt`: `vmcnt(0) lgkmcnt(1)`.
   static BuildOperand waitcnt(const WaitcntFields &Fields);
+  /// The one operand of `s_waitcnt_depctr` / `s_wait_alu`:
+  /// `depctr_va_vdst(0) depctr_sa_sdst(0)`.
+  static BuildOperand depctr(const DepCtrFields &Fields);
+  /// The one operand of `s_delay_alu`:
+  /// `instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)`.
+  static BuildOperand delayAlu(const DelayAluFields &Fields);
+  /// This register operand with source modifiers (a mask of SourceModifier):
+  /// `-v1`, `|v1|`, `-|v1|`, `sext(v1)`.
+  BuildOperand withSourceModifiers(unsigned Mask) const;
 
   Kind kind() const { return K; }
   RegFile regFile() const { return File; }
@@ -84,6 +118,7 @@ public:
   unsigned count() const { return Count; }
   int64_t immediate() const { return Value; }
   llvm::StringRef name() const { return Name; }
+  unsigned sourceModifiers() const { return Mods; }
 
   /// How the operand is written in assembly.
   std::string spelling() const;
@@ -92,6 +127,7 @@ private:
   Kind K = Kind::Text;
   RegFile File = RegFile::None;
   unsigned First = 0, Count = 0;
+  uint8_t Mods = SrcModNone; ///< Register
   int64_t Value = 0;
   std::string Name; ///< Special, Label, Text
 };
