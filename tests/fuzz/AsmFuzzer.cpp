@@ -8,7 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
-#include "asm-instrument/InstrumentPasses.h"
 #include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/stir/StirWriter.h"
@@ -16,12 +15,6 @@
 
 using namespace llvm;
 using namespace stinkytofu;
-
-// The marker pseudo-instructions are part of what the reader accepts.
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  registerInstrumentPasses(PassRegistry::global());
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::unique_ptr<MemoryBuffer> Buffer = fuzz::inputBuffer(Data, Size, "fuzz-input.s");

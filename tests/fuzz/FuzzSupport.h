@@ -2,7 +2,9 @@
 #ifndef STINKYTOFU_TESTS_FUZZ_FUZZSUPPORT_H
 #define STINKYTOFU_TESTS_FUZZ_FUZZSUPPORT_H
 
+#include "asm-instrument/InstrumentPasses.h"
 #include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/ir/StinkyTofuContext.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <cstdint>
@@ -30,6 +32,18 @@ inline std::unique_ptr<llvm::MemoryBuffer> inputBuffer(const uint8_t *Data, size
       llvm::StringRef(reinterpret_cast<const char *>(Data), Size), Name);
 }
 
+/// The context every input is read and transformed in, with every pass (and
+/// so the marker pseudo-instructions) registered; one per process, as in
+/// the tool.
+inline StinkyTofuContext &context() {
+  static StinkyTofuContext *Ctx = [] {
+    auto *C = new StinkyTofuContext();
+    registerInstrumentPasses(passRegistry(*C));
+    return C;
+  }();
+  return *Ctx;
+}
+
 /// The readers' options for fuzzing: the defaults, but with a smaller bound
 /// on what `.rept` and macros expand to. The default (4,000,000 statements)
 /// is sized for real kernels and lets a 200-byte input take half a minute
@@ -38,6 +52,7 @@ inline std::unique_ptr<llvm::MemoryBuffer> inputBuffer(const uint8_t *Data, size
 inline ReaderOptions readerOptions() {
   ReaderOptions Opts;
   Opts.Limits.MaxExpandedStatements = 20'000;
+  Opts.Context = &context();
   return Opts;
 }
 

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
-#include "asm-instrument/InstrumentPasses.h"
 #include "stinkytofu/transforms/PrintLivenessPass.h"
 #include "stinkytofu/analysis/Verifier.h"
 #include "stinkytofu/asm/AsmReader.h"
@@ -32,11 +31,12 @@ const char *const Instrumentation =
 PassManager pipeline(StringRef Text) {
   PassManagerOptions Opts;
   Opts.VerifyEach = true;
-  PassManager PM(Opts);
+  PassManager PM(fuzz::context(), Opts);
   PM.setVerifier(verifyModule);
   Expected<std::vector<std::string>> Specs = parsePassPipeline(Text);
   fuzz::check(bool(Specs), "the pipeline text does not parse");
-  fuzz::check(!addPasses(PM, *Specs), "the pipeline's passes cannot be built");
+  fuzz::check(!addPasses(PM, *Specs, passRegistry(fuzz::context())),
+              "the pipeline's passes cannot be built");
   return PM;
 }
 
@@ -51,11 +51,6 @@ void checkPassError(Error E) {
 }
 
 } // namespace
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  registerInstrumentPasses(PassRegistry::global());
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Expected<std::unique_ptr<Module>> Read =

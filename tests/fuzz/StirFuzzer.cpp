@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
-#include "asm-instrument/InstrumentPasses.h"
 #include "stinkytofu/stir/StirReader.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/stir/StirWriter.h"
@@ -15,11 +14,6 @@
 
 using namespace llvm;
 using namespace stinkytofu;
-
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  registerInstrumentPasses(PassRegistry::global());
-  return 0;
-}
 
 static std::string stirText(const Module &M) {
   std::string Text;

@@ -14,10 +14,12 @@ using Reader = llvm::Expected<std::unique_ptr<Module>> (*)(std::unique_ptr<llvm:
                                                            const ReaderOptions &);
 
 std::unique_ptr<Module> readText(Reader Read, llvm::StringRef Text, llvm::StringRef Arch,
-                                 bool AllowUnknown, llvm::StringRef FileName) {
+                                 bool AllowUnknown, llvm::StringRef FileName,
+                                 StinkyTofuContext *Context) {
   ReaderOptions RO;
   RO.Arch = Arch.str();
   RO.AllowUnknownInstructions = AllowUnknown;
+  RO.Context = Context;
   auto M = Read(llvm::MemoryBuffer::getMemBufferCopy(Text, FileName), RO);
   if (!M) {
     ADD_FAILURE() << llvm::toString(M.takeError());
@@ -29,13 +31,15 @@ std::unique_ptr<Module> readText(Reader Read, llvm::StringRef Text, llvm::String
 } // namespace
 
 std::unique_ptr<Module> readAsmText(llvm::StringRef Text, llvm::StringRef Arch,
-                                    bool AllowUnknown, llvm::StringRef FileName) {
-  return readText(readAsm, Text, Arch, AllowUnknown, FileName);
+                                    bool AllowUnknown, llvm::StringRef FileName,
+                                    StinkyTofuContext *Context) {
+  return readText(readAsm, Text, Arch, AllowUnknown, FileName, Context);
 }
 
 std::unique_ptr<Module> readStirText(llvm::StringRef Text, llvm::StringRef Arch,
                                      llvm::StringRef FileName) {
-  return readText(readStir, Text, Arch, /*AllowUnknown=*/false, FileName);
+  return readText(readStir, Text, Arch, /*AllowUnknown=*/false, FileName,
+                  /*Context=*/nullptr);
 }
 
 } // namespace stinkytofu::test

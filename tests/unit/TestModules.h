@@ -9,6 +9,7 @@
 #define STINKYTOFU_TESTS_UNIT_TESTMODULES_H
 
 #include "stinkytofu/ir/Module.h"
+#include "stinkytofu/ir/StinkyTofuContext.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 
@@ -17,10 +18,12 @@ namespace stinkytofu::test {
 /// The module of the assembly \p Text; null (and a test failure) when it
 /// does not read. \p Arch is --arch: empty for the text's `.amdgcn_target`,
 /// else the reader's default (gfx942); a text's `.amdgcn_target` must agree
-/// with it. \p FileName is the name diagnostics show.
+/// with it. \p FileName is the name diagnostics show. \p Context: the
+/// reader's (ReaderOptions::Context), none by default.
 std::unique_ptr<Module> readAsmText(llvm::StringRef Text, llvm::StringRef Arch = "",
                                     bool AllowUnknown = false,
-                                    llvm::StringRef FileName = "t.s");
+                                    llvm::StringRef FileName = "t.s",
+                                    StinkyTofuContext *Context = nullptr);
 
 /// The module of the textual IR \p Text, read like readAsmText().
 std::unique_ptr<Module> readStirText(llvm::StringRef Text, llvm::StringRef Arch = "",

@@ -32,6 +32,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -167,11 +168,11 @@ bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
 }
 
-/// The instrumentation options become SQTTInstrumentPass's defaults (its
-/// own arguments still win); with --stats its per-kernel report goes to
-/// \p StatsOS. An error when they are given without the pass.
-Error setInstrumentationDefaults(const ToolOptions &Opt, ArrayRef<std::string> Pipeline,
-                                 raw_ostream &StatsOS) {
+/// The instrumentation options as SQTTInstrumentPass's leading arguments
+/// (its own arguments still win). An error when they are given without the
+/// pass.
+Expected<PassArguments> instrumentationArguments(const ToolOptions &Opt,
+                                                 ArrayRef<std::string> Pipeline) {
   bool Instruments = any_of(Pipeline, [](const std::string &Spec) {
     return StringRef(Spec).split('=').first == "SQTTInstrumentPass";
   });
@@ -179,14 +180,25 @@ Error setInstrumentationDefaults(const ToolOptions &Opt, ArrayRef<std::string> P
     return createStringError(inconvertibleErrorCode(),
                              "--funcmap-out, --funcmap-in-asm and --verify-instrumentation "
                              "need --SQTTInstrumentPass in the pipeline");
-  sqtt::SQTTDriverDefaults D;
-  D.FuncmapOut = Opt.FuncmapOut;
-  D.FuncmapInAsm = Opt.FuncmapInAsm;
-  D.Verify = Opt.VerifyInstrumentation;
-  D.Stats = Opt.Stats || !Opt.StatsFile.empty();
-  D.StatsStream = &StatsOS;
-  sqtt::setSQTTDriverDefaults(std::move(D));
-  return Error::success();
+  PassArguments Args;
+  if (!Opt.FuncmapOut.empty())
+    Args.emplace_back("funcmap-out", Opt.FuncmapOut);
+  if (Opt.FuncmapInAsm)
+    Args.emplace_back("funcmap-in-asm", "");
+  if (Opt.VerifyInstrumentation)
+    Args.emplace_back("verify", "");
+  if (Opt.Stats || !Opt.StatsFile.empty())
+    Args.emplace_back("stats", "");
+  return Args;
+}
+
+/// The SQTT_* variables set in the environment: the library reads none.
+StringMap<std::string> sqttEnvironment() {
+  StringMap<std::string> Env;
+  for (StringRef Name : sqtt::SQTTConfig::environmentVariables())
+    if (std::optional<std::string> V = sys::Process::GetEnv(Name))
+      Env[Name] = *V;
+  return Env;
 }
 
 /// Unregisters a libLLVM option that has the name we are about to use.
@@ -237,8 +249,10 @@ void noteUnknownPasses(int argc, char **argv) {
 /// --emit-obj: the module assembled by LLVM MC, or with --link (\p Lld set)
 /// the code object ld.lld makes of it with the funcmap patched in. Prints
 /// the error and returns nothing on failure.
-std::optional<std::string> renderObject(const Module &M, const PassManager &PM, StringRef Lld) {
-  Expected<std::string> Object = emitObject(M, &errs());
+std::optional<std::string> renderObject(const Module &M, const PassManager &PM, StringRef Lld,
+                                        StinkyTofuContext &Ctx) {
+  Expected<std::string> Object =
+      emitObject(M, [&Ctx](const SourceDiagnostic &D) { Ctx.diagnose(D); });
   if (!Object) {
     errs() << toString(Object.takeError()) << "\n";
     return std::nullopt;
@@ -263,8 +277,9 @@ std::optional<std::string> renderObject(const Module &M, const PassManager &PM, 
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  registerInstrumentPasses(PassRegistry::global());
-  const PassRegistry &Registry = PassRegistry::global();
+  StinkyTofuContext Ctx;
+  PassRegistry &Registry = passRegistry(Ctx);
+  registerInstrumentPasses(Registry, sqttEnvironment());
 
   for (const char *Name : ToolOptionNames)
     unregisterClashingOption(Name);
@@ -346,14 +361,16 @@ int main(int argc, char **argv) {
   PMOpts.TimePasses = Opt.TimePasses;
   PMOpts.PrintAfterAll = Opt.PrintAfterAll;
   PMOpts.TimingStream = &errs();
-  PMOpts.DumpStream = &errs();
-  PassManager PM(PMOpts);
-  std::string InstrumentStats; // SQTTInstrumentPass's --stats report
-  raw_string_ostream InstrumentStatsOS(InstrumentStats);
-  if (Error E = setInstrumentationDefaults(Opt, Pipeline, InstrumentStatsOS))
-    return fail(toString(std::move(E)));
+  PassManager PM(Ctx, PMOpts);
+  // The passes' --stats reports come before the tool's own table.
+  std::string PassStats;
+  raw_string_ostream PassStatsOS(PassStats);
+  Ctx.setStatsStream(PassStatsOS);
+  Expected<PassArguments> InstrumentArgs = instrumentationArguments(Opt, Pipeline);
+  if (!InstrumentArgs)
+    return fail(toString(InstrumentArgs.takeError()));
   PM.setVerifier(verifyModule);
-  if (Error E = addPasses(PM, Pipeline, Registry))
+  if (Error E = addPasses(PM, Pipeline, Registry, {{"SQTTInstrumentPass", *InstrumentArgs}}))
     return fail(toString(std::move(E)));
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
@@ -369,6 +386,7 @@ int main(int argc, char **argv) {
   ReadOpts.Limits.MaxExpressionDepth = Opt.MaxExpressionDepth;
   ReadOpts.Limits.MaxLiteralLength = Opt.MaxLiteralLength;
   ReadOpts.Limits.MaxFileNumber = Opt.MaxFileNumber;
+  ReadOpts.Context = &Ctx;
   bool IsStir = StringRef(Opt.InputFile).ends_with(".stir");
   Expected<std::unique_ptr<Module>> MOrErr =
       IsStir ? readStir(std::move(*Buffer), ReadOpts) : readAsm(std::move(*Buffer), ReadOpts);
@@ -413,7 +431,7 @@ int main(int argc, char **argv) {
     return 1;
   };
   if (Opt.EmitObj) {
-    std::optional<std::string> Object = renderObject(M, PM, Lld);
+    std::optional<std::string> Object = renderObject(M, PM, Lld, Ctx);
     if (!Object)
       return 1;
     if (Error E = Outputs.add(Opt.OutputFile, [&](raw_ostream &OS) {
@@ -446,7 +464,7 @@ int main(int argc, char **argv) {
 
   if (Opt.Stats || !Opt.StatsFile.empty()) {
     EnsureCFG();
-    std::string StatsText = std::move(InstrumentStats);
+    std::string StatsText = std::move(PassStats);
     raw_string_ostream StatsOS(StatsText);
     printModuleStats(computeModuleStats(M), StatsOS);
     if (Opt.StatsFile.empty())

@@ -37,10 +37,10 @@ EmitStats &EmitStats::operator+=(const EmitStats &O) {
   return *this;
 }
 
-EmitContext::EmitContext(Module &M, const SQTTConfig &Config, const MarkerIdAllocator &Ids,
-                         std::vector<ScopeDimCheck> Checks)
-    : M(M), Config(Config), HW(M.target().hardware()), Ids(Ids), Checks(std::move(Checks)),
-      Factory(M) {
+EmitContext::EmitContext(Module &M, StinkyTofuContext &Context, const SQTTConfig &Config,
+                         const MarkerIdAllocator &Ids, std::vector<ScopeDimCheck> Checks)
+    : M(M), Context(Context), Config(Config), HW(M.target().hardware()), Ids(Ids),
+      Checks(std::move(Checks)), Factory(M) {
   for (const Function &F : M.functions())
     for (const BasicBlock &BB : F.blocks())
       if (BB.hasLabel())
@@ -322,14 +322,14 @@ Expected<std::list<Instruction>> FunctionEmitter::make(ArrayRef<Statement> Code,
 
 void FunctionEmitter::warn(const MarkerSite &S, const Twine &Reason) {
   const Module &M = *F.parent();
-  std::string Msg = ("SQTT marker for " + S.What + " not inserted: " + Reason).str();
-  if (S.Origin && S.Origin->location().isValid())
-    warningStream() << renderDiagnostic(M.fileName(), S.Origin->location().Line,
-                                        S.Origin->location().Column,
-                                        S.Origin->sourceText().rtrim("\r\n"),
-                                        SourceMgr::DK_Warning, Msg);
-  else
-    warningStream() << M.fileName() << ": warning: " << Msg << "\n";
+  SourceDiagnostic D{SourceMgr::DK_Warning, M.fileName().str(), 0, 0, "",
+                     ("SQTT marker for " + S.What + " not inserted: " + Reason).str(), {}, {}};
+  if (S.Origin && S.Origin->location().isValid()) {
+    D.Line = S.Origin->location().Line;
+    D.Column = S.Origin->location().Column;
+    D.LineText = S.Origin->sourceText().rtrim("\r\n").str();
+  }
+  Ctx.Context.diagnose(D);
 }
 
 std::string FunctionEmitter::describe(const BranchLayout::OutOfRange &R) const {

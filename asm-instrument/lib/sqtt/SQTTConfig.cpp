@@ -3,7 +3,6 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
-#include <cstdlib>
 
 using namespace llvm;
 
@@ -172,12 +171,11 @@ SQTTConfig::fromEnvironment(function_ref<std::optional<std::string>(StringRef)> 
   return C;
 }
 
-Expected<SQTTConfig> SQTTConfig::fromProcessEnvironment() {
-  return fromEnvironment([](StringRef Name) -> std::optional<std::string> {
-    if (const char *V = std::getenv(Name.str().c_str()))
-      return std::string(V);
-    return std::nullopt;
-  });
+std::vector<StringRef> SQTTConfig::environmentVariables() {
+  std::vector<StringRef> Names;
+  for (const Setting &S : Settings)
+    Names.push_back(S.Env);
+  return Names;
 }
 
 Error SQTTConfig::applyArguments(const PassArguments &Args) {

@@ -20,23 +20,17 @@ using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
-static SQTTDriverDefaults &driverDefaults() {
-  static SQTTDriverDefaults D;
-  return D;
-}
-
-void setSQTTDriverDefaults(SQTTDriverDefaults D) { driverDefaults() = std::move(D); }
-
-Expected<std::unique_ptr<Pass>> createSQTTInstrumentPass(const PassArguments &Args) {
-  Expected<SQTTConfig> C = SQTTConfig::fromProcessEnvironment();
+Expected<std::unique_ptr<Pass>>
+createSQTTInstrumentPass(const StringMap<std::string> &Environment, const PassArguments &Args) {
+  Expected<SQTTConfig> C =
+      SQTTConfig::fromEnvironment([&](StringRef Name) -> std::optional<std::string> {
+        auto It = Environment.find(Name);
+        if (It == Environment.end())
+          return std::nullopt;
+        return It->second;
+      });
   if (!C)
     return C.takeError();
-  const SQTTDriverDefaults &D = driverDefaults();
-  C->FuncmapOut = D.FuncmapOut;
-  C->FuncmapInAsm = D.FuncmapInAsm;
-  C->Verify = D.Verify;
-  C->Stats = D.Stats;
-  C->StatsStream = D.StatsStream;
   if (Error E = C->applyArguments(Args))
     return std::move(E);
   return std::make_unique<SQTTInstrumentPass>(std::move(*C));
@@ -190,7 +184,7 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   std::unique_ptr<InstrumentationSnapshot> Snapshot;
   if (Config.Verify)
     Snapshot = std::make_unique<InstrumentationSnapshot>(M);
-  EmitContext Ctx(M, Config, Ids, std::move(*Checks));
+  EmitContext Ctx(M, context(), Config, Ids, std::move(*Checks));
   std::vector<std::pair<Function *, EmitStats>> Stats;
   bool Changed = false;
   for (Function *F : Funcs) {
@@ -266,7 +260,7 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
     if (Error E = Snapshot->verify(M, Ctx.Inserted, Ctx.InsertedBlocks, LiveOf))
       return moduleError(M, std::move(E));
   if (Config.Stats) {
-    raw_ostream &OS = Config.StatsStream ? *Config.StatsStream : errs();
+    raw_ostream &OS = context().statsStream();
     EmitStats Total;
     for (auto &[F, S] : Stats) {
       printStats(F->name(), F->isEntry(), S, OS);

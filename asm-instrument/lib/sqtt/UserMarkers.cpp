@@ -3,7 +3,6 @@
 #include "asm-instrument/funcmap/FuncMap.h"
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/mc/PseudoInstructions.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -12,12 +11,8 @@ using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
-static const char *const PassName = "SQTTInstrumentPass";
-
-void registerMarkerPseudoInstructions(PseudoInstructionRegistry &R) {
-  for (const char *M : {"sqtt_marker_enter", "sqtt_marker_exit", "sqtt_marker_point",
-                        "sqtt_marker_data"})
-    R.add({M, PassName});
+std::vector<std::string> markerPseudoInstructions() {
+  return {"sqtt_marker_enter", "sqtt_marker_exit", "sqtt_marker_point", "sqtt_marker_data"};
 }
 
 UserMarkerKind classifyUserMarker(const Instruction &I) {

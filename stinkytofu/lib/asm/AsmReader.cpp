@@ -7,11 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/ir/PseudoInstructions.h"
+#include "stinkytofu/ir/StinkyTofuContext.h"
 #include "stinkytofu/mc/AssemblerState.h"
 #include "stinkytofu/mc/InputLimits.h"
 #include "stinkytofu/mc/MetadataYaml.h"
 #include "stinkytofu/mc/OperandParser.h"
-#include "stinkytofu/mc/PseudoInstructions.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/support/StableSort.h"
 #include "llvm/ADT/DenseSet.h"
@@ -464,28 +465,31 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
     M.functions().front().setEntry(true);
 }
 
-/// The diagnostics in order, each printed once; one reported more than once
-/// is followed by how often. Copies of one expansion (a `.rept` body) differ
+/// The diagnostics in order, each once; one reported more than once gets a
+/// note saying how often. Copies of one expansion (a `.rept` body) differ
 /// only in their line within the expansion, which the user never wrote: they
 /// count as the same.
-std::string joinCounted(ArrayRef<std::string> Rendered) {
+std::vector<SourceDiagnostic> countRepeats(std::vector<SourceDiagnostic> Diags) {
   static const Regex ExpansionPosition("^<instantiation>:[0-9]+:[0-9]+:");
-  StringMap<size_t> Slot;                              // key -> index in Firsts
-  std::vector<std::pair<StringRef, unsigned>> Firsts; // first text, count
-  for (const std::string &Text : Rendered) {
-    auto [It, New] = Slot.try_emplace(ExpansionPosition.sub("<instantiation>:", Text),
-                                      Firsts.size());
-    if (New)
-      Firsts.emplace_back(Text, 0);
-    ++Firsts[It->second].second;
+  StringMap<size_t> Slot; // rendered text -> index in Firsts
+  std::vector<SourceDiagnostic> Firsts;
+  std::vector<unsigned> Counts;
+  for (SourceDiagnostic &D : Diags) {
+    auto [It, New] =
+        Slot.try_emplace(ExpansionPosition.sub("<instantiation>:", D.render()), Firsts.size());
+    if (New) {
+      Firsts.push_back(std::move(D));
+      Counts.push_back(0);
+    }
+    ++Counts[It->second];
   }
-  std::string Out;
-  for (auto [Text, Count] : Firsts) {
-    Out += Text.str();
-    if (Count > 1)
-      Out += "note: the diagnostic above was reported " + std::to_string(Count) + " times\n";
-  }
-  return Out;
+  for (size_t I = 0; I < Firsts.size(); ++I)
+    if (Counts[I] > 1)
+      Firsts[I].Notes.push_back({SourceMgr::DK_Note, "", 0, 0, "",
+                                 "the diagnostic above was reported " +
+                                     std::to_string(Counts[I]) + " times",
+                                 {}, {}});
+  return Firsts;
 }
 
 /// Whether a statement MC rejected looks like an instruction (and not a
@@ -533,6 +537,8 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
                              FileName + ": error: " + toString(TI.takeError()));
 
   auto AS = std::make_unique<AssemblerState>(*TI, Opts.Limits);
+  if (StinkyTofuContext *Ctx = Opts.Context)
+    AS->setDiagnosticHandler([Ctx](const SourceDiagnostic &D) { Ctx->diagnose(D); });
   std::vector<AsmDiagnostic> Diags;
   AssembledFile Assembled = AS->assembleFile(std::move(Buffer), Diags);
   StringRef Text = AS->sourceMgr().getMemoryBuffer(AS->mainBufferId())->getBuffer();
@@ -541,66 +547,80 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
     return createStringError(inconvertibleErrorCode(), StringRef(*Refused).rtrim("\n"));
 
   // Diagnostics keep their order (a macro's "while in macro instantiation"
-  // note follows its error); warnings and notes go out only when there is no
-  // error to report them with. One reported many times (in a `.rept` body)
-  // is printed once, with the count.
-  std::vector<std::string> Errors, Others;
+  // note follows its error); warnings and notes are reported only when there
+  // is no error to report them with.
+  std::vector<SourceDiagnostic> Errors, Others;
   bool HadError = false;
   DenseSet<unsigned> OpaqueLines, PseudoLines;
-  auto Render = [&](const AsmDiagnostic &D, SourceMgr::DiagKind Kind) -> std::string {
+  auto Typed = [&](const AsmDiagnostic &D, SourceMgr::DiagKind Kind) {
+    SourceDiagnostic S{Kind, FileName, 0, 0, "", D.Diag.getMessage().str(), {}, {}};
     if (Opts.MapPosition && D.Line) {
       // The text was synthesized: its own lines mean nothing to the user.
       unsigned Column = unsigned(std::max(D.Diag.getColumnNo(), -1) + 1);
-      if (std::optional<OriginalLine> O = Opts.MapPosition(D.Line, Column))
-        return renderDiagnostic(O->File, O->Line, O->Column, O->Text, Kind,
-                                D.Diag.getMessage());
-      return renderDiagnostic(FileName, 0, 0, "", Kind, D.Diag.getMessage());
+      if (std::optional<OriginalLine> O = Opts.MapPosition(D.Line, Column)) {
+        S.File = O->File;
+        S.Line = O->Line;
+        S.Column = O->Column;
+        S.LineText = StringRef(O->Text).rtrim("\r\n").str();
+      }
+    } else if (D.Diag.getLoc().isValid()) {
+      S = toSourceDiagnostic(D.Diag);
+      S.Kind = Kind;
     }
-    if (!D.Diag.getLoc().isValid())
-      return renderDiagnostic(FileName, 0, 0, "", Kind, D.Diag.getMessage());
-    if (Kind == D.Diag.getKind())
-      return renderDiagnostic(D.Diag);
-    SMDiagnostic Copy(*D.Diag.getSourceMgr(), D.Diag.getLoc(), D.Diag.getFilename(),
-                      D.Diag.getLineNo(), D.Diag.getColumnNo(), Kind,
-                      D.Diag.getMessage(), D.Diag.getLineContents(), D.Diag.getRanges());
-    return renderDiagnostic(Copy);
+    return S;
   };
+  const PseudoInstructionRegistry *Pseudos =
+      Opts.Context ? &Opts.Context->pseudoInstructions() : nullptr;
   for (const AsmDiagnostic &D : Diags) {
     if (D.Diag.getKind() != SourceMgr::DK_Error) {
-      std::vector<std::string> &To = HadError ? Errors : Others;
+      std::vector<SourceDiagnostic> &To = HadError ? Errors : Others;
       // A note belongs to the diagnostic before it.
       if (D.Diag.getKind() == SourceMgr::DK_Note && !To.empty())
-        To.back() += Render(D, SourceMgr::DK_Note);
+        To.back().Notes.push_back(Typed(D, SourceMgr::DK_Note));
       else
-        To.push_back(Render(D, D.Diag.getKind()));
+        To.push_back(Typed(D, D.Diag.getKind()));
       continue;
     }
     // A registered pseudo-instruction: kept for the pass that lowers it.
-    if (D.Line && findPseudoInstruction(D.Diag.getLineContents())) {
+    if (D.Line && Pseudos && Pseudos->findStatement(D.Diag.getLineContents())) {
       OpaqueLines.insert(D.Line);
       PseudoLines.insert(D.Line);
       continue;
     }
     if (Opts.AllowUnknownInstructions && D.Line &&
         looksLikeInstruction(D.Diag.getLineContents())) {
-      if (OpaqueLines.insert(D.Line).second)
-        Others.push_back(Render(D, SourceMgr::DK_Warning) +
-                         "note: kept as an opaque instruction that reads and writes every "
-                         "register (--allow-unknown-instructions)\n");
+      if (OpaqueLines.insert(D.Line).second) {
+        Others.push_back(Typed(D, SourceMgr::DK_Warning));
+        Others.back().Notes.push_back(
+            {SourceMgr::DK_Note, "", 0, 0, "",
+             "kept as an opaque instruction that reads and writes every register "
+             "(--allow-unknown-instructions)",
+             {}, {}});
+      }
       continue;
     }
     HadError = true;
-    Errors.push_back(Render(D, SourceMgr::DK_Error));
+    Errors.push_back(Typed(D, SourceMgr::DK_Error));
   }
   // The context's own errors reach Diags too; this catches any it counted
   // without reporting.
   if (!HadError && AS->context().hadError()) {
     HadError = true;
-    Errors.push_back(FileName + ": error: the assembler reported an error\n");
+    Errors.push_back({SourceMgr::DK_Error, FileName, 0, 0, "",
+                      "the assembler reported an error", {}, {}});
   }
-  if (HadError)
-    return createStringError(inconvertibleErrorCode(), StringRef(joinCounted(Errors)).rtrim("\n"));
-  warningStream() << joinCounted(Others);
+  if (HadError) {
+    std::string Rendered;
+    for (const SourceDiagnostic &E : countRepeats(std::move(Errors)))
+      Rendered += E.render();
+    return createStringError(inconvertibleErrorCode(), StringRef(Rendered).rtrim("\n"));
+  }
+  for (const SourceDiagnostic &W : countRepeats(std::move(Others))) {
+    if (Opts.Context)
+      Opts.Context->diagnose(W);
+    else
+      printDiagnostic(W);
+  }
 
   std::string Stem = sys::path::stem(FileName).str();
   auto M = std::make_unique<Module>(Stem, *TI);
@@ -612,6 +632,7 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   if (const Function *E = M->entry(); E && !E->name().empty())
     M->setName(E->name().str());
   M->setAssembler(std::move(AS));
+  M->setPseudoInstructions(Pseudos);
   return std::move(M);
 }
 

@@ -1,7 +1,7 @@
 //===- AsmWriter.cpp - Writing the Asm IR back as assembly ----------------===//
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/mc/InstructionFormatter.h"
-#include "stinkytofu/mc/PseudoInstructions.h"
+#include "stinkytofu/ir/PseudoInstructions.h"
 #include "stinkytofu/support/Diagnostics.h"
 
 using llvm::StringRef;
@@ -54,7 +54,7 @@ static llvm::Error checkNoPseudoInstructions(const Module &M) {
         if (I.kind() != InstKind::Pseudo)
           continue;
         const PseudoInstructionInfo *Info =
-            PseudoInstructionRegistry::global().find(I.mnemonic());
+            M.pseudoInstructions() ? M.pseudoInstructions()->find(I.mnemonic()) : nullptr;
         std::string Pass = Info && !Info->LoweredBy.empty() ? Info->LoweredBy
                                                             : "the pass that lowers it";
         StringRef Line = I.sourceText().rtrim("\r\n");

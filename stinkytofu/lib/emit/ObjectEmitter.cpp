@@ -25,16 +25,16 @@ namespace {
 
 /// Both MC diagnostic paths (the parser's, through the SourceMgr, and
 /// MCContext::reportError, e.g. relocation errors while the object is
-/// written) end here: warnings are printed at once, errors kept.
+/// written) end here: warnings are reported at once, errors kept.
 struct DiagnosticSink {
-  raw_ostream *Warnings = nullptr;
+  const DiagnosticHandler &Warnings;
   std::string Errors;
 
   void take(const SMDiagnostic &D) {
     if (D.getKind() == SourceMgr::DK_Error)
       Errors += renderDiagnostic(D);
     else if (Warnings)
-      *Warnings << renderDiagnostic(D);
+      Warnings(toSourceDiagnostic(D));
   }
 };
 
@@ -98,14 +98,14 @@ Expected<std::string> assembleObject(StringRef AsmText, const TargetInfo &Target
   return std::string(Bytes.str());
 }
 
-Expected<std::string> emitObject(const Module &M, raw_ostream *Warnings) {
+Expected<std::string> emitObject(const Module &M, DiagnosticHandler Warnings) {
   std::string Asm;
   raw_string_ostream AsmOS(Asm);
   if (Error E = writeAsm(M, AsmOS))
     return std::move(E);
   ObjectEmitOptions Opts;
   Opts.BufferName = (M.fileName() + " (rewritten)").str();
-  Opts.Warnings = Warnings;
+  Opts.Warnings = std::move(Warnings);
   return assembleObject(Asm, M.target(), Opts);
 }
 

@@ -230,11 +230,14 @@ static void collectDiagnostics(SourceMgr &SM, MCContext &Ctx,
                               std::vector<const MDNode *> &) { S.add(D); });
 }
 
-/// Undoes collectDiagnostics: \p Diags is about to go away.
-static void stopCollecting(SourceMgr &SM, MCContext &Ctx) {
+/// Undoes collectDiagnostics: \p Diags is about to go away; what the
+/// context reports from now on goes to \p Handler.
+static void stopCollecting(SourceMgr &SM, MCContext &Ctx, const DiagnosticHandler &Handler) {
   SM.setDiagHandler(nullptr);
-  Ctx.setDiagnosticHandler([](const SMDiagnostic &D, bool, const SourceMgr &,
-                              std::vector<const MDNode *> &) { D.print(nullptr, errs()); });
+  Ctx.setDiagnosticHandler([Handler](const SMDiagnostic &D, bool, const SourceMgr &,
+                                     std::vector<const MDNode *> &) {
+    Handler(toSourceDiagnostic(D));
+  });
 }
 
 AssembledFile AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
@@ -296,7 +299,7 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
     std::erase_if(Diags, [](const AsmDiagnostic &D) {
       return D.Diag.getMessage().contains("when -g is used");
     });
-  stopCollecting(SrcMgr, *Ctx);
+  stopCollecting(SrcMgr, *Ctx, Handler);
   recordHistory(Out.Assignments);
   return Out;
 }
@@ -350,7 +353,7 @@ Expected<AssembledFile> AssemblerState::assembleStatements(StringRef Text) {
   Streamer.setParser(Run.Parser.get());
   collectDiagnostics(SrcMgr, *Ctx, Diags, Id);
   Run.Parser->Run(/*NoInitialTextSection=*/true, /*NoFinalize=*/true);
-  stopCollecting(SrcMgr, *Ctx);
+  stopCollecting(SrcMgr, *Ctx, Handler);
   for (const AsmDiagnostic &D : Diags)
     if (D.Diag.getKind() == SourceMgr::DK_Error)
       return createStringError(inconvertibleErrorCode(), D.Diag.getMessage());

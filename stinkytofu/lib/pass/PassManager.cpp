@@ -20,9 +20,9 @@ Error PassManager::run(Module &M, AnalysisManager &AM, const PassScope &Scope) {
     Times.emplace_back(P->name().str(),
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
                            .count());
-    if (Opts.PrintAfterAll && Opts.DumpStream) {
-      *Opts.DumpStream << "# *** IR after " << P->name() << " ***\n";
-      writeStir(M, *Opts.DumpStream);
+    if (Opts.PrintAfterAll) {
+      Ctx.dumpStream() << "# *** IR after " << P->name() << " ***\n";
+      writeStir(M, Ctx.dumpStream());
     }
     if (Opts.VerifyEach && Verify)
       if (Error E = Verify(M))

@@ -59,9 +59,12 @@ Expected<std::vector<std::string>> parsePassPipeline(StringRef Text) {
   return Specs;
 }
 
-Error addPasses(PassManager &PM, ArrayRef<std::string> Specs, const PassRegistry &R) {
+Error addPasses(PassManager &PM, ArrayRef<std::string> Specs, const PassRegistry &R,
+                const StringMap<PassArguments> &Leading) {
   for (const std::string &Spec : Specs) {
-    Expected<std::unique_ptr<Pass>> P = R.create(Spec);
+    auto It = Leading.find(StringRef(Spec).split('=').first);
+    Expected<std::unique_ptr<Pass>> P =
+        It == Leading.end() ? R.create(Spec) : R.create(Spec, It->second);
     if (!P)
       return P.takeError();
     PM.add(std::move(*P));

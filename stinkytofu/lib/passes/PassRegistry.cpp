@@ -12,16 +12,16 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-PassRegistry &PassRegistry::global() {
-  static PassRegistry *R = [] {
-    auto *Registry = new PassRegistry();
-    registerCorePasses(*Registry);
-    return Registry;
-  }();
-  return *R;
+void PassRegistry::add(PassInfo Info) {
+  for (const std::string &Mnemonic : Info.PseudoInstructions)
+    Pseudos.add({Mnemonic, Info.Name});
+  for (PassInfo &P : Passes)
+    if (P.Name == Info.Name) {
+      P = std::move(Info);
+      return;
+    }
+  Passes.push_back(std::move(Info));
 }
-
-void PassRegistry::add(PassInfo Info) { Passes.push_back(std::move(Info)); }
 
 const PassInfo *PassRegistry::find(StringRef Name) const {
   for (const PassInfo &P : Passes)
@@ -30,7 +30,8 @@ const PassInfo *PassRegistry::find(StringRef Name) const {
   return nullptr;
 }
 
-Expected<std::unique_ptr<Pass>> PassRegistry::create(StringRef Spec) const {
+Expected<std::unique_ptr<Pass>> PassRegistry::create(StringRef Spec,
+                                                     const PassArguments &Leading) const {
   auto [Name, Args] = Spec.split('=');
   const PassInfo *Info = find(Name);
   if (!Info) {
@@ -41,16 +42,23 @@ Expected<std::unique_ptr<Pass>> PassRegistry::create(StringRef Spec) const {
                              "unknown pass '" + Name + "' (known: " + join(Known, ", ") +
                                  ")");
   }
-  Expected<std::unique_ptr<Pass>> P = Info->Create(parsePassArguments(Args));
+  PassArguments All = Leading;
+  llvm::append_range(All, parsePassArguments(Args));
+  Expected<std::unique_ptr<Pass>> P = Info->Create(All);
   if (!P)
     return createStringError(inconvertibleErrorCode(),
                              Name + ": " + toString(P.takeError()));
   return P;
 }
 
-void registerCorePasses(PassRegistry &R) {
-#define STINKYTOFU_PASS(Name, Factory, Description) R.add({Name, Description, Factory});
+PassRegistry &passRegistry(StinkyTofuContext &Ctx) {
+  if (!Ctx.passRegistry()) {
+    auto R = std::make_shared<PassRegistry>(Ctx.pseudoInstructions());
+#define STINKYTOFU_PASS(Name, Factory, Description) R->add({Name, Description, Factory});
 #include "stinkytofu/passes/CorePasses.def"
+    Ctx.setPassRegistry(std::move(R));
+  }
+  return *Ctx.passRegistry();
 }
 
 } // namespace stinkytofu

@@ -12,16 +12,45 @@ std::string renderDiagnostic(const SMDiagnostic &D) {
   return Out;
 }
 
-std::string renderDiagnostic(StringRef File, unsigned Line, unsigned Column,
-                             StringRef LineText, SourceMgr::DiagKind Kind,
-                             const Twine &Message) {
-  // SMDiagnostic columns are 0-based; -1 leaves a position out.
+/// SMDiagnostic renders as llvm-mc does; its columns are 0-based and -1
+/// leaves a position out.
+static std::string render(StringRef File, unsigned Line, unsigned Column, StringRef LineText,
+                          SourceMgr::DiagKind Kind, const Twine &Message,
+                          ArrayRef<std::pair<unsigned, unsigned>> Ranges) {
   static const SourceMgr NoBuffers;
   SMDiagnostic D(NoBuffers, SMLoc(), File, Line ? int(Line) : -1,
                  !Line ? -1 : Column ? int(Column) - 1 : 0, Kind, Message.str(),
-                 LineText.rtrim("\r\n"), {});
+                 LineText, Ranges);
   return renderDiagnostic(D);
 }
+
+std::string renderDiagnostic(StringRef File, unsigned Line, unsigned Column,
+                             StringRef LineText, SourceMgr::DiagKind Kind,
+                             const Twine &Message) {
+  return render(File, Line, Column, LineText.rtrim("\r\n"), Kind, Message, {});
+}
+
+std::string SourceDiagnostic::render() const {
+  std::string Out =
+      stinkytofu::render(File, Line, Column, LineText, Kind, Message, Ranges);
+  for (const SourceDiagnostic &N : Notes)
+    Out += N.render();
+  return Out;
+}
+
+SourceDiagnostic toSourceDiagnostic(const SMDiagnostic &D) {
+  SourceDiagnostic S;
+  S.Kind = D.getKind();
+  S.File = D.getFilename().str();
+  S.Line = D.getLineNo() > 0 ? unsigned(D.getLineNo()) : 0;
+  S.Column = D.getColumnNo() >= 0 ? unsigned(D.getColumnNo()) + 1 : 0;
+  S.LineText = D.getLineContents().str();
+  S.Message = D.getMessage().str();
+  S.Ranges.assign(D.getRanges().begin(), D.getRanges().end());
+  return S;
+}
+
+void printDiagnostic(const SourceDiagnostic &D) { errs() << D.render(); }
 
 TextPosition positionOf(StringRef Text, size_t Offset) {
   Offset = std::min(Offset, Text.size());
@@ -39,7 +68,5 @@ Error sourceError(StringRef File, unsigned Line, unsigned Column, StringRef Line
       inconvertibleErrorCode(),
       renderDiagnostic(File, Line, Column, LineText, SourceMgr::DK_Error, Message));
 }
-
-raw_ostream &warningStream() { return errs(); }
 
 } // namespace stinkytofu

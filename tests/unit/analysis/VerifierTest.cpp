@@ -227,7 +227,9 @@ TEST(VerifierTest, VerifierPassAndVerifyEach) {
   auto Good = read(Kernel);
   ASSERT_TRUE(Bad && Good);
 
-  Expected<std::unique_ptr<Pass>> P = PassRegistry::global().create("Verifier");
+  StinkyTofuContext Ctx;
+  const PassRegistry &Registry = passRegistry(Ctx);
+  Expected<std::unique_ptr<Pass>> P = Registry.create("Verifier");
   ASSERT_TRUE(static_cast<bool>(P)) << toString(P.takeError());
   AnalysisManager AM;
   Expected<PreservedAnalyses> PA = (*P)->run(*Good, AM, PassScope());
@@ -236,14 +238,14 @@ TEST(VerifierTest, VerifierPassAndVerifyEach) {
   Expected<PreservedAnalyses> Failed = (*P)->run(*Bad, AM, PassScope());
   ASSERT_FALSE(static_cast<bool>(Failed));
   EXPECT_NE(toString(Failed.takeError()).find("label_Gone"), std::string::npos);
-  EXPECT_FALSE(static_cast<bool>(PassRegistry::global().create("Verifier=x")));
-  consumeError(PassRegistry::global().create("Verifier=x").takeError());
+  EXPECT_FALSE(static_cast<bool>(Registry.create("Verifier=x")));
+  consumeError(Registry.create("Verifier=x").takeError());
 
   PassManagerOptions Opts;
   Opts.VerifyEach = true;
-  PassManager PM(Opts);
+  PassManager PM(Ctx, Opts);
   PM.setVerifier(verifyModule);
-  PM.add(cantFail(PassRegistry::global().create("CFGBuilder")));
+  PM.add(cantFail(Registry.create("CFGBuilder")));
   EXPECT_FALSE(static_cast<bool>(PM.run(*Good, AM)));
   Error E = PM.run(*Bad, AM);
   ASSERT_TRUE(static_cast<bool>(E));

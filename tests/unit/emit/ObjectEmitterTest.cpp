@@ -74,16 +74,19 @@ TEST(ObjectEmitterTest, ErrorsAreRenderedDiagnostics) {
       << Msg;
 }
 
-TEST(ObjectEmitterTest, WarningsGoToTheirStreamAndDoNotFail) {
+TEST(ObjectEmitterTest, WarningsGoToTheirHandlerAndDoNotFail) {
   std::string Text = std::string(Kernel) + "\t.warning \"look here\"\n";
-  std::string Warnings;
-  raw_string_ostream OS(Warnings);
+  std::vector<SourceDiagnostic> Warnings;
   ObjectEmitOptions Opts;
   Opts.BufferName = "warn.s";
-  Opts.Warnings = &OS;
+  Opts.Warnings = [&](const SourceDiagnostic &D) { Warnings.push_back(D); };
   Expected<std::string> Obj = assembleObject(Text, *gfx942(), Opts);
   ASSERT_TRUE(bool(Obj)) << toString(Obj.takeError());
-  EXPECT_NE(Warnings.find("warn.s:9:2: warning: look here"), std::string::npos) << Warnings;
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_EQ(Warnings[0].Kind, SourceMgr::DK_Warning);
+  EXPECT_EQ(Warnings[0].Message, "look here");
+  EXPECT_NE(Warnings[0].render().find("warn.s:9:2: warning: look here"), std::string::npos)
+      << Warnings[0].render();
 }
 
 TEST(ObjectEmitterTest, EmitObjectAssemblesTheWrittenModule) {

@@ -33,7 +33,8 @@ std::unique_ptr<Module> kernel() {
 TEST(PassArtifactsTest, TheLastPassOfTheRunDecides) {
   auto M = kernel();
   ASSERT_TRUE(M);
-  PassManager PM;
+  StinkyTofuContext Ctx;
+  PassManager PM(Ctx);
   PM.add(std::make_unique<ReportingPass>("a", true));
   PM.add(std::make_unique<ReportingPass>("b", true));
   AnalysisManager AM;
@@ -44,7 +45,7 @@ TEST(PassArtifactsTest, TheLastPassOfTheRunDecides) {
   ASSERT_EQ(PM.artifacts().objectSections().count(".note"), 1u);
   EXPECT_EQ(PM.artifacts().objectSections().lookup(".note"), "b");
 
-  PassManager Removing;
+  PassManager Removing(Ctx);
   Removing.add(std::make_unique<ReportingPass>("a", true));
   Removing.add(std::make_unique<ReportingPass>("b", false));
   ASSERT_FALSE(bool(Removing.run(*M, AM)));

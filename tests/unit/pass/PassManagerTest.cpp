@@ -184,7 +184,8 @@ TEST(PassManagerTest, RunsInOrderAndInvalidatesBetweenPasses) {
   auto M = read(TwoFunctions);
   ASSERT_TRUE(M);
   std::vector<std::string> Log;
-  PassManager PM;
+  StinkyTofuContext Ctx;
+  PassManager PM(Ctx);
   // a computes InstCount (2 functions); b preserves it, so c reuses it; c
   // preserves nothing, so d computes it again.
   PM.add(std::make_unique<LoggingPass>("a", Log, PreservedAnalyses::all(), true));
@@ -202,7 +203,8 @@ TEST(PassManagerTest, AnErrorStopsThePipeline) {
   auto M = read(TwoFunctions);
   ASSERT_TRUE(M);
   std::vector<std::string> Log;
-  PassManager PM;
+  StinkyTofuContext Ctx;
+  PassManager PM(Ctx);
   PM.add(std::make_unique<LoggingPass>("a", Log, PreservedAnalyses::all()));
   PM.add(std::make_unique<LoggingPass>("b", Log, PreservedAnalyses::all(), false, true));
   PM.add(std::make_unique<LoggingPass>("c", Log, PreservedAnalyses::all()));
@@ -219,7 +221,8 @@ TEST(PassManagerTest, ScopeReachesThePasses) {
   std::vector<std::string> Log;
   auto P = std::make_unique<LoggingPass>("a", Log, PreservedAnalyses::all());
   LoggingPass *Raw = P.get();
-  PassManager PM;
+  StinkyTofuContext Ctx;
+  PassManager PM(Ctx);
   PM.add(std::move(P));
   const Instruction &First = M->functions().front().blocks().front().instructions().front();
   PassScope Scope{&First, &First};
@@ -235,7 +238,8 @@ TEST(PassManagerTest, VerifyEachRunsTheVerifierAfterEveryPass) {
   std::vector<std::string> Log;
   PassManagerOptions Opts;
   Opts.VerifyEach = true;
-  PassManager PM(Opts);
+  StinkyTofuContext Ctx;
+  PassManager PM(Ctx, Opts);
   PM.add(std::make_unique<LoggingPass>("a", Log, PreservedAnalyses::all()));
   PM.add(std::make_unique<LoggingPass>("b", Log, PreservedAnalyses::all()));
   PM.add(std::make_unique<LoggingPass>("c", Log, PreservedAnalyses::all()));
@@ -254,7 +258,7 @@ TEST(PassManagerTest, VerifyEachRunsTheVerifierAfterEveryPass) {
   EXPECT_EQ(Log, (std::vector<std::string>{"a", "verify", "b", "verify"}));
 
   // Without VerifyEach the verifier is never called.
-  PassManager Quiet;
+  PassManager Quiet(Ctx);
   Quiet.add(std::make_unique<LoggingPass>("a", Log, PreservedAnalyses::all()));
   Quiet.setVerifier([&](const Module &) -> Error {
     ADD_FAILURE() << "verifier called without VerifyEach";
@@ -273,8 +277,9 @@ TEST(PassManagerTest, TimePassesAndPrintAfterAll) {
   Opts.TimePasses = true;
   Opts.PrintAfterAll = true;
   Opts.TimingStream = &TimingOS;
-  Opts.DumpStream = &DumpOS;
-  PassManager PM(Opts);
+  StinkyTofuContext Ctx;
+  Ctx.setDumpStream(DumpOS);
+  PassManager PM(Ctx, Opts);
   PM.add(std::make_unique<LoggingPass>("first", Log, PreservedAnalyses::all()));
   PM.add(std::make_unique<LoggingPass>("second", Log, PreservedAnalyses::all()));
   AnalysisManager AM;

@@ -14,7 +14,8 @@ std::string errorText(Error E) { return toString(std::move(E)); }
 // --- Registry --------------------------------------------------------------
 
 TEST(PassRegistryTest, CorePassesAreRegistered) {
-  const PassRegistry &R = PassRegistry::global();
+  StinkyTofuContext Ctx;
+  const PassRegistry &R = passRegistry(Ctx);
   const PassInfo *CFG = R.find("CFGBuilder");
   ASSERT_NE(CFG, nullptr);
   EXPECT_EQ(CFG->Name, "CFGBuilder");
@@ -33,7 +34,8 @@ TEST(PassRegistryTest, CorePassesAreRegistered) {
 }
 
 TEST(PassRegistryTest, CreateByName) {
-  const PassRegistry &R = PassRegistry::global();
+  StinkyTofuContext Ctx;
+  const PassRegistry &R = passRegistry(Ctx);
   Expected<std::unique_ptr<Pass>> P = R.create("CFGBuilder");
   ASSERT_TRUE(static_cast<bool>(P)) << errorText(P.takeError());
   EXPECT_EQ((*P)->name(), "CFGBuilder");
@@ -62,7 +64,8 @@ public:
 };
 
 TEST(PassRegistryTest, ArgumentsReachTheFactory) {
-  PassRegistry R;
+  PseudoInstructionRegistry Pseudos;
+  PassRegistry R(Pseudos);
   PassArguments Seen;
   R.add({"Mine", "test pass", [&](const PassArguments &Args) -> Expected<std::unique_ptr<Pass>> {
            Seen = Args;
@@ -80,6 +83,26 @@ TEST(PassRegistryTest, ArgumentsReachTheFactory) {
   EXPECT_EQ(errorText(Bad.takeError()), "Mine: bad argument");
   EXPECT_FALSE(static_cast<bool>(R.create("CFGBuilder"))) << "a fresh registry is empty";
   consumeError(R.create("CFGBuilder").takeError());
+
+  // Leading arguments (a driver's options) come first; the spec's own win.
+  ASSERT_TRUE(static_cast<bool>(R.create("Mine=flag=0", {{"flag", ""}, {"out", "f"}})));
+  EXPECT_EQ(Seen, (PassArguments{{"flag", ""}, {"out", "f"}, {"flag", "0"}}));
+}
+
+TEST(PassRegistryTest, RegisteringAgainReplacesAndRegistersPseudoInstructions) {
+  PseudoInstructionRegistry Pseudos;
+  PassRegistry R(Pseudos);
+  auto Factory = [](const PassArguments &) -> Expected<std::unique_ptr<Pass>> {
+    return std::make_unique<NullPass>();
+  };
+  R.add({"Lowering", "first", Factory, {"my_pseudo"}});
+  R.add({"Lowering", "second", Factory, {"my_pseudo"}});
+  ASSERT_EQ(R.passes().size(), 1u);
+  EXPECT_EQ(R.passes()[0].Description, "second");
+  const PseudoInstructionInfo *Info = Pseudos.findStatement("  MY_PSEUDO s0, 1");
+  ASSERT_NE(Info, nullptr);
+  EXPECT_EQ(Info->LoweredBy, "Lowering");
+  EXPECT_EQ(Pseudos.entries().size(), 1u);
 }
 
 TEST(PassRegistryTest, ParsePassArguments) {
@@ -118,16 +141,25 @@ TEST(PassPipelineTest, SyntaxErrors) {
 }
 
 TEST(PassPipelineTest, AddPassesBuildsThePipeline) {
-  PassManager PM;
-  ASSERT_FALSE(static_cast<bool>(addPasses(PM, {"CFGBuilder", "Verifier", "CFGBuilder"})));
+  StinkyTofuContext Ctx;
+  const PassRegistry &R = passRegistry(Ctx);
+  PassManager PM(Ctx);
+  ASSERT_FALSE(static_cast<bool>(addPasses(PM, {"CFGBuilder", "Verifier", "CFGBuilder"}, R)));
   EXPECT_EQ(PM.size(), 3u);
-  Error E = addPasses(PM, {"Verifier", "Nope"});
+  Error E = addPasses(PM, {"Verifier", "Nope"}, R);
   ASSERT_TRUE(static_cast<bool>(E));
   EXPECT_EQ(errorText(std::move(E)).rfind("unknown pass 'Nope'", 0), 0u);
+
+  // Leading arguments reach the pass of their name only.
+  StringMap<PassArguments> Leading{{"CFGBuilder", {{"x", ""}}}};
+  EXPECT_FALSE(static_cast<bool>(addPasses(PM, {"Verifier"}, R, Leading)));
+  EXPECT_EQ(errorText(addPasses(PM, {"CFGBuilder"}, R, Leading)),
+            "CFGBuilder: takes no arguments");
 }
 
 TEST(PassPipelineTest, PrintPassList) {
-  PassRegistry R;
+  PseudoInstructionRegistry Pseudos;
+  PassRegistry R(Pseudos);
   auto Factory = [](const PassArguments &) -> Expected<std::unique_ptr<Pass>> {
     return std::make_unique<NullPass>();
   };

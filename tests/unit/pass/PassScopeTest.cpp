@@ -56,7 +56,8 @@ TEST(PassScopeTest, TheNextPassSeesInstructionsInsertedInTheScope) {
   std::vector<Instruction *> All = instructions(*M);
   PassScope Scope{All[1], All[3]};
   bool Seen = false;
-  PassManager PM;
+  StinkyTofuContext Ctx;
+  PassManager PM(Ctx);
   PM.add(std::make_unique<NopPass>(true));
   PM.add(std::make_unique<NopPass>(false, &Seen));
   AnalysisManager AM;

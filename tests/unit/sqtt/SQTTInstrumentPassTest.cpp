@@ -1,9 +1,8 @@
 //===- SQTTInstrumentPassTest.cpp - The pass on small modules -------------===//
+#include "asm-instrument/InstrumentPasses.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/sqtt/SQTTInstrumentPass.h"
-#include "asm-instrument/sqtt/UserMarkers.h"
 #include "TestModules.h"
-#include "stinkytofu/mc/PseudoInstructions.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "gtest/gtest.h"
@@ -13,9 +12,19 @@ using namespace stinkytofu::sqtt;
 
 namespace {
 
+/// The tests' context: the SQTT pass registered, so the reader keeps its
+/// marker pseudo-instructions.
+StinkyTofuContext &context() {
+  static StinkyTofuContext *Ctx = [] {
+    auto *C = new StinkyTofuContext();
+    registerInstrumentPasses(passRegistry(*C));
+    return C;
+  }();
+  return *Ctx;
+}
+
 std::unique_ptr<Module> read(llvm::StringRef Text, llvm::StringRef Arch) {
-  registerMarkerPseudoInstructions(PseudoInstructionRegistry::global());
-  return test::readAsmText(Text, Arch);
+  return test::readAsmText(Text, Arch, false, "t.s", &context());
 }
 
 /// Runs the pass (no scope check, verifier on) and returns the assembly.
@@ -23,6 +32,7 @@ std::string instrument(Module &M, SQTTConfig C, funcmap::FuncMap *Map = nullptr)
   C.Scope.Cu = ScopeMasks::FullCu;
   C.Verify = true;
   SQTTInstrumentPass P(C);
+  P.setContext(context());
   AnalysisManager AM;
   auto PA = P.run(M, AM, PassScope());
   EXPECT_TRUE(bool(PA)) << (PA ? "" : llvm::toString(PA.takeError()));

@@ -541,8 +541,8 @@ TEST(LongBranchLoweringTest, ExistingLabelDataIsKept) {
 TEST(LongBranchLoweringTest, RegisteredByName) {
   auto M = read(TwoWay, "gfx90a");
   ASSERT_TRUE(M);
-  llvm::Expected<std::unique_ptr<Pass>> P =
-      PassRegistry::global().create("LongBranchLoweringPass");
+  StinkyTofuContext Ctx;
+  llvm::Expected<std::unique_ptr<Pass>> P = passRegistry(Ctx).create("LongBranchLoweringPass");
   ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
   AnalysisManager AM;
   llvm::Expected<PreservedAnalyses> PA = (*P)->run(*M, AM, PassScope{});

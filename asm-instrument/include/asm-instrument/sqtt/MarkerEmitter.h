@@ -65,10 +65,12 @@ struct EmitStats {
 /// Module-wide state of the emitters.
 class EmitContext {
 public:
-  EmitContext(Module &M, const SQTTConfig &Config, const MarkerIdAllocator &Ids,
-              std::vector<ScopeDimCheck> Checks);
+  EmitContext(Module &M, StinkyTofuContext &Context, const SQTTConfig &Config,
+              const MarkerIdAllocator &Ids, std::vector<ScopeDimCheck> Checks);
 
   Module &M;
+  /// Receives the warnings (a marker not inserted).
+  StinkyTofuContext &Context;
   const SQTTConfig &Config;
   const HardwareModel &HW;
   const MarkerIdAllocator &Ids;

@@ -1,8 +1,10 @@
 //===- SQTTConfig.h - SQTT instrumentation settings --------------*- C++ -*-===//
 //
 // The settings of the SQTT marker spec (000_980c6751ccb7de58.txt,
-// "Configuration"): read from the environment variables the reference pass
-// reads, then overridden by `--SQTTInstrumentPass=key=value,flag` arguments.
+// "Configuration"): from the environment variables the reference pass reads
+// (as the driver read them and handed them to registerInstrumentPasses; the
+// library never reads the environment), then overridden by
+// `--SQTTInstrumentPass=key=value,flag` arguments.
 //
 //   environment                 argument              value
 //   SQTT_INSTRUMENT_FUNCTIONS   functions=            N | cost:N (0: off)
@@ -17,8 +19,9 @@
 // SQTT_MEM_BARRIER is accepted and checked but has no effect: it selects an
 // IR-level reordering boundary, and placement in final assembly is exact.
 // Output settings have no variable: arguments funcmap-out=FILE,
-// funcmap-in-asm, verify (the instrumentation verifier), stats, or a driver's
-// options (setSQTTDriverDefaults). An invalid value is an error that names
+// funcmap-in-asm, verify (the instrumentation verifier), stats (printed to
+// the context's statsStream()), which a driver's options may supply
+// (addPasses' leading arguments). An invalid value is an error that names
 // the variable or argument.
 //
 //===----------------------------------------------------------------------===//
@@ -29,10 +32,10 @@
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stinkytofu {
 class HardwareModel;
@@ -82,8 +85,6 @@ struct SQTTConfig {
   bool FuncmapInAsm = false;
   bool Verify = false;
   bool Stats = false;
-  /// Where `stats` prints (null: stderr); set by a driver only.
-  llvm::raw_ostream *StatsStream = nullptr;
 
   bool functionsEnabled() const { return FunctionThreshold != 0; }
   bool memoryEnabled() const { return MemoryChunk != 0; }
@@ -92,8 +93,8 @@ struct SQTTConfig {
   /// variable's value, or none when unset (tests pass their own).
   static llvm::Expected<SQTTConfig>
   fromEnvironment(llvm::function_ref<std::optional<std::string>(llvm::StringRef)> Getenv);
-  /// fromEnvironment with the process environment.
-  static llvm::Expected<SQTTConfig> fromProcessEnvironment();
+  /// The variables fromEnvironment reads, for a driver to collect.
+  static std::vector<llvm::StringRef> environmentVariables();
 
   /// Applies pass arguments over the current settings (arguments win).
   llvm::Error applyArguments(const PassArguments &Args);

@@ -17,9 +17,10 @@
 //      `funcmap-out=FILE` and, with `funcmap-in-asm`, appended to the
 //      assembly as `.section .sqtt_funcmap,"",@progbits` + `.asciz`;
 //   5. `verify` runs the instrumentation verifier, `stats` prints what was
-//      inserted per kernel and function to stderr.
+//      inserted per kernel and function to the context's statsStream().
 //
-// Settings: SQTTConfig.h (environment, overridden by arguments).
+// Settings: SQTTConfig.h (the driver's environment, overridden by
+// arguments). Markers it cannot insert are warnings to the context.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_SQTT_SQTTINSTRUMENTPASS_H
@@ -29,7 +30,9 @@
 #include "asm-instrument/sqtt/SQTTConfig.h"
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/pass/PassArguments.h"
+#include "llvm/ADT/StringMap.h"
 #include <memory>
+#include <string>
 
 namespace stinkytofu::sqtt {
 
@@ -50,23 +53,11 @@ private:
   funcmap::FuncMap Map;
 };
 
-/// The factory the registry calls: the environment, then the tool's
-/// defaults (setSQTTDriverDefaults), then \p Args.
-llvm::Expected<std::unique_ptr<Pass>> createSQTTInstrumentPass(const PassArguments &Args);
-
-/// Output settings a driver takes as its own options (`--funcmap-out`,
-/// `--funcmap-in-asm`, `--verify-instrumentation`, `--stats`); pass
-/// arguments still override them.
-struct SQTTDriverDefaults {
-  std::string FuncmapOut;
-  bool FuncmapInAsm = false;
-  bool Verify = false;
-  bool Stats = false;
-  /// Where the stats report goes (null: stderr), e.g. the driver's
-  /// --stats-file text.
-  llvm::raw_ostream *StatsStream = nullptr;
-};
-void setSQTTDriverDefaults(SQTTDriverDefaults D);
+/// The factory the registry calls: \p Environment (the SQTT_* variables
+/// the driver read, SQTTConfig::environmentVariables), then \p Args.
+llvm::Expected<std::unique_ptr<Pass>>
+createSQTTInstrumentPass(const llvm::StringMap<std::string> &Environment,
+                         const PassArguments &Args);
 
 /// The `.section .sqtt_funcmap` + `.asciz` block holding \p Text.
 std::string funcmapAsmBlock(llvm::StringRef Text);

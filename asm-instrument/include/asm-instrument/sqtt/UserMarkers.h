@@ -1,7 +1,7 @@
 //===- UserMarkers.h - Named markers written in the assembly -----*- C++ -*-===//
 //
 // Hand-written kernels mark scopes and events with pseudo-instructions
-// (registered with the reader, parse/PseudoInstructions.h):
+// (ir/PseudoInstructions.h; registered with SQTTInstrumentPass):
 //
 //   sqtt_marker_enter "name"      U:id:name   (id << 2) | 2
 //   sqtt_marker_exit  ["name"]    -           0x1 (the name is not checked)
@@ -22,16 +22,13 @@
 #include "asm-instrument/sqtt/MarkerIds.h"
 #include "asm-instrument/sqtt/MarkerSites.h"
 #include "llvm/Support/Error.h"
+#include <string>
 #include <vector>
-
-namespace stinkytofu {
-class PseudoInstructionRegistry;
-}
 
 namespace stinkytofu::sqtt {
 
-/// Registers the four pseudo-instructions (lowered by SQTTInstrumentPass).
-void registerMarkerPseudoInstructions(PseudoInstructionRegistry &R);
+/// The mnemonics of the four pseudo-instructions.
+std::vector<std::string> markerPseudoInstructions();
 
 enum class UserMarkerKind : uint8_t { None, Enter, Exit, Point, Data };
 UserMarkerKind classifyUserMarker(const Instruction &I);

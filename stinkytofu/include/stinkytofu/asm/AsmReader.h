@@ -13,6 +13,8 @@
 
 namespace stinkytofu {
 
+class StinkyTofuContext;
+
 /// Where a line of the assembled text really came from (for `.stir` input,
 /// whose text is synthesized): used to point diagnostics at the user's file.
 struct OriginalLine {
@@ -31,12 +33,16 @@ struct ReaderOptions {
   bool AllowUnknownInstructions = false;
   /// Bounds the text must keep before LLVM MC reads it.
   InputLimits Limits;
+  /// Whose pseudo-instructions are kept and whose handler receives the
+  /// warnings; null: no pseudo-instructions, warnings printed to stderr.
+  StinkyTofuContext *Context = nullptr;
   /// Maps a 1-based line and column of the text read (column 0: unknown)
   /// to where it was written, for text synthesized from another file.
   std::function<std::optional<OriginalLine>(unsigned Line, unsigned Column)> MapPosition;
 };
 
-/// Reads a whole `.s` file. Errors carry `file:line:col: error: ...`.
+/// Reads a whole `.s` file. Errors carry `file:line:col: error: ...`;
+/// warnings go to the context's handler.
 llvm::Expected<std::unique_ptr<Module>>
 readAsm(std::unique_ptr<llvm::MemoryBuffer> Buffer, const ReaderOptions &Opts);
 

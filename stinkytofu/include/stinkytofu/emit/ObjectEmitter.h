@@ -12,9 +12,9 @@
 
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/Module.h"
+#include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/raw_ostream.h"
 #include <string>
 
 namespace stinkytofu {
@@ -22,8 +22,8 @@ namespace stinkytofu {
 struct ObjectEmitOptions {
   /// The file name MC diagnostics give the assembly text.
   std::string BufferName = "<assembly>";
-  /// Where MC's warnings go (rendered like llvm-mc's); null drops them.
-  llvm::raw_ostream *Warnings = nullptr;
+  /// Receives MC's warnings (a context's diagnose); null drops them.
+  DiagnosticHandler Warnings;
 };
 
 /// Assembles \p AsmText for \p Target (its processor and the features of its
@@ -35,7 +35,7 @@ llvm::Expected<std::string> assembleObject(llvm::StringRef AsmText, const Target
 /// writeAsm, then assembleObject for the module's target. Diagnostics name
 /// the assembly `<module file> (rewritten)`: their lines are those of the
 /// text `--emit-asm` writes.
-llvm::Expected<std::string> emitObject(const Module &M, llvm::raw_ostream *Warnings = nullptr);
+llvm::Expected<std::string> emitObject(const Module &M, DiagnosticHandler Warnings = nullptr);
 
 } // namespace stinkytofu
 

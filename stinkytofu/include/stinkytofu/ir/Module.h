@@ -24,6 +24,8 @@
 
 namespace stinkytofu {
 
+class PseudoInstructionRegistry;
+
 enum class TextKind : uint8_t {
   Directive,        ///< .text, .globl, .set, .p2align ...
   KernelDescriptor, ///< .amdhsa_kernel ... .end_amdhsa_kernel
@@ -103,12 +105,18 @@ public:
   /// Keeps the MC instructions of the statements read from the file, which
   /// those instructions refer to (Instruction::referMC) rather than copy.
   void adoptSourceMC(PackedMCInsts Insts) { SourceMC = std::move(Insts); }
+  /// The pseudo-instructions the module was read with (its context's), which
+  /// name the pass that lowers each; null when it was read without a context
+  /// or built without text.
+  const PseudoInstructionRegistry *pseudoInstructions() const { return Pseudos; }
+  void setPseudoInstructions(const PseudoInstructionRegistry *R) { Pseudos = R; }
 
 private:
   std::string Name, FileName;
   std::shared_ptr<const TargetInfo> Target;
   std::unique_ptr<ModuleAssembler> Assembler;
   PackedMCInsts SourceMC;
+  const PseudoInstructionRegistry *Pseudos = nullptr;
   std::vector<ModuleItem> Items;
   std::list<Function> Functions;
   llvm::StringMap<std::string> Aliases;

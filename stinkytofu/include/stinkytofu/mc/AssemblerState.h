@@ -15,6 +15,7 @@
 #include "stinkytofu/ir/ModuleAssembler.h"
 #include "stinkytofu/ir/PackedMCInsts.h"
 #include "stinkytofu/mc/InputLimits.h"
+#include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -120,6 +121,10 @@ public:
                              std::vector<AsmDiagnostic> &Diags,
                              ExpansionLines Lines = ExpansionLines::Reconstruct);
   unsigned mainBufferId() const { return MainBuffer; }
+  /// Receives what MC reports outside assembleFile and assembleStatements
+  /// (which collect theirs); printDiagnostic until the reader sets its
+  /// context's handler.
+  void setDiagnosticHandler(DiagnosticHandler H) { Handler = std::move(H); }
   /// An `.include` the limits refused, rendered with its position: the
   /// parser saw a missing file there.
   const std::optional<std::string> &includeViolation() const;
@@ -164,6 +169,7 @@ private:
   std::unique_ptr<llvm::MCContext> Ctx;
   std::unique_ptr<llvm::MCObjectFileInfo> MOFI;
   InputLimits Limits;
+  DiagnosticHandler Handler = printDiagnostic;
   llvm::IntrusiveRefCntPtr<IncludeGuardFileSystem> Includes;
   unsigned MainBuffer = 0;
 };

@@ -3,11 +3,13 @@
 #define STINKYTOFU_PASS_PASS_H
 
 #include "stinkytofu/ir/Module.h"
+#include "stinkytofu/ir/StinkyTofuContext.h"
 #include "stinkytofu/analysis/AnalysisManager.h"
 #include "stinkytofu/pass/PassArtifacts.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <cassert>
 #include <memory>
 
 namespace stinkytofu {
@@ -42,7 +44,18 @@ public:
   PassArtifacts &artifacts() { return Sink ? *Sink : Own; }
   void setArtifactSink(PassArtifacts *To) { Sink = To; }
 
+  /// Where the pass reports warnings (context().diagnose) and prints
+  /// statistics (context().statsStream()): the pass manager's context. A
+  /// pass run alone must be given one first.
+  StinkyTofuContext &context() const {
+    assert(Context && "a pass reports through a context: add it to a PassManager "
+                      "or call setContext");
+    return *Context;
+  }
+  void setContext(StinkyTofuContext &C) { Context = &C; }
+
 private:
+  StinkyTofuContext *Context = nullptr;
   PassArtifacts *Sink = nullptr;
   PassArtifacts Own;
 };

@@ -16,10 +16,10 @@ struct PassManagerOptions {
   bool VerifyEach = false;
   /// Reports per-pass wall time to TimingStream.
   bool TimePasses = false;
-  /// Prints the module as `.stir` after every pass to DumpStream.
+  /// Prints the module as `.stir` after every pass to the context's
+  /// dumpStream().
   bool PrintAfterAll = false;
   llvm::raw_ostream *TimingStream = nullptr;
-  llvm::raw_ostream *DumpStream = nullptr;
 };
 
 /// Checks the IR's structural invariants: labels unique, every branch target
@@ -28,9 +28,12 @@ using Verifier = std::function<llvm::Error(const Module &)>;
 
 class PassManager {
 public:
-  explicit PassManager(PassManagerOptions Opts = {}) : Opts(Opts) {}
+  /// The passes report through \p Ctx (Pass::context()).
+  explicit PassManager(StinkyTofuContext &Ctx, PassManagerOptions Opts = {})
+      : Ctx(Ctx), Opts(Opts) {}
   void add(std::unique_ptr<Pass> P) {
     P->setArtifactSink(&Artifacts);
+    P->setContext(Ctx);
     Passes.push_back(std::move(P));
   }
   void setVerifier(Verifier V) { Verify = std::move(V); }
@@ -43,6 +46,7 @@ public:
   llvm::Error run(Module &M, AnalysisManager &AM, const PassScope &Scope = {});
 
 private:
+  StinkyTofuContext &Ctx;
   PassManagerOptions Opts;
   std::vector<std::unique_ptr<Pass>> Passes;
   Verifier Verify;

@@ -11,6 +11,7 @@
 #include "stinkytofu/pass/PassManager.h"
 #include "stinkytofu/passes/PassRegistry.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
@@ -26,9 +27,11 @@ namespace stinkytofu {
 llvm::Expected<std::vector<std::string>> parsePassPipeline(llvm::StringRef Text);
 
 /// Creates each spec's pass from \p R and appends it to \p PM; the first
-/// unknown pass or bad argument is the error.
+/// unknown pass or bad argument is the error. \p Leading holds, per pass
+/// name, arguments that go before the spec's own (PassRegistry::create).
 llvm::Error addPasses(PassManager &PM, llvm::ArrayRef<std::string> Specs,
-                      const PassRegistry &R = PassRegistry::global());
+                      const PassRegistry &R,
+                      const llvm::StringMap<PassArguments> &Leading = {});
 
 /// The region `--from-label From --to-label To` names, inclusive: from the
 /// first instruction of the block labelled From through the last instruction

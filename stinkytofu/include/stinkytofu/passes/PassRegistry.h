@@ -1,13 +1,15 @@
 //===- PassRegistry.h - Passes by name ---------------------------*- C++ -*-===//
 //
-// One registry: every pass is registered once by name with a factory taking
-// its `--Pass=arg,arg` arguments. Libraries add their passes through a
-// register function (core: registerCorePasses).
+// A context's registry (StinkyTofuContext): every pass is registered once by
+// name with a factory taking its `--Pass=arg,arg` arguments. passRegistry()
+// makes it with the core passes (CorePasses.def); another library adds its
+// own through a register function (registerInstrumentPasses).
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_PASSES_PASSREGISTRY_H
 #define STINKYTOFU_PASSES_PASSREGISTRY_H
 
+#include "stinkytofu/ir/StinkyTofuContext.h"
 #include "stinkytofu/pass/PassArguments.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -22,26 +24,34 @@ struct PassInfo {
   std::string Name;
   std::string Description;
   PassFactory Create;
+  /// Mnemonics of the pseudo-instructions the pass lowers: registering the
+  /// pass makes the reader of its context keep them.
+  std::vector<std::string> PseudoInstructions = {};
 };
 
 class PassRegistry {
 public:
-  /// The process-wide registry, with the core passes registered.
-  static PassRegistry &global();
+  /// Registering a pass registers its pseudo-instructions in \p Pseudos.
+  explicit PassRegistry(PseudoInstructionRegistry &Pseudos) : Pseudos(Pseudos) {}
 
+  /// Registers \p Info; registering a name again replaces it.
   void add(PassInfo Info);
   const PassInfo *find(llvm::StringRef Name) const;
   const std::vector<PassInfo> &passes() const { return Passes; }
 
   /// Builds a pass from `Name` or `Name=a,b=c`; unknown names are errors.
-  llvm::Expected<std::unique_ptr<Pass>> create(llvm::StringRef Spec) const;
+  /// \p Leading go before the spec's arguments, which win over them (a
+  /// driver's options that are the pass's arguments).
+  llvm::Expected<std::unique_ptr<Pass>> create(llvm::StringRef Spec,
+                                               const PassArguments &Leading = {}) const;
 
 private:
+  PseudoInstructionRegistry &Pseudos;
   std::vector<PassInfo> Passes;
 };
 
-/// Registers the passes of the core library (called by PassRegistry::global).
-void registerCorePasses(PassRegistry &R);
+/// The pass registry of \p Ctx, made with the core passes on first use.
+PassRegistry &passRegistry(StinkyTofuContext &Ctx);
 
 } // namespace stinkytofu
 

@@ -6,6 +6,10 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace stinkytofu {
 
@@ -29,8 +33,35 @@ TextPosition positionOf(llvm::StringRef Text, size_t Offset);
 llvm::Error sourceError(llvm::StringRef File, unsigned Line, unsigned Column,
                         llvm::StringRef LineText, const llvm::Twine &Message);
 
-/// Where warnings go (stderr unless a caller redirects them).
-llvm::raw_ostream &warningStream();
+/// One diagnostic, typed: what a DiagnosticHandler receives, so that a
+/// library caller (a test, a Python binding) can act on the severity and
+/// position instead of parsing text.
+struct SourceDiagnostic {
+  llvm::SourceMgr::DiagKind Kind = llvm::SourceMgr::DK_Warning;
+  /// Empty for a note about the diagnostic before it (printed bare).
+  std::string File;
+  unsigned Line = 0;   ///< 1-based; 0: the file as a whole
+  unsigned Column = 0; ///< 1-based; 0 with a line: the line's start
+  std::string LineText;
+  std::string Message;
+  /// Columns of LineText to underline, 0-based, end exclusive (as MC gives).
+  std::vector<std::pair<unsigned, unsigned>> Ranges;
+  /// Printed right after it (a macro's "while in macro instantiation").
+  std::vector<SourceDiagnostic> Notes;
+
+  /// `file:line:col: warning: message`, the line and a caret, then the notes.
+  std::string render() const;
+};
+
+/// \p D as a SourceDiagnostic (file, position, line and ranges kept).
+SourceDiagnostic toSourceDiagnostic(const llvm::SMDiagnostic &D);
+
+/// Receives the warnings and notes a library reports (errors are returned
+/// as llvm::Error). StinkyTofuContext (ir/StinkyTofuContext.h) holds one.
+using DiagnosticHandler = std::function<void(const SourceDiagnostic &)>;
+
+/// The default handler: prints render() to stderr.
+void printDiagnostic(const SourceDiagnostic &D);
 
 } // namespace stinkytofu
 

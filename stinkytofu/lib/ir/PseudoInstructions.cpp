@@ -1,5 +1,5 @@
 //===- PseudoInstructions.cpp - Statements a pass lowers, not MC ----------===//
-#include "stinkytofu/mc/PseudoInstructions.h"
+#include "stinkytofu/ir/PseudoInstructions.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/Instruction.h"
 #include "llvm/ADT/StringExtras.h"
@@ -7,11 +7,6 @@
 using namespace llvm;
 
 namespace stinkytofu {
-
-PseudoInstructionRegistry &PseudoInstructionRegistry::global() {
-  static PseudoInstructionRegistry R;
-  return R;
-}
 
 void PseudoInstructionRegistry::add(PseudoInstructionInfo Info) {
   Info.Mnemonic = StringRef(Info.Mnemonic).lower();
@@ -31,13 +26,13 @@ PseudoInstructionRegistry::find(StringRef Mnemonic) const {
   return nullptr;
 }
 
-const PseudoInstructionInfo *findPseudoInstruction(StringRef Statement) {
-  const PseudoInstructionRegistry &R = PseudoInstructionRegistry::global();
-  if (R.entries().empty())
+const PseudoInstructionInfo *
+PseudoInstructionRegistry::findStatement(StringRef Statement) const {
+  if (Entries.empty())
     return nullptr;
   StringRef Word = Statement.ltrim(" \t").take_until(
       [](char C) { return isSpace(C) || C == ','; });
-  return R.find(Word);
+  return find(Word);
 }
 
 InstrFacts pseudoInstructionFacts(const Instruction &I, const TargetInfo &TI) {
