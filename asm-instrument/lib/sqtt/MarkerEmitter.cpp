@@ -3,11 +3,13 @@
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
 #include "stinkytofu/analysis/BranchRange.h"
+#include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/AssemblerState.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/support/StableSort.h"
+#include "stinkytofu/transforms/BranchRelaxationPass.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/Support/Format.h"
@@ -130,6 +132,9 @@ private:
   Expected<std::list<Instruction>> make(ArrayRef<Statement> Code, StringRef Label);
   void warn(const MarkerSite &S, const Twine &Reason);
   std::string describe(const BranchLayout::OutOfRange &R) const;
+  /// Whether \p R's branch can become a long branch after the markers are
+  /// in (BranchRelaxationPass.h).
+  bool relaxable(const BranchLayout::OutOfRange &R);
 
   Function &F;
   std::vector<MarkerSite> Sites;
@@ -143,6 +148,7 @@ private:
   std::optional<MCRegister> Pred, PredTemp;
   InsertPoint EntryPoint;
   EmitStats Stats;
+  std::optional<LongBranchBuilder> LongBranches; ///< made when first needed
 };
 
 void FunctionEmitter::buildGroups() {
@@ -340,6 +346,23 @@ std::string FunctionEmitter::describe(const BranchLayout::OutOfRange &R) const {
           " out of range (offset " + Twine(R.Offset) + " dwords; a short branch reaches " +
           Twine(INT16_MIN) + ".." + Twine(INT16_MAX) + ")")
       .str();
+}
+
+bool FunctionEmitter::relaxable(const BranchLayout::OutOfRange &R) {
+  if (!LongBranches)
+    LongBranches.emplace(*F.parent(), Ctx.Factory.builder());
+  // After the markers, what is dead at the target now still is, but the
+  // scope predicate, which stays live from the function's entry on.
+  SmallVector<MCRegister, 1> Reserved;
+  if (Pred)
+    Reserved.push_back(*Pred);
+  Expected<LongBranchBuilder::Plan> P =
+      LongBranches->plan(*R.Branch, Live.liveIn(*F.findBlock(R.Target)), Live.units(),
+                         namedSGPRCount(F), Reserved);
+  if (P)
+    return true;
+  consumeError(P.takeError());
+  return false;
 }
 
 GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const {
@@ -591,6 +614,9 @@ Expected<std::vector<GroupPlan>> FunctionEmitter::planAll() {
         Inserted[*Slot] += *B;
       }
     std::vector<BranchLayout::OutOfRange> Far = Layout->check(Inserted);
+    // The pass turns a branch that can become a long branch into one once
+    // the markers are in: nothing is refused for it.
+    std::erase_if(Far, [&](const BranchLayout::OutOfRange &R) { return relaxable(R); });
     if (Far.empty())
       break;
 

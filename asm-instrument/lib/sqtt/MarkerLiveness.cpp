@@ -32,14 +32,13 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B) : Bud
   RU = std::make_unique<RegisterUnits>(TI);
   All = RU->all();
   Busy = RU->none();
-  LivenessOptions Options;
   if (AbiReturns) {
     Options.LiveAfterReturn = liveAfterAbiReturn(*RU);
     // A callee may write less than all it may clobber: a call ends no
     // liveness.
     Options.CallsEndLiveness = false;
   }
-  Core = std::make_unique<Liveness>(F, std::move(Options));
+  Core = std::make_unique<Liveness>(F, Options);
   // The verifier asks after the code changed: answer for the original.
   Core->computeAllInstructionSets();
   // Live somewhere = live out of a block, or read or written by one of its

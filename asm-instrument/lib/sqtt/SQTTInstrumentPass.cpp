@@ -11,6 +11,7 @@
 #include "asm-instrument/sqtt/UserMarkers.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/support/Diagnostics.h"
+#include "stinkytofu/transforms/BranchRelaxationPass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -259,6 +260,13 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   if (Snapshot)
     if (Error E = Snapshot->verify(M, Ctx.Inserted, Ctx.InsertedBlocks, LiveOf))
       return moduleError(M, std::move(E));
+  // Short branches the markers pushed out of range become long branches,
+  // once the verifier has checked the markers against the original code.
+  for (auto &[F, S] : Stats)
+    if (S.Added)
+      if (Expected<unsigned> N = relaxBranches(*F, Ctx.Factory.builder(), LiveOf[F]->options());
+          !N)
+        return N.takeError();
   if (Config.Stats) {
     raw_ostream &OS = context().statsStream();
     EmitStats Total;

@@ -32,6 +32,8 @@ public:
   llvm::Expected<unsigned> encodedSize(llvm::StringRef Text, bool Branch = false);
 
   InstructionSizes &sizes() { return Sizes; }
+  /// The builder, for other code the pass creates (long branches).
+  InstBuilder &builder() { return Builder; }
 
 private:
   InstBuilder Builder;

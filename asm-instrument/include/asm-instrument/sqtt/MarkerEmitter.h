@@ -26,9 +26,11 @@
 // emitted unguarded.
 //
 // Before anything is inserted, the planned groups are measured (encoded
-// bytes) and the groups that would push a short branch out of range
-// (BranchRange.h) are refused, biggest first, with a warning naming the
-// branch.
+// bytes). A short branch they would push out of range (BranchRange.h) is
+// turned into a long branch by the pass once the markers are in
+// (BranchRelaxationPass.h), when liveness proves the long branch's
+// registers dead at its target; otherwise the groups between the branch and
+// its target are refused, biggest first, with a warning naming the branch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_SQTT_MARKEREMITTER_H

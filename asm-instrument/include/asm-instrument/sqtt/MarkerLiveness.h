@@ -23,6 +23,7 @@
 
 #include "asm-instrument/sqtt/MarkerSites.h"
 #include "asm-instrument/sqtt/RegisterBudget.h"
+#include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/MC/MCRegister.h"
@@ -30,9 +31,6 @@
 #include <optional>
 #include <vector>
 
-namespace stinkytofu {
-class Liveness;
-}
 
 namespace stinkytofu::sqtt {
 
@@ -43,6 +41,8 @@ public:
 
   const RegisterUnits &units() const { return *RU; }
   const SGPRBudget &budget() const { return Budget; }
+  /// The options the core liveness was computed with (the ABI refinement).
+  const LivenessOptions &options() const { return Options; }
 
   /// Live units at \p P in the original program.
   const llvm::BitVector &liveAt(const InsertPoint &P) const;
@@ -62,6 +62,7 @@ public:
   std::optional<llvm::MCRegister> freeSGPR() const;
 
 private:
+  LivenessOptions Options;
   std::unique_ptr<Liveness> Core;
   std::unique_ptr<RegisterUnits> RU;
   SGPRBudget Budget;
