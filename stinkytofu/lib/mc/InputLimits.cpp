@@ -182,6 +182,10 @@ struct Block {
   unsigned OpenMacros = 0;
   uint64_t Repetitions = 1;
   size_t Offset = 0; // of its directive
+  /// `.if`s opened in the body and not yet closed: each copy of the body
+  /// must close what it opens (LLVM MC leaks an expansion that ends with
+  /// a conditional open).
+  unsigned OpenConditionals = 0;
 };
 
 /// What one invocation of a macro expands to: its own statements (repeated
@@ -433,6 +437,8 @@ void Scanner::statement(StringRef Code, size_t Offset) {
     chargeExpansion(Offset, Invoked == Macros.end() ? StringRef() : Word);
   if (Closes && Blocks.back().OpenMacros)
     return fail(Offset, "a .macro in this block has no .endm before its .endr");
+  if (Closes && Blocks.back().OpenConditionals)
+    return fail(Offset, "a .if in this block has no .endif before its " + Directive);
   if (Closes) {
     if (Blocks.back().IsMacro && Blocks.size() == 1) {
       // A new definition may change what any macro invoking it costs.
@@ -452,6 +458,23 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   // A `.macro` in a repeat body is defined by every copy of the body, so it
   // must end there: otherwise the definition swallows the rest of the file
   // (LLVM MC then leaks the expansion).
+  // MC ends a macro body at its `.endm` whatever repeated block is open in
+  // it, and that block then swallows the rest of every expansion.
+  if ((Directive == ".endm" || Directive == ".endmacro") && !Blocks.empty() &&
+      !Blocks.back().IsMacro && !Blocks.back().OpenMacros &&
+      llvm::any_of(Blocks, [](const Block &B) { return B.IsMacro; }))
+    return fail(Offset, "a repeated block in this .macro has no .endr before its " + Directive);
+  if (!Blocks.empty() && StringRef(Directive).starts_with(".if")) {
+    ++Blocks.back().OpenConditionals;
+    return;
+  }
+  if (!Blocks.empty() && Directive == ".endif") {
+    if (!Blocks.back().OpenConditionals)
+      return fail(Offset, "'.endif' in a .macro or repeated body closes a .if opened "
+                          "outside it");
+    --Blocks.back().OpenConditionals;
+    return;
+  }
   if (!Blocks.empty() && !Blocks.back().IsMacro) {
     unsigned &Open = Blocks.back().OpenMacros;
     if (Directive == ".macro")

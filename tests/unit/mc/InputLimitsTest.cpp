@@ -128,6 +128,25 @@ TEST(InputLimits, RepeatBlocksClose) {
   EXPECT_EQ(violation(".macro m\n.endr\n.endm\n").first, std::string::npos);
 }
 
+TEST(InputLimits, BodiesCloseWhatTheyOpen) {
+  // MC ends a macro body at .endm: a repeated block open in it swallows the
+  // rest of each expansion.
+  EXPECT_EQ(violation(".macro M\n.irp r, 1, 2\ns_nop 0\n.endm\n").second,
+            "a repeated block in this .macro has no .endr before its .endm");
+  EXPECT_EQ(violation(".macro M\n.rept 2\ns_nop 0\n.endr\n.endm\n").first, std::string::npos);
+  // Conditionals open in a body must close in it.
+  EXPECT_EQ(violation(".macro M\n.if 1\n.else\n.endm\n").second,
+            "a .if in this block has no .endif before its .endm");
+  EXPECT_EQ(violation(".rept 2\n.ifdef x\n.endr\n").second,
+            "a .if in this block has no .endif before its .endr");
+  EXPECT_EQ(violation(".if 1\n.macro M\n.endif\n.endm\n").second,
+            "'.endif' in a .macro or repeated body closes a .if opened outside it");
+  EXPECT_EQ(
+      violation(".macro M x\n.if \\x\n.exitm\n.else\ns_nop 0\n.endif\n.endm\n.if 1\n.endif\n")
+          .first,
+      std::string::npos);
+}
+
 TEST(InputLimits, FileNumbers) {
   InputLimits L;
   L.MaxFileNumber = 10;

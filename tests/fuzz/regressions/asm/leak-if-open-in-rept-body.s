@@ -1,0 +1,4 @@
+.rept 2
+.if 1
+.else
+.endr
