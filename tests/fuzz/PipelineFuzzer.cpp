@@ -71,7 +71,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     checkPassError(std::move(E));
     return 0;
   }
-  printModuleLiveness(M, AM, nulls());
+  // CFGBuilder ran: every function has a valid CFG.
+  if (Error E = printModuleLiveness(M, AM, nulls())) {
+    std::fprintf(stderr, "%s\n", toString(std::move(E)).c_str());
+    fuzz::check(false, "liveness refused the CFG that CFGBuilder built");
+  }
   if (Error E = pipeline(Instrumentation).run(M, AM)) {
     checkPassError(std::move(E));
     return 0;

@@ -1,5 +1,6 @@
 //===- SQTTInstrumentPass.cpp - SQTT markers in final assembly ------------===//
 #include "asm-instrument/sqtt/SQTTInstrumentPass.h"
+#include "asm-instrument/funcmap/FuncMap.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/sqtt/BarrierMarkers.h"
 #include "asm-instrument/sqtt/FunctionMarkers.h"
@@ -101,6 +102,22 @@ Error moduleError(const Module &M, Error E) {
   return moduleError(M, toString(std::move(E)));
 }
 
+/// An error when \p F, which the funcmap will name, has a name the funcmap
+/// cannot hold (MC accepts labels such as `k@x`; `@` starts a source
+/// location there), at the function's label.
+Error checkFuncmapName(const Module &M, const Function &F) {
+  std::optional<std::string> Bad = funcmap::checkName(F.name());
+  if (!Bad)
+    return Error::success();
+  SourceLocation L = F.blocks().empty() ? SourceLocation() : F.blocks().front().location();
+  std::string Where = M.fileName().str();
+  if (L.isValid())
+    Where += ":" + std::to_string(L.Line) + ":" + std::to_string(L.Column);
+  return createStringError(inconvertibleErrorCode(),
+                           Where + ": error: SQTTInstrumentPass: function '" + F.name() +
+                               "' cannot be named in the funcmap: " + *Bad);
+}
+
 bool inPassScope(const Module &M, const PassScope &Scope, const MarkerSite &S) {
   return Scope.isWholeModule() || (S.Origin && inScope(M, Scope, *S.Origin));
 }
@@ -152,9 +169,15 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
       if (inPassScope(M, Scope, S))
         SitesOf[F].push_back(std::move(S));
   };
+  for (Function *F : Funcs)
+    if (F->isEntry())
+      if (Error E = checkFuncmapName(M, *F))
+        return std::move(E);
   if (Config.functionsEnabled())
     for (Function *F : Funcs)
       if (!F->isEntry() && functionSize(*F, Config.FunctionMode) > Config.FunctionThreshold) {
+        if (Error E = checkFuncmapName(M, *F))
+          return std::move(E);
         unsigned H = Ids.addFunction(F->name(), Locs.of(*F));
         Add(F, functionSites(*F, H));
       }

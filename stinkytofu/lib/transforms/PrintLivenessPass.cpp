@@ -6,11 +6,15 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-void printModuleLiveness(Module &M, AnalysisManager &AM, raw_ostream &OS) {
+Error printModuleLiveness(Module &M, AnalysisManager &AM, raw_ostream &OS) {
   for (Function &F : M.functions()) {
+    Expected<Liveness &> Live = AM.getResult<LivenessAnalysis>(F);
+    if (!Live)
+      return Live.takeError();
     OS << "liveness of @" << F.name() << ":\n";
-    AM.getResult<LivenessAnalysis>(F).print(OS);
+    Live->print(OS);
   }
+  return Error::success();
 }
 
 namespace {
@@ -20,7 +24,8 @@ public:
   StringRef name() const override { return "PrintLiveness"; }
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
                                   const PassScope &) override {
-    printModuleLiveness(M, AM, errs());
+    if (Error E = printModuleLiveness(M, AM, context().dumpStream()))
+      return std::move(E);
     return PreservedAnalyses::all();
   }
 };
