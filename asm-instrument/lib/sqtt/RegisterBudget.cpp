@@ -2,6 +2,7 @@
 #include "asm-instrument/sqtt/RegisterBudget.h"
 #include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/KernelDescriptor.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -9,71 +10,12 @@ using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
-namespace {
-
-/// Where a kernel's descriptor text is: the item and the byte range of the
-/// body between `.amdhsa_kernel <Name>` and `.end_amdhsa_kernel`.
-struct DescriptorRef {
-  size_t Item;
-  size_t Begin, End;
-};
-
-std::optional<DescriptorRef> findDescriptor(const Module &M, StringRef Name) {
-  for (size_t N = 0; N < M.items().size(); ++N) {
-    const ModuleItem &Item = M.items()[N];
-    if (Item.K != ModuleItem::Kind::Text || !Item.Contents.contains(".amdhsa_kernel"))
-      continue;
-    StringRef Text = Item.Contents;
-    for (size_t K = Text.find(".amdhsa_kernel"); K != StringRef::npos;
-         K = Text.find(".amdhsa_kernel", K + 1)) {
-      size_t NameAt = K + strlen(".amdhsa_kernel");
-      if (NameAt >= Text.size() || !isSpace(Text[NameAt]))
-        continue;
-      StringRef Line = Text.substr(NameAt).take_until([](char C) { return C == '\n'; });
-      StringRef KName =
-          Line.take_until([](char C) { return C == ';' || C == '/' || C == '#'; }).trim();
-      if (KName != Name)
-        continue;
-      size_t End = Text.find(".end_amdhsa_kernel", NameAt);
-      return DescriptorRef{N, NameAt, End == StringRef::npos ? Text.size() : End};
-    }
-  }
-  return std::nullopt;
-}
-
-/// The value after \p Key on its line within [Begin, End) of \p Text: its
-/// offset and length.
-std::optional<std::pair<size_t, size_t>> findValue(StringRef Text, size_t Begin, size_t End,
-                                                   StringRef Key) {
-  size_t At = Text.find(Key, Begin);
-  while (At != StringRef::npos && At < End) {
-    size_t After = At + Key.size();
-    if (After < Text.size() && (Text[After] == ' ' || Text[After] == '\t' || Text[After] == ':')) {
-      size_t V = After;
-      while (V < Text.size() && (Text[V] == ' ' || Text[V] == '\t' || Text[V] == ':'))
-        ++V;
-      size_t E = V;
-      while (E < Text.size() && isAlnum(Text[E]))
-        ++E;
-      return std::make_pair(V, E - V);
-    }
-    At = Text.find(Key, At + 1);
-  }
-  return std::nullopt;
-}
-
-} // namespace
-
 std::optional<unsigned> kernelNextFreeSGPR(const Module &M, StringRef Name) {
-  std::optional<DescriptorRef> D = findDescriptor(M, Name);
-  if (!D)
+  std::optional<KernelDescriptor> D = KernelDescriptor::find(M, Name);
+  std::optional<uint64_t> N = D ? D->integer(".amdhsa_next_free_sgpr") : std::nullopt;
+  if (!N || *N > UINT_MAX)
     return std::nullopt;
-  StringRef Text = M.items()[D->Item].Contents;
-  auto V = findValue(Text, D->Begin, D->End, ".amdhsa_next_free_sgpr");
-  unsigned N;
-  if (!V || Text.substr(V->first, V->second).getAsInteger(0, N))
-    return std::nullopt;
-  return N;
+  return unsigned(*N);
 }
 
 SGPRBudget sgprBudget(const Function &F, bool AllowGrowth) {
@@ -101,19 +43,17 @@ Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
                              "kernel '" + Name + "' needs " +
                                  Twine(NewCount) + " SGPRs for the inserted code, but " + Why);
   };
-  std::optional<DescriptorRef> D = findDescriptor(M, Name);
+  std::optional<KernelDescriptor> D = KernelDescriptor::find(M, Name);
   if (!D)
     return Fail("its kernel descriptor was not found");
-  StringRef Text = M.items()[D->Item].Contents;
-  auto V = findValue(Text, D->Begin, D->End, ".amdhsa_next_free_sgpr");
-  unsigned Old;
-  if (!V || Text.substr(V->first, V->second).getAsInteger(0, Old))
+  std::optional<uint64_t> Old = D->integer(".amdhsa_next_free_sgpr");
+  if (!Old)
     return Fail("its .amdhsa_next_free_sgpr is not a number");
   if (NewCount > M.target().hardware().maxSGPRs())
     return Fail("the target has " + Twine(M.target().hardware().maxSGPRs()));
-  if (NewCount <= Old)
+  if (NewCount <= *Old)
     return Error::success();
-  unsigned Delta = NewCount - Old;
+  unsigned Delta = NewCount - *Old;
 
   // The metadata's .sgpr_count of the same kernel, if there is metadata.
   std::optional<std::pair<size_t, std::pair<size_t, unsigned>>> Meta; // item, offset, value
@@ -182,10 +122,8 @@ Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
   }
 
   // Rewrite the descriptor (and the metadata) with the new numbers.
-  std::string NewDesc = (Text.take_front(V->first) + Twine(NewCount) +
-                         Text.substr(V->first + V->second))
-                            .str();
-  M.items()[D->Item].Contents = M.save(NewDesc);
+  if (Error E = D->setInteger(M, ".amdhsa_next_free_sgpr", NewCount))
+    return E;
   if (Meta) {
     auto &[Item, Pos] = *Meta;
     StringRef T = M.items()[Item].Contents;
