@@ -8,7 +8,8 @@
 // capture every diagnostic instead of finding it on stderr.
 //
 // The reader takes it through ReaderOptions::Context, a pass through
-// Pass::context() (the pass manager hands it over).
+// Pass::context() (the pass manager hands it over). It must outlive the
+// modules read and the passes created with it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_IR_STINKYTOFUCONTEXT_H
