@@ -4,7 +4,6 @@
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/sqtt/BarrierMarkers.h"
 #include "asm-instrument/sqtt/FunctionMarkers.h"
-#include "asm-instrument/sqtt/InstrumentationVerifier.h"
 #include "asm-instrument/sqtt/MarkerEmitter.h"
 #include "asm-instrument/sqtt/MemoryMarkers.h"
 #include "asm-instrument/sqtt/RegisterBudget.h"
@@ -14,6 +13,7 @@
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/BranchRelaxationPass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/InsertionVerifier.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -205,9 +205,9 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
     if (!SitesOf[F].empty())
       LiveOf[F] = std::make_unique<MarkerLiveness>(*F, followsCallingConvention(*F),
                                                    sgprBudget(*F, /*AllowGrowth=*/true));
-  std::unique_ptr<InstrumentationSnapshot> Snapshot;
+  std::unique_ptr<InsertionSnapshot> Snapshot;
   if (Config.Verify)
-    Snapshot = std::make_unique<InstrumentationSnapshot>(M);
+    Snapshot = std::make_unique<InsertionSnapshot>(M);
   EmitContext Ctx(M, context(), Config, Ids, std::move(*Checks));
   std::vector<std::pair<Function *, EmitStats>> Stats;
   bool Changed = false;
@@ -280,9 +280,13 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   }
 
   // 5. Verification and statistics.
-  if (Snapshot)
-    if (Error E = Snapshot->verify(M, Ctx.Inserted, Ctx.InsertedBlocks, LiveOf))
+  if (Snapshot) {
+    DenseMap<const Function *, const Liveness *> Original;
+    for (auto &[F, L] : LiveOf)
+      Original[F] = &L->core();
+    if (Error E = Snapshot->verify(M, Ctx.Inserted, Ctx.InsertedBlocks, Original))
       return moduleError(M, std::move(E));
+  }
   // Short branches the markers pushed out of range become long branches,
   // once the verifier has checked the markers against the original code.
   for (auto &[F, S] : Stats)

@@ -43,6 +43,8 @@ public:
   const SGPRBudget &budget() const { return Budget; }
   /// The options the core liveness was computed with (the ABI refinement).
   const LivenessOptions &options() const { return Options; }
+  /// The core liveness of the original program, every block's sets kept.
+  const Liveness &core() const { return *Core; }
 
   /// Live units at \p P in the original program.
   const llvm::BitVector &liveAt(const InsertPoint &P) const;

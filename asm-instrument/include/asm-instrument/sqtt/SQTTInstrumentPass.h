@@ -16,8 +16,9 @@
 //   4. funcmap rows (the funcmap model of funcmap/FuncMap.h): written to
 //      `funcmap-out=FILE` and, with `funcmap-in-asm`, appended to the
 //      assembly as `.section .sqtt_funcmap,"",@progbits` + `.asciz`;
-//   5. `verify` runs the instrumentation verifier, `stats` prints what was
-//      inserted per kernel and function to the context's statsStream().
+//   5. `verify` runs the insertion verifier (transforms/InsertionVerifier.h),
+//      `stats` prints what was inserted per kernel and function to the
+//      context's statsStream().
 //
 // Settings: SQTTConfig.h (the driver's environment, overridden by
 // arguments). Markers it cannot insert are warnings to the context.

@@ -1,14 +1,14 @@
-//===- InstrumentationVerifier.cpp - Inserted code changes nothing --------===//
-#include "asm-instrument/sqtt/InstrumentationVerifier.h"
+//===- InsertionVerifier.cpp - Inserted code changes nothing --------------===//
+#include "stinkytofu/transforms/InsertionVerifier.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace llvm;
 
-namespace stinkytofu::sqtt {
+namespace stinkytofu {
 
-InstrumentationSnapshot::InstrumentationSnapshot(const Module &M) {
+InsertionSnapshot::InsertionSnapshot(const Module &M) {
   for (const Function &F : M.functions()) {
     std::vector<Entry> &S = Streams[&F];
     for (const BasicBlock &BB : F.blocks())
@@ -96,10 +96,10 @@ public:
 
 } // namespace
 
-Error InstrumentationSnapshot::verify(
+Error InsertionSnapshot::verify(
     const Module &M, const DenseSet<const Instruction *> &Inserted,
     const DenseSet<const BasicBlock *> &InsertedBlocks,
-    const DenseMap<Function *, std::unique_ptr<MarkerLiveness>> &Live) const {
+    const DenseMap<const Function *, const Liveness *> &Live) const {
   std::string Problems;
   auto Problem = [&](const Twine &T) { Problems += ("  " + T + "\n").str(); };
 
@@ -135,10 +135,10 @@ Error InstrumentationSnapshot::verify(
               " original instructions are missing");
 
     // 2. Every run of inserted code leaves live registers alone.
-    auto LIt = Live.find(const_cast<Function *>(&F));
+    auto LIt = Live.find(&F);
     if (LIt == Live.end())
       continue;
-    const MarkerLiveness &L = *LIt->second;
+    const Liveness &L = *LIt->second;
     RunChecker C(L.units());
     RunChecker::State S;
     StringMap<RunChecker::State> Pending; // skip label -> state on the branch
@@ -239,7 +239,7 @@ Error InstrumentationSnapshot::verify(
   if (Problems.empty())
     return Error::success();
   return createStringError(inconvertibleErrorCode(),
-                           "the instrumentation verifier failed:\n" + StringRef(Problems).rtrim());
+                           "the insertion verifier failed:\n" + StringRef(Problems).rtrim());
 }
 
-} // namespace stinkytofu::sqtt
+} // namespace stinkytofu

@@ -1,5 +1,5 @@
-//===- InstrumentationVerifierTest.cpp - The verifier finds bad insertions ===//
-#include "asm-instrument/sqtt/InstrumentationVerifier.h"
+//===- InsertionVerifierTest.cpp - The verifier finds bad insertions ------===//
+#include "stinkytofu/transforms/InsertionVerifier.h"
 #include "TestModules.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/asm/AsmReader.h"
@@ -7,37 +7,36 @@
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace stinkytofu::sqtt;
 
 namespace {
 
 struct Fixture {
   std::unique_ptr<Module> M;
   Function *F = nullptr;
-  llvm::DenseMap<Function *, std::unique_ptr<MarkerLiveness>> Live;
+  std::unique_ptr<Liveness> Live;
   llvm::DenseSet<const Instruction *> Inserted;
   llvm::DenseSet<const BasicBlock *> Blocks;
-  std::unique_ptr<InstrumentationSnapshot> Snapshot;
+  std::unique_ptr<InsertionSnapshot> Snapshot;
 
   explicit Fixture(llvm::StringRef Text) {
     M = test::readAsmText(Text, "gfx942");
     F = &M->functions().front();
     buildCFG(*F);
-    Live[F] = std::make_unique<MarkerLiveness>(*F, false, sgprBudget(*F, false));
-    Snapshot = std::make_unique<InstrumentationSnapshot>(*M);
+    Live = std::make_unique<Liveness>(*F);
+    // The verifier asks after the code changed: answer for the original.
+    Live->computeAllInstructionSets();
+    Snapshot = std::make_unique<InsertionSnapshot>(*M);
   }
   /// Inserts \p Text before the \p N-th instruction (0-based) and marks it.
   void insertBefore(unsigned N, llvm::StringRef Text) {
     auto It = F->blocks().front().instructions().begin();
     std::advance(It, N);
-    // Warm the liveness of the point first, as the emitter's planning does.
-    (void)Live[F]->liveBefore(*It);
     auto I = createInstruction(*M, Text);
     ASSERT_TRUE(bool(I)) << llvm::toString(I.takeError());
     Inserted.insert(&F->blocks().front().insert(It, std::move(*I)));
   }
   std::string verify() {
-    llvm::Error E = Snapshot->verify(*M, Inserted, Blocks, Live);
+    llvm::Error E = Snapshot->verify(*M, Inserted, Blocks, {{F, Live.get()}});
     return E ? llvm::toString(std::move(E)) : "";
   }
 };
@@ -49,7 +48,7 @@ const char *Text = "\t.text\n"
                    "\ts_movrels_b32 s5, s4\n"
                    "\ts_endpgm\n";
 
-TEST(InstrumentationVerifierTest, AcceptsDeadWritesAndRestoredRegisters) {
+TEST(InsertionVerifierTest, AcceptsDeadWritesAndRestoredRegisters) {
   Fixture X(Text);
   X.insertBefore(0, "s_mov_b32 m0, 0x4"); // m0 is dead before its first write
   X.insertBefore(3, "s_mov_b32 s0, m0");  // m0 live: saved, used, restored
@@ -59,7 +58,7 @@ TEST(InstrumentationVerifierTest, AcceptsDeadWritesAndRestoredRegisters) {
   EXPECT_EQ(X.verify(), "");
 }
 
-TEST(InstrumentationVerifierTest, RejectsAClobberedLiveRegister) {
+TEST(InsertionVerifierTest, RejectsAClobberedLiveRegister) {
   Fixture X(Text);
   X.insertBefore(2, "s_mov_b32 m0, 0x8"); // m0 live (read by s_movrels)
   std::string E = X.verify();
@@ -67,7 +66,7 @@ TEST(InstrumentationVerifierTest, RejectsAClobberedLiveRegister) {
   EXPECT_NE(E.find("m0"), std::string::npos) << E;
 }
 
-TEST(InstrumentationVerifierTest, RejectsAChangedStream) {
+TEST(InsertionVerifierTest, RejectsAChangedStream) {
   Fixture X(Text);
   // Remove an original instruction: the stream no longer comes back.
   std::next(X.F->blocks().front().instructions().begin())->eraseFromParent();

@@ -1,0 +1,61 @@
+//===- InsertionVerifier.h - Inserted code changes nothing -------*- C++ -*-===//
+//
+// For a pass that only inserts code (instrumentation), a check made after
+// the pass and independently of how it decided:
+//
+//   1. Removing every inserted instruction gives back the original
+//      instruction stream, function by function (pseudo-instructions
+//      aside, which the pass replaces), each instruction with its original
+//      text.
+//   2. Every run of inserted code (the instructions and skip blocks inserted
+//      at one point) leaves every register the original program may still
+//      read as it found it: the code is executed symbolically, on every
+//      path through its skip branches; a register copied away and back
+//      (`s_mov_b32 sX, m0` ... `s_mov_b32 m0, sX`), or SCC saved and
+//      restored (`s_cselect_b32 sX, 1, 0` ... `s_cmp_lg_u32 sX, 0`) counts
+//      as unchanged; anything else written must be dead at that point in the
+//      original program (Liveness computed before the change, with every
+//      block's sets: Liveness::computeAllInstructionSets).
+//
+// Usage: take an InsertionSnapshot of the module before inserting, record
+// what the pass creates, then verify().
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_TRANSFORMS_INSERTIONVERIFIER_H
+#define STINKYTOFU_TRANSFORMS_INSERTIONVERIFIER_H
+
+#include "stinkytofu/analysis/Liveness.h"
+#include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+class InsertionSnapshot {
+public:
+  /// Records the instruction stream of every function of \p M.
+  explicit InsertionSnapshot(const Module &M);
+
+  /// Checks \p M after the insertions; \p Inserted and \p InsertedBlocks
+  /// are what the pass created, \p Live the liveness of each changed
+  /// function before the change (a function without one is checked for 1
+  /// only). One error lists every problem.
+  llvm::Error verify(const Module &M, const llvm::DenseSet<const Instruction *> &Inserted,
+                     const llvm::DenseSet<const BasicBlock *> &InsertedBlocks,
+                     const llvm::DenseMap<const Function *, const Liveness *> &Live) const;
+
+private:
+  struct Entry {
+    const Instruction *I;
+    bool Pseudo;
+    std::string Text;
+  };
+  llvm::DenseMap<const Function *, std::vector<Entry>> Streams;
+};
+
+} // namespace stinkytofu
+
+#endif
