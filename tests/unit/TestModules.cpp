@@ -1,6 +1,7 @@
 //===- TestModules.cpp - Modules read from text, for unit tests -----------===//
 #include "TestModules.h"
 #include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/stir/StirReader.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -40,6 +41,14 @@ std::unique_ptr<Module> readStirText(llvm::StringRef Text, llvm::StringRef Arch,
                                      llvm::StringRef FileName) {
   return readText(readStir, Text, Arch, /*AllowUnknown=*/false, FileName,
                   /*Context=*/nullptr);
+}
+
+std::string printAsmText(const Module &M) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  if (llvm::Error E = writeAsm(M, OS))
+    ADD_FAILURE() << llvm::toString(std::move(E));
+  return S;
 }
 
 } // namespace stinkytofu::test

@@ -2,7 +2,8 @@
 //
 // The one way unit tests read a module from a string, `.s` or `.stir`: a
 // read error is a test failure (with the reader's message) and a null
-// module, so a test stops at its first ASSERT on the result.
+// module, so a test stops at its first ASSERT on the result; and print one
+// back as assembly.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_TESTS_UNIT_TESTMODULES_H
@@ -24,6 +25,9 @@ std::unique_ptr<Module> readAsmText(llvm::StringRef Text, llvm::StringRef Arch =
                                     bool AllowUnknown = false,
                                     llvm::StringRef FileName = "t.s",
                                     StinkyTofuContext *Context = nullptr);
+
+/// \p M printed as assembly (a write error is a test failure).
+std::string printAsmText(const Module &M);
 
 /// The module of the textual IR \p Text, read like readAsmText().
 std::unique_ptr<Module> readStirText(llvm::StringRef Text, llvm::StringRef Arch = "",
