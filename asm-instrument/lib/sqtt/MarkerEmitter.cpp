@@ -34,6 +34,7 @@ EmitStats &EmitStats::operator+=(const EmitStats &O) {
   Guards += O.Guards;
   Refused += O.Refused;
   Added += O.Added;
+  BranchesToRelax += O.BranchesToRelax;
   CachedPredicate |= O.CachedPredicate;
   SGPRHighWater = std::max(SGPRHighWater, O.SGPRHighWater);
   return *this;
@@ -616,7 +617,9 @@ Expected<std::vector<GroupPlan>> FunctionEmitter::planAll() {
     std::vector<BranchLayout::OutOfRange> Far = Layout->check(Inserted);
     // The pass turns a branch that can become a long branch into one once
     // the markers are in: nothing is refused for it.
+    size_t Before = Far.size();
     std::erase_if(Far, [&](const BranchLayout::OutOfRange &R) { return relaxable(R); });
+    Stats.BranchesToRelax = unsigned(Before - Far.size());
     if (Far.empty())
       break;
 

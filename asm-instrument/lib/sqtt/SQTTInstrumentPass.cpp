@@ -290,7 +290,7 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   // Short branches the markers pushed out of range become long branches,
   // once the verifier has checked the markers against the original code.
   for (auto &[F, S] : Stats)
-    if (S.Added)
+    if (S.BranchesToRelax)
       if (Expected<unsigned> N = relaxBranches(*F, Ctx.Factory.builder(), LiveOf[F]->options());
           !N)
         return N.takeError();

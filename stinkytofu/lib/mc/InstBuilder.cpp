@@ -318,9 +318,10 @@ Instruction InstBuilder::describe(StringRef Mnemonic, ArrayRef<BuildOperand> Ope
   return Instruction(Kind, Mnemonic.lower(), std::move(Typed));
 }
 
-Expected<SmallVector<MCInst, 1>> InstBuilder::assembleText(StringRef Text) {
+Expected<SmallVector<MCInst, 1>> InstBuilder::assembleText(StringRef Text,
+                                                         ModuleAssembler &In) {
   ++Assembled;
-  Expected<SmallVector<MCInst, 1>> Insts = Scratch->assembleStatement(Text);
+  Expected<SmallVector<MCInst, 1>> Insts = In.assembleStatement(Text);
   if (!Insts)
     return createStringError(inconvertibleErrorCode(),
                              "cannot assemble '" + Text.trim() + "': " +
@@ -358,6 +359,17 @@ InstBuilder::Prototype InstBuilder::makePrototype(StringRef Mnemonic,
     if (P.Positions[OpIndex].empty())
       P.Patchable = false;
   }
+  // An expression a text operand wrote (`L-.Lpost_addpc0`) refers to
+  // symbols of the builder's own context, which a copy would keep pointing
+  // at after the builder is gone: such a shape is assembled from its text,
+  // in the module's context, for every instance.
+  for (auto [InstIndex, Inst] : enumerate(P.Insts))
+    for (unsigned I = 0; I < Inst.getNumOperands(); ++I)
+      if (Inst.getOperand(I).isExpr() &&
+          !any_of(P.Positions, [&](const auto &Held) {
+            return is_contained(Held, std::make_pair(unsigned(InstIndex), I));
+          }))
+        P.Patchable = false;
   return P;
 }
 
@@ -411,7 +423,7 @@ InstBuilder::prototypeFor(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
   std::vector<BuildOperand> Holders = placeholders(Operands);
   Instruction Shape = describe(Mnemonic, Holders, InstKind::Machine);
   std::string Text = (Mnemonic + " " + formatOperands(Shape)).str();
-  Expected<SmallVector<MCInst, 1>> Insts = assembleText(Text);
+  Expected<SmallVector<MCInst, 1>> Insts = assembleText(Text, *Scratch);
   if (!Insts) {
     // The placeholders may be what MC refused (a register the instruction
     // cannot take): the statement as asked decides, and its shape is then
@@ -419,7 +431,7 @@ InstBuilder::prototypeFor(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
     consumeError(Insts.takeError());
     Instruction Asked = describe(Mnemonic, Operands, InstKind::Machine);
     Expected<SmallVector<MCInst, 1>> Real =
-        assembleText((Mnemonic + " " + formatOperands(Asked)).str());
+        assembleText((Mnemonic + " " + formatOperands(Asked)).str(), *Scratch);
     if (!Real)
       return Real.takeError();
     auto P = std::make_unique<Prototype>(makePrototype(Mnemonic, Operands, std::move(*Real)));
@@ -436,8 +448,9 @@ Expected<Instruction> InstBuilder::instantiate(const Prototype &P, StringRef Mne
                                                ArrayRef<BuildOperand> Operands) {
   Instruction I = describe(Mnemonic, Operands, P.Kind);
   if (!P.Patchable) {
+    // In the module's context: the instance's expressions outlive the builder.
     Expected<SmallVector<MCInst, 1>> Insts =
-        assembleText((Mnemonic + " " + formatOperands(I)).str());
+        assembleText((Mnemonic + " " + formatOperands(I)).str(), M.assembler());
     if (!Insts)
       return Insts.takeError();
     I.setMC(std::move(*Insts), Target);

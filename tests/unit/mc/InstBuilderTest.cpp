@@ -234,6 +234,34 @@ TEST(InstBuilderTest, SourceModifiersArePartOfTheShape) {
   EXPECT_EQ(B.statementsAssembled(), 2u);
 }
 
+TEST(InstBuilderTest, SymbolsATextOperandNamesAreTheModules) {
+  std::unique_ptr<Module> M = kernel("gfx942");
+  ASSERT_TRUE(M);
+  std::vector<Instruction> Built;
+  {
+    InstBuilder B(*M);
+    for (unsigned R : {4u, 6u}) {
+      Expected<Instruction> I =
+          B.build("s_add_u32", {Op::sgpr(R), Op::sgpr(R), Op::text("Lfar-.Lpost_getpc0")});
+      ASSERT_TRUE(bool(I)) << toString(I.takeError());
+      Built.push_back(std::move(*I));
+    }
+  } // the builder and its own MC context are gone
+  MCSymbol *Far = M->assembler().context().lookupSymbol("Lfar");
+  ASSERT_NE(Far, nullptr);
+  for (const Instruction &I : Built) {
+    ASSERT_EQ(I.mcInsts().size(), 1u);
+    const MCOperand &Expr = I.mcInsts()[0].getOperand(2);
+    ASSERT_TRUE(Expr.isExpr());
+    const auto *Sub = dyn_cast<llvm::MCBinaryExpr>(Expr.getExpr());
+    ASSERT_NE(Sub, nullptr);
+    const auto *LHS = dyn_cast<MCSymbolRefExpr>(Sub->getLHS());
+    ASSERT_NE(LHS, nullptr);
+    EXPECT_EQ(&LHS->getSymbol(), Far);
+  }
+  EXPECT_EQ(Built[1].mcInsts()[0].getOperand(0).getReg(), M->target().findRegister("SGPR6"));
+}
+
 TEST(InstBuilderTest, DepCtrAndDelayAluFieldsAreEncodedByMC) {
   for (StringRef Arch : {"gfx1030", "gfx1100", "gfx1200", "gfx1201", "gfx1250"}) {
     SCOPED_TRACE(Arch.str());

@@ -56,6 +56,10 @@ struct EmitStats {
   unsigned M0Saves = 0, SccSaves = 0, Guards = 0;
   unsigned Refused = 0;
   unsigned Added = 0; ///< instructions inserted
+  /// Short branches the inserted code may push out of range, which the
+  /// pass then relaxes (none: the function's branches all still reach, and
+  /// the relaxation need not measure it again).
+  unsigned BranchesToRelax = 0;
   /// One past the highest SGPR the inserted code uses (0: none).
   unsigned SGPRHighWater = 0;
   bool CachedPredicate = false;

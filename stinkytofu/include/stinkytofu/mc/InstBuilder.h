@@ -13,9 +13,10 @@
 //   - every further instruction of that shape is a copy of the prototype with
 //     its registers, immediates and label patched into the MC operands
 //     directly: no text, no parser, no new source buffer.
-// A shape whose operands cannot be found that way (MC transformed a value)
-// is assembled from its concrete text each time it is built with new values,
-// so a result is never a guess.
+// A shape whose operands cannot be found that way (MC transformed a value),
+// or whose text operands name symbols (`L-.Lpost_addpc0`), is assembled from
+// its concrete text, in the module's context, each time it is built: a
+// result is never a guess and never points into the builder.
 //
 // Prototypes are assembled in the builder's own MC context: building never
 // defines a label or a `.set` symbol of the module. Label operands refer to
@@ -190,7 +191,10 @@ private:
                                           llvm::ArrayRef<BuildOperand> Operands);
   Instruction describe(llvm::StringRef Mnemonic, llvm::ArrayRef<BuildOperand> Operands,
                        InstKind Kind) const;
-  llvm::Expected<llvm::SmallVector<llvm::MCInst, 1>> assembleText(llvm::StringRef Text);
+  /// \p Text assembled in \p In: the builder's scratch state for
+  /// prototypes, the module's for instructions the module keeps.
+  llvm::Expected<llvm::SmallVector<llvm::MCInst, 1>> assembleText(llvm::StringRef Text,
+                                                                  ModuleAssembler &In);
 
   Module &M;
   const TargetInfo &Target;
