@@ -62,11 +62,18 @@ TextPosition positionOf(StringRef Text, size_t Offset) {
   return P;
 }
 
+char SourceDiagnosticError::ID;
+
 Error sourceError(StringRef File, unsigned Line, unsigned Column, StringRef LineText,
                   const Twine &Message) {
-  return createStringError(
-      inconvertibleErrorCode(),
-      renderDiagnostic(File, Line, Column, LineText, SourceMgr::DK_Error, Message));
+  SourceDiagnostic D;
+  D.Kind = SourceMgr::DK_Error;
+  D.File = File.str();
+  D.Line = Line;
+  D.Column = Column;
+  D.LineText = LineText.rtrim("\r\n").str();
+  D.Message = Message.str();
+  return make_error<SourceDiagnosticError>(std::move(D));
 }
 
 } // namespace stinkytofu

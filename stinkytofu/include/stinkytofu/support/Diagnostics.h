@@ -29,7 +29,7 @@ struct TextPosition {
 };
 TextPosition positionOf(llvm::StringRef Text, size_t Offset);
 
-/// An error whose message is an already rendered diagnostic.
+/// An error at a position of the input: a SourceDiagnosticError.
 llvm::Error sourceError(llvm::StringRef File, unsigned Line, unsigned Column,
                         llvm::StringRef LineText, const llvm::Twine &Message);
 
@@ -51,6 +51,23 @@ struct SourceDiagnostic {
 
   /// `file:line:col: warning: message`, the line and a caret, then the notes.
   std::string render() const;
+};
+
+/// An llvm::Error that carries its diagnostic typed: a library caller takes
+/// the severity and position with llvm::handleErrors; printing it (toString,
+/// logAllUnhandledErrors) gives the rendered text.
+class SourceDiagnosticError : public llvm::ErrorInfo<SourceDiagnosticError> {
+public:
+  static char ID;
+  explicit SourceDiagnosticError(SourceDiagnostic D) : Diag(std::move(D)) {}
+  const SourceDiagnostic &diagnostic() const { return Diag; }
+  void log(llvm::raw_ostream &OS) const override { OS << Diag.render(); }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  SourceDiagnostic Diag;
 };
 
 /// \p D as a SourceDiagnostic (file, position, line and ranges kept).
