@@ -122,13 +122,12 @@ void Instruction::setOperands(std::vector<Operand> NewOperands) {
 }
 
 void Instruction::setModifier(std::unique_ptr<Modifier> M) {
-  // Branch and call targets (LabelData, CallTargetData) are edges.
-  invalidateCFGIf(false);
-  removeModifier(M->kind());
+  removeModifier(M->kind()); // clears the CFG when targets may change
   extra().Mods.push_back(std::move(M));
 }
 
 void Instruction::removeModifier(ModifierKind K) {
+  // Branch and call targets (LabelData, CallTargetData) are edges.
   invalidateCFGIf(false);
   if (Extra)
     std::erase_if(Extra->Mods,

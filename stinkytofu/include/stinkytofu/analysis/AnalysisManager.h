@@ -76,9 +76,9 @@ public:
     if constexpr (IsFallible<AnalysisT>) {
       if (!Computed)
         return Computed.takeError();
-      return store<AnalysisT>(F, std::move(*Computed));
+      return store(Cache, {&F, &AnalysisT::Key}, std::move(*Computed));
     } else {
-      return store<AnalysisT>(F, std::move(Computed));
+      return store(Cache, {&F, &AnalysisT::Key}, std::move(Computed));
     }
   }
 
@@ -90,11 +90,7 @@ public:
     auto It = ModuleCache.find({&M, &AnalysisT::Key});
     if (It != ModuleCache.end() && It->second)
       return static_cast<ResultModel<ResultT> &>(*It->second).Value;
-    auto Model = std::make_unique<ResultModel<ResultT>>(AnalysisT().run(M, *this));
-    ++Computations;
-    std::unique_ptr<ResultBase> &Slot = ModuleCache[{&M, &AnalysisT::Key}];
-    Slot = std::move(Model);
-    return static_cast<ResultModel<ResultT> &>(*Slot).Value;
+    return store(ModuleCache, {&M, &AnalysisT::Key}, AnalysisT().run(M, *this));
   }
 
   /// The cached result, or null (never computes).
@@ -132,13 +128,14 @@ private:
     explicit ResultModel(T V) : Value(std::move(V)) {}
     T Value;
   };
-  template <typename AnalysisT>
-  typename AnalysisT::Result &store(Function &F, typename AnalysisT::Result R) {
-    auto Model = std::make_unique<ResultModel<typename AnalysisT::Result>>(std::move(R));
+  /// Caches \p R under \p Key of \p Map (the function or the module cache).
+  template <typename MapT, typename ResultT>
+  ResultT &store(MapT &Map, typename MapT::key_type Key, ResultT R) {
+    auto Model = std::make_unique<ResultModel<ResultT>>(std::move(R));
     ++Computations;
-    std::unique_ptr<ResultBase> &Slot = Cache[{&F, &AnalysisT::Key}];
+    std::unique_ptr<ResultBase> &Slot = Map[Key];
     Slot = std::move(Model);
-    return static_cast<ResultModel<typename AnalysisT::Result> &>(*Slot).Value;
+    return static_cast<ResultModel<ResultT> &>(*Slot).Value;
   }
   llvm::DenseMap<std::pair<Function *, const AnalysisKey *>, std::unique_ptr<ResultBase>>
       Cache;
