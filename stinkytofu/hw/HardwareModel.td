@@ -198,6 +198,10 @@ class Processor<string name> {
   int MaxSGPRs = ?;                   // addressable SGPRs (s0..sN-1)
   int MaxVGPRs = 256;                 // addressable VGPRs (unified incl. AGPRs)
   bit HasAGPRs = 0;
+  // VGPRs 256..1023 through s_set_vgpr_msb, and how its immediate is
+  // written (hw/VgprMsbMode.h): "None", "Msb8", or "Msb16" (bits 15:8 hold
+  // the state replaced; what LLVM 22 writes for gfx1250).
+  string VgprMsb = "None";
   list<HwIdField> HwIdFields = ?;
   string ScopeWaveField = "WAVE_ID";  // HW_ID fields used by SQTT scope checks
   string ScopeSimdField = "SIMD_ID";
@@ -258,6 +262,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
       }
       // SHADER_CYCLES_LO/HI assemble on gfx1250 but read 0.
       let Clock = Clock_GetShaderCyclesU64, SeAidSendMsgId = 135,
+          MaxVGPRs = 1024, VgprMsb = "Msb16",
           HwIdFields = !listconcat(
               Gfx1250HwId1Fields,
               Gfx10HwId2Fields<HwReg_WAVE_HW_ID2, 0>.Ret),

@@ -197,11 +197,14 @@ def collect_processors(recs, classes):
             "sgprs": recs.field(r, "MaxSGPRs", "int"),
             "vgprs": recs.field(r, "MaxVGPRs", "int"),
             "agprs": recs.field(r, "HasAGPRs", "bit"),
+            "vgpr_msb": recs.field(r, "VgprMsb", "string"),
             "se_aid": recs.field(r, "SeAidSendMsgId", "int"),
             "clock": collect_clock(recs, recs.field(r, "Clock", "def")),
         }
         if p["generation"] not in GENERATIONS:
             fail(f"{name}: unknown generation '{p['generation']}'")
+        if p["vgpr_msb"] not in ("None", "Msb8", "Msb16"):
+            fail(f"{name}: VgprMsb must be None, Msb8 or Msb16")
         if p["wave"] not in (32, 64):
             fail(f"{name}: wave size {p['wave']}")
         if p["imm"] != (p["imm_max"] > 0) or not 0 <= p["imm_max"] <= 0xFFFF:
@@ -300,6 +303,7 @@ def emit(classes, prefixes, default_index, procs):
         w(f"        .MaxSGPRs = {p['sgprs']},")
         w(f"        .MaxVGPRs = {p['vgprs']},")
         w(f"        .HasAGPRs = {b(p['agprs'])},")
+        w(f"        .VgprMsb = VgprMsbMode::{p['vgpr_msb']},")
         w(f"        .HwIdFields = {ident}_HwIdFields,")
         w("        .ScopeFields = {" +
           ", ".join(cstr(s) for s in p["scope"]) + "},")

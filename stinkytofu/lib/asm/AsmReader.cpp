@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/asm/AsmReader.h"
+#include "HighVgprInput.h"
 #include "stinkytofu/ir/PseudoInstructions.h"
 #include "stinkytofu/ir/StinkyTofuContext.h"
 #include "stinkytofu/mc/AssemblerState.h"
@@ -540,6 +541,12 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
   if (StinkyTofuContext *Ctx = Opts.Context)
     AS->setDiagnosticHandler([Ctx](const SourceDiagnostic &D) { Ctx->diagnose(D); });
   std::vector<AsmDiagnostic> Diags;
+  // VGPRs 256 and up reach MC in their low spelling (HighVgprInput.h).
+  std::unique_ptr<MemoryBuffer> HighVgprText;
+  if (std::optional<std::string> ForMC = textForAssembler(Buffer->getBuffer(), **TI)) {
+    HighVgprText = std::move(Buffer);
+    Buffer = MemoryBuffer::getMemBufferCopy(*ForMC, HighVgprText->getBufferIdentifier());
+  }
   AssembledFile Assembled = AS->assembleFile(std::move(Buffer), Diags);
   StringRef Text = AS->sourceMgr().getMemoryBuffer(AS->mainBufferId())->getBuffer();
   // MC saw a refused include as a missing file; the refusal says why.
@@ -633,6 +640,9 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
     M->setName(E->name().str());
   M->setAssembler(std::move(AS));
   M->setPseudoInstructions(Pseudos);
+  if (HighVgprText)
+    if (Error E = restoreHighVgprs(*M, HighVgprText->getBuffer(), Text))
+      return std::move(E);
   return std::move(M);
 }
 

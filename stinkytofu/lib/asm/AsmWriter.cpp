@@ -1,7 +1,10 @@
 //===- AsmWriter.cpp - Writing the Asm IR back as assembly ----------------===//
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/mc/InstructionFormatter.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/PseudoInstructions.h"
+#include "stinkytofu/ir/VgprSpelling.h"
 #include "stinkytofu/support/Diagnostics.h"
 
 using llvm::StringRef;
@@ -69,8 +72,40 @@ static llvm::Error checkNoPseudoInstructions(const Module &M) {
                                  StringRef(Errors).rtrim("\n"));
 }
 
+/// On a target with s_set_vgpr_msb, an instruction that still names a VGPR
+/// of 256 or above as such: MC would refuse it, and its low register alone
+/// would be another register. InsertVgprMsbPass writes the encoded form.
+static llvm::Error checkNoLogicalHighVgprs(const Module &M) {
+  if (!M.target().hardware().hasHighVgprs())
+    return llvm::Error::success();
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions()) {
+        std::string Printed;
+        StringRef Text = I.isModified() ? StringRef(Printed = instructionText(I))
+                                        : I.sourceText();
+        std::optional<VgprToken> T = findHighVgpr(Text);
+        if (!T)
+          continue;
+        StringRef Line = Text.rtrim("\r\n");
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            StringRef(renderDiagnostic(
+                          M.fileName(), I.location().Line, I.location().Column, Line,
+                          llvm::SourceMgr::DK_Error,
+                          "'" + Text.slice(T->Begin, T->End) +
+                              "' is a VGPR of 256 or above, which assembly names only "
+                              "through s_set_vgpr_msb: run InsertVgprMsbPass before "
+                              "writing assembly"))
+                .rtrim("\n"));
+      }
+  return llvm::Error::success();
+}
+
 llvm::Error writeAsm(const Module &M, llvm::raw_ostream &OS) {
   if (llvm::Error E = checkNoPseudoInstructions(M))
+    return E;
+  if (llvm::Error E = checkNoLogicalHighVgprs(M))
     return E;
   for (const ModuleItem &Item : M.items()) {
     if (Item.K == ModuleItem::Kind::Text)

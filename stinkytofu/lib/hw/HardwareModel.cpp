@@ -31,6 +31,7 @@ struct ProcessorDesc {
   unsigned MaxSGPRs;
   unsigned MaxVGPRs;
   bool HasAGPRs;
+  VgprMsbMode VgprMsb;
   llvm::ArrayRef<HwIdField> HwIdFields;
   /// Field names for ScopeDim::Wave, Simd, Cu, Wg.
   std::array<llvm::StringRef, 4> ScopeFields;
@@ -99,6 +100,7 @@ bool HardwareModel::needsNopBeforeTtraceData() const {
 unsigned HardwareModel::maxSGPRs() const { return D->MaxSGPRs; }
 unsigned HardwareModel::maxVGPRs() const { return D->MaxVGPRs; }
 bool HardwareModel::hasAGPRs() const { return D->HasAGPRs; }
+VgprMsbMode HardwareModel::vgprMsbMode() const { return D->VgprMsb; }
 
 llvm::ArrayRef<HwIdField> HardwareModel::hwIdFields() const {
   return D->HwIdFields;

@@ -11,6 +11,7 @@
 #ifndef STINKYTOFU_HW_HARDWAREMODEL_H
 #define STINKYTOFU_HW_HARDWAREMODEL_H
 
+#include "stinkytofu/hw/VgprMsbMode.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
@@ -97,6 +98,10 @@ public:
   /// Addressable VGPRs; on gfx90a/gfx942/gfx950 the unified file incl. AGPRs.
   unsigned maxVGPRs() const;
   bool hasAGPRs() const;
+  /// How this processor reaches VGPRs 256 and up (s_set_vgpr_msb), None
+  /// when it has none (hw/VgprMsbMode.h).
+  VgprMsbMode vgprMsbMode() const;
+  bool hasHighVgprs() const { return vgprMsbMode() != VgprMsbMode::None; }
 
   /// HW_ID register fields, in register and bit order.
   llvm::ArrayRef<HwIdField> hwIdFields() const;

@@ -1,0 +1,95 @@
+//===- HighVgprInput.cpp - Reading VGPRs 256 and up -----------------------===//
+#include "HighVgprInput.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/hw/VgprMsb.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/ir/VgprSpelling.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "llvm/MC/MCInstrInfo.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+std::optional<std::string> textForAssembler(StringRef Text, const TargetInfo &TI) {
+  if (!TI.hardware().hasHighVgprs())
+    return std::nullopt;
+  return padHighVgprsToLow(Text);
+}
+
+namespace {
+
+/// Moves the MC operands of \p Inst that \p I writes as high VGPRs to those
+/// registers: written operands and MC operands come in the same order, a
+/// tied operand follows the one it is tied to.
+Error raiseWrittenVgprs(const Instruction &I, MCInst &Inst, VgprMsbCodec &Codec,
+                        const TargetInfo &TI) {
+  unsigned Cursor = 0;
+  SmallVector<bool, 8> Moved(Inst.getNumOperands(), false);
+  for (const Operand &Op : I.operands()) {
+    if (!Op.isRegister() || Op.regFile() != RegFile::VGPR || !Op.firstReg() ||
+        *Op.firstReg() < vgprmsb::VgprsPerBank)
+      continue;
+    unsigned First = *Op.firstReg();
+    unsigned Low = First % vgprmsb::VgprsPerBank;
+    bool Found = false;
+    for (unsigned J = Cursor; J < Inst.getNumOperands() && !Found; ++J) {
+      MCOperand &MO = Inst.getOperand(J);
+      if (!MO.isReg() || Moved[J] || Codec.vgprIndex(MO.getReg()) != Low)
+        continue;
+      MCRegister High = Codec.rebase(MO.getReg(), int(First - Low));
+      if (!High.isValid())
+        break;
+      MO.setReg(High);
+      Moved[J] = Found = true;
+      Cursor = J + 1;
+    }
+    if (!Found)
+      return createStringError(inconvertibleErrorCode(),
+                               "'" + Op.spelling() + "' is not a register MC can hold");
+  }
+  const MCInstrDesc &Desc = TI.instrInfo().get(Inst.getOpcode());
+  for (unsigned J = 0; J < Inst.getNumOperands() && J < Desc.getNumOperands(); ++J) {
+    int Tied = Desc.getOperandConstraint(J, MCOI::TIED_TO);
+    if (Tied >= 0 && unsigned(Tied) < Inst.getNumOperands() && Moved[Tied] &&
+        Inst.getOperand(J).isReg())
+      Inst.getOperand(J).setReg(Inst.getOperand(Tied).getReg());
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Error restoreHighVgprs(Module &M, StringRef Original, StringRef ForMC) {
+  const TargetInfo &TI = M.target();
+  std::optional<VgprMsbCodec> Codec;
+  for (Function &F : M.functions())
+    for (BasicBlock &BB : F.blocks())
+      for (Instruction &I : BB.instructions()) {
+        StringRef Src = I.sourceText();
+        if (Src.data() < ForMC.begin() || Src.data() + Src.size() > ForMC.end())
+          continue;
+        StringRef Own = Original.substr(Src.data() - ForMC.begin(), Src.size());
+        if (Own == Src)
+          continue;
+        auto Fail = [&](const Twine &Message) {
+          StringRef Line = Own.rtrim("\r\n");
+          return sourceError(M.fileName(), I.location().Line, I.location().Column, Line,
+                             Message);
+        };
+        if (I.kind() != InstKind::Machine || I.mcInsts().size() != 1)
+          return Fail("VGPRs 256 and up are read in plain instructions only, not in a "
+                      "macro invocation");
+        I.setLazyStatement(M.save(Own), &M.assembler());
+        if (!Codec)
+          Codec.emplace(TI);
+        MCInst Inst = I.mcInsts().front();
+        if (Error E = raiseWrittenVgprs(I, Inst, *Codec, TI))
+          return Fail(toString(std::move(E)));
+        I.setMC({Inst}, TI);
+      }
+  return Error::success();
+}
+
+} // namespace stinkytofu
