@@ -271,3 +271,63 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
     }
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Instruction roles the rewrite passes need and MC's descriptors do not name
+// (MC has no "nop", "ALU delay" or "waits on dscnt" flag). By exact
+// lower-case mnemonic; a mnemonic a processor does not have simply never
+// occurs there. Everything else about these instructions (operands, fields,
+// encodings) still comes from MC.
+//===----------------------------------------------------------------------===//
+
+// Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
+// Move32, CrossLane.
+class InstRole<string role, list<string> mnemonics> {
+  string Role = role;
+  list<string> Mnemonics = mnemonics;
+}
+
+def Role_ScalarNop  : InstRole<"ScalarNop", ["s_nop"]>;
+def Role_VectorNop  : InstRole<"VectorNop", ["v_nop"]>;
+def Role_DelayAlu   : InstRole<"DelayAlu", ["s_delay_alu"]>;
+// Waits on the ALU dependency counters (depctr fields va_vdst, vm_vsrc, ...).
+def Role_DepCtrWait : InstRole<"DepCtrWait", ["s_wait_alu", "s_waitcnt_depctr"]>;
+def Role_HwRegWrite : InstRole<"HwRegWrite", ["s_setreg_b32", "s_setreg_imm32_b32"]>;
+// A 32-bit copy: the destination gets the source's value.
+def Role_Move32     : InstRole<"Move32", ["s_mov_b32", "v_mov_b32", "v_mov_b32_e32",
+                                          "v_mov_b32_e64"]>;
+// Reads a VGPR in lanes other than its own (or regardless of EXEC), so a
+// lane left inactive by an earlier EXEC-masked write may be read.
+def Role_CrossLane  : InstRole<"CrossLane", [
+    "v_readlane_b32", "v_readfirstlane_b32", "v_permlane16_b32", "v_permlanex16_b32",
+    "v_permlane64_b32", "v_permlane16_var_b32", "v_permlanex16_var_b32",
+    "v_permlane16_swap_b32", "v_permlane32_swap_b32", "v_permlane_bcast_b32",
+    "v_permlane_up_b32", "v_permlane_down_b32", "v_permlane_xor_b32",
+    "v_permlane_idx_gen_b32", "ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32",
+    "ds_bpermute_fi_b32"]>;
+
+// A wait on memory counters and the counters it waits on, by MC's field
+// names: gfx9-gfx11 `s_waitcnt` (vmcnt, expcnt, lgkmcnt), gfx10-gfx11's
+// single-counter forms, gfx12's split waits and gfx1250's additions.
+class CounterWait<string mnemonic, list<string> counters> {
+  string Mnemonic = mnemonic;
+  list<string> Counters = counters;
+}
+
+def : CounterWait<"s_waitcnt", ["vmcnt", "expcnt", "lgkmcnt"]>;
+def : CounterWait<"s_waitcnt_vscnt", ["vscnt"]>;
+def : CounterWait<"s_waitcnt_vmcnt", ["vmcnt"]>;
+def : CounterWait<"s_waitcnt_expcnt", ["expcnt"]>;
+def : CounterWait<"s_waitcnt_lgkmcnt", ["lgkmcnt"]>;
+def : CounterWait<"s_wait_loadcnt", ["loadcnt"]>;
+def : CounterWait<"s_wait_storecnt", ["storecnt"]>;
+def : CounterWait<"s_wait_samplecnt", ["samplecnt"]>;
+def : CounterWait<"s_wait_bvhcnt", ["bvhcnt"]>;
+def : CounterWait<"s_wait_expcnt", ["expcnt"]>;
+def : CounterWait<"s_wait_dscnt", ["dscnt"]>;
+def : CounterWait<"s_wait_kmcnt", ["kmcnt"]>;
+def : CounterWait<"s_wait_loadcnt_dscnt", ["loadcnt", "dscnt"]>;
+def : CounterWait<"s_wait_storecnt_dscnt", ["storecnt", "dscnt"]>;
+def : CounterWait<"s_wait_xcnt", ["xcnt"]>;
+def : CounterWait<"s_wait_tensorcnt", ["tensorcnt"]>;
+def : CounterWait<"s_wait_asynccnt", ["asynccnt"]>;

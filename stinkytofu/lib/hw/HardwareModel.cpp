@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/hw/HardwareModel.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
 #include <array>
 #include <cassert>
 #include <cstddef>
@@ -18,6 +21,13 @@ namespace hwgen {
 struct PrefixEntry {
   llvm::StringRef Prefix;
   unsigned ClassIndex;
+};
+
+/// A mnemonic and what the .td file says about it (a role, or counters
+/// separated by spaces).
+struct MnemonicEntry {
+  llvm::StringRef Mnemonic;
+  llvm::StringRef Value;
 };
 
 /// Everything HardwareModel.td says about one processor.
@@ -138,4 +148,30 @@ const InstClass &HardwareModel::classify(llvm::StringRef Mnemonic) const {
     if (Mnemonic.starts_with(E.Prefix))
       return D->InstClasses[E.ClassIndex];
   return D->InstClasses[DefaultInstClass];
+}
+
+static llvm::StringRef lookupMnemonic(llvm::ArrayRef<MnemonicEntry> Table,
+                                      llvm::StringRef Mnemonic) {
+  // The generator sorts the tables by mnemonic.
+  auto It = llvm::partition_point(
+      Table, [&](const MnemonicEntry &E) { return E.Mnemonic < Mnemonic; });
+  return It != Table.end() && It->Mnemonic == Mnemonic ? It->Value : llvm::StringRef();
+}
+
+InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
+  return llvm::StringSwitch<InstRole>(lookupMnemonic(Roles, Mnemonic))
+      .Case("ScalarNop", InstRole::ScalarNop)
+      .Case("VectorNop", InstRole::VectorNop)
+      .Case("DelayAlu", InstRole::DelayAlu)
+      .Case("DepCtrWait", InstRole::DepCtrWait)
+      .Case("HwRegWrite", InstRole::HwRegWrite)
+      .Case("Move32", InstRole::Move32)
+      .Case("CrossLane", InstRole::CrossLane)
+      .Default(InstRole::None);
+}
+
+llvm::SmallVector<llvm::StringRef, 3> HardwareModel::waitCounters(llvm::StringRef Mnemonic) {
+  llvm::SmallVector<llvm::StringRef, 3> Counters;
+  lookupMnemonic(CounterWaits, Mnemonic).split(Counters, ' ', -1, /*KeepEmpty=*/false);
+  return Counters;
 }

@@ -6,6 +6,17 @@
 #include "stinkytofu/transforms/LongBranchLoweringPass.h"
 #include "stinkytofu/transforms/PrintLivenessPass.h"
 #include "stinkytofu/transforms/VerifierPass.h"
+#include "stinkytofu/transforms/AsmMovePropagationPass.h"
+#include "stinkytofu/transforms/BuildUseDefChainPass.h"
+#include "stinkytofu/transforms/DeadCodeEliminationPass.h"
+#include "stinkytofu/transforms/DumpStinkyModulePass.h"
+#include "stinkytofu/transforms/PeepholeOptimizationPass.h"
+#include "stinkytofu/transforms/RedundantMovEliminationPass.h"
+#include "stinkytofu/transforms/RemoveDscntPass.h"
+#include "stinkytofu/transforms/RemoveInstructionPass.h"
+#include "stinkytofu/transforms/RemoveWaitAluPass.h"
+#include "stinkytofu/transforms/RemoveWaitCntPass.h"
+#include "stinkytofu/transforms/SetMatrixReusePass.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;

@@ -13,6 +13,7 @@
 
 #include "stinkytofu/hw/VgprMsbMode.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
@@ -69,6 +70,19 @@ struct ShaderClock {
   bool NeedsLgkmWait;          ///< result arrives through SMEM
 };
 
+/// What a rewrite pass needs to know about an instruction that MC's
+/// descriptors do not say (HardwareModel.td, InstRole).
+enum class InstRole : uint8_t {
+  None,
+  ScalarNop,  ///< s_nop
+  VectorNop,  ///< v_nop
+  DelayAlu,   ///< s_delay_alu
+  DepCtrWait, ///< s_wait_alu, s_waitcnt_depctr
+  HwRegWrite, ///< s_setreg_b32, s_setreg_imm32_b32
+  Move32,     ///< s_mov_b32, v_mov_b32
+  CrossLane,  ///< v_readlane_b32, v_permlane*, ds_bpermute_b32, ...
+};
+
 /// The HW_ID dimensions an SQTT scope check filters on.
 enum class ScopeDim : uint8_t { Wave, Simd, Cu, Wg };
 
@@ -121,6 +135,14 @@ public:
   /// The class of a lower-case mnemonic by longest matching prefix; the
   /// "OTHER" class when no prefix matches.
   const InstClass &classify(llvm::StringRef Mnemonic) const;
+
+  /// The role of a lower-case mnemonic (InstRole records of the .td file);
+  /// the same on every processor.
+  static InstRole roleOf(llvm::StringRef Mnemonic);
+  /// The counters a memory-counter wait waits on, by MC's field names
+  /// (`s_wait_loadcnt_dscnt`: loadcnt, dscnt; `s_waitcnt`: vmcnt, expcnt,
+  /// lgkmcnt); empty for any other mnemonic (CounterWait records).
+  static llvm::SmallVector<llvm::StringRef, 3> waitCounters(llvm::StringRef Mnemonic);
 
   /// Only the generated tables construct models.
   constexpr explicit HardwareModel(const hwgen::ProcessorDesc &D) : D(&D) {}

@@ -1,0 +1,132 @@
+//===- AsmMovePropagationPass.cpp - Block-local copy propagation ----------===//
+#include "stinkytofu/transforms/AsmMovePropagationPass.h"
+#include "stinkytofu/analysis/RegisterUnits.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/OperandMapping.h"
+#include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/transforms/RewriteSupport.h"
+#include "llvm/MC/MCInstrDesc.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+namespace {
+
+/// `mov D, S` between two plain 32-bit registers of one file.
+struct Copy {
+  MCRegister Dst, Src;
+  Operand SrcOperand;
+};
+
+std::optional<Copy> asCopy(const Module &M, const Instruction &I) {
+  if (I.kind() != InstKind::Machine || HardwareModel::roleOf(I.mnemonic()) != InstRole::Move32 ||
+      I.numOperands() != 2)
+    return std::nullopt;
+  const Operand &D = I.operand(0), &S = I.operand(1);
+  if (D.sourceModifiers() || S.sourceModifiers() || D.regFile() != S.regFile())
+    return std::nullopt;
+  std::optional<MCRegister> DR = operandRegister(M, D), SR = operandRegister(M, S);
+  if (!DR || !SR)
+    return std::nullopt;
+  RegClass C = M.target().classOf(*DR);
+  if (C != RegClass::VGPR && C != RegClass::SGPR)
+    return std::nullopt;
+  return Copy{*DR, *SR, S};
+}
+
+class AsmMovePropagationPass final : public Pass {
+public:
+  StringRef name() const override { return "AsmMovePropagationPass"; }
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
+                                  const PassScope &Scope) override {
+    RegisterUnits RU(M.target());
+    InstBuilder B(M);
+    bool Changed = false;
+    std::vector<Instruction *> Doomed;
+    for (Function &F : M.functions())
+      for (BasicBlock &BB : F.blocks()) {
+        std::vector<Copy> Copies;
+        for (BlockItem &Item : BB.items()) {
+          auto *I = dyn_cast<Instruction>(&Item);
+          if (!I || I->kind() != InstKind::Machine || I->facts().has(IF_Call) ||
+              I->facts().has(IF_Opaque)) {
+            Copies.clear();
+            continue;
+          }
+          if (!Copies.empty() && isRewritable(M, Scope, *I))
+            Changed |= propagate(M, B, *I, Copies);
+          forgetClobbered(M, RU, *I, Copies);
+          if (std::optional<Copy> C = asCopy(M, *I); C && C->Dst != C->Src)
+            Copies.push_back(*C);
+        }
+        for (Instruction &I : BB.instructions()) {
+          std::optional<Copy> C = isRewritable(M, Scope, I) ? asCopy(M, I) : std::nullopt;
+          if (C && (C->Dst == C->Src || overwrittenBeforeRead(M, RU, I, C->Dst)))
+            Doomed.push_back(&I);
+        }
+      }
+    for (Instruction *I : Doomed)
+      I->eraseFromParent();
+    return Changed || !Doomed.empty() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  /// Rewrites the plain source operands of \p I that read a copy's
+  /// destination; true when \p I changed.
+  static bool propagate(const Module &M, InstBuilder &B, Instruction &I,
+                        const std::vector<Copy> &Copies) {
+    const TargetInfo &TI = M.target();
+    const MCInstrDesc &Desc = TI.instrInfo().get(I.facts().Opcode);
+    bool VectorSafe = !isDppOrSdwa(TI, I) &&
+                      HardwareModel::roleOf(I.mnemonic()) != InstRole::CrossLane;
+    auto Map = mapOperandsToMC(I, TI);
+    std::vector<Operand> Ops = I.operands();
+    bool Any = false;
+    for (unsigned K = 0; K != Ops.size() && K != Map.size(); ++K) {
+      if (!Map[K] || *Map[K] < Desc.getNumDefs() || Ops[K].sourceModifiers() ||
+          (*Map[K] < Desc.getNumOperands() &&
+           Desc.getOperandConstraint(*Map[K], MCOI::TIED_TO) != -1))
+        continue;
+      std::optional<MCRegister> R = operandRegister(M, Ops[K]);
+      if (!R)
+        continue;
+      for (const Copy &C : Copies)
+        if (C.Dst == *R && (TI.classOf(C.Dst) == RegClass::SGPR || VectorSafe)) {
+          Ops[K] = C.SrcOperand;
+          Any = true;
+        }
+    }
+    if (!Any)
+      return false;
+    if (Error E = B.setOperands(I, std::move(Ops))) {
+      consumeError(std::move(E)); // MC refuses it: keep the original
+      return false;
+    }
+    return true;
+  }
+
+  /// Drops the copies \p I invalidates: a write of either register, and for
+  /// VGPR copies a write of EXEC.
+  static void forgetClobbered(const Module &M, const RegisterUnits &RU, const Instruction &I,
+                              std::vector<Copy> &Copies) {
+    BitVector Writes = RU.none();
+    for (MCRegister D : I.facts().Defs)
+      RU.set(Writes, D);
+    bool ExecWritten = RU.any(Writes, RU.byName("EXEC"));
+    llvm::erase_if(Copies, [&](const Copy &C) {
+      return RU.any(Writes, C.Dst) || RU.any(Writes, C.Src) ||
+             (ExecWritten && M.target().classOf(C.Dst) == RegClass::VGPR);
+    });
+  }
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createAsmMovePropagationPass(const PassArguments &Args) {
+  if (Error E = parseFlagArguments(Args, {}))
+    return std::move(E);
+  return std::make_unique<AsmMovePropagationPass>();
+}
+
+} // namespace stinkytofu
