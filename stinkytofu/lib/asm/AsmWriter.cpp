@@ -4,7 +4,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/PseudoInstructions.h"
-#include "stinkytofu/ir/VgprSpelling.h"
+#include "stinkytofu/hw/VgprSpelling.h"
 #include "stinkytofu/support/Diagnostics.h"
 
 using llvm::StringRef;

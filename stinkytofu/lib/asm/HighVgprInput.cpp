@@ -4,7 +4,7 @@
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/VgprMsb.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/ir/VgprSpelling.h"
+#include "stinkytofu/hw/VgprSpelling.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/MC/MCInstrInfo.h"
 
@@ -20,35 +20,32 @@ std::optional<std::string> textForAssembler(StringRef Text, const TargetInfo &TI
 
 namespace {
 
-/// Moves the MC operands of \p Inst that \p I writes as high VGPRs to those
-/// registers: written operands and MC operands come in the same order, a
-/// tied operand follows the one it is tied to.
-Error raiseWrittenVgprs(const Instruction &I, MCInst &Inst, VgprMsbCodec &Codec,
+/// Moves the MC operands of \p Inst that \p Text writes as VGPRs of 256 and
+/// above to those registers (a tied operand with the one it is tied to).
+Error raiseWrittenVgprs(StringRef Text, MCInst &Inst, VgprMsbCodec &Codec,
                         const TargetInfo &TI) {
-  unsigned Cursor = 0;
+  SmallVector<int, 8> Operands = Codec.operandsOfTokens(Inst, Text, /*Low=*/true);
   SmallVector<bool, 8> Moved(Inst.getNumOperands(), false);
-  for (const Operand &Op : I.operands()) {
-    if (!Op.isRegister() || Op.regFile() != RegFile::VGPR || !Op.firstReg() ||
-        *Op.firstReg() < vgprmsb::VgprsPerBank)
-      continue;
-    unsigned First = *Op.firstReg();
-    unsigned Low = First % vgprmsb::VgprsPerBank;
-    bool Found = false;
-    for (unsigned J = Cursor; J < Inst.getNumOperands() && !Found; ++J) {
-      MCOperand &MO = Inst.getOperand(J);
-      if (!MO.isReg() || Moved[J] || Codec.vgprIndex(MO.getReg()) != Low)
-        continue;
-      MCRegister High = Codec.rebase(MO.getReg(), int(First - Low));
-      if (!High.isValid())
-        break;
-      MO.setReg(High);
-      Moved[J] = Found = true;
-      Cursor = J + 1;
+  size_t K = 0;
+  Error Err = Error::success();
+  forEachVgprToken(Text, [&](const VgprToken &T) {
+    int J = Operands[K++];
+    if (T.First < vgprmsb::VgprsPerBank || Err)
+      return;
+    MCRegister High = J < 0 ? MCRegister()
+                            : Codec.rebase(Inst.getOperand(J).getReg(),
+                                           int(T.First - T.First % vgprmsb::VgprsPerBank));
+    if (!High.isValid()) {
+      Err = createStringError(inconvertibleErrorCode(),
+                              "'" + Text.slice(T.Begin, T.End) +
+                                  "' is not a register MC can hold there");
+      return;
     }
-    if (!Found)
-      return createStringError(inconvertibleErrorCode(),
-                               "'" + Op.spelling() + "' is not a register MC can hold");
-  }
+    Inst.getOperand(J).setReg(High);
+    Moved[J] = true;
+  });
+  if (Err)
+    return Err;
   const MCInstrDesc &Desc = TI.instrInfo().get(Inst.getOpcode());
   for (unsigned J = 0; J < Inst.getNumOperands() && J < Desc.getNumOperands(); ++J) {
     int Tied = Desc.getOperandConstraint(J, MCOI::TIED_TO);
@@ -85,7 +82,7 @@ Error restoreHighVgprs(Module &M, StringRef Original, StringRef ForMC) {
         if (!Codec)
           Codec.emplace(TI);
         MCInst Inst = I.mcInsts().front();
-        if (Error E = raiseWrittenVgprs(I, Inst, *Codec, TI))
+        if (Error E = raiseWrittenVgprs(Own, Inst, *Codec, TI))
           return Fail(toString(std::move(E)));
         I.setMC({Inst}, TI);
       }

@@ -1,10 +1,12 @@
 //===- VgprMsb.cpp - VGPRs 256..1023 and s_set_vgpr_msb -------------------===//
 #include "stinkytofu/hw/VgprMsb.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/hw/VgprSpelling.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
-#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCFixup.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -12,8 +14,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/TargetSelect.h"
 #include <mutex>
-
-extern "C" void LLVMInitializeAMDGPUDisassembler();
 
 using namespace llvm;
 
@@ -35,9 +35,11 @@ VgprMsbCodec::VgprMsbCodec(const TargetInfo &Target)
                                       &Target.subtargetInfo(), nullptr,
                                       &Target.targetOptions())),
       Emitter(Target.target().createMCCodeEmitter(Target.instrInfo(), *Ctx)) {
-  static std::once_flag Once;
-  std::call_once(Once, [] { LLVMInitializeAMDGPUDisassembler(); });
-  Disassembler.reset(Target.target().createMCDisassembler(Target.subtargetInfo(), *Ctx));
+  Analysis.reset(Target.target().createMCInstrAnalysis(&Target.instrInfo()));
+  Printer.reset(Target.target().createMCInstPrinter(Target.triple(), 0, Target.asmInfo(),
+                                                    Target.instrInfo(), Target.regInfo()));
+  if (Printer)
+    Printer->setMCInstrAnalysis(Analysis.get());
   const MCInstrInfo &MII = Target.instrInfo();
   // The subtarget's own s_set_vgpr_msb: the one whose encoding the code
   // emitter accepts for this processor.
@@ -51,16 +53,6 @@ VgprMsbCodec::VgprMsbCodec(const TargetInfo &Target)
     if (encode(Probe, Bytes))
       continue;
     SetMsbOpcode = Opc;
-  }
-  if (!SetMsbOpcode || !Disassembler)
-    return;
-  for (unsigned K = 0; K <= vgprmsb::NumSlots; ++K) {
-    MCInst Set;
-    Set.setOpcode(SetMsbOpcode);
-    Set.addOperand(MCOperand::createImm(K == 0 ? 0 : 1 << (2 * (K - 1))));
-    SmallVector<char, 8> Bytes;
-    cantFail(encode(Set, Bytes));
-    Probes[K].assign(Bytes.begin(), Bytes.end());
   }
 }
 
@@ -77,20 +69,6 @@ Error VgprMsbCodec::encode(const MCInst &Inst, SmallVectorImpl<char> &Bytes) {
   return Error::success();
 }
 
-std::optional<MCInst> VgprMsbCodec::decode(ArrayRef<uint8_t> Prefix, ArrayRef<uint8_t> Bytes) {
-  uint64_t Size = 0;
-  MCInst Ignored, Out;
-  // The disassembler keeps the state s_set_vgpr_msb sets for the next
-  // instruction it decodes.
-  if (Disassembler->getInstruction(Ignored, Size, Prefix, 0, nulls()) !=
-      MCDisassembler::Success)
-    return std::nullopt;
-  if (Disassembler->getInstruction(Out, Size, Bytes, 0, nulls()) != MCDisassembler::Success ||
-      Size != Bytes.size())
-    return std::nullopt;
-  return Out;
-}
-
 std::optional<unsigned> VgprMsbCodec::vgprIndex(MCRegister Reg) const {
   if (!Reg.isValid())
     return std::nullopt;
@@ -104,6 +82,10 @@ std::optional<unsigned> VgprMsbCodec::vgprIndex(MCRegister Reg) const {
   if (Target.classOf(Covered.front()) != RegClass::VGPR)
     return std::nullopt;
   return Target.indexOf(Covered.front());
+}
+
+unsigned VgprMsbCodec::vgprCount(MCRegister Reg) const {
+  return Target.covered32(Reg).size(); // a 16-bit half covers itself only
 }
 
 MCRegister VgprMsbCodec::rebase(MCRegister Reg, int Delta) const {
@@ -138,36 +120,125 @@ MCRegister VgprMsbCodec::rebase(MCRegister Reg, int Delta) const {
   return MCRegister();
 }
 
-Expected<ArrayRef<int8_t>> VgprMsbCodec::slots(const MCInst &Inst) {
-  auto Found = SlotsByOpcode.find(Inst.getOpcode());
+Expected<const VgprMsbCodec::Probed &> VgprMsbCodec::probe(const MCInst &Inst) {
+  // By opcode and which operands are VGPRs: an operand that may be a
+  // register or a constant (src0 of VOPD) has a slot only as a register.
+  uint64_t Key = uint64_t(Inst.getOpcode()) << 32;
+  for (unsigned J = 0; J < Inst.getNumOperands() && J < 32; ++J)
+    if (Inst.getOperand(J).isReg() && vgprIndex(Inst.getOperand(J).getReg()))
+      Key |= 1u << J;
+  auto Found = SlotsByOpcode.find(Key);
   if (Found != SlotsByOpcode.end())
-    return ArrayRef<int8_t>(Found->second);
+    return Found->second;
   auto Fail = [&](const Twine &Why) {
     return codecError("cannot tell the VGPR MSB slots of " +
                       StringRef(Target.instrInfo().getName(Inst.getOpcode())) + ": " + Why);
   };
-  if (!SetMsbOpcode)
+  if (!SetMsbOpcode || !Printer || !Analysis)
     return Fail("the target has no s_set_vgpr_msb");
-  SmallVector<char, 16> Chars;
-  if (encode(Inst, Chars))
-    return Fail("MC cannot encode it");
-  ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Chars.data()), Chars.size());
-  std::optional<MCInst> Base = decode(Probes[0], Bytes);
-  if (!Base || Base->getNumOperands() != Inst.getNumOperands())
-    return Fail("MC does not decode it back to its operands");
-  SmallVector<int8_t, 8> Slots(Inst.getNumOperands(), -1);
-  for (unsigned S = 0; S < vgprmsb::NumSlots; ++S) {
-    std::optional<MCInst> Moved = decode(Probes[S + 1], Bytes);
-    if (!Moved || Moved->getNumOperands() != Base->getNumOperands())
-      return Fail("MC does not decode it back to its operands");
-    for (unsigned J = 0; J < Base->getNumOperands(); ++J) {
-      const MCOperand &A = Base->getOperand(J), &B = Moved->getOperand(J);
-      if (A.isReg() && B.isReg() && A.getReg() != B.getReg() && vgprIndex(A.getReg()))
-        Slots[J] = int8_t(S);
+  // Each VGPR operand gets a register of its own (v0, v16, v32, ...; a
+  // tied operand its tie's), so that the printed text tells them apart.
+  MCInst Probe = Inst;
+  const MCInstrDesc &Desc = Target.instrInfo().get(Inst.getOpcode());
+  SmallVector<int, 8> OperandOf(Inst.getNumOperands(), -1); // by low index / 16
+  unsigned Next = 0;
+  for (unsigned J = 0; J < Probe.getNumOperands(); ++J) {
+    MCOperand &Op = Probe.getOperand(J);
+    std::optional<unsigned> Index = Op.isReg() ? vgprIndex(Op.getReg()) : std::nullopt;
+    if (!Index)
+      continue;
+    int Tied = J < Desc.getNumOperands() ? Desc.getOperandConstraint(J, MCOI::TIED_TO) : -1;
+    if (Tied >= 0 && unsigned(Tied) < J) {
+      Op.setReg(Probe.getOperand(Tied).getReg());
+      continue;
     }
+    if (Next * 16 + vgprCount(Op.getReg()) > vgprmsb::VgprsPerBank)
+      return Fail("too many VGPR operands");
+    MCRegister Moved = rebase(Op.getReg(), int(Next * 16) - int(*Index));
+    if (!Moved.isValid())
+      return Fail("no register to probe it with");
+    Op.setReg(Moved);
+    ++Next;
   }
-  auto [It, Inserted] = SlotsByOpcode.try_emplace(Inst.getOpcode(), std::move(Slots));
-  return ArrayRef<int8_t>(It->second);
+  Probed P;
+  SmallVector<int8_t, 8> &Slots = P.Slots;
+  Slots.assign(Inst.getNumOperands(), -1);
+  for (unsigned S = 0; S < vgprmsb::NumSlots; ++S) {
+    // The printer asks the instruction analysis for the state the last
+    // s_set_vgpr_msb set, and notes each VGPR it moves: `v16 /*v272*/`.
+    MCInst Set;
+    Set.setOpcode(SetMsbOpcode);
+    Set.addOperand(MCOperand::createImm(1 << (2 * S)));
+    Analysis->resetState();
+    Analysis->updateState(Set, 0);
+    std::string Text;
+    raw_string_ostream OS(Text);
+    Printer->printInst(&Probe, 0, "", Target.subtargetInfo(), OS);
+    forEachVgprToken(Text, [&](const VgprToken &T) {
+      if (T.First % 16)
+        return;
+      bool First = true;
+      for (unsigned J = 0; J < Probe.getNumOperands(); ++J) {
+        const MCOperand &Op = Probe.getOperand(J);
+        if (!Op.isReg() || vgprIndex(Op.getReg()) != T.First)
+          continue;
+        if (T.NoteFirst)
+          Slots[J] = int8_t(S);
+        if (S == 0 && First)
+          P.Order.push_back(uint8_t(J));
+        First = false;
+      }
+    });
+  }
+  Analysis->resetState();
+  auto [It, Inserted] = SlotsByOpcode.try_emplace(Key, std::move(P));
+  return It->second;
+}
+
+Expected<ArrayRef<int8_t>> VgprMsbCodec::slots(const MCInst &Inst) {
+  Expected<const Probed &> P = probe(Inst);
+  if (!P)
+    return P.takeError();
+  return ArrayRef<int8_t>(P->Slots);
+}
+
+Expected<ArrayRef<uint8_t>> VgprMsbCodec::writtenOrder(const MCInst &Inst) {
+  Expected<const Probed &> P = probe(Inst);
+  if (!P)
+    return P.takeError();
+  return ArrayRef<uint8_t>(P->Order);
+}
+
+SmallVector<int, 8> VgprMsbCodec::operandsOfTokens(const MCInst &Inst, StringRef Text,
+                                                   bool Low) {
+  SmallVector<VgprToken, 8> Tokens;
+  forEachVgprToken(Text, [&](const VgprToken &T) { Tokens.push_back(T); });
+  SmallVector<int, 8> Out(Tokens.size(), -1);
+  auto Names = [&](unsigned J, const VgprToken &T) {
+    const MCOperand &Op = Inst.getOperand(J);
+    if (!Op.isReg() || !vgprIndex(Op.getReg()) || vgprCount(Op.getReg()) != T.Count)
+      return false;
+    unsigned I = *vgprIndex(Op.getReg());
+    return Low ? I % vgprmsb::VgprsPerBank == T.First % vgprmsb::VgprsPerBank : I == T.First;
+  };
+  Expected<ArrayRef<uint8_t>> Order = writtenOrder(Inst);
+  if (Order && Order->size() == Tokens.size() &&
+      all_of(seq(Tokens.size()), [&](size_t K) { return Names((*Order)[K], Tokens[K]); })) {
+    for (size_t K = 0; K < Tokens.size(); ++K)
+      Out[K] = (*Order)[K];
+    return Out;
+  }
+  if (!Order)
+    consumeError(Order.takeError());
+  SmallVector<bool, 8> Used(Inst.getNumOperands(), false);
+  for (size_t K = 0; K < Tokens.size(); ++K)
+    for (unsigned J = 0; J < Inst.getNumOperands(); ++J)
+      if (!Used[J] && Names(J, Tokens[K])) {
+        Used[J] = true;
+        Out[K] = int(J);
+        break;
+      }
+  return Out;
 }
 
 Error VgprMsbCodec::raise(MCInst &Inst, uint8_t State) {

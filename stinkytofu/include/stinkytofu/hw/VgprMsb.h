@@ -6,10 +6,11 @@
 // An instruction's 8-bit VGPR fields are extended by the two bits of the
 // slot its field belongs to in the current s_set_vgpr_msb state: bits 1:0
 // src0, 3:2 src1, 5:4 src2, 7:6 dst. Which slot an MC operand is in is
-// LLVM MC's knowledge, not ours: the disassembler decodes an instruction's
-// bytes under a given state into the VGPRs it really names, so decoding once
-// per slot with that slot's bits set shows which operands move (one probe
-// set per opcode, cached). No mnemonic list and no table of operand names.
+// LLVM MC's knowledge, not ours: LLVM's instruction printer, told the state
+// by MC's instruction analysis (as llvm-objdump does), notes the register
+// each VGPR operand really names (`v16 /*v272*/`), so printing once per slot
+// with that slot's bank at 1 shows which operands it extends (one probe set
+// per opcode, cached). No mnemonic list and no table of operand names.
 //
 // The IR keeps MC operands with the logical registers (VGPR300, not VGPR44):
 // the code emitter writes only the low 8 bits, so the encoding is the same,
@@ -33,7 +34,8 @@
 namespace llvm {
 class MCCodeEmitter;
 class MCContext;
-class MCDisassembler;
+class MCInstPrinter;
+class MCInstrAnalysis;
 } // namespace llvm
 
 namespace stinkytofu {
@@ -83,6 +85,16 @@ public:
   /// The slot of each operand of \p Inst (-1: it takes no high bits), or an
   /// error when MC cannot decode the instruction back.
   llvm::Expected<llvm::ArrayRef<int8_t>> slots(const llvm::MCInst &Inst);
+  /// The operands the VGPRs of \p Inst's assembly name, in the order the
+  /// assembly writes them (VOPD writes vdstX, src0X, vdstY, src0Y; MC holds
+  /// vdstX, vdstY, src0X, src0Y); a tied operand is not written.
+  llvm::Expected<llvm::ArrayRef<uint8_t>> writtenOrder(const llvm::MCInst &Inst);
+  /// The operand of \p Inst each VGPR written in \p Text names, comparing
+  /// registers as they are or (\p Low) their low 8 bits only:
+  /// by written order when the counts agree, else the first unused operand
+  /// with that register. -1 for a token that names none.
+  llvm::SmallVector<int, 8> operandsOfTokens(const llvm::MCInst &Inst, llvm::StringRef Text,
+                                             bool Low);
   /// Rewrites the VGPR operands of \p Inst, read under \p State, to the
   /// registers they name (VGPR44 in a slot of bank 1 -> VGPR300).
   llvm::Error raise(llvm::MCInst &Inst, uint8_t State);
@@ -97,22 +109,28 @@ public:
   llvm::MCRegister rebase(llvm::MCRegister Reg, int Delta) const;
   /// The first VGPR index of \p Reg, if it is a VGPR (tuple, half).
   std::optional<unsigned> vgprIndex(llvm::MCRegister Reg) const;
+  /// How many 32-bit VGPRs \p Reg covers (1 for a 16-bit half).
+  unsigned vgprCount(llvm::MCRegister Reg) const;
   /// The MC opcode of s_set_vgpr_msb; 0 when the target has none.
   unsigned setVgprMsbOpcode() const { return SetMsbOpcode; }
 
 private:
   llvm::Error encode(const llvm::MCInst &Inst, llvm::SmallVectorImpl<char> &Bytes);
-  std::optional<llvm::MCInst> decode(llvm::ArrayRef<uint8_t> Prefix,
-                                     llvm::ArrayRef<uint8_t> Bytes);
 
   const TargetInfo &Target;
   std::unique_ptr<llvm::MCContext> Ctx;
   std::unique_ptr<llvm::MCCodeEmitter> Emitter;
-  std::unique_ptr<llvm::MCDisassembler> Disassembler;
+  /// LLVM's printer and the instruction analysis it asks for the state the
+  /// last s_set_vgpr_msb set (what llvm-objdump annotates with).
+  std::unique_ptr<llvm::MCInstrAnalysis> Analysis;
+  std::unique_ptr<llvm::MCInstPrinter> Printer;
   unsigned SetMsbOpcode = 0;
-  /// Encoded `s_set_vgpr_msb` with state 0 and with each slot at bank 1.
-  std::array<llvm::SmallVector<uint8_t, 4>, vgprmsb::NumSlots + 1> Probes;
-  llvm::DenseMap<unsigned, llvm::SmallVector<int8_t, 8>> SlotsByOpcode;
+  struct Probed {
+    llvm::SmallVector<int8_t, 8> Slots;
+    llvm::SmallVector<uint8_t, 8> Order;
+  };
+  llvm::Expected<const Probed &> probe(const llvm::MCInst &Inst);
+  llvm::DenseMap<uint64_t, Probed> SlotsByOpcode;
 };
 
 } // namespace stinkytofu

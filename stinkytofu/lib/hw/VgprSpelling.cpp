@@ -1,5 +1,5 @@
 //===- VgprSpelling.cpp - VGPRs written in assembly text ------------------===//
-#include "stinkytofu/ir/VgprSpelling.h"
+#include "stinkytofu/hw/VgprSpelling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 

@@ -16,8 +16,8 @@
 //            every byte offset of the file stays where it was
 //
 //===----------------------------------------------------------------------===//
-#ifndef STINKYTOFU_IR_VGPRSPELLING_H
-#define STINKYTOFU_IR_VGPRSPELLING_H
+#ifndef STINKYTOFU_HW_VGPRSPELLING_H
+#define STINKYTOFU_HW_VGPRSPELLING_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
