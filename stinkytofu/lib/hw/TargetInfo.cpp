@@ -250,4 +250,18 @@ TargetAsmParser TargetInfo::createAsmParser(llvm::SourceMgr &SM, llvm::MCContext
   return P;
 }
 
+std::string TargetInfo::printMC(const llvm::MCInst &Inst) const {
+  std::call_once(PrinterOnce, [this] {
+    Printer.reset(TheTarget->createMCInstPrinter(TheTriple, MAI->getAssemblerDialect(), *MAI,
+                                                 *MII, *MRI));
+  });
+  std::string Text;
+  raw_string_ostream OS(Text);
+  {
+    std::lock_guard<std::mutex> Guard(PrinterLock);
+    Printer->printInst(&Inst, /*Address=*/0, /*Annot=*/"", *STI, OS);
+  }
+  return StringRef(Text).trim().str();
+}
+
 } // namespace stinkytofu

@@ -149,6 +149,31 @@ Expected<std::vector<std::string>> AttrDict::getStringList(StringRef Key) const 
   return Out;
 }
 
+Expected<std::vector<int64_t>> AttrDict::getIntegerList(StringRef Key) const {
+  const AttrValue *V = find(Key);
+  if (!V)
+    return attrError("missing attribute '" + Key + "'");
+  if (V->kind() != AttrValue::Kind::List)
+    return attrError("attribute '" + Key + "' must be a list of integers");
+  std::vector<int64_t> Out;
+  for (const AttrValue &E : V->asList()) {
+    if (E.kind() != AttrValue::Kind::Integer)
+      return attrError("attribute '" + Key + "' must be a list of integers");
+    Out.push_back(E.asInteger());
+  }
+  return Out;
+}
+
+Expected<bool> AttrDict::getBool(StringRef Key) const {
+  const AttrValue *V = find(Key);
+  if (!V)
+    return attrError("missing attribute '" + Key + "'");
+  if (V->kind() == AttrValue::Kind::Bool ||
+      (V->kind() == AttrValue::Kind::Integer && (V->asInteger() == 0 || V->asInteger() == 1)))
+    return V->asBool();
+  return attrError("attribute '" + Key + "' must be true or false");
+}
+
 Error AttrDict::checkKeys(StringRef Owner,
                           std::initializer_list<StringRef> Known) const {
   for (const auto &Entry : Entries)

@@ -123,7 +123,12 @@ void Instruction::setOperands(std::vector<Operand> NewOperands) {
 
 void Instruction::setModifier(std::unique_ptr<Modifier> M) {
   removeModifier(M->kind()); // clears the CFG when targets may change
-  extra().Mods.push_back(std::move(M));
+  // Kept in registration order, so that they print in one order.
+  auto &Mods = extra().Mods;
+  auto At = llvm::find_if(Mods, [&](const std::unique_ptr<Modifier> &Old) {
+    return Old->kind() > M->kind();
+  });
+  Mods.insert(At, std::move(M));
 }
 
 void Instruction::removeModifier(ModifierKind K) {

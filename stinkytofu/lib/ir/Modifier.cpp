@@ -1,5 +1,6 @@
 //===- Modifier.cpp - Typed metadata attached to instructions -------------===//
 #include "stinkytofu/ir/Modifier.h"
+#include "stinkytofu/ir/DerivedModifierFields.h"
 
 using namespace llvm;
 
@@ -11,32 +12,43 @@ namespace {
 struct Registration {
   ModifierKind Kind;
   StringRef Key;
+  bool Derived;
+  /// Null for derived modifiers: their fields are checked, not stored.
   Expected<std::unique_ptr<Modifier>> (*Parse)(const AttrDict &);
 };
 const Registration Registry[] = {
-#define STINKYTOFU_MODIFIER(Class, Key) {ModifierKind::Class, Key, &Class::parse},
+#define STINKYTOFU_DERIVED(Name, Key) {ModifierKind::Name, Key, true, nullptr},
+#define STINKYTOFU_ANNOTATION(Class, Key) {ModifierKind::Class, Key, false, &Class::parse},
 #include "stinkytofu/ir/Modifiers.def"
 };
+const Registration &registration(ModifierKind K) { return Registry[unsigned(K)]; }
+
+Error modError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
 } // namespace
 
-StringRef Modifier::key() const {
-  for (const Registration &R : Registry)
-    if (R.Kind == K)
-      return R.Key;
-  llvm_unreachable("modifier kind not registered in Modifiers.def");
-}
+StringRef Modifier::keyOf(ModifierKind K) { return registration(K).Key; }
+bool Modifier::isDerivedKind(ModifierKind K) { return registration(K).Derived; }
 
-bool Modifier::isKnownKey(StringRef Key) {
-  return llvm::any_of(Registry, [&](const Registration &R) { return R.Key == Key; });
+std::optional<ModifierKind> Modifier::kindOf(StringRef Key) {
+  for (const Registration &R : Registry)
+    if (R.Key == Key)
+      return R.Kind;
+  return std::nullopt;
 }
 
 Expected<std::unique_ptr<Modifier>> Modifier::fromAttrs(StringRef Key,
                                                         const AttrDict &Attrs) {
-  for (const Registration &R : Registry)
-    if (R.Key == Key)
-      return R.Parse(Attrs);
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown modifier 'mod." + Key + "'");
+  std::optional<ModifierKind> K = kindOf(Key);
+  if (!K)
+    return modError("unknown modifier 'mod." + Key + "'");
+  const Registration &R = registration(*K);
+  if (R.Parse)
+    return R.Parse(Attrs);
+  if (Error E = checkDerivedFields(*K, Attrs))
+    return std::move(E);
+  return std::make_unique<DerivedModifier>(*K, Attrs);
 }
 
 // --- LabelData ------------------------------------------------------------
@@ -96,6 +108,125 @@ Expected<std::unique_ptr<Modifier>> CommentData::parse(const AttrDict &Attrs) {
   if (!Text)
     return Text.takeError();
   return std::make_unique<CommentData>(std::move(*Text));
+}
+
+// --- MemTokenData --------------------------------------------------------
+namespace {
+AttrValue integerList(ArrayRef<int64_t> Values) {
+  std::vector<AttrValue> List;
+  for (int64_t V : Values)
+    List.push_back(AttrValue::integer(V));
+  return AttrValue::list(std::move(List));
+}
+} // namespace
+
+void MemTokenData::toAttrs(AttrDict &Attrs) const {
+  Attrs.add("tokens", integerList(Tokens));
+}
+std::unique_ptr<Modifier> MemTokenData::clone() const {
+  return std::make_unique<MemTokenData>(*this);
+}
+Expected<std::unique_ptr<Modifier>> MemTokenData::parse(const AttrDict &Attrs) {
+  if (Error E = Attrs.checkKeys("mod.memtoken", {"tokens"}))
+    return std::move(E);
+  Expected<std::vector<int64_t>> Tokens = Attrs.getIntegerList("tokens");
+  if (!Tokens)
+    return Tokens.takeError();
+  return std::make_unique<MemTokenData>(std::move(*Tokens));
+}
+
+// --- LoopCarriedData ------------------------------------------------------
+template <ModifierKind CarriedKind> void LoopCarriedData<CarriedKind>::toAttrs(AttrDict &Attrs) const {
+  Attrs.add("tokens", integerList(Tokens));
+  Attrs.add("distance", AttrValue::integer(Distance));
+}
+template <ModifierKind CarriedKind>
+Expected<std::unique_ptr<Modifier>> LoopCarriedData<CarriedKind>::parse(const AttrDict &Attrs) {
+  std::string Owner = ("mod." + keyOf(CarriedKind)).str();
+  if (Error E = Attrs.checkKeys(Owner, {"tokens", "distance"}))
+    return std::move(E);
+  Expected<std::vector<int64_t>> Tokens = Attrs.getIntegerList("tokens");
+  if (!Tokens)
+    return Tokens.takeError();
+  int64_t Distance = 1;
+  if (Attrs.find("distance")) {
+    Expected<int64_t> D = Attrs.getInteger("distance");
+    if (!D)
+      return D.takeError();
+    if (*D < 1)
+      return modError("attribute 'distance' must be at least 1");
+    Distance = *D;
+  }
+  return std::make_unique<LoopCarriedData<CarriedKind>>(std::move(*Tokens), Distance);
+}
+template struct LoopCarriedData<ModifierKind::LoopCarriedRawData>;
+template struct LoopCarriedData<ModifierKind::LoopCarriedWarData>;
+
+// --- WaitProvenanceData ---------------------------------------------------
+void WaitProvenanceData::toAttrs(AttrDict &Attrs) const {
+  Attrs.add("text", AttrValue::string(Text));
+}
+std::unique_ptr<Modifier> WaitProvenanceData::clone() const {
+  return std::make_unique<WaitProvenanceData>(*this);
+}
+Expected<std::unique_ptr<Modifier>> WaitProvenanceData::parse(const AttrDict &Attrs) {
+  if (Error E = Attrs.checkKeys("mod.wait_provenance", {"text"}))
+    return std::move(E);
+  Expected<std::string> Text = Attrs.getString("text");
+  if (!Text)
+    return Text.takeError();
+  return std::make_unique<WaitProvenanceData>(std::move(*Text));
+}
+
+// --- LdsRingData ----------------------------------------------------------
+void LdsRingData::toAttrs(AttrDict &Attrs) const {
+  std::vector<int64_t> Flat;
+  for (const Access &A : Accesses)
+    Flat.insert(Flat.end(), {A.BufferClass, A.Frame, A.Ring, A.GlobalDelta, int64_t(A.Kind)});
+  if (!Flat.empty())
+    Attrs.add("accesses", integerList(Flat));
+  Flat.clear();
+  for (const Advance &A : Advances)
+    Flat.insert(Flat.end(), {A.Frame, A.Amount});
+  if (!Flat.empty())
+    Attrs.add("advances", integerList(Flat));
+}
+std::unique_ptr<Modifier> LdsRingData::clone() const {
+  return std::make_unique<LdsRingData>(*this);
+}
+Expected<std::unique_ptr<Modifier>> LdsRingData::parse(const AttrDict &Attrs) {
+  if (Error E = Attrs.checkKeys("mod.lds_ring", {"accesses", "advances"}))
+    return std::move(E);
+  // Both lists are flat: five integers per access, two per advance.
+  auto Read = [&](StringRef Key, size_t Tuple) -> Expected<std::vector<int64_t>> {
+    if (!Attrs.find(Key))
+      return std::vector<int64_t>();
+    Expected<std::vector<int64_t>> L = Attrs.getIntegerList(Key);
+    if (L && L->size() % Tuple)
+      return modError("attribute '" + Key + "' must hold " + Twine(Tuple) +
+                      " integers per entry");
+    return L;
+  };
+  Expected<std::vector<int64_t>> A = Read("accesses", 5);
+  if (!A)
+    return A.takeError();
+  Expected<std::vector<int64_t>> V = Read("advances", 2);
+  if (!V)
+    return V.takeError();
+  std::vector<Access> Accesses;
+  for (size_t I = 0; I < A->size(); I += 5) {
+    int64_t Kind = (*A)[I + 4];
+    if (Kind < 0 || Kind > int64_t(AccessKind::Protect))
+      return modError("access kind " + Twine(Kind) +
+                      " is none of 0 (read), 1 (write), 2 (publish), 3 (protect)");
+    if ((*A)[I + 2] <= 0)
+      return modError("ring size " + Twine((*A)[I + 2]) + " must be positive");
+    Accesses.push_back({(*A)[I], (*A)[I + 1], (*A)[I + 2], (*A)[I + 3], AccessKind(Kind)});
+  }
+  std::vector<Advance> Advances;
+  for (size_t I = 0; I < V->size(); I += 2)
+    Advances.push_back({(*V)[I], (*V)[I + 1]});
+  return std::make_unique<LdsRingData>(std::move(Accesses), std::move(Advances));
 }
 
 } // namespace stinkytofu

@@ -43,7 +43,10 @@ SmallVector<StringRef, 4> splitWords(StringRef Piece) {
       else if (isSpace(C) && Depth == 0) {
         // Join "a - b" and "a -b"-style expressions across the space.
         size_t Next = Piece.find_first_not_of(" \t", I);
-        bool EndsWithOp = isOperatorChar(Piece[I - 1]);
+        // A closing `|` of an absolute value (`|v2| clamp`) ends a word.
+        StringRef Word = Piece.slice(Begin, I).ltrim("-");
+        bool IsAbs = Word.size() >= 3 && Word.front() == '|' && Word.back() == '|';
+        bool EndsWithOp = isOperatorChar(Piece[I - 1]) && !IsAbs;
         bool NextIsOp = Next != StringRef::npos && isOperatorChar(Piece[Next]) &&
                         Next + 1 < N && isSpace(Piece[Next + 1]);
         if (Next != StringRef::npos && (EndsWithOp || NextIsOp)) {

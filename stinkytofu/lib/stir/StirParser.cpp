@@ -8,6 +8,13 @@ using namespace llvm;
 
 namespace stinkytofu {
 
+/// A flat label (`loop:`), the reference's form of a block start in a file
+/// without `st.func`.
+static bool isFlatLabel(const StirToken &Tok) {
+  return Tok.is(StirToken::Kind::Ident) && Tok.Text.size() > 1 && Tok.Text.back() == ':' &&
+         Tok.Text.find_first_of("[(") == std::string::npos;
+}
+
 Error StirParser::errorAt(unsigned Line, unsigned Col, const Twine &Msg) {
   return sourceError(File, Line, Col, Lex.lineText(Line), Msg);
 }
@@ -64,8 +71,7 @@ Expected<AttrValue> StirParser::parseValue(unsigned Depth) {
   return AttrValue::ident(Text);
 }
 
-Error StirParser::parseDict(AttrDict &Dict,
-                            std::vector<std::pair<std::string, AttrDict>> *Mods) {
+Error StirParser::parseDict(AttrDict &Dict, std::vector<StirModifier> *Mods) {
   if (Error E = expectPunct('{'))
     return E;
   while (!Tok.isPunct('}')) {
@@ -80,12 +86,12 @@ Error StirParser::parseDict(AttrDict &Dict,
       if (!Mods)
         return errorAt(KeyLine, KeyCol, "modifier '" + Key + "' is only allowed on instructions");
       std::string ModKey = Key.substr(4);
-      if (!Modifier::isKnownKey(ModKey))
+      if (!Modifier::kindOf(ModKey))
         return errorAt(KeyLine, KeyCol, "unknown modifier '" + Key + "'");
       AttrDict ModAttrs;
       if (Error E = parseDict(ModAttrs, nullptr))
         return E;
-      Mods->emplace_back(ModKey, std::move(ModAttrs));
+      Mods->push_back({std::move(ModKey), std::move(ModAttrs), KeyLine, KeyCol});
     } else {
       Expected<AttrValue> V = parseValue();
       if (!V)
@@ -165,9 +171,10 @@ Error StirParser::parseUses(StirInst &I) {
   return Error::success();
 }
 
-Error StirParser::parseBlockBody(StirBlock &BB) {
+Error StirParser::parseBlockBody(StirBlock &BB, bool Flat) {
   for (;;) {
-    if (Tok.isPunct('}') || Tok.is(StirToken::Kind::Caret) || Tok.is(StirToken::Kind::Eof))
+    if (Tok.isPunct('}') || Tok.is(StirToken::Kind::Caret) || Tok.is(StirToken::Kind::Eof) ||
+        (Flat && isFlatLabel(Tok)))
       return Error::success();
     if (Tok.is(StirToken::Kind::Error))
       return error(Tok.Text);
@@ -187,6 +194,37 @@ Error StirParser::parseBlockBody(StirBlock &BB) {
     if (Error E = parseInst(BB))
       return E;
   }
+}
+
+Error StirParser::parseBlocks(StirFunc &F, bool Flat) {
+  auto AtEnd = [&] { return Flat ? Tok.is(StirToken::Kind::Eof) : Tok.isPunct('}'); };
+  while (!AtEnd()) {
+    StirBlock BB;
+    BB.Line = Tok.Line;
+    if (Tok.is(StirToken::Kind::Caret)) {
+      BB.Name = Tok.Text;
+      advance();
+      if (Error E = expectPunct(':'))
+        return E;
+      if (Tok.isPunct('{')) {
+        if (Error E = parseDict(BB.Attrs, nullptr))
+          return E;
+        if (Error E = BB.Attrs.checkKeys("a block", {"leading", "asm"}))
+          return error(toString(std::move(E)));
+      }
+    } else if (Flat && isFlatLabel(Tok)) {
+      BB.Name = Tok.Text.substr(0, Tok.Text.size() - 1);
+      advance();
+    } else if (!F.Blocks.empty() || Tok.is(StirToken::Kind::Eof)) {
+      return error("expected '^block:' or '}'");
+    } else {
+      BB.Name = Flat ? "entry" : "bb0";
+    }
+    if (Error E = parseBlockBody(BB, Flat))
+      return E;
+    F.Blocks.push_back(std::move(BB));
+  }
+  return Error::success();
 }
 
 Error StirParser::parseFunc(StirModule &M,
@@ -212,29 +250,8 @@ Error StirParser::parseFunc(StirModule &M,
   }
   if (Error E = expectPunct('{'))
     return E;
-  while (!Tok.isPunct('}')) {
-    StirBlock BB;
-    BB.Line = Tok.Line;
-    if (Tok.is(StirToken::Kind::Caret)) {
-      BB.Name = Tok.Text;
-      advance();
-      if (Error E = expectPunct(':'))
-        return E;
-      if (Tok.isPunct('{')) {
-        if (Error E = parseDict(BB.Attrs, nullptr))
-          return E;
-        if (Error E = BB.Attrs.checkKeys("a block", {"leading", "asm"}))
-          return error(toString(std::move(E)));
-      }
-    } else if (!F.Blocks.empty() || Tok.is(StirToken::Kind::Eof)) {
-      return error("expected '^block:' or '}'");
-    } else {
-      BB.Name = "bb0";
-    }
-    if (Error E = parseBlockBody(BB))
-      return E;
-    F.Blocks.push_back(std::move(BB));
-  }
+  if (Error E = parseBlocks(F, /*Flat=*/false))
+    return E;
   advance();
   M.Funcs.push_back(std::move(F));
   return Error::success();
@@ -285,6 +302,20 @@ Expected<StirModule> StirParser::parse() {
     if (Tok.isIdent("st.func")) {
       if (Error E = parseFunc(M, Pending))
         return std::move(E);
+      continue;
+    }
+    // The reference's flat form: no st.func, one function of instructions
+    // (and `label:` block starts).
+    if (!Wrapped && M.Funcs.empty() &&
+        (Tok.is(StirToken::Kind::Ident) || Tok.is(StirToken::Kind::String) ||
+         Tok.is(StirToken::Kind::Caret))) {
+      StirFunc F;
+      F.Name = "entry";
+      F.Preamble = std::move(Pending);
+      Pending.clear();
+      if (Error E = parseBlocks(F, /*Flat=*/true))
+        return std::move(E);
+      M.Funcs.push_back(std::move(F));
       continue;
     }
     return error("expected st.func, st.text or '}'");

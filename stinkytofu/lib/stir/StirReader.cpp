@@ -2,7 +2,9 @@
 #include "stinkytofu/stir/StirReader.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/stir/StirAssembly.h"
+#include "stinkytofu/stir/StirBlockNames.h"
 #include "stinkytofu/stir/StirParser.h"
 #include "stinkytofu/stir/StirWriter.h"
 #include "stinkytofu/support/Diagnostics.h"
@@ -65,11 +67,17 @@ Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
           return sourceError(File, SI.Line, SI.Column, P.lineText(SI.Line),
                              "statement did not assemble to an instruction");
         Instruction &I = *Insts[Index++];
-        for (const auto &[Key, Attrs] : SI.Mods) {
-          Expected<std::unique_ptr<Modifier>> M = Modifier::fromAttrs(Key, Attrs);
+        for (const StirModifier &SM : SI.Mods) {
+          Expected<std::unique_ptr<Modifier>> M = Modifier::fromAttrs(SM.Key, SM.Attrs);
           if (!M)
-            return sourceError(File, SI.Line, SI.Column, P.lineText(SI.Line),
-                               "mod." + Key + ": " + toString(M.takeError()));
+            return sourceError(File, SM.Line, SM.Column, P.lineText(SM.Line),
+                               "mod." + SM.Key + ": " + toString(M.takeError()));
+          // A derived modifier must say what MC says of the instruction.
+          if ((*M)->isDerived())
+            if (Error E = checkDerivedModifier(static_cast<const DerivedModifier &>(**M), I,
+                                               Mod.target()))
+              return sourceError(File, SM.Line, SM.Column, P.lineText(SM.Line),
+                                 toString(std::move(E)));
           I.setModifier(std::move(*M));
         }
         auto [DefaultIssue, DefaultLatency] = defaultCycles(I, Mod.target());
@@ -176,6 +184,7 @@ Expected<std::unique_ptr<Module>> readStir(std::unique_ptr<MemoryBuffer> Buffer,
   Expected<StirModule> Parsed = P.parse();
   if (!Parsed)
     return Parsed.takeError();
+  scopeBlockNames(*Parsed);
   Expected<std::unique_ptr<Module>> M = assembleStir(*Parsed, P, File, Opts);
   if (!M)
     return M.takeError();

@@ -1,5 +1,6 @@
 //===- StirWriter.cpp - Writing the textual IR (`.stir`) ------------------===//
 #include "stinkytofu/stir/StirWriter.h"
+#include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/stir/StirImplicitOperands.h"
 #include "stinkytofu/stir/StirLexer.h"
@@ -243,7 +244,14 @@ void StirPrinter::printInstruction(const Instruction &I, StringRef Leading) {
                                                     : Latency));
   for (const auto &Mod : I.modifiers()) {
     AttrDict ModAttrs;
-    Mod->toAttrs(ModAttrs);
+    // A derived modifier prints what the instruction is now, recomputed.
+    std::optional<AttrDict> Derived;
+    if (Mod->isDerived())
+      Derived = deriveModifier(Mod->kind(), I, TI);
+    if (Derived)
+      ModAttrs = std::move(*Derived);
+    else
+      Mod->toAttrs(ModAttrs);
     OS.flush();
     std::string Rendered;
     raw_string_ostream RS(Rendered);

@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegister.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -88,6 +89,11 @@ public:
   /// The 32-bit register of \p Class with index \p Index.
   llvm::MCRegister reg32(RegClass Class, unsigned Index) const;
 
+  /// \p Inst as LLVM's instruction printer writes it (`s_waitcnt
+  /// vmcnt(0) lgkmcnt(0)`, `ds_load_b64 v[0:1], v2 offset:16`): fields
+  /// decoded, defaults left out. No indent, no newline.
+  std::string printMC(const llvm::MCInst &Inst) const;
+
   ~TargetInfo();
 
 private:
@@ -101,6 +107,9 @@ private:
   std::unique_ptr<llvm::MCInstrInfo> MII;
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
   const HardwareModel *Hardware = nullptr;
+  mutable std::once_flag PrinterOnce;
+  mutable std::unique_ptr<llvm::MCInstPrinter> Printer;
+  mutable std::mutex PrinterLock; // MCInstPrinter keeps state while printing
   // Register tables, built in one pass over MC's register names on the
   // first register query (a run that never asks pays nothing).
   mutable std::vector<llvm::MCRegister> SGPRs, VGPRs, AGPRs, TTMPs;

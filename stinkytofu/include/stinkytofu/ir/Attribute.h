@@ -63,6 +63,9 @@ public:
   llvm::Expected<std::string> getString(llvm::StringRef Key) const;
   llvm::Expected<int64_t> getInteger(llvm::StringRef Key) const;
   llvm::Expected<std::vector<std::string>> getStringList(llvm::StringRef Key) const;
+  llvm::Expected<std::vector<int64_t>> getIntegerList(llvm::StringRef Key) const;
+  /// `true`/`false`, or the reference's `1`/`0`.
+  llvm::Expected<bool> getBool(llvm::StringRef Key) const;
   /// Every key must be one of \p Known; an unknown key is an error.
   llvm::Error checkKeys(llvm::StringRef Owner,
                         std::initializer_list<llvm::StringRef> Known) const;

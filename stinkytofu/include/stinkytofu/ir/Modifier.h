@@ -1,9 +1,18 @@
 //===- Modifier.h - Typed metadata attached to instructions -----*- C++ -*-===//
 //
-// Modifiers annotate an instruction without changing what it encodes, like
-// BOLT's MCPlus annotations: LabelData names the target of a long branch,
-// CallTargetData lists the possible callees of a call. Every kind prints and
-// parses itself through an AttrDict, and is registered once in Modifiers.def.
+// Modifiers are the `mod.<key> = { ... }` attributes of the `.stir` dialect,
+// registered once in Modifiers.def. Two kinds, kept apart:
+//
+// - annotations carry what the assembly cannot say (like BOLT's MCPlus
+//   annotations): LabelData names the target of a long branch,
+//   CallTargetData the callees of a call, MemTokenData the LDS buffers an
+//   access touches. They are stored on the instruction, printed, read by the
+//   passes that understand them and kept by every other pass;
+// - derived modifiers describe the instruction itself (`mod.ds` offsets,
+//   `mod.swaitcnt` counts, ...). Their fields are never stored: they are
+//   computed from the MC instruction (mc/DerivedModifiers.h). A
+//   DerivedModifier on an instruction only says "show this view" (the
+//   `.stir` file stated it), so the writer prints it again, recomputed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_IR_MODIFIER_H
@@ -13,13 +22,15 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace stinkytofu {
 
 enum class ModifierKind : uint8_t {
-#define STINKYTOFU_MODIFIER(Class, Key) Class,
+#define STINKYTOFU_DERIVED(Name, Key) Name,
+#define STINKYTOFU_ANNOTATION(Class, Key) Class,
 #include "stinkytofu/ir/Modifiers.def"
 };
 
@@ -29,17 +40,32 @@ public:
   virtual ~Modifier();
   ModifierKind kind() const { return K; }
   /// The `.stir` key after `mod.`: "label", "call_targets", ...
-  llvm::StringRef key() const;
+  llvm::StringRef key() const { return keyOf(K); }
+  bool isDerived() const { return isDerivedKind(K); }
   virtual void toAttrs(AttrDict &Attrs) const = 0;
   virtual std::unique_ptr<Modifier> clone() const = 0;
 
   /// Builds the modifier registered under \p Key from its attributes.
   static llvm::Expected<std::unique_ptr<Modifier>> fromAttrs(llvm::StringRef Key,
                                                              const AttrDict &Attrs);
-  static bool isKnownKey(llvm::StringRef Key);
+  static std::optional<ModifierKind> kindOf(llvm::StringRef Key);
+  static llvm::StringRef keyOf(ModifierKind K);
+  static bool isDerivedKind(ModifierKind K);
 
 private:
   ModifierKind K;
+};
+
+/// A derived modifier as a `.stir` file states it: which view to show, and
+/// the fields the file wrote (checked against the instruction on reading;
+/// printing recomputes them all).
+struct DerivedModifier final : Modifier {
+  DerivedModifier(ModifierKind K, AttrDict Stated) : Modifier(K), Stated(std::move(Stated)) {}
+  AttrDict Stated;
+  void toAttrs(AttrDict &Attrs) const override { Attrs = Stated; }
+  std::unique_ptr<Modifier> clone() const override {
+    return std::make_unique<DerivedModifier>(*this);
+  }
 };
 
 /// The statically known target of a branch; on `s_setpc_b64` it turns an
@@ -71,6 +97,66 @@ struct CommentData final : Modifier {
   static constexpr ModifierKind Kind = ModifierKind::CommentData;
   explicit CommentData(std::string Text) : Modifier(Kind), Text(std::move(Text)) {}
   std::string Text;
+  void toAttrs(AttrDict &Attrs) const override;
+  std::unique_ptr<Modifier> clone() const override;
+  static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
+};
+
+/// The logical LDS buffers (tokens) an LDS access, tensor load or barrier
+/// touches, as the producer numbered them for the iteration that issues it.
+struct MemTokenData final : Modifier {
+  static constexpr ModifierKind Kind = ModifierKind::MemTokenData;
+  explicit MemTokenData(std::vector<int64_t> Tokens) : Modifier(Kind), Tokens(std::move(Tokens)) {}
+  std::vector<int64_t> Tokens;
+  void toAttrs(AttrDict &Attrs) const override;
+  std::unique_ptr<Modifier> clone() const override;
+  static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
+};
+
+/// A dependence on the LDS buffers \c Tokens of the iteration \c Distance
+/// trips back: read-after-write on a reader (`mod.loopcarriedraw`),
+/// write-after-read on a writer or barrier (`mod.loopcarriedwar`).
+template <ModifierKind CarriedKind> struct LoopCarriedData final : Modifier {
+  static constexpr ModifierKind Kind = CarriedKind;
+  LoopCarriedData(std::vector<int64_t> Tokens, int64_t Distance)
+      : Modifier(Kind), Tokens(std::move(Tokens)), Distance(Distance) {}
+  std::vector<int64_t> Tokens;
+  int64_t Distance;
+  void toAttrs(AttrDict &Attrs) const override;
+  std::unique_ptr<Modifier> clone() const override {
+    return std::make_unique<LoopCarriedData>(*this);
+  }
+  static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
+};
+using LoopCarriedRawData = LoopCarriedData<ModifierKind::LoopCarriedRawData>;
+using LoopCarriedWarData = LoopCarriedData<ModifierKind::LoopCarriedWarData>;
+
+/// Why a generated wait is there (a diagnostic a wait-insertion pass writes).
+struct WaitProvenanceData final : Modifier {
+  static constexpr ModifierKind Kind = ModifierKind::WaitProvenanceData;
+  explicit WaitProvenanceData(std::string Text) : Modifier(Kind), Text(std::move(Text)) {}
+  std::string Text;
+  void toAttrs(AttrDict &Attrs) const override;
+  std::unique_ptr<Modifier> clone() const override;
+  static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
+};
+
+/// Rotating LDS buffers: the ring slots an access uses, and on a loop latch
+/// how far each frame advances.
+struct LdsRingData final : Modifier {
+  static constexpr ModifierKind Kind = ModifierKind::LdsRingData;
+  enum class AccessKind : uint8_t { Read, Write, Publish, Protect };
+  struct Access {
+    int64_t BufferClass, Frame, Ring, GlobalDelta;
+    AccessKind Kind;
+  };
+  struct Advance {
+    int64_t Frame, Amount;
+  };
+  LdsRingData(std::vector<Access> Accesses, std::vector<Advance> Advances)
+      : Modifier(Kind), Accesses(std::move(Accesses)), Advances(std::move(Advances)) {}
+  std::vector<Access> Accesses;
+  std::vector<Advance> Advances;
   void toAttrs(AttrDict &Attrs) const override;
   std::unique_ptr<Modifier> clone() const override;
   static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);

@@ -25,11 +25,18 @@ struct StirOperand {
   unsigned Line = 0, Column = 0;
 };
 
+/// A `mod.<key> = { ... }` attribute, with where its key starts.
+struct StirModifier {
+  std::string Key; ///< without `mod.`
+  AttrDict Attrs;
+  unsigned Line = 0, Column = 0;
+};
+
 struct StirInst {
   std::string Mnemonic; ///< without its namespace (`st.`)
   std::vector<StirOperand> Defs, Uses;
   AttrDict Attrs;
-  std::vector<std::pair<std::string, AttrDict>> Mods;
+  std::vector<StirModifier> Mods;
   unsigned Line = 0, Column = 0;
   /// Where the mnemonic itself starts (after `"st.`).
   unsigned MnemonicColumn = 0;
@@ -73,9 +80,12 @@ private:
   static constexpr unsigned MaxListDepth = 64;
   /// A value inside \p Depth enclosing lists.
   llvm::Expected<AttrValue> parseValue(unsigned Depth = 0);
-  llvm::Error parseDict(AttrDict &Dict, std::vector<std::pair<std::string, AttrDict>> *Mods);
+  llvm::Error parseDict(AttrDict &Dict, std::vector<StirModifier> *Mods);
   llvm::Error parseFunc(StirModule &M, std::vector<std::pair<std::string, unsigned>> &Pending);
-  llvm::Error parseBlockBody(StirBlock &BB);
+  /// Blocks up to the function's `}` or, for \p Flat (a file without
+  /// st.func), the end of the file.
+  llvm::Error parseBlocks(StirFunc &F, bool Flat);
+  llvm::Error parseBlockBody(StirBlock &BB, bool Flat);
   llvm::Error parseInst(StirBlock &BB);
   llvm::Error parseUses(StirInst &I);
 

@@ -1,0 +1,37 @@
+//===- DerivedModifiers.h - Modifiers computed from MC ----------*- C++ -*-===//
+//
+// The derived modifiers of Modifiers.def (`mod.ds`, `mod.swaitcnt`, ...)
+// describe an instruction, so they are computed from its MC instruction,
+// as LLVM's instruction printer decodes it: fields and defaults are MC's,
+// never a table of ours. A `.stir` file that states one is checked against
+// it; setting a field rewrites the instruction and has MC assemble it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_MC_DERIVEDMODIFIERS_H
+#define STINKYTOFU_MC_DERIVEDMODIFIERS_H
+
+#include "stinkytofu/ir/Module.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+
+namespace stinkytofu {
+
+/// The fields of derived modifier \p K for \p I in print order, or none
+/// when \p K does not describe \p I (`mod.ds` of a VALU instruction).
+std::optional<AttrDict> deriveModifier(ModifierKind K, const Instruction &I,
+                                       const TargetInfo &TI);
+
+/// Checks the fields a `.stir` file stated for \p Stated against \p I; the
+/// error names the first field MC contradicts and MC's value.
+llvm::Error checkDerivedModifier(const DerivedModifier &Stated, const Instruction &I,
+                                 const TargetInfo &TI);
+
+/// Sets \p Field of derived modifier \p K of \p I (in module \p M) to
+/// \p Value: the instruction is rewritten and assembled by MC, so a value
+/// the target cannot encode is an error and \p I is left as it was.
+llvm::Error setDerivedField(Module &M, Instruction &I, ModifierKind K, llvm::StringRef Field,
+                            const AttrValue &Value);
+
+} // namespace stinkytofu
+
+#endif
