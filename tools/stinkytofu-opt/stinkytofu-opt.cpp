@@ -20,6 +20,7 @@
 #include "stinkytofu/pass/PassManager.h"
 #include "stinkytofu/passes/PassPipeline.h"
 #include "stinkytofu/passes/PassRegistry.h"
+#include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/analysis/CfgDotWriter.h"
 #include "stinkytofu/stir/StirWriter.h"
@@ -147,6 +148,28 @@ struct ToolOptions {
       "funcmap-in-asm",
       cl::desc("SQTTInstrumentPass: append the funcmap to the assembly (.sqtt_funcmap)"),
       cl::cat(Category)};
+  cl::opt<char> OptLevel{"O", cl::Prefix, cl::value_desc("0-3"),
+                         cl::desc("Run the standard pipeline (docs/passes.md) instead of "
+                                  "named passes: -O0, -O1, -O2, -O3"),
+                         cl::cat(Category)};
+  cl::opt<std::string> VgprMsbMode{
+      "vgpr-msb-mode", cl::value_desc("none|msb8|msb16"),
+      cl::desc("InsertVgprMsbPass/RaiseVgprMsbPass: how s_set_vgpr_msb encodes VGPRs "
+               "256 and up (default: the target's)"),
+      cl::cat(Category)};
+  cl::opt<unsigned> NumWaves{
+      "NumWaves", cl::value_desc("N"),
+      cl::desc("Waves per workgroup, for the reference's passes that need it (>= 1)"),
+      cl::cat(Category)};
+  cl::opt<bool> PreserveSymbolicRegs{
+      "preserve-symbolic-regs",
+      cl::desc("Accepted for the reference's command lines: symbolic register "
+               "spellings are always kept"),
+      cl::cat(Category)};
+  cl::opt<bool> PreserveComments{
+      "preserve-comments",
+      cl::desc("Accepted for the reference's command lines: comments are always kept"),
+      cl::cat(Category)};
   cl::opt<bool> VerifyInstrumentation{
       "verify-instrumentation",
       cl::desc("SQTTInstrumentPass: check that the inserted code changes no live "
@@ -162,7 +185,8 @@ const char *const ToolOptionNames[] = {
     "funcmap-out", "funcmap-in-asm", "verify-instrumentation",
     "emit-obj",    "link",        "ld-lld",          "heap-reserve",
     "max-include-depth", "max-expanded-statements", "max-expression-depth",
-    "max-literal-length", "max-file-number"};
+    "max-literal-length", "max-file-number", "O", "vgpr-msb-mode", "NumWaves",
+    "preserve-symbolic-regs", "preserve-comments"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
@@ -288,19 +312,26 @@ int main(int argc, char **argv) {
   // One `--<PassName>[=args]` option per registered pass. Every occurrence is
   // kept with its position so the passes run in command-line order.
   std::vector<std::pair<const PassInfo *, std::unique_ptr<cl::list<std::string>>>> PassFlags;
-  for (const PassInfo &Info : Registry.passes()) {
-    if (isToolOptionName(Info.Name)) {
+  std::vector<std::unique_ptr<std::string>> FlagDescriptions; // cl::desc keeps a StringRef
+  auto AddFlag = [&](const PassInfo &Info, StringRef Name, std::string Description) {
+    if (isToolOptionName(Name)) {
       WithColor::warning(errs(), ToolName)
-          << "pass '" << Info.Name
-          << "' has the name of an option; run it with --passes=" << Info.Name << "\n";
-      continue;
+          << "pass '" << Name << "' has the name of an option; run it with --passes="
+          << Name << "\n";
+      return;
     }
-    unregisterClashingOption(Info.Name);
+    unregisterClashingOption(Name);
+    FlagDescriptions.push_back(std::make_unique<std::string>(std::move(Description)));
     PassFlags.emplace_back(&Info, std::make_unique<cl::list<std::string>>(
-                                      StringRef(Info.Name), cl::desc(Info.Description),
+                                      Name, cl::desc(*FlagDescriptions.back()),
                                       cl::ValueOptional, cl::value_desc("args"),
                                       cl::cat(PassCategory)));
-  }
+  };
+  for (const PassInfo &Info : Registry.passes())
+    AddFlag(Info, Info.Name, Info.Description);
+  for (const auto &[Alias, Target] : Registry.aliases())
+    if (const PassInfo *Info = Registry.find(Alias))
+      AddFlag(*Info, Alias, "the reference's name of --" + Info->Name);
 
   cl::HideUnrelatedOptions({&Category, &PassCategory});
   if (!cl::ParseCommandLineOptions(
@@ -355,6 +386,24 @@ int main(int argc, char **argv) {
   std::vector<std::string> Pipeline;
   for (auto &[Position, Spec] : Ordered)
     Pipeline.push_back(std::move(Spec));
+  if (Opt.OptLevel.getNumOccurrences()) {
+    if (!Pipeline.empty())
+      return fail("-O" + Twine(Opt.OptLevel) + " runs the standard pipeline: it excludes named passes");
+    Expected<std::vector<std::string>> Standard = standardPipeline(Opt.OptLevel - '0');
+    if (!Standard)
+      return fail(toString(Standard.takeError()));
+    Pipeline = std::move(*Standard);
+  }
+  if (Opt.NumWaves.getNumOccurrences() && Opt.NumWaves == 0)
+    return fail("--NumWaves must be at least 1");
+  StringMap<PassArguments> Leading;
+  if (!Opt.VgprMsbMode.empty()) {
+    std::optional<stinkytofu::VgprMsbMode> Mode = parseVgprMsbMode(Opt.VgprMsbMode);
+    if (!Mode)
+      return fail("--vgpr-msb-mode must be none, msb8 or msb16, not '" + Opt.VgprMsbMode + "'");
+    Leading["InsertVgprMsbPass"] = vgprMsbModeArguments(*Mode);
+    Leading["RaiseVgprMsbPass"] = vgprMsbModeArguments(*Mode);
+  }
 
   PassManagerOptions PMOpts;
   PMOpts.VerifyEach = Opt.VerifyEach;
@@ -370,7 +419,8 @@ int main(int argc, char **argv) {
   if (!InstrumentArgs)
     return fail(toString(InstrumentArgs.takeError()));
   PM.setVerifier(verifyModule);
-  if (Error E = addPasses(PM, Pipeline, Registry, {{"SQTTInstrumentPass", *InstrumentArgs}}))
+  Leading["SQTTInstrumentPass"] = *InstrumentArgs;
+  if (Error E = addPasses(PM, Pipeline, Registry, Leading))
     return fail(toString(std::move(E)));
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =

@@ -59,10 +59,24 @@ Expected<std::vector<std::string>> parsePassPipeline(StringRef Text) {
   return Specs;
 }
 
+Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
+  if (Level > 3)
+    return createStringError(inconvertibleErrorCode(),
+                             "-O" + Twine(Level) + " is not a level: use -O0 to -O3");
+  // The levels differ in the reference only by passes StinkyTofu does not
+  // have yet (scheduling, s_delay_alu and s_wait_alu insertion).
+  return std::vector<std::string>{"Verifier", "CFGBuilder", "AsmMovePropagationPass",
+                                  "InsertVgprMsbPass", "SetMatrixReusePass"};
+}
+
 Error addPasses(PassManager &PM, ArrayRef<std::string> Specs, const PassRegistry &R,
                 const StringMap<PassArguments> &Leading) {
   for (const std::string &Spec : Specs) {
-    auto It = Leading.find(StringRef(Spec).split('=').first);
+    // Leading arguments are keyed by the pass's name, whichever alias the
+    // spec uses.
+    StringRef Name = StringRef(Spec).split('=').first;
+    const PassInfo *Info = R.find(Name);
+    auto It = Leading.find(Info ? StringRef(Info->Name) : Name);
     Expected<std::unique_ptr<Pass>> P =
         It == Leading.end() ? R.create(Spec) : R.create(Spec, It->second);
     if (!P)
@@ -161,8 +175,12 @@ void printPassList(const PassRegistry &R, raw_ostream &OS) {
   size_t Width = 0;
   for (const PassInfo &P : R.passes())
     Width = std::max(Width, P.Name.size());
+  for (const auto &[Alias, Target] : R.aliases())
+    Width = std::max(Width, Alias.size());
   for (const PassInfo &P : R.passes())
     OS << left_justify(P.Name, Width) << "  " << P.Description << "\n";
+  for (const auto &[Alias, Target] : R.aliases())
+    OS << left_justify(Alias, Width) << "  the reference's name of " << Target << "\n";
 }
 
 } // namespace stinkytofu

@@ -35,10 +35,17 @@ void PassRegistry::add(PassInfo Info) {
   Passes.push_back(std::move(Info));
 }
 
+void PassRegistry::addAlias(std::string Alias, std::string Target) {
+  Aliases.emplace_back(std::move(Alias), std::move(Target));
+}
+
 const PassInfo *PassRegistry::find(StringRef Name) const {
   for (const PassInfo &P : Passes)
     if (P.Name == Name)
       return &P;
+  for (const auto &[Alias, Target] : Aliases)
+    if (Alias == Name)
+      return find(Target);
   return nullptr;
 }
 
@@ -63,11 +70,30 @@ Expected<std::unique_ptr<Pass>> PassRegistry::create(StringRef Spec,
   return P;
 }
 
+namespace {
+/// The factory of a reference pass StinkyTofu does not have yet: asking for
+/// it is an error that names it (the reference skips unknown passes).
+PassFactory notImplemented(StringRef Name) {
+  return [Name = Name.str()](const PassArguments &) -> Expected<std::unique_ptr<Pass>> {
+    return createStringError(inconvertibleErrorCode(),
+                             "the reference implementation's pass '" + Name +
+                                 "' is not implemented in StinkyTofu yet");
+  };
+}
+} // namespace
+
 PassRegistry &passRegistry(StinkyTofuContext &Ctx) {
   if (!Ctx.passRegistry()) {
     auto R = std::make_shared<PassRegistry>(Ctx.pseudoInstructions());
 #define STINKYTOFU_PASS(Name, Factory, Description) R->add({Name, Description, Factory});
 #include "stinkytofu/passes/CorePasses.def"
+    // The reference's names: ours under another name, or not written yet.
+#define STINKYTOFU_REFERENCE_ALIAS(Name, Ours) R->addAlias(Name, Ours);
+#define STINKYTOFU_REFERENCE_PASS(Name)                                               \
+  if (!R->find(Name))                                                                \
+    R->add({Name, "a pass of the reference implementation, not implemented yet",      \
+            notImplemented(Name)});
+#include "stinkytofu/passes/ReferencePasses.def"
     Ctx.setPassRegistry(std::move(R));
   }
   return *Ctx.passRegistry();

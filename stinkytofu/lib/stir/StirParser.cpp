@@ -8,13 +8,6 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-/// A flat label (`loop:`), the reference's form of a block start in a file
-/// without `st.func`.
-static bool isFlatLabel(const StirToken &Tok) {
-  return Tok.is(StirToken::Kind::Ident) && Tok.Text.size() > 1 && Tok.Text.back() == ':' &&
-         Tok.Text.find_first_of("[(") == std::string::npos;
-}
-
 Error StirParser::errorAt(unsigned Line, unsigned Col, const Twine &Msg) {
   return sourceError(File, Line, Col, Lex.lineText(Line), Msg);
 }
@@ -174,7 +167,7 @@ Error StirParser::parseUses(StirInst &I) {
 Error StirParser::parseBlockBody(StirBlock &BB, bool Flat) {
   for (;;) {
     if (Tok.isPunct('}') || Tok.is(StirToken::Kind::Caret) || Tok.is(StirToken::Kind::Eof) ||
-        (Flat && isFlatLabel(Tok)))
+        (Flat && atFlatLabel()))
       return Error::success();
     if (Tok.is(StirToken::Kind::Error))
       return error(Tok.Text);
@@ -196,6 +189,15 @@ Error StirParser::parseBlockBody(StirBlock &BB, bool Flat) {
   }
 }
 
+/// At a flat label (`loop:`), the reference's form of a block start in a
+/// file without `st.func`: a name and a colon.
+bool StirParser::atFlatLabel() const {
+  if (!Tok.is(StirToken::Kind::Ident))
+    return false;
+  StirLexer Ahead = Lex;
+  return Ahead.next().isPunct(':');
+}
+
 Error StirParser::parseBlocks(StirFunc &F, bool Flat) {
   auto AtEnd = [&] { return Flat ? Tok.is(StirToken::Kind::Eof) : Tok.isPunct('}'); };
   while (!AtEnd()) {
@@ -212,9 +214,10 @@ Error StirParser::parseBlocks(StirFunc &F, bool Flat) {
         if (Error E = BB.Attrs.checkKeys("a block", {"leading", "asm"}))
           return error(toString(std::move(E)));
       }
-    } else if (Flat && isFlatLabel(Tok)) {
-      BB.Name = Tok.Text.substr(0, Tok.Text.size() - 1);
+    } else if (Flat && atFlatLabel()) {
+      BB.Name = Tok.Text;
       advance();
+      advance(); // the colon
     } else if (!F.Blocks.empty() || Tok.is(StirToken::Kind::Eof)) {
       return error("expected '^block:' or '}'");
     } else {

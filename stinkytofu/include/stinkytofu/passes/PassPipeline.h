@@ -26,6 +26,12 @@ namespace stinkytofu {
 /// errors. Names are not looked up here.
 llvm::Expected<std::vector<std::string>> parsePassPipeline(llvm::StringRef Text);
 
+/// The pipeline of `-O<Level>` (0-3): the reference's gfx1250 pipeline in
+/// its order, restricted to the passes StinkyTofu has whose result stands
+/// without the passes it lacks (a pass that removes waits or nops is left
+/// out until the pass that puts them back exists). docs/passes.md lists it.
+llvm::Expected<std::vector<std::string>> standardPipeline(unsigned Level);
+
 /// Creates each spec's pass from \p R and appends it to \p PM; the first
 /// unknown pass or bad argument is the error. \p Leading holds, per pass
 /// name, arguments that go before the spec's own (PassRegistry::create).

@@ -36,8 +36,13 @@ public:
 
   /// Registers \p Info; registering a name again replaces it.
   void add(PassInfo Info);
+  /// Makes \p Alias another name of the pass called \p Target.
+  void addAlias(std::string Alias, std::string Target);
+  /// The pass called \p Name, or that \p Name is an alias of.
   const PassInfo *find(llvm::StringRef Name) const;
   const std::vector<PassInfo> &passes() const { return Passes; }
+  /// Every alias, with the name of its pass.
+  const std::vector<std::pair<std::string, std::string>> &aliases() const { return Aliases; }
 
   /// Builds a pass from `Name` or `Name=a,b=c`; unknown names are errors.
   /// \p Leading go before the spec's arguments, which win over them (a
@@ -48,6 +53,7 @@ public:
 private:
   PseudoInstructionRegistry &Pseudos;
   std::vector<PassInfo> Passes;
+  std::vector<std::pair<std::string, std::string>> Aliases;
 };
 
 /// The pass registry of \p Ctx, made with the core passes on first use.

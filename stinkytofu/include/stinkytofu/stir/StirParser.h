@@ -85,6 +85,7 @@ private:
   /// Blocks up to the function's `}` or, for \p Flat (a file without
   /// st.func), the end of the file.
   llvm::Error parseBlocks(StirFunc &F, bool Flat);
+  bool atFlatLabel() const;
   llvm::Error parseBlockBody(StirBlock &BB, bool Flat);
   llvm::Error parseInst(StirBlock &BB);
   llvm::Error parseUses(StirInst &I);
