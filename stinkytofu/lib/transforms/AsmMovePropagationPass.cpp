@@ -48,9 +48,8 @@ public:
       for (BasicBlock &BB : F.blocks()) {
         std::vector<Copy> Copies;
         for (BlockItem &Item : BB.items()) {
-          auto *I = dyn_cast<Instruction>(&Item);
-          if (!I || I->kind() != InstKind::Machine || I->facts().has(IF_Call) ||
-              I->facts().has(IF_Opaque)) {
+          Instruction *I = trackedInstruction(Item);
+          if (!I) {
             Copies.clear();
             continue;
           }
@@ -66,9 +65,7 @@ public:
             Doomed.push_back(&I);
         }
       }
-    for (Instruction *I : Doomed)
-      I->eraseFromParent();
-    return Changed || !Doomed.empty() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    return eraseAndReport(Doomed, Changed);
   }
 
 private:
@@ -124,9 +121,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createAsmMovePropagationPass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
-    return std::move(E);
-  return std::make_unique<AsmMovePropagationPass>();
+  return createArgumentlessPass<AsmMovePropagationPass>(Args);
 }
 
 } // namespace stinkytofu

@@ -69,9 +69,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createDeadCodeEliminationPass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
-    return std::move(E);
-  return std::make_unique<DeadCodeEliminationPass>();
+  return createArgumentlessPass<DeadCodeEliminationPass>(Args);
 }
 
 } // namespace stinkytofu

@@ -74,18 +74,14 @@ public:
           Replaced.push_back(&I);
         }
     // Erasing hands each original's comments to its copy right after it.
-    for (Instruction *I : Replaced)
-      I->eraseFromParent();
-    return Replaced.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+    return eraseAndReport(Replaced);
   }
 };
 
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createPeepholeOptimizationPass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
-    return std::move(E);
-  return std::make_unique<PeepholeOptimizationPass>();
+  return createArgumentlessPass<PeepholeOptimizationPass>(Args);
 }
 
 } // namespace stinkytofu

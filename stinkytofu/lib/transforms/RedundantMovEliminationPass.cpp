@@ -35,9 +35,8 @@ public:
       for (BasicBlock &BB : F.blocks()) {
         std::vector<Available> Avail;
         for (BlockItem &Item : BB.items()) {
-          auto *I = dyn_cast<Instruction>(&Item);
-          if (!I || I->kind() != InstKind::Machine || I->facts().has(IF_Call) ||
-              I->facts().has(IF_Opaque)) {
+          Instruction *I = trackedInstruction(Item);
+          if (!I) {
             Avail.clear();
             continue;
           }
@@ -64,18 +63,14 @@ public:
           }
         }
       }
-    for (Instruction *I : Doomed)
-      I->eraseFromParent();
-    return Doomed.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+    return eraseAndReport(Doomed);
   }
 };
 
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createRedundantMovEliminationPass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
-    return std::move(E);
-  return std::make_unique<RedundantMovEliminationPass>();
+  return createArgumentlessPass<RedundantMovEliminationPass>(Args);
 }
 
 } // namespace stinkytofu

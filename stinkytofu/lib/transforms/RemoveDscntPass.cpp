@@ -32,8 +32,8 @@ public:
         // At most Bound DS operations are outstanding here, when known.
         std::optional<unsigned> Bound;
         for (BlockItem &Item : BB.items()) {
-          auto *I = dyn_cast<Instruction>(&Item);
-          if (!I || I->kind() != InstKind::Machine || I->facts().has(IF_Call)) {
+          Instruction *I = trackedInstruction(Item);
+          if (!I) {
             Bound.reset();
             continue;
           }
@@ -49,9 +49,7 @@ public:
             ++*Bound;
         }
       }
-    for (Instruction *I : Doomed)
-      I->eraseFromParent();
-    return Doomed.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+    return eraseAndReport(Doomed);
   }
 
 private:
@@ -67,9 +65,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createRemoveDscntPass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
-    return std::move(E);
-  return std::make_unique<RemoveDscntPass>();
+  return createArgumentlessPass<RemoveDscntPass>(Args);
 }
 
 } // namespace stinkytofu

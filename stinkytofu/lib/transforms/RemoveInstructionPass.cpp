@@ -44,8 +44,8 @@ Expected<std::unique_ptr<Pass>> createStinkyRemoveNopPass(const PassArguments &A
 }
 
 Expected<std::unique_ptr<Pass>> createRemoveDelayAluPass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
-    return std::move(E);
+  if (!Args.empty())
+    return createStringError(inconvertibleErrorCode(), "takes no arguments");
   return createErasePass("RemoveDelayAluPass", [](const Instruction &I) {
     return HardwareModel::roleOf(I.mnemonic()) == InstRole::DelayAlu;
   });

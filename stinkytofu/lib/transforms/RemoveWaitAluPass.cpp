@@ -116,9 +116,7 @@ public:
             return std::move(E);
           Changed = true;
         }
-    for (Instruction *I : Doomed)
-      I->eraseFromParent();
-    return Changed || !Doomed.empty() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    return eraseAndReport(Doomed, Changed);
   }
 
 private:
@@ -153,9 +151,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createRemoveWaitAluPass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
-    return std::move(E);
-  return std::make_unique<RemoveWaitAluPass>();
+  return createArgumentlessPass<RemoveWaitAluPass>(Args);
 }
 
 } // namespace stinkytofu

@@ -55,9 +55,22 @@ unsigned eraseInstructions(Module &M, const PassScope &Scope,
       for (Instruction &I : BB.instructions())
         if (isRewritable(M, Scope, I) && Pick(I))
           Doomed.push_back(&I);
+  eraseAndReport(Doomed);
+  return Doomed.size();
+}
+
+PreservedAnalyses eraseAndReport(ArrayRef<Instruction *> Doomed, bool Changed) {
   for (Instruction *I : Doomed)
     I->eraseFromParent();
-  return Doomed.size();
+  return Changed || !Doomed.empty() ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+Instruction *trackedInstruction(BlockItem &Item) {
+  auto *I = dyn_cast<Instruction>(&Item);
+  if (!I || I->kind() != InstKind::Machine || I->facts().has(IF_Call) ||
+      I->facts().has(IF_Opaque))
+    return nullptr;
+  return I;
 }
 
 namespace {

@@ -157,9 +157,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createSetMatrixReusePass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
-    return std::move(E);
-  return std::make_unique<SetMatrixReusePass>();
+  return createArgumentlessPass<SetMatrixReusePass>(Args);
 }
 
 } // namespace stinkytofu

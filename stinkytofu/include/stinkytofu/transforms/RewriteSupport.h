@@ -40,6 +40,16 @@ bool isRewritable(const Module &M, const PassScope &Scope, const Instruction &I)
 unsigned eraseInstructions(Module &M, const PassScope &Scope,
                            const std::function<bool(const Instruction &)> &Pick);
 
+/// Erases \p Doomed; what the pass preserves: everything when nothing
+/// changed (\p Doomed empty and not \p Changed), nothing otherwise.
+PreservedAnalyses eraseAndReport(llvm::ArrayRef<Instruction *> Doomed, bool Changed = false);
+
+/// \p Item as an instruction whose effects a block-local pass can follow
+/// (a machine instruction, not a call, not opaque); null for a directive, a
+/// macro invocation, a pseudo-instruction, a call or an opaque statement,
+/// where such a pass forgets what it knew.
+Instruction *trackedInstruction(BlockItem &Item);
+
 /// A pass that erases the instructions \p Pick chooses; \p Check, when
 /// given, runs first on the module and may refuse it (an unknown
 /// mnemonic).
