@@ -681,19 +681,28 @@ Error setDerivedField(Module &M, Instruction &I, ModifierKind K, StringRef Field
       for (const std::string &T : printed(I, TI).Tokens)
         if (!StringRef(T).ends_with(")"))
           return Fail("MC prints its fields as a number ('" + T + "')");
-        else
-          Ops.push_back(classifyOperand(T, TI, NoSymbols));
+        else // space-separated, as MC prints them
+          Ops.push_back(Ops.empty() ? classifyOperand(T, TI, NoSymbols)
+                                    : Operand(OperandKind::Modifier, T));
     } else {
       Ops = I.operands();
     }
-    // Every spelling of the field goes: a word (`gds`) or a prefix
-    // (`offset:`, `vmcnt(`).
+    // The field's spelling (a word such as `gds`, or a prefix such as
+    // `offset:` or `vmcnt(`) is replaced where it stands, or goes; a new one
+    // follows the operands as a modifier.
     bool IsPrefix = StringRef(S->Prefix).ends_with(":") || StringRef(S->Prefix).ends_with("(");
-    std::erase_if(Ops, [&](const Operand &Op) {
+    auto Spells = [&](const Operand &Op) {
       return IsPrefix ? Op.spelling().starts_with(S->Prefix) : Op.spelling() == S->Prefix;
-    });
-    if (!S->Token.empty())
-      Ops.push_back(classifyOperand(S->Token, TI, NoSymbols));
+    };
+    auto At = find_if(Ops, Spells);
+    bool Replaced = At != Ops.end() && !S->Token.empty();
+    if (Replaced) {
+      *At = Operand(At->kind(), S->Token);
+      ++At;
+    }
+    Ops.erase(std::remove_if(At, Ops.end(), Spells), Ops.end());
+    if (!Replaced && !S->Token.empty())
+      Ops.push_back(Operand(OperandKind::Modifier, S->Token));
     if (Named && Ops.empty())
       return Fail("a wait for nothing has no spelling; remove the instruction instead");
   }
