@@ -52,8 +52,7 @@ public:
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
                                   const PassScope &Scope) override {
     const TargetInfo &TI = M.target();
-    StringRef Gen = TI.hardware().generation();
-    if (Gen == "gfx9" || Gen == "gfx10" || Gen == "gfx11")
+    if (!targetHasMnemonic(M, "s_wait_alu"))
       return moduleError(M, "RemoveWaitAluPass: " + TI.processor() +
                                 " has no s_wait_alu (gfx12 and later)");
     InstBuilder B(M);
