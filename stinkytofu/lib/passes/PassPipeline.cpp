@@ -64,8 +64,11 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
     return createStringError(inconvertibleErrorCode(),
                              "-O" + Twine(Level) + " is not a level: use -O0 to -O3");
   // The levels differ in the reference only by passes StinkyTofu does not
-  // have yet (scheduling, s_delay_alu and s_wait_alu insertion).
-  return std::vector<std::string>{"Verifier", "CFGBuilder", "AsmMovePropagationPass",
+  // have yet (scheduling, s_delay_alu and s_wait_alu insertion). The
+  // reference's input holds logical VGPRs; assembly (LLVM's included) may
+  // hold s_set_vgpr_msb already, so it is raised first (a no-op otherwise).
+  return std::vector<std::string>{"Verifier",          "RaiseVgprMsbPass",
+                                  "CFGBuilder",        "AsmMovePropagationPass",
                                   "InsertVgprMsbPass", "SetMatrixReusePass"};
 }
 
