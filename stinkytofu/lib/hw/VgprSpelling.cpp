@@ -162,6 +162,8 @@ std::string encodedVgprSpelling(unsigned First, unsigned Count, bool Bracketed) 
 }
 
 std::optional<std::string> padHighVgprsToLow(StringRef Text) {
+  if (!findHighVgpr(Text))
+    return std::nullopt; // no copy of a file without them
   bool Any = false;
   std::string Out = rewriteVgprTokens(Text, /*WithNote=*/false,
                                       [&](const VgprToken &T) -> std::optional<std::string> {

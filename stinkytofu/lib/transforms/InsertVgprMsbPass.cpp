@@ -278,10 +278,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createInsertVgprMsbPass(const PassArguments &Args) {
-  Expected<VgprMsbOptions> Opts = parseVgprMsbOptions(Args, "InsertVgprMsbPass");
-  if (!Opts)
-    return Opts.takeError();
-  return std::make_unique<InsertVgprMsbPass>(*Opts);
+  return createVgprMsbPass<InsertVgprMsbPass>(Args, "InsertVgprMsbPass");
 }
 
 } // namespace stinkytofu

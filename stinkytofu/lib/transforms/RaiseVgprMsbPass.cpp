@@ -84,6 +84,10 @@ private:
       return E;
     for (BasicBlock &BB : F.blocks()) {
       SetState S = States.stateIn(BB);
+      // A block no edge reaches (the target of a branch we cannot follow)
+      // starts at 0, as LLVM has every block a branch reaches start.
+      if (S.K == SetState::Unreached)
+        S = SetState::known(0);
       std::vector<Instruction *> Insts;
       for (Instruction &I : BB.instructions())
         Insts.push_back(&I);
@@ -175,10 +179,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createRaiseVgprMsbPass(const PassArguments &Args) {
-  Expected<VgprMsbOptions> Opts = parseVgprMsbOptions(Args, "RaiseVgprMsbPass");
-  if (!Opts)
-    return Opts.takeError();
-  return std::make_unique<RaiseVgprMsbPass>(*Opts);
+  return createVgprMsbPass<RaiseVgprMsbPass>(Args, "RaiseVgprMsbPass");
 }
 
 } // namespace stinkytofu

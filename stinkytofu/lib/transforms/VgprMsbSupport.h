@@ -20,6 +20,16 @@ struct VgprMsbOptions {
 llvm::Expected<VgprMsbOptions> parseVgprMsbOptions(const PassArguments &Args,
                                                    llvm::StringRef PassName);
 
+/// The factory of either pass: \p PassT is built from its parsed options.
+template <typename PassT>
+llvm::Expected<std::unique_ptr<Pass>> createVgprMsbPass(const PassArguments &Args,
+                                                        llvm::StringRef PassName) {
+  llvm::Expected<VgprMsbOptions> Opts = parseVgprMsbOptions(Args, PassName);
+  if (!Opts)
+    return Opts.takeError();
+  return std::make_unique<PassT>(*Opts);
+}
+
 /// True for an s_set_vgpr_msb with an immediate; \p Imm gets it.
 bool isSetVgprMsb(const Instruction &I, const VgprMsbCodec &Codec, int64_t *Imm = nullptr);
 
