@@ -710,4 +710,96 @@ Error setDerivedField(Module &M, Instruction &I, ModifierKind K, StringRef Field
   return B.setOperands(I, std::move(Ops));
 }
 
+namespace {
+
+int64_t statedInt(const AttrDict &Stated, StringRef Field, int64_t Absent) {
+  const AttrValue *V = Stated.find(Field);
+  return V && V->kind() == AttrValue::Kind::Integer ? V->asInteger() : Absent;
+}
+
+/// ("VALU", 2) -> `VALU_DEP_2`, the inverse of aluDependency.
+std::string aluDependencyName(StringRef Type, int64_t Distance) {
+  if (Type == "NO_DEP")
+    return "NO_DEP";
+  StringRef Kind = Type == "VALU" ? "VALU_DEP" : Type == "TRANS" ? "TRANS32_DEP"
+                   : Type == "SALU"                              ? "SALU_CYCLE"
+                                                                 : Type;
+  return (Kind + "_" + Twine(Distance)).str();
+}
+
+std::optional<std::string> delayAluOperands(const AttrDict &Stated) {
+  const AttrValue *Type0 = Stated.find("instid0Type");
+  if (!Type0)
+    return std::nullopt;
+  std::string Text = "instid0(" +
+                     aluDependencyName(Type0->asString(), statedInt(Stated, "instid0Distance", 1)) +
+                     ")";
+  if (const AttrValue *Type1 = Stated.find("instid1Type")) {
+    int64_t Skip = statedInt(Stated, "instSkip", 0);
+    std::string SkipName = Skip == 0 ? "SAME" : Skip == 1 ? "NEXT" : "SKIP_" + std::to_string(Skip - 1);
+    Text += " | instskip(" + SkipName + ") | instid1(" +
+            aluDependencyName(Type1->asString(), statedInt(Stated, "instid1Distance", 1)) + ")";
+  }
+  return Text;
+}
+
+} // namespace
+
+std::optional<std::string> operandsFromModifier(ModifierKind K, StringRef Mnemonic,
+                                                const AttrDict &Stated) {
+  switch (K) {
+  case ModifierKind::DelayAlu:
+    return HardwareModel::roleOf(Mnemonic) == InstRole::DelayAlu ? delayAluOperands(Stated)
+                                                                  : std::nullopt;
+  case ModifierKind::WaitAlu: {
+    if (HardwareModel::roleOf(Mnemonic) != InstRole::DepCtrWait)
+      return std::nullopt;
+    SmallVector<std::string, 4> Fields;
+    for (const BitField &F : DepCtrLayout)
+      if (int64_t V = statedInt(Stated, F.Name, -1); V >= 0)
+        Fields.push_back(("depctr_" + F.Name + "(" + Twine(V) + ")").str());
+    return Fields.empty() ? std::nullopt : std::optional(join(Fields, " "));
+  }
+  case ModifierKind::SWaitCnt:
+  case ModifierKind::SWaitTensorCnt:
+  case ModifierKind::SWaitAsyncCnt:
+  case ModifierKind::SWaitStoreCnt: {
+    if (Mnemonic == "s_waitcnt") {
+      SmallVector<std::string, 3> Fields;
+      for (StringRef C : {"vmcnt", "expcnt", "lgkmcnt"})
+        if (int64_t V = statedInt(Stated, C, -1); V >= 0)
+          Fields.push_back((C + "(" + Twine(V) + ")").str());
+      return Fields.empty() ? std::nullopt : std::optional(join(Fields, " "));
+    }
+    // The gfx12 waits: each counter by the reference's field for it.
+    SmallVector<StringRef, 3> Counters = HardwareModel::waitCounters(Mnemonic);
+    auto FieldOf = [&](StringRef Counter) -> StringRef {
+      return StringSwitch<StringRef>(Counter)
+          .Case("loadcnt", "vlcnt")
+          .Case("dscnt", "dlcnt")
+          .Case("kmcnt", "kmcnt")
+          .Case("tensorcnt", "tlcnt")
+          .Case("asynccnt", "asynccnt")
+          .Case("storecnt", K == ModifierKind::SWaitStoreCnt ? "storecnt" : "vscnt")
+          .Default("");
+    };
+    if (Counters.size() == 1 && !FieldOf(Counters[0]).empty())
+      if (int64_t V = statedInt(Stated, FieldOf(Counters[0]), -1); V >= 0)
+        return std::to_string(V);
+    if (Counters.size() == 2 && Counters[1] == "dscnt") {
+      int64_t First = statedInt(Stated, FieldOf(Counters[0]), -1);
+      int64_t Ds = statedInt(Stated, "dlcnt", -1);
+      if (First < 0 && Ds < 0)
+        return std::nullopt;
+      auto Max = [](const BitField &F, int64_t V) { return V < 0 ? F.max() : V; };
+      return std::to_string((Max(CombinedWaitLayout[0], First) << CombinedWaitLayout[0].Offset) |
+                            Max(CombinedWaitLayout[1], Ds));
+    }
+    return std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
 } // namespace stinkytofu

@@ -50,6 +50,27 @@ EdgeKind edgeKind(const Function &F, const BasicBlock &From, const BasicBlock &T
   return IsNext ? EdgeKind::FallThrough : EdgeKind::Branch;
 }
 
+/// The reference writes the waits it inserts without operands, their fields
+/// in a derived modifier only (`"st.s_delay_alu"() { mod.delayalu = ... }`):
+/// such an instruction gets the operands the modifier spells.
+void spellOperandsFromModifiers(StirModule &M) {
+  for (StirFunc &F : M.Funcs)
+    for (StirBlock &BB : F.Blocks)
+      for (StirInst &I : BB.Insts) {
+        if (!I.Defs.empty() || !I.Uses.empty() || I.Attrs.find("asm"))
+          continue;
+        for (const StirModifier &SM : I.Mods) {
+          std::optional<ModifierKind> K = Modifier::kindOf(SM.Key);
+          if (!K || !Modifier::isDerivedKind(*K))
+            continue;
+          if (std::optional<std::string> Ops = operandsFromModifier(*K, I.Mnemonic, SM.Attrs)) {
+            I.Uses.push_back({*Ops, SM.Line, SM.Column});
+            break;
+          }
+        }
+      }
+}
+
 /// Lays `.stir` modifiers, cycle overrides and block splits over the module
 /// the `.s` reader built from the synthesized text.
 Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
@@ -185,6 +206,7 @@ Expected<std::unique_ptr<Module>> readStir(std::unique_ptr<MemoryBuffer> Buffer,
   if (!Parsed)
     return Parsed.takeError();
   scopeBlockNames(*Parsed);
+  spellOperandsFromModifiers(*Parsed);
   Expected<std::unique_ptr<Module>> M = assembleStir(*Parsed, P, File, Opts);
   if (!M)
     return M.takeError();

@@ -32,6 +32,13 @@ llvm::Error checkDerivedModifier(const DerivedModifier &Stated, const Instructio
 llvm::Error setDerivedField(Module &M, Instruction &I, ModifierKind K, llvm::StringRef Field,
                             const AttrValue &Value);
 
+/// The operands that derived modifier \p K with the fields \p Stated
+/// spells for \p Mnemonic: the reference writes the waits it inserts
+/// without operands (`"st.s_delay_alu"() { mod.delayalu = {...} }`). None
+/// when \p K does not spell the operands of \p Mnemonic.
+std::optional<std::string> operandsFromModifier(ModifierKind K, llvm::StringRef Mnemonic,
+                                                const AttrDict &Stated);
+
 } // namespace stinkytofu
 
 #endif
