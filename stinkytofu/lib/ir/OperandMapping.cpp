@@ -1,5 +1,6 @@
 //===- OperandMapping.cpp - Which MC operand an operand stands for --------===//
 #include "stinkytofu/ir/OperandMapping.h"
+#include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -72,8 +73,18 @@ public:
       if (!Op.firstReg())
         return take([&](const MCOperand &M) { return isRegOf(M, Op.regFile()); });
       RegisterRange Want{Op.regFile(), *Op.firstReg(), Op.regCount()};
+      // gfx1250: the IR's MC operand is the logical VGPR (v300); written in
+      // the encoded form (`v44 /*v300*/`) the text names its low 8 bits,
+      // which is all the encoding holds (hw/VgprMsb.h).
+      bool Banked = Op.regFile() == RegFile::VGPR && TI.hardware().hasHighVgprs();
       return takeValue([&](const MCOperand &M) {
-        return M.isReg() && registerRangeOf(M.getReg(), TI) == Want;
+        if (!M.isReg())
+          return false;
+        std::optional<RegisterRange> Have = registerRangeOf(M.getReg(), TI);
+        if (Have == Want)
+          return true;
+        return Banked && Have && Have->File == Want.File && Have->Count == Want.Count &&
+               Have->First % 256 == Want.First % 256;
       });
     }
     case OperandKind::SpecialRegister: {
