@@ -69,7 +69,7 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   // hold s_set_vgpr_msb already, so it is raised first (a no-op otherwise).
   return std::vector<std::string>{"Verifier",          "RaiseVgprMsbPass",
                                   "CFGBuilder",        "AsmMovePropagationPass",
-                                  "InsertVgprMsbPass", "SetMatrixReusePass"};
+                                  "InsertVgprMsbPass", "SetMatrixReusePass=ifSupported"};
 }
 
 Error addPasses(PassManager &PM, ArrayRef<std::string> Specs, const PassRegistry &R,

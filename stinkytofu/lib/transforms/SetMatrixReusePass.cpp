@@ -46,12 +46,18 @@ struct Pending {
 
 class SetMatrixReusePass final : public Pass {
 public:
+  /// \p IfSupported: on a target without reuse modifiers, do nothing
+  /// rather than fail (the -O pipelines run on every target).
+  explicit SetMatrixReusePass(bool IfSupported) : IfSupported(IfSupported) {}
   StringRef name() const override { return "SetMatrixReusePass"; }
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
                                   const PassScope &Scope) override {
-    if (!targetHasMnemonic(M, "v_wmma_f32_16x16x32_f16"))
+    if (!targetHasMnemonic(M, "v_wmma_f32_16x16x32_f16")) {
+      if (IfSupported)
+        return PreservedAnalyses::all();
       return moduleError(M, "SetMatrixReusePass: " + M.target().processor() +
                                 " has no matrix reuse modifiers (gfx1250)");
+    }
     RegisterUnits RU(M.target());
     InstBuilder B(M);
     bool Changed = false;
@@ -152,12 +158,17 @@ private:
     Changed = true;
     return Error::success();
   }
+
+  bool IfSupported;
 };
 
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createSetMatrixReusePass(const PassArguments &Args) {
-  return createArgumentlessPass<SetMatrixReusePass>(Args);
+  bool IfSupported = false;
+  if (Error E = parseFlagArguments(Args, {{"ifSupported", &IfSupported}}))
+    return std::move(E);
+  return std::make_unique<SetMatrixReusePass>(IfSupported);
 }
 
 } // namespace stinkytofu
