@@ -94,21 +94,18 @@ Expected<std::unique_ptr<Modifier>> CallTargetData::parse(const AttrDict &Attrs)
   return std::make_unique<CallTargetData>(std::move(*Callees));
 }
 
-// --- CommentData ----------------------------------------------------------
-void CommentData::toAttrs(AttrDict &Attrs) const {
-  Attrs.add("text", AttrValue::string(Text));
-}
-std::unique_ptr<Modifier> CommentData::clone() const {
-  return std::make_unique<CommentData>(*this);
-}
-Expected<std::unique_ptr<Modifier>> CommentData::parse(const AttrDict &Attrs) {
-  if (Error E = Attrs.checkKeys("mod.comment", {"text"}))
+// --- TextData -------------------------------------------------------------
+template <ModifierKind TextKind>
+Expected<std::unique_ptr<Modifier>> TextData<TextKind>::parse(const AttrDict &Attrs) {
+  if (Error E = Attrs.checkKeys(("mod." + keyOf(TextKind)).str(), {"text"}))
     return std::move(E);
   Expected<std::string> Text = Attrs.getString("text");
   if (!Text)
     return Text.takeError();
-  return std::make_unique<CommentData>(std::move(*Text));
+  return std::make_unique<TextData<TextKind>>(std::move(*Text));
 }
+template struct TextData<ModifierKind::CommentData>;
+template struct TextData<ModifierKind::WaitProvenanceData>;
 
 // --- MemTokenData --------------------------------------------------------
 namespace {
@@ -161,22 +158,6 @@ Expected<std::unique_ptr<Modifier>> LoopCarriedData<CarriedKind>::parse(const At
 }
 template struct LoopCarriedData<ModifierKind::LoopCarriedRawData>;
 template struct LoopCarriedData<ModifierKind::LoopCarriedWarData>;
-
-// --- WaitProvenanceData ---------------------------------------------------
-void WaitProvenanceData::toAttrs(AttrDict &Attrs) const {
-  Attrs.add("text", AttrValue::string(Text));
-}
-std::unique_ptr<Modifier> WaitProvenanceData::clone() const {
-  return std::make_unique<WaitProvenanceData>(*this);
-}
-Expected<std::unique_ptr<Modifier>> WaitProvenanceData::parse(const AttrDict &Attrs) {
-  if (Error E = Attrs.checkKeys("mod.wait_provenance", {"text"}))
-    return std::move(E);
-  Expected<std::string> Text = Attrs.getString("text");
-  if (!Text)
-    return Text.takeError();
-  return std::make_unique<WaitProvenanceData>(std::move(*Text));
-}
 
 // --- LdsRingData ----------------------------------------------------------
 void LdsRingData::toAttrs(AttrDict &Attrs) const {

@@ -92,15 +92,19 @@ struct CallTargetData final : Modifier {
   static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
 };
 
-/// A note carried by an instruction (not printed into assembly).
-struct CommentData final : Modifier {
-  static constexpr ModifierKind Kind = ModifierKind::CommentData;
-  explicit CommentData(std::string Text) : Modifier(Kind), Text(std::move(Text)) {}
+/// One line of text an instruction carries, never printed into assembly:
+/// a note (`mod.comment`), or why a generated wait is there
+/// (`mod.wait_provenance`, which a wait-insertion pass writes).
+template <ModifierKind TextKind> struct TextData final : Modifier {
+  static constexpr ModifierKind Kind = TextKind;
+  explicit TextData(std::string Text) : Modifier(Kind), Text(std::move(Text)) {}
   std::string Text;
-  void toAttrs(AttrDict &Attrs) const override;
-  std::unique_ptr<Modifier> clone() const override;
+  void toAttrs(AttrDict &Attrs) const override { Attrs.add("text", AttrValue::string(Text)); }
+  std::unique_ptr<Modifier> clone() const override { return std::make_unique<TextData>(*this); }
   static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
 };
+using CommentData = TextData<ModifierKind::CommentData>;
+using WaitProvenanceData = TextData<ModifierKind::WaitProvenanceData>;
 
 /// The logical LDS buffers (tokens) an LDS access, tensor load or barrier
 /// touches, as the producer numbered them for the iteration that issues it.
@@ -130,16 +134,6 @@ template <ModifierKind CarriedKind> struct LoopCarriedData final : Modifier {
 };
 using LoopCarriedRawData = LoopCarriedData<ModifierKind::LoopCarriedRawData>;
 using LoopCarriedWarData = LoopCarriedData<ModifierKind::LoopCarriedWarData>;
-
-/// Why a generated wait is there (a diagnostic a wait-insertion pass writes).
-struct WaitProvenanceData final : Modifier {
-  static constexpr ModifierKind Kind = ModifierKind::WaitProvenanceData;
-  explicit WaitProvenanceData(std::string Text) : Modifier(Kind), Text(std::move(Text)) {}
-  std::string Text;
-  void toAttrs(AttrDict &Attrs) const override;
-  std::unique_ptr<Modifier> clone() const override;
-  static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
-};
 
 /// Rotating LDS buffers: the ring slots an access uses, and on a loop latch
 /// how far each frame advances.
