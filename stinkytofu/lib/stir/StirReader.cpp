@@ -50,6 +50,56 @@ EdgeKind edgeKind(const Function &F, const BasicBlock &From, const BasicBlock &T
   return IsNext ? EdgeKind::FallThrough : EdgeKind::Branch;
 }
 
+/// Puts \p Text in front of what \p Attrs' `leading` already holds.
+void prependLeading(AttrDict &Attrs, StringRef Text) {
+  AttrDict Updated;
+  std::string Leading = Text.str();
+  if (const AttrValue *Old = Attrs.find("leading"))
+    Leading += Old->asString();
+  Updated.add("leading", AttrValue::string(Leading));
+  for (const auto &[Key, Value] : Attrs.entries())
+    if (Key != "leading")
+      Updated.add(Key, Value);
+  Attrs = std::move(Updated);
+}
+
+/// The reference's `"st.asm_directive"("name"[, "symbol"])` is an assembler
+/// directive, not an instruction: it becomes text in front of the next
+/// statement (the next block's label, or the text after the function).
+void lowerDirectives(StirModule &M) {
+  std::string Pending;
+  auto Flush = [&](AttrDict &Attrs) {
+    if (!Pending.empty())
+      prependLeading(Attrs, Pending);
+    Pending.clear();
+  };
+  for (size_t FI = 0; FI < M.Funcs.size(); ++FI) {
+    StirFunc &F = M.Funcs[FI];
+    for (StirBlock &BB : F.Blocks) {
+      if (!Pending.empty() && &BB != &F.Blocks.front())
+        Flush(BB.Attrs);
+      std::vector<StirInst> Kept;
+      for (StirInst &I : BB.Insts) {
+        if (I.Mnemonic == "asm_directive" && !I.Uses.empty() && I.Defs.empty()) {
+          std::string Line = "\t" + I.Uses[0].Text;
+          for (size_t K = 1; K < I.Uses.size(); ++K)
+            Line += (K == 1 ? " " : ", ") + I.Uses[K].Text;
+          Pending += Line + "\n";
+          continue;
+        }
+        Flush(I.Attrs);
+        Kept.push_back(std::move(I));
+      }
+      BB.Insts = std::move(Kept);
+    }
+    if (!Pending.empty()) {
+      auto &Next = FI + 1 < M.Funcs.size() ? M.Funcs[FI + 1].Preamble : M.Trailing;
+      Next.insert(Next.begin(), {Pending, F.Blocks.empty() ? 0 : F.Blocks.back().Line});
+      Pending.clear();
+    }
+  }
+}
+
 /// The reference writes the waits it inserts without operands, their fields
 /// in a derived modifier only (`"st.s_delay_alu"() { mod.delayalu = ... }`):
 /// such an instruction gets the operands the modifier spells.
@@ -207,6 +257,7 @@ Expected<std::unique_ptr<Module>> readStir(std::unique_ptr<MemoryBuffer> Buffer,
     return Parsed.takeError();
   scopeBlockNames(*Parsed);
   spellOperandsFromModifiers(*Parsed);
+  lowerDirectives(*Parsed);
   Expected<std::unique_ptr<Module>> M = assembleStir(*Parsed, P, File, Opts);
   if (!M)
     return M.takeError();
