@@ -10,6 +10,7 @@
 #include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/DerivedModifierFields.h"
+#include "stinkytofu/ir/StatementText.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/mc/OperandParser.h"
 #include "llvm/ADT/StringExtras.h"
@@ -35,6 +36,20 @@ const BitField DepCtrLayout[] = {{"va_vdst", 12, 4}, {"va_sdst", 9, 3}, {"va_ssr
                                  {"sa_sdst", 0, 1}};
 // gfx12 combined waits: the first counter in [13:8], dscnt in [5:0].
 const BitField CombinedWaitLayout[] = {{"first", 8, 6}, {"dscnt", 0, 6}};
+
+/// The reference's field for the gfx12 counter \p Counter (as the hardware
+/// model's CounterWait records name it) in derived modifier \p K; the DS
+/// count is `dlcnt`, as the reference's wait insertion writes it.
+StringRef counterField(ModifierKind K, StringRef Counter) {
+  return StringSwitch<StringRef>(Counter)
+      .Case("loadcnt", "vlcnt")
+      .Case("dscnt", "dlcnt")
+      .Case("kmcnt", "kmcnt")
+      .Case("tensorcnt", "tlcnt")
+      .Case("asynccnt", "asynccnt")
+      .Case("storecnt", K == ModifierKind::SWaitStoreCnt ? "storecnt" : "vscnt")
+      .Default("");
+}
 
 /// The printed instruction, split into its mnemonic and tokens (operands
 /// and modifiers; `|` separators of `s_delay_alu` dropped).
@@ -70,29 +85,15 @@ Printed printed(const Instruction &I, const TargetInfo &TI) {
   if (I.mcInsts().empty())
     return P;
   std::string Text = TI.printMC(I.mcInsts().front());
-  StringRef Rest = Text;
-  auto [Mn, Ops] = Rest.split(' ');
+  auto [Mn, Ops] = StringRef(Text).split(' ');
   P.Mnemonic = Mn.str();
-  // Split on commas and blanks outside brackets and parentheses.
-  unsigned Depth = 0;
-  std::string Cur;
-  auto Flush = [&] {
-    if (!Cur.empty() && Cur != "|")
-      P.Tokens.push_back(Cur);
-    Cur.clear();
-  };
-  for (char C : Ops) {
-    if (C == '(' || C == '[')
-      ++Depth;
-    else if ((C == ')' || C == ']') && Depth)
-      --Depth;
-    if (!Depth && (C == ',' || C == ' ' || C == '\t')) {
-      Flush();
-      continue;
+  // Operands are comma-separated, their modifiers blank-separated.
+  for (StringRef Operand : splitTopLevel(Ops, ','))
+    for (StringRef Word : splitTopLevel(Operand, ' ')) {
+      Word = Word.trim();
+      if (!Word.empty() && Word != "|")
+        P.Tokens.push_back(Word.str());
     }
-    Cur += C;
-  }
-  Flush();
   return P;
 }
 
@@ -160,8 +161,7 @@ void addIfPresent(const Printed &P, AttrDict &D, StringRef Field, StringRef Pref
     D.add(Field.str(), AttrValue::string(V->str()));
 }
 
-void deriveSWaitCnt(const Instruction &I, const Printed &P, const TargetInfo &TI,
-                    AttrDict &D) {
+void deriveSWaitCnt(const Instruction &I, const Printed &P, AttrDict &D) {
   StringRef Mn = I.mnemonic();
   if (Mn == "s_waitcnt") {
     for (StringRef C : {"vmcnt", "expcnt", "lgkmcnt"})
@@ -173,24 +173,20 @@ void deriveSWaitCnt(const Instruction &I, const Printed &P, const TargetInfo &TI
     return;
   }
   // gfx12: the reference's five counters, -1 where the instruction does
-  // not wait. A DS wait is `dlcnt`, as the reference's insertion writes it.
-  int64_t Vl = -1, Vs = -1, Dl = -1, Km = -1;
+  // not wait (its `dscnt` field is never the one written).
   int64_t Imm = P.integer(0).value_or(-1);
   SmallVector<StringRef, 3> Counters = HardwareModel::waitCounters(Mn);
-  if (Counters.size() == 2) {
-    int64_t First = CombinedWaitLayout[0].decode(Imm);
-    (Counters[0] == "loadcnt" ? Vl : Vs) = First;
-    Dl = CombinedWaitLayout[1].decode(Imm);
-  } else if (Counters.size() == 1) {
-    StringRef C = Counters[0];
-    (C == "loadcnt" ? Vl : C == "dscnt" ? Dl : Km) = Imm;
-  }
-  (void)TI;
-  D.add("vlcnt", AttrValue::integer(Vl));
-  D.add("vscnt", AttrValue::integer(Vs));
-  D.add("dlcnt", AttrValue::integer(Dl));
-  D.add("dscnt", AttrValue::integer(-1));
-  D.add("kmcnt", AttrValue::integer(Km));
+  SmallVector<int64_t, 2> Counts = {Imm};
+  if (Counters.size() == 2)
+    Counts = {CombinedWaitLayout[0].decode(Imm), CombinedWaitLayout[1].decode(Imm)};
+  auto Count = [&](StringRef Field) -> int64_t {
+    for (size_t K = 0; K < Counters.size() && K < Counts.size(); ++K)
+      if (counterField(ModifierKind::SWaitCnt, Counters[K]) == Field)
+        return Counts[K];
+    return -1;
+  };
+  for (StringRef Field : {"vlcnt", "vscnt", "dlcnt", "dscnt", "kmcnt"})
+    D.add(Field.str(), AttrValue::integer(Field == "dscnt" ? -1 : Count(Field)));
 }
 
 /// `VALU_DEP_2` -> ("VALU", 2); `NO_DEP` -> ("NO_DEP", 0).
@@ -501,7 +497,7 @@ std::optional<AttrDict> deriveModifier(ModifierKind K, const Instruction &I,
         !(Mn.starts_with("s_wait_") &&
           (Mn.contains("loadcnt") || Mn.contains("dscnt") || Mn == "s_wait_kmcnt")))
       return std::nullopt;
-    deriveSWaitCnt(I, P, TI, D);
+    deriveSWaitCnt(I, P, D);
     return D;
   case ModifierKind::SWaitTensorCnt:
   case ModifierKind::SWaitAsyncCnt:
@@ -511,8 +507,7 @@ std::optional<AttrDict> deriveModifier(ModifierKind K, const Instruction &I,
                                                            : "storecnt";
     if (Mn != ("s_wait_" + Counter).str())
       return std::nullopt;
-    D.add(K == ModifierKind::SWaitTensorCnt ? "tlcnt" : Counter.str(),
-          AttrValue::integer(P.integer(0).value_or(-1)));
+    D.add(counterField(K, Counter).str(), AttrValue::integer(P.integer(0).value_or(-1)));
     return D;
   }
   case ModifierKind::DelayAlu:
@@ -636,18 +631,13 @@ std::optional<FieldSpelling> spellingOf(ModifierKind K, StringRef Field,
 
 /// The counter a single-counter wait immediate stands for.
 std::optional<StringRef> immediateField(ModifierKind K, StringRef Mnemonic) {
-  switch (K) {
-  case ModifierKind::SWaitTensorCnt: return StringRef("tlcnt");
-  case ModifierKind::SWaitAsyncCnt: return StringRef("asynccnt");
-  case ModifierKind::SWaitStoreCnt: return StringRef("storecnt");
-  case ModifierKind::SWaitCnt: {
-    SmallVector<StringRef, 3> C = HardwareModel::waitCounters(Mnemonic);
-    if (C.size() != 1 || Mnemonic == "s_waitcnt")
-      return std::nullopt;
-    return StringRef(C[0] == "loadcnt" ? "vlcnt" : C[0] == "dscnt" ? "dlcnt" : "kmcnt");
-  }
-  default: return std::nullopt;
-  }
+  if (K != ModifierKind::SWaitCnt && K != ModifierKind::SWaitTensorCnt &&
+      K != ModifierKind::SWaitAsyncCnt && K != ModifierKind::SWaitStoreCnt)
+    return std::nullopt;
+  SmallVector<StringRef, 3> C = HardwareModel::waitCounters(Mnemonic);
+  if (C.size() != 1 || counterField(K, C[0]).empty())
+    return std::nullopt;
+  return counterField(K, C[0]);
 }
 
 } // namespace
@@ -773,16 +763,7 @@ std::optional<std::string> operandsFromModifier(ModifierKind K, StringRef Mnemon
     }
     // The gfx12 waits: each counter by the reference's field for it.
     SmallVector<StringRef, 3> Counters = HardwareModel::waitCounters(Mnemonic);
-    auto FieldOf = [&](StringRef Counter) -> StringRef {
-      return StringSwitch<StringRef>(Counter)
-          .Case("loadcnt", "vlcnt")
-          .Case("dscnt", "dlcnt")
-          .Case("kmcnt", "kmcnt")
-          .Case("tensorcnt", "tlcnt")
-          .Case("asynccnt", "asynccnt")
-          .Case("storecnt", K == ModifierKind::SWaitStoreCnt ? "storecnt" : "vscnt")
-          .Default("");
-    };
+    auto FieldOf = [&](StringRef Counter) { return counterField(K, Counter); };
     if (Counters.size() == 1 && !FieldOf(Counters[0]).empty())
       if (int64_t V = statedInt(Stated, FieldOf(Counters[0]), -1); V >= 0)
         return std::to_string(V);
