@@ -1,0 +1,71 @@
+//===- StinkyModule.h - A converted kernel and what it can do ------*- C++ -*-===//
+//
+// What toStinkyTofuModule returns: a StinkyTofu module with its own context
+// (pass registry with the core and instrumentation passes, diagnostics),
+// ready to run any stinkytofu-opt pipeline and to be written as assembly,
+// `.stir` or an ELF object.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ROCISA_BRIDGE_CONVERT_STINKYMODULE_H
+#define ROCISA_BRIDGE_CONVERT_STINKYMODULE_H
+
+#include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/ir/StinkyTofuContext.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rocisa {
+
+class StinkyModule {
+public:
+  /// A context with the core and instrumentation passes registered, for a
+  /// module still to be made (readAsm takes it through ReaderOptions).
+  StinkyModule();
+  ~StinkyModule();
+  StinkyModule(const StinkyModule &) = delete;
+  StinkyModule &operator=(const StinkyModule &) = delete;
+
+  stinkytofu::StinkyTofuContext &context() { return *Ctx; }
+  stinkytofu::Module &module() { return *M; }
+  const stinkytofu::Module &module() const { return *M; }
+  void setModule(std::unique_ptr<stinkytofu::Module> NewM) { M = std::move(NewM); }
+
+  /// Runs \p Pipeline (stinkytofu-opt's `--passes` syntax:
+  /// `LongBranchLoweringPass,SQTTInstrumentPass(functions=10,verify)`),
+  /// verifying the module after each pass.
+  llvm::Error runPasses(llvm::StringRef Pipeline);
+  /// Runs the `-O<Level>` pipeline (docs/passes.md).
+  llvm::Error runOptimizationPipeline(unsigned Level = 2);
+
+  llvm::Expected<std::string> emitAssembly() const;
+  std::string emitStir() const;
+  /// The ELF object LLVM MC assembles from the module.
+  llvm::Expected<std::string> emitObject() const;
+
+  std::string getName() const { return M->name().str(); }
+  /// Entry first, then callables in source order.
+  std::vector<std::string> getFunctionNames() const;
+  bool hasFunction(llvm::StringRef Name) const;
+
+private:
+  llvm::Error run(const std::vector<std::string> &Specs);
+
+  std::unique_ptr<stinkytofu::StinkyTofuContext> Ctx;
+  std::unique_ptr<stinkytofu::Module> M;
+};
+
+/// The text path: reads assembly \p Text for \p Arch into a StinkyModule
+/// (nothing is recovered; run LongBranchLoweringPass and
+/// CallTargetRecoveryPass for the metadata the text lost). \p MapPosition,
+/// if given, says where a line of \p Text came from, for diagnostics.
+llvm::Expected<std::unique_ptr<StinkyModule>>
+readStinkyModule(llvm::StringRef Text, llvm::StringRef Arch, llvm::StringRef Name,
+                 decltype(stinkytofu::ReaderOptions::MapPosition) MapPosition = {});
+
+} // namespace rocisa
+
+#endif

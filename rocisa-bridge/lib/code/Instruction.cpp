@@ -1,0 +1,82 @@
+//===- Instruction.cpp - Printing instructions --------------------------===//
+#include "rocisa-bridge/code/Instruction.h"
+#include "rocisa-bridge/code/Branch.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace rocisa {
+
+std::string formatLine(const std::string &Statement, const std::string &Comment) {
+  if (Comment.empty())
+    return Statement + "\n";
+  constexpr size_t CommentColumn = 50;
+  std::string Line = Statement;
+  if (Line.size() < CommentColumn)
+    Line.append(CommentColumn - Line.size(), ' ');
+  return Line + " // " + Comment + "\n";
+}
+
+std::string Instruction::toString() const {
+  std::string Operands = operandText();
+  return formatLine(Operands.empty() ? instStr : instStr + " " + Operands, comment);
+}
+
+std::string CommonInstruction::operandText() const {
+  std::string Text;
+  for (const InstructionInput &In : getParams()) {
+    if (!Text.empty())
+      Text += ", ";
+    Text += inputToString(In);
+  }
+  if (!modifiers.empty())
+    Text += Text.empty() ? modifiers : " " + modifiers;
+  return Text;
+}
+
+std::vector<InstructionInput> CommonInstruction::getParams() const {
+  std::vector<InstructionInput> All = dsts;
+  All.insert(All.end(), srcs.begin(), srcs.end());
+  return All;
+}
+
+std::string BranchInstruction::targetLabel() const {
+  // `label_X-.-12`, `label_X-.Lpost_addpc0`: the label is the symbol before
+  // the first operator.
+  llvm::StringRef Text = llvm::StringRef(labelName).trim();
+  size_t End = Text.find_first_of("-+ ");
+  return Text.take_front(End).str();
+}
+
+namespace {
+std::shared_ptr<BranchInstruction> branch(const char *Class, const char *Mnemonic,
+                                          std::string Label, std::string Comment) {
+  return std::make_shared<BranchInstruction>(Class, Mnemonic, std::move(Label),
+                                             std::move(Comment));
+}
+} // namespace
+
+std::shared_ptr<BranchInstruction> SBranch(std::string L, std::string C) {
+  return branch("SBranch", "s_branch", std::move(L), std::move(C));
+}
+std::shared_ptr<BranchInstruction> SCBranchSCC0(std::string L, std::string C) {
+  return branch("SCBranchSCC0", "s_cbranch_scc0", std::move(L), std::move(C));
+}
+std::shared_ptr<BranchInstruction> SCBranchSCC1(std::string L, std::string C) {
+  return branch("SCBranchSCC1", "s_cbranch_scc1", std::move(L), std::move(C));
+}
+std::shared_ptr<BranchInstruction> SCBranchVCCZ(std::string L, std::string C) {
+  return branch("SCBranchVCCZ", "s_cbranch_vccz", std::move(L), std::move(C));
+}
+std::shared_ptr<BranchInstruction> SCBranchVCCNZ(std::string L, std::string C) {
+  return branch("SCBranchVCCNZ", "s_cbranch_vccnz", std::move(L), std::move(C));
+}
+std::shared_ptr<BranchInstruction> SCBranchExecZ(std::string L, std::string C) {
+  return branch("SCBranchExecZ", "s_cbranch_execz", std::move(L), std::move(C));
+}
+std::shared_ptr<BranchInstruction> SCBranchExecNZ(std::string L, std::string C) {
+  return branch("SCBranchExecNZ", "s_cbranch_execnz", std::move(L), std::move(C));
+}
+std::shared_ptr<BranchInstruction> SAddPCI64(std::string E, std::string C) {
+  return branch("SAddPCI64", "s_add_pc_i64", std::move(E), std::move(C));
+}
+
+} // namespace rocisa

@@ -1,0 +1,100 @@
+//===- StinkyModule.cpp - A converted kernel and what it can do ---------===//
+#include "rocisa-bridge/convert/StinkyModule.h"
+#include "asm-instrument/InstrumentPasses.h"
+#include "stinkytofu/analysis/AnalysisManager.h"
+#include "stinkytofu/analysis/Verifier.h"
+#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/emit/ObjectEmitter.h"
+#include "stinkytofu/pass/PassManager.h"
+#include "stinkytofu/passes/PassPipeline.h"
+#include "stinkytofu/passes/PassRegistry.h"
+#include "stinkytofu/stir/StirWriter.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace stinkytofu;
+
+namespace rocisa {
+
+StinkyModule::StinkyModule() : Ctx(std::make_unique<StinkyTofuContext>()) {
+  registerInstrumentPasses(passRegistry(*Ctx));
+}
+
+// The module refers to its context's registries: it goes first.
+StinkyModule::~StinkyModule() { M.reset(); }
+
+Error StinkyModule::run(const std::vector<std::string> &Specs) {
+  PassManagerOptions Opts;
+  Opts.VerifyEach = true;
+  PassManager PM(*Ctx, Opts);
+  PM.setVerifier(verifyModule);
+  if (Error E = addPasses(PM, Specs, passRegistry(*Ctx)))
+    return E;
+  AnalysisManager AM;
+  return PM.run(*M, AM);
+}
+
+Error StinkyModule::runPasses(StringRef Pipeline) {
+  Expected<std::vector<std::string>> Specs = parsePassPipeline(Pipeline);
+  if (!Specs)
+    return Specs.takeError();
+  return run(*Specs);
+}
+
+Error StinkyModule::runOptimizationPipeline(unsigned Level) {
+  Expected<std::vector<std::string>> Specs = standardPipeline(Level);
+  if (!Specs)
+    return Specs.takeError();
+  return run(*Specs);
+}
+
+Expected<std::string> StinkyModule::emitAssembly() const {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (Error E = writeAsm(*M, OS))
+    return std::move(E);
+  return Text;
+}
+
+std::string StinkyModule::emitStir() const {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  writeStir(*M, OS);
+  return Text;
+}
+
+Expected<std::string> StinkyModule::emitObject() const {
+  return stinkytofu::emitObject(*M, [this](const SourceDiagnostic &D) { Ctx->diagnose(D); });
+}
+
+std::vector<std::string> StinkyModule::getFunctionNames() const {
+  std::vector<std::string> Names;
+  for (const Function *F : M->functionsInPrintOrder())
+    Names.push_back(F->name().str());
+  return Names;
+}
+
+bool StinkyModule::hasFunction(StringRef Name) const {
+  return const_cast<stinkytofu::Module &>(*M).findFunction(Name) != nullptr;
+}
+
+Expected<std::unique_ptr<StinkyModule>>
+readStinkyModule(StringRef Text, StringRef Arch, StringRef Name,
+                 decltype(ReaderOptions::MapPosition) MapPosition) {
+  auto SM = std::make_unique<StinkyModule>();
+  ReaderOptions Opts;
+  Opts.Arch = Arch.str();
+  Opts.Context = &SM->context();
+  Opts.MapPosition = std::move(MapPosition);
+  Expected<std::unique_ptr<stinkytofu::Module>> M =
+      readAsm(MemoryBuffer::getMemBufferCopy(Text, Name), Opts);
+  if (!M)
+    return M.takeError();
+  if (!Name.empty())
+    (*M)->setName(Name.str());
+  SM->setModule(std::move(*M));
+  return SM;
+}
+
+} // namespace rocisa
