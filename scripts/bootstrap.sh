@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build python3 python3-dev
   llvm-22-dev llvm-22-tools clang-22 clang-tools-22 lld-22 libclang-rt-22-dev
-  libabsl-dev libgtest-dev libbenchmark-dev pybind11-dev libsimdjson-dev
+  libabsl-dev libgtest-dev libbenchmark-dev pybind11-dev python3-pytest libsimdjson-dev
   graphviz chromium
   linux-headers-amd64 make gcc
 )
