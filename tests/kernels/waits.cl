@@ -9,9 +9,12 @@
 //     results form the addresses of vector loads;
 //   - global atomics with a return value (used) and without (result unused);
 //   - stores, 64-bit loads (long, double), and a helper that stays a call.
-// LDS comes in as a __local kernel argument (see memory.cl for why).
+// LDS comes in as a __local kernel argument (see memory.cl for why); the
+// barriers order LDS as barrier(CLK_LOCAL_MEM_FENCE) does (lds_barrier.h).
 // Built for every target with:
 //   clang -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu=<gfx> -nogpulib -O0|-O2 -S
+
+#include "lds_barrier.h"
 
 #define TILE 64
 
@@ -21,12 +24,12 @@ __kernel void waits_lds_barrier(__global float *out, __global const float *in,
   uint g = __builtin_amdgcn_workgroup_id_x() * TILE + t;
   tile[t] = in[g] * 2.0f;
   tile[t + TILE] = in[g + 4096];
-  __builtin_amdgcn_s_barrier();
+  LDS_BARRIER();
   float a = tile[(t + 1) % TILE];
   float b = tile[TILE + (t + 7) % TILE];
-  __builtin_amdgcn_s_barrier();
+  LDS_BARRIER();
   tile[t] = a - b;
-  __builtin_amdgcn_s_barrier();
+  LDS_BARRIER();
   out[g] = tile[TILE - 1 - t] + a * b;
 }
 
