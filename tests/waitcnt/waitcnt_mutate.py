@@ -222,6 +222,8 @@ def main():
     waitlib.add_common_options(parser)
     parser.add_argument("--keep-mutants", action="store_true",
                         help="keep every mutant file (default: only crashes and odd ones)")
+    parser.add_argument("--progress", type=int, default=0, metavar="N",
+                        help="print a progress line to stderr every N mutants")
     parser.add_argument("--min-kill-rate", type=float, default=0.0,
                         help="fail below this kill rate in percent (default 0)")
     args = waitlib.resolve_common(parser.parse_args())
@@ -235,7 +237,18 @@ def main():
         b = baselines[c.tag]
         if b.source is not None:
             mutants.extend(mutants_of(b))
-    mutants = waitlib.parallel_map(lambda m: try_mutant(m, baselines, args), mutants, args.j)
+    done = [0]
+    total = len(mutants)
+
+    def one(m):
+        try_mutant(m, baselines, args)
+        done[0] += 1
+        if args.progress and done[0] % args.progress == 0:
+            print("waitcnt-mutate: %d/%d mutants, %.0fs" % (done[0], total, time.time() - started),
+                  file=sys.stderr, flush=True)
+        return m
+
+    mutants = waitlib.parallel_map(one, mutants, args.j)
     elapsed = time.time() - started
 
     print("waitcnt mutation check: %d cases, %d mutants, stinkytofu-opt %s%s"
