@@ -24,11 +24,12 @@ void bindRegisters(py::module_ &Container) {
       .def("__str__", &RegisterContainer::toString)
       .def("__eq__", &RegisterContainer::operator==)
       .def("__deepcopy__", [](const RegisterContainer &R, py::dict) { return R; });
-  for (const char *Type : {"s", "v", "a"}) {
-    std::string Name = std::string(Type) == "s" ? "sgpr" : std::string(Type) == "v" ? "vgpr" : "accvgpr";
+  const std::pair<const char *, const char *> Files[] = {
+      {"s", "sgpr"}, {"v", "vgpr"}, {"a", "accvgpr"}};
+  for (const auto &[Type, Name] : Files) {
     Container.def(
-        Name.c_str(),
-        [Type](py::object Index, int Count) {
+        Name,
+        [Type = Type](py::object Index, int Count) {
           if (py::isinstance<py::str>(Index))
             return RegisterContainer(Type, Index.cast<std::string>(), Count);
           return RegisterContainer(Type, Index.cast<int>(), Count);
@@ -114,8 +115,9 @@ void bindCode(py::module_ &Code, py::module_ &Container) {
 
   py::class_<ValueSet, Item, std::shared_ptr<ValueSet>> V(Code, "ValueSet");
   V.def(py::init([](std::string Name, py::object Value, std::string Comment) {
-          std::string Text = py::isinstance<py::str>(Value) ? Value.cast<std::string>()
-                                                            : std::to_string(Value.cast<long long>());
+          std::string Text = py::isinstance<py::str>(Value)
+                                 ? Value.cast<std::string>()
+                                 : std::to_string(Value.cast<long long>());
           return std::make_shared<ValueSet>(Name, Text, Comment);
         }),
         py::arg("name"), py::arg("value"), py::arg("comment") = "")

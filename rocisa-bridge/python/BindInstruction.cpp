@@ -67,14 +67,9 @@ void bindBranches(py::module_ &I) {
       .def("targetLabel", &BranchInstruction::targetLabel);
   addCopies<BranchInstruction>(B);
 
-  using BranchFactory = std::shared_ptr<BranchInstruction> (*)(std::string, std::string);
-  const std::pair<const char *, BranchFactory> Branches[] = {
-      {"SBranch", &SBranch},           {"SCBranchSCC0", &SCBranchSCC0},
-      {"SCBranchSCC1", &SCBranchSCC1}, {"SCBranchVCCZ", &SCBranchVCCZ},
-      {"SCBranchVCCNZ", &SCBranchVCCNZ}, {"SCBranchExecZ", &SCBranchExecZ},
-      {"SCBranchExecNZ", &SCBranchExecNZ}, {"SAddPCI64", &SAddPCI64}};
-  for (const auto &[Name, Make] : Branches)
-    I.def(Name, Make, py::arg("labelName"), py::arg("comment") = "");
+#define ROCISA_BRANCH(Class, Mnemonic)                                                    \
+  I.def(#Class, &Class, py::arg("labelName"), py::arg("comment") = "");
+#include "rocisa-bridge/code/BranchClasses.def"
 
   py::class_<SSetPCB64, BranchInstruction, std::shared_ptr<SSetPCB64>> Set(I, "SSetPCB64");
   Set.def(py::init<RegisterContainer, std::string>(), py::arg("src"), py::arg("comment") = "")

@@ -16,6 +16,28 @@ namespace {
 
 const Label Target("Target");
 
+/// SLongBranch and SLongBranchNegative from s10..s12 to label_Target.
+const std::string TwoWayText =
+    "s_getpc_b64 s[10:11]                               // addr of next instr\n"
+    "s_add_i32 s12, label_Target, 4                     // target branch offset\n"
+    "s_cmp_ge_i32 s12, 0                                // check positive or negative\n"
+    "s_cbranch_scc1 label_Target_pos                    // jump when positive\n"
+    "s_abs_i32 s12, s12                                 // abs offset\n"
+    "s_sub_u32 s10, s10, s12                            // sub target branch offset\n"
+    "s_subb_u32 s11, s11, 0                             // sub high and carry\n"
+    "s_setpc_b64 s[10:11]                               // branch to label_Target\n"
+    "label_Target_pos:\n"
+    "s_add_u32 s10, s10, s12                            // add target branch offset\n"
+    "s_addc_u32 s11, s11, 0                             // add high and carry\n"
+    "s_setpc_b64 s[10:11]                               // branch to label_Target\n";
+const std::string NegativeText =
+    "s_getpc_b64 s[10:11]                               // addr of next instr\n"
+    "s_add_i32 s12, label_Target, 4                     // target branch offset\n"
+    "s_abs_i32 s12, s12                                 // abs offset\n"
+    "s_sub_u32 s10, s10, s12                            // sub target branch offset\n"
+    "s_subb_u32 s11, s11, 0                             // sub high and carry\n"
+    "s_setpc_b64 s[10:11]                               // branch to label_Target\n";
+
 /// Every s_setpc_b64 of \p M, with the hint it carries.
 std::vector<std::string> hints(const Module &M) {
   std::vector<std::string> Found;
@@ -44,19 +66,7 @@ TEST(LongBranchTest, TwoWay) {
   auto M = SLongBranch(Target, {10, 3}, "Target_pos");
   ASSERT_OK(M);
   EXPECT_EQ((*M)->name, "SLongBranch label_Target");
-  EXPECT_EQ((*M)->toString(),
-      "s_getpc_b64 s[10:11]                               // addr of next instr\n"
-      "s_add_i32 s12, label_Target, 4                     // target branch offset\n"
-      "s_cmp_ge_i32 s12, 0                                // check positive or negative\n"
-      "s_cbranch_scc1 label_Target_pos                    // jump when positive\n"
-      "s_abs_i32 s12, s12                                 // abs offset\n"
-      "s_sub_u32 s10, s10, s12                            // sub target branch offset\n"
-      "s_subb_u32 s11, s11, 0                             // sub high and carry\n"
-      "s_setpc_b64 s[10:11]                               // branch to label_Target\n"
-      "label_Target_pos:\n"
-      "s_add_u32 s10, s10, s12                            // add target branch offset\n"
-      "s_addc_u32 s11, s11, 0                             // add high and carry\n"
-      "s_setpc_b64 s[10:11]                               // branch to label_Target\n");
+  EXPECT_EQ((*M)->toString(), TwoWayText);
   EXPECT_EQ(hints(**M), (std::vector<std::string>{"label_Target", "label_Target"}));
 }
 
@@ -112,13 +122,7 @@ TEST(LongBranchTest, Negative) {
     (void)Arch; // the same sequence on every target
     auto M = SLongBranchNegative(Target, {10, 3});
     ASSERT_OK(M);
-    EXPECT_EQ((*M)->toString(),
-              "s_getpc_b64 s[10:11]                               // addr of next instr\n"
-              "s_add_i32 s12, label_Target, 4                     // target branch offset\n"
-              "s_abs_i32 s12, s12                                 // abs offset\n"
-              "s_sub_u32 s10, s10, s12                            // sub target branch offset\n"
-              "s_subb_u32 s11, s11, 0                             // sub high and carry\n"
-              "s_setpc_b64 s[10:11]                               // branch to label_Target\n");
+    EXPECT_EQ((*M)->toString(), NegativeText);
     EXPECT_EQ(hints(**M), (std::vector<std::string>{"label_Target"}));
   }
 }
@@ -146,32 +150,16 @@ TEST(LongBranchTest, Conditional) {
                            addPC("gfx942"));
   ASSERT_OK(Scc1);
   EXPECT_EQ((*Scc1)->toString(),
-      "s_cbranch_scc0 label_Skip                          // skip the long branch to label_Target\n"
-      "s_getpc_b64 s[10:11]                               // addr of next instr\n"
-      "s_add_i32 s12, label_Target, 4                     // target branch offset\n"
-      "s_abs_i32 s12, s12                                 // abs offset\n"
-      "s_sub_u32 s10, s10, s12                            // sub target branch offset\n"
-      "s_subb_u32 s11, s11, 0                             // sub high and carry\n"
-      "s_setpc_b64 s[10:11]                               // branch to label_Target\n"
-      "label_Skip:\n");
+            "s_cbranch_scc0 label_Skip                          "
+            "// skip the long branch to label_Target\n" +
+                NegativeText + "label_Skip:\n");
   auto Vccnz = SCLongBranch(LongBranchCondition::Vccnz, Target, {10, 3}, "Skip", "Target_pos", 0,
                             addPC("gfx942"));
   ASSERT_OK(Vccnz);
   EXPECT_EQ((*Vccnz)->toString(),
-      "s_cbranch_vccz label_Skip                          // skip the long branch to label_Target\n"
-      "s_getpc_b64 s[10:11]                               // addr of next instr\n"
-      "s_add_i32 s12, label_Target, 4                     // target branch offset\n"
-      "s_cmp_ge_i32 s12, 0                                // check positive or negative\n"
-      "s_cbranch_scc1 label_Target_pos                    // jump when positive\n"
-      "s_abs_i32 s12, s12                                 // abs offset\n"
-      "s_sub_u32 s10, s10, s12                            // sub target branch offset\n"
-      "s_subb_u32 s11, s11, 0                             // sub high and carry\n"
-      "s_setpc_b64 s[10:11]                               // branch to label_Target\n"
-      "label_Target_pos:\n"
-      "s_add_u32 s10, s10, s12                            // add target branch offset\n"
-      "s_addc_u32 s11, s11, 0                             // add high and carry\n"
-      "s_setpc_b64 s[10:11]                               // branch to label_Target\n"
-      "label_Skip:\n");
+            "s_cbranch_vccz label_Skip                          "
+            "// skip the long branch to label_Target\n" +
+                TwoWayText + "label_Skip:\n");
   EXPECT_EQ(hints(**Vccnz), (std::vector<std::string>{"label_Target", "label_Target"}));
 }
 

@@ -77,7 +77,8 @@ TEST(ObjectModelTest, BranchesSetPCAndSwapPC) {
   EXPECT_EQ(Set.labelName, "");
   Set.longBranchLabel = "label_foo";
   // The hint is metadata: the text does not change.
-  EXPECT_EQ(Set.toString(), "s_setpc_b64 s[62:63]                               // branch to label_foo\n");
+  EXPECT_EQ(Set.toString(),
+            "s_setpc_b64 s[62:63]                               // branch to label_foo\n");
   auto SetCopy = std::dynamic_pointer_cast<SSetPCB64>(Set.clone());
   ASSERT_NE(SetCopy, nullptr);
   EXPECT_EQ(SetCopy->longBranchLabel, "label_foo");

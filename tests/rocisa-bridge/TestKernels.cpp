@@ -44,7 +44,8 @@ std::shared_ptr<Module> activationCallSite(int Width, const std::string &Suffix)
   std::string Tail = "_VW" + std::to_string(Width) + Suffix;
   Label End("ActivationSetPCAddrEnd" + Tail, "");
   for (size_t I = 1; I < Activations.size(); ++I) {
-    Dispatch->add(inst("SCmpEQU32", {sgpr(20), int64_t(I)}, "activationType == " + std::to_string(I)));
+    Dispatch->add(inst("SCmpEQU32", {sgpr(20), int64_t(I)},
+                       "activationType == " + std::to_string(I)));
     Dispatch->add(SCBranchSCC1(Label::labelName("To_Activation_" + Activations[I] + Tail),
                                "Branch if true"));
   }

@@ -45,6 +45,12 @@ std::shared_ptr<KernelBody> longBranchKernel(const std::string &Arch) {
   B.add(inst("SMovB32", {sgpr(30), int64_t(0)}));
   B.add(std::make_shared<Label>(Loop));
   B.add(inst("SAddU32", {sgpr(30), sgpr(30), int64_t(1)}));
+  if (Arch == "gfx1250") {
+    B.add(inst("SBarrierSignal", {int64_t(-1)}));
+    B.add(inst("SBarrierWait", {int64_t(-1)}));
+  } else {
+    B.add(inst("SBarrier", {}));
+  }
   B.add(inst("SCmpLtU32", {sgpr(30), int64_t(8)}));
   B.add(llvm::cantFail(SCLongBranch(LongBranchCondition::Scc1, Loop, Tmp, "LoopDone", "Loop_pos",
                                     -1, AddPC)));
@@ -191,8 +197,9 @@ TEST(ToStinkyTofuTest, DuplicateCallableNameIsAnError) {
 
 TEST(ToStinkyTofuTest, AnInstructionMCRejectsNamesItsObject) {
   auto K = longBranchKernel("gfx1250");
-  // gfx1250's s_add_pc_i64 is not a gfx942 instruction.
-  std::string Message = test::errorMessage(toStinkyTofuModule(*K, "gfx942"));
+  // gfx1250's s_add_pc_i64 is not a gfx942 instruction (the body alone: the
+  // signature names gfx1250).
+  std::string Message = test::errorMessage(toStinkyTofuModule(*K->body, "gfx942"));
   EXPECT_NE(Message.find("rocisa SAddPCI64 in module 'body/SCLongBranchScc0 label_End/"
                          "SLongBranchPositive label_End'"),
             std::string::npos)
@@ -235,11 +242,10 @@ TEST(ToStinkyTofuTest, UnknownTargetIsAnError) {
 }
 
 TEST(ToStinkyTofuTest, ConvertedModulesRunPipelinesAndEmitObjects) {
-  auto K = test::activationKernel("gfx942", {1, 4});
-  ASSERT_OK(removeDuplicatedFunction(*K->body));
+  auto K = longBranchKernel("gfx942");
   auto SM = toStinkyTofuModule(*K, "gfx942");
   ASSERT_OK(SM);
-  llvm::Error E = (*SM)->runPasses("SQTTInstrumentPass(functions=10,verify)");
+  llvm::Error E = (*SM)->runPasses("SQTTInstrumentPass(barriers,verify)");
   ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
   auto Asm = (*SM)->emitAssembly();
   ASSERT_OK(Asm);

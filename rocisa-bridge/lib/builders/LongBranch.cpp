@@ -48,6 +48,23 @@ std::shared_ptr<Module> startModule(const char *Kind, const std::string &Target,
   return M;
 }
 
+/// The start of a three-register sequence towards \p Target: its registers,
+/// the label name, the module (with its comment).
+struct Sequence {
+  PcRegisters R;
+  std::string To;
+  std::shared_ptr<Module> M;
+};
+
+Expected<Sequence> startSequence(const char *Kind, const Label &Target,
+                                 const ContinuousRegister &Tmp, const std::string &Comment) {
+  Expected<PcRegisters> R = pickRegisters(Tmp, Kind);
+  if (!R)
+    return R.takeError();
+  std::string To = Target.getLabelName();
+  return Sequence{*R, To, startModule(Kind, To, Comment)};
+}
+
 /// s_getpc_b64 + the label add: the pair holds the address of the next
 /// instruction, the offset register the distance from there to \p Target.
 void emitPcAndOffset(Module &M, int Pair, int Offset, const std::string &Target) {
@@ -71,20 +88,19 @@ void emitSub(Module &M, int Pair, int Offset) {
 Expected<std::shared_ptr<Module>> SLongBranch(const Label &Target, ContinuousRegister Tmp,
                                               const std::string &PositiveLabel,
                                               const std::string &Comment) {
-  Expected<PcRegisters> R = pickRegisters(Tmp, "SLongBranch");
-  if (!R)
-    return R.takeError();
-  std::string To = Target.getLabelName();
-  auto M = startModule("SLongBranch", To, Comment);
+  Expected<Sequence> S = startSequence("SLongBranch", Target, Tmp, Comment);
+  if (!S)
+    return S.takeError();
+  auto &[R, To, M] = *S;
   Label Positive(PositiveLabel, "");
-  emitPcAndOffset(*M, R->Pair, R->Offset, To);
-  emit(*M, "SCmpGeI32", {sgpr(R->Offset), int64_t(0)}, "check positive or negative");
+  emitPcAndOffset(*M, R.Pair, R.Offset, To);
+  emit(*M, "SCmpGeI32", {sgpr(R.Offset), int64_t(0)}, "check positive or negative");
   M->add(SCBranchSCC1(Positive.getLabelName(), "jump when positive"));
-  emitSub(*M, R->Pair, R->Offset);
-  emitSetPC(*M, R->Pair, To);
+  emitSub(*M, R.Pair, R.Offset);
+  emitSetPC(*M, R.Pair, To);
   M->add(std::make_shared<Label>(Positive));
-  emitAdd(*M, R->Pair, R->Offset);
-  emitSetPC(*M, R->Pair, To);
+  emitAdd(*M, R.Pair, R.Offset);
+  emitSetPC(*M, R.Pair, To);
   return M;
 }
 
@@ -107,36 +123,34 @@ Expected<std::shared_ptr<Module>> SGetPositivePCOffset(int Sgpr, const Label &Ta
 Expected<std::shared_ptr<Module>> SLongBranchPositive(const Label &Target,
                                                       ContinuousRegister Tmp, bool HasAddPCI64,
                                                       const std::string &Comment) {
-  Expected<PcRegisters> R = pickRegisters(Tmp, "SLongBranchPositive");
-  if (!R)
-    return R.takeError();
-  std::string To = Target.getLabelName();
-  auto M = startModule("SLongBranchPositive", To, Comment);
+  Expected<Sequence> S = startSequence("SLongBranchPositive", Target, Tmp, Comment);
+  if (!S)
+    return S.takeError();
+  auto &[R, To, M] = *S;
   if (HasAddPCI64) {
     // The offset is from the end of this 12-byte instruction.
     M->add(SAddPCI64(To + "-.-12", "branch to " + To));
     return M;
   }
   Expected<std::shared_ptr<Module>> Address =
-      SGetPositivePCOffset(R->Pair, Target, ContinuousRegister{R->Offset, 1});
+      SGetPositivePCOffset(R.Pair, Target, ContinuousRegister{R.Offset, 1});
   if (!Address)
     return Address.takeError();
   M->addModuleAsFlatItems(*Address);
-  emitSetPC(*M, R->Pair, To);
+  emitSetPC(*M, R.Pair, To);
   return M;
 }
 
 Expected<std::shared_ptr<Module>> SLongBranchNegative(const Label &Target,
                                                       ContinuousRegister Tmp,
                                                       const std::string &Comment) {
-  Expected<PcRegisters> R = pickRegisters(Tmp, "SLongBranchNegative");
-  if (!R)
-    return R.takeError();
-  std::string To = Target.getLabelName();
-  auto M = startModule("SLongBranchNegative", To, Comment);
-  emitPcAndOffset(*M, R->Pair, R->Offset, To);
-  emitSub(*M, R->Pair, R->Offset);
-  emitSetPC(*M, R->Pair, To);
+  Expected<Sequence> S = startSequence("SLongBranchNegative", Target, Tmp, Comment);
+  if (!S)
+    return S.takeError();
+  auto &[R, To, M] = *S;
+  emitPcAndOffset(*M, R.Pair, R.Offset, To);
+  emitSub(*M, R.Pair, R.Offset);
+  emitSetPC(*M, R.Pair, To);
   return M;
 }
 

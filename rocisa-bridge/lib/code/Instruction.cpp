@@ -46,37 +46,11 @@ std::string BranchInstruction::targetLabel() const {
   return Text.take_front(End).str();
 }
 
-namespace {
-std::shared_ptr<BranchInstruction> branch(const char *Class, const char *Mnemonic,
-                                          std::string Label, std::string Comment) {
-  return std::make_shared<BranchInstruction>(Class, Mnemonic, std::move(Label),
-                                             std::move(Comment));
-}
-} // namespace
-
-std::shared_ptr<BranchInstruction> SBranch(std::string L, std::string C) {
-  return branch("SBranch", "s_branch", std::move(L), std::move(C));
-}
-std::shared_ptr<BranchInstruction> SCBranchSCC0(std::string L, std::string C) {
-  return branch("SCBranchSCC0", "s_cbranch_scc0", std::move(L), std::move(C));
-}
-std::shared_ptr<BranchInstruction> SCBranchSCC1(std::string L, std::string C) {
-  return branch("SCBranchSCC1", "s_cbranch_scc1", std::move(L), std::move(C));
-}
-std::shared_ptr<BranchInstruction> SCBranchVCCZ(std::string L, std::string C) {
-  return branch("SCBranchVCCZ", "s_cbranch_vccz", std::move(L), std::move(C));
-}
-std::shared_ptr<BranchInstruction> SCBranchVCCNZ(std::string L, std::string C) {
-  return branch("SCBranchVCCNZ", "s_cbranch_vccnz", std::move(L), std::move(C));
-}
-std::shared_ptr<BranchInstruction> SCBranchExecZ(std::string L, std::string C) {
-  return branch("SCBranchExecZ", "s_cbranch_execz", std::move(L), std::move(C));
-}
-std::shared_ptr<BranchInstruction> SCBranchExecNZ(std::string L, std::string C) {
-  return branch("SCBranchExecNZ", "s_cbranch_execnz", std::move(L), std::move(C));
-}
-std::shared_ptr<BranchInstruction> SAddPCI64(std::string E, std::string C) {
-  return branch("SAddPCI64", "s_add_pc_i64", std::move(E), std::move(C));
-}
+#define ROCISA_BRANCH(Class, Mnemonic)                                                    \
+  std::shared_ptr<BranchInstruction> Class(std::string Label, std::string Comment) {          \
+    return std::make_shared<BranchInstruction>(#Class, Mnemonic, std::move(Label),            \
+                                               std::move(Comment));                           \
+  }
+#include "rocisa-bridge/code/BranchClasses.def"
 
 } // namespace rocisa

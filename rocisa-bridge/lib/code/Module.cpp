@@ -56,11 +56,15 @@ std::shared_ptr<Module> Module::addModuleAsFlatItems(const std::shared_ptr<Modul
   return M;
 }
 
-void Module::addComment(const std::string &C) { add(std::make_shared<TextBlock>("// " + C + "\n")); }
+void Module::addComment(const std::string &C) {
+  add(std::make_shared<TextBlock>("// " + C + "\n"));
+}
 void Module::addCommentAlign(const std::string &C) {
   add(std::make_shared<TextBlock>(formatLine("", C)));
 }
-void Module::addComment0(const std::string &C) { add(std::make_shared<TextBlock>("/* " + C + " */\n")); }
+void Module::addComment0(const std::string &C) {
+  add(std::make_shared<TextBlock>("/* " + C + " */\n"));
+}
 void Module::addComment1(const std::string &C) {
   add(std::make_shared<TextBlock>("\n/* " + C + " */\n"));
 }

@@ -132,7 +132,8 @@ Expected<DuplicateRemoval> removeDuplicatedFunction(Module &Body) {
                                      Twine(KeptLabels->size()) + " and " +
                                      Twine(Labels->size()) + " callable bodies");
       for (size_t K = 0; K < Labels->size(); ++K)
-        if ((*Labels)[K] != (*KeptLabels)[K] && Renames.try_emplace((*Labels)[K], (*KeptLabels)[K]).second)
+        if ((*Labels)[K] != (*KeptLabels)[K] &&
+            Renames.try_emplace((*Labels)[K], (*KeptLabels)[K]).second)
           Result.Renames.emplace_back((*Labels)[K], (*KeptLabels)[K]);
     }
     for (const ModulePtr &W : Wrappers)

@@ -6,13 +6,14 @@ SAddI32(sgpr(4), sgpr(5), 16, comment="..."); `modifiers` is the text after
 the operands ("offen offset:16").
 """
 from ._rocisa_bridge import instruction as _native
-from ._rocisa_bridge.instruction import (BranchInstruction, CommonInstruction, Instruction,
-                                         SAddPCI64, SBranch, SCBranchExecNZ, SCBranchExecZ,
-                                         SCBranchSCC0, SCBranchSCC1, SCBranchVCCNZ,
-                                         SCBranchVCCZ, SCLongBranchScc0, SCLongBranchScc1,
-                                         SCLongBranchVccnz, SGetPositivePCOffset, SLongBranch,
-                                         SLongBranchNegative, SLongBranchPositive, SSetPCB64,
-                                         SSwapPCB64)
+
+_BOUND = ["BranchInstruction", "CommonInstruction", "Instruction", "SAddPCI64", "SBranch",
+          "SCBranchExecNZ", "SCBranchExecZ", "SCBranchSCC0", "SCBranchSCC1", "SCBranchVCCNZ",
+          "SCBranchVCCZ", "SCLongBranchScc0", "SCLongBranchScc1", "SCLongBranchVccnz",
+          "SGetPositivePCOffset", "SLongBranch", "SLongBranchNegative", "SLongBranchPositive",
+          "SSetPCB64", "SSwapPCB64"]
+globals().update({name: getattr(_native, name) for name in _BOUND})
+CommonInstruction = _native.CommonInstruction
 
 
 def _make_class(name, mnemonic, num_dsts):
@@ -22,16 +23,24 @@ def _make_class(name, mnemonic, num_dsts):
         CommonInstruction.__init__(self, name, mnemonic, list(operands[:num_dsts]),
                                    list(operands[num_dsts:]), comment, modifiers)
 
-    def __deepcopy__(self, memo):
-        # A copy of the same Python class (the C++ copy keeps every field).
-        copy = type(self).__new__(type(self))
-        CommonInstruction.__init__(copy, self)
-        return copy
-
     return type(name, (CommonInstruction,), {"__init__": __init__,
-                                             "__deepcopy__": __deepcopy__,
-                                             "__copy__": lambda self: __deepcopy__(self, {}),
                                              "__doc__": f"`{mnemonic}` ({num_dsts} dst)"})
+
+
+def _copy(self, memo=None):
+    """A deep copy with the class of the original's className(): an
+    instruction read back from a module whose Python object is gone comes
+    back as a CommonInstruction, its copy as the class it was made with."""
+    cls = globals().get(self.className())
+    if not (isinstance(cls, type) and issubclass(cls, CommonInstruction)):
+        cls = CommonInstruction
+    copy = cls.__new__(cls)
+    CommonInstruction.__init__(copy, self)
+    return copy
+
+
+CommonInstruction.__deepcopy__ = _copy
+CommonInstruction.__copy__ = _copy
 
 
 for _name, _mnemonic, _num_dsts in _native.instructionClasses:

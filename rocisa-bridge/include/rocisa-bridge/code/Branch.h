@@ -37,15 +37,10 @@ private:
   std::string Class;
 };
 
-std::shared_ptr<BranchInstruction> SBranch(std::string Label, std::string Comment = "");
-std::shared_ptr<BranchInstruction> SCBranchSCC0(std::string Label, std::string Comment = "");
-std::shared_ptr<BranchInstruction> SCBranchSCC1(std::string Label, std::string Comment = "");
-std::shared_ptr<BranchInstruction> SCBranchVCCZ(std::string Label, std::string Comment = "");
-std::shared_ptr<BranchInstruction> SCBranchVCCNZ(std::string Label, std::string Comment = "");
-std::shared_ptr<BranchInstruction> SCBranchExecZ(std::string Label, std::string Comment = "");
-std::shared_ptr<BranchInstruction> SCBranchExecNZ(std::string Label, std::string Comment = "");
-/// `s_add_pc_i64 <Expression>`.
-std::shared_ptr<BranchInstruction> SAddPCI64(std::string Expression, std::string Comment = "");
+/// SBranch(label, comment), SCBranchSCC0, ... SAddPCI64(expression, comment).
+#define ROCISA_BRANCH(Class, Mnemonic)                                                    \
+  std::shared_ptr<BranchInstruction> Class(std::string Label, std::string Comment = "");
+#include "rocisa-bridge/code/BranchClasses.def"
 
 /// `s_setpc_b64 s[a:b]`; labelName stays empty. longBranchLabel (empty:
 /// none) is the target a long-branch builder stamps on it.

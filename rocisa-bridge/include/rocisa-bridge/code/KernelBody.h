@@ -11,7 +11,8 @@ namespace rocisa {
 /// the body, and the register totals the generator allocated.
 class KernelBody final : public Item {
 public:
-  explicit KernelBody(std::string Name) : Item(std::move(Name)), body(std::make_shared<Module>("body")) {}
+  explicit KernelBody(std::string Name)
+      : Item(std::move(Name)), body(std::make_shared<Module>("body")) {}
   KernelBody(const KernelBody &Other)
       : Item(Other), signature(Other.signature), body(Other.body->cloneModule()),
         totalVgprs(Other.totalVgprs), totalAgprs(Other.totalAgprs),

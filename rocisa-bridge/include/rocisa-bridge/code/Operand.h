@@ -41,8 +41,12 @@ public:
 inline RegisterContainer sgpr(int Index, int Count = 1) { return {"s", Index, Count}; }
 inline RegisterContainer vgpr(int Index, int Count = 1) { return {"v", Index, Count}; }
 inline RegisterContainer accvgpr(int Index, int Count = 1) { return {"a", Index, Count}; }
-inline RegisterContainer sgpr(std::string Name, int Count = 1) { return {"s", std::move(Name), Count}; }
-inline RegisterContainer vgpr(std::string Name, int Count = 1) { return {"v", std::move(Name), Count}; }
+inline RegisterContainer sgpr(std::string Name, int Count = 1) {
+  return {"s", std::move(Name), Count};
+}
+inline RegisterContainer vgpr(std::string Name, int Count = 1) {
+  return {"v", std::move(Name), Count};
+}
 
 /// Temporary registers a builder may use: \p size registers from \p idx
 /// (rocisa's RegisterPoolResource / ContinuousRegister).

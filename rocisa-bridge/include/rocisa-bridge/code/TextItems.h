@@ -37,23 +37,34 @@ public:
   std::string comment;
 };
 
-/// The three conditional directives: `.if expr`, `.elseif expr`, `.endif`.
-class ValueIf final : public Item {
+/// `.if expr` and `.elseif expr`: a conditional directive and its
+/// expression.
+class ConditionalDirective : public Item {
 public:
-  explicit ValueIf(std::string Expression) : value(std::move(Expression)) {}
-  std::string toString() const override { return ".if " + value + "\n"; }
-  std::shared_ptr<Item> clone() const override { return std::make_shared<ValueIf>(*this); }
-  std::string className() const override { return "ValueIf"; }
+  std::string toString() const override { return std::string(Directive) + " " + value + "\n"; }
   std::string value;
+
+protected:
+  ConditionalDirective(const char *Directive, std::string Expression)
+      : value(std::move(Expression)), Directive(Directive) {}
+
+private:
+  const char *Directive;
 };
 
-class ValueElseIf final : public Item {
+class ValueIf final : public ConditionalDirective {
 public:
-  explicit ValueElseIf(std::string Expression) : value(std::move(Expression)) {}
-  std::string toString() const override { return ".elseif " + value + "\n"; }
+  explicit ValueIf(std::string Expression) : ConditionalDirective(".if", std::move(Expression)) {}
+  std::shared_ptr<Item> clone() const override { return std::make_shared<ValueIf>(*this); }
+  std::string className() const override { return "ValueIf"; }
+};
+
+class ValueElseIf final : public ConditionalDirective {
+public:
+  explicit ValueElseIf(std::string Expression)
+      : ConditionalDirective(".elseif", std::move(Expression)) {}
   std::shared_ptr<Item> clone() const override { return std::make_shared<ValueElseIf>(*this); }
   std::string className() const override { return "ValueElseIf"; }
-  std::string value;
 };
 
 class ValueEndif final : public Item {

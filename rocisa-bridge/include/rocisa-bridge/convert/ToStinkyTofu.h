@@ -49,7 +49,7 @@ inline constexpr const char *DuplicateCallableMessage =
     "conversion";
 
 llvm::Expected<std::unique_ptr<StinkyModule>>
-toStinkyTofuModule(const Module &M, llvm::StringRef Arch, llvm::StringRef Name,
+toStinkyTofuModule(const Module &M, llvm::StringRef Arch, llvm::StringRef Name = "",
                    const ConversionOptions &Options = {});
 
 /// The kernel's signature is the prologue.
