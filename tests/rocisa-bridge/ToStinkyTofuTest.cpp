@@ -12,6 +12,7 @@
 #include "rocisa-bridge/code/Branch.h"
 #include "rocisa-bridge/code/InstructionClasses.h"
 #include "rocisa-bridge/code/Label.h"
+#include "rocisa-bridge/code/TextItems.h"
 #include "rocisa-bridge/convert/TargetCaps.h"
 #include "rocisa-bridge/convert/ToStinkyTofu.h"
 #include "rocisa-bridge/pass/RemoveDuplicatedFunction.h"
@@ -184,6 +185,39 @@ TEST(ToStinkyTofuTest, TheTextPathGivesTheSameModule) {
                 llvm::cantFail((*Direct)->emitAssembly()));
     }
   }
+}
+
+TEST(ToStinkyTofuTest, DirectivesMacrosAndConditionalsStayText) {
+  KernelBody K("gemm");
+  K.addSignature(test::kernelSignature("gfx942", "gemm"));
+  Module &B = *K.body;
+  B.add(std::make_shared<ValueSet>("sgprLoopCounter", 30, "the counter"));
+  B.add(std::make_shared<ValueSet>("UseBias", 1));
+  auto Add = std::make_shared<Macro>("ADD_ONE", std::vector<std::string>{"reg"});
+  Add->add("s_add_u32 \\reg, \\reg, 1");
+  B.add(Add);
+  B.add(std::make_shared<TextBlock>("/* a comment block */\n"));
+  B.add(inst("SMovB32", {sgpr("LoopCounter"), int64_t(0)}, "named register"));
+  B.add(std::make_shared<Label>("Loop"));
+  B.add(std::make_shared<TextBlock>("ADD_ONE s[sgprLoopCounter]\n"));
+  B.add(std::make_shared<ValueIf>("UseBias == 1"));
+  B.add(inst("SAddU32", {sgpr("LoopCounter"), sgpr("LoopCounter"), int64_t(2)}));
+  B.add(std::make_shared<ValueElseIf>("UseBias == 2"));
+  B.add(inst("SAddU32", {sgpr("LoopCounter"), sgpr("LoopCounter"), int64_t(3)}));
+  B.add(std::make_shared<ValueEndif>());
+  B.add(inst("SCmpLtU32", {sgpr("LoopCounter"), int64_t(8)}));
+  B.add(SCBranchSCC1(Label::labelName("Loop")));
+  B.add(inst("SEndpgm", {}));
+  auto SM = toStinkyTofuModule(K, "gfx942");
+  ASSERT_OK(SM);
+  auto Asm = (*SM)->emitAssembly();
+  ASSERT_OK(Asm);
+  EXPECT_EQ(*Asm, K.toString());
+  EXPECT_NE(Asm->find(".set sgprLoopCounter, 30 // the counter\n"), std::string::npos);
+  EXPECT_NE(Asm->find(".macro ADD_ONE reg\n  s_add_u32 \\reg, \\reg, 1\n.endm\n"),
+            std::string::npos);
+  EXPECT_EQ(llvmMc(*Asm, "gfx942"), 0);
+  EXPECT_EQ((*SM)->getFunctionNames(), std::vector<std::string>{"gemm"});
 }
 
 TEST(ToStinkyTofuTest, DuplicateCallableNameIsAnError) {

@@ -150,3 +150,27 @@ def test_conversion_surface():
         rb.toStinkyTofuModule(bad, "gfx942")
     with pytest.raises(ValueError, match="unknown conversion option"):
         rb.toStinkyTofuModule(m, "gfx942", options={"Bogus": 1})
+
+
+def test_remove_duplicated_function_keeps_other_groups():
+    from gemm_generator import ACTIVATIONS, Generator
+    gen = Generator("gfx942")
+    body = Module("body")
+    for width, suffix in [(1, ""), (1, "_1"), (4, "")]:
+        body.add(gen.call_site(width, suffix))
+    for width, suffix in [(1, ""), (1, "_1"), (4, "")]:
+        body.add(gen.wrapper(width, suffix))
+    removed = asmpass.removeDuplicatedFunction(body)
+    assert removed.mergedGroups == ["ActFunc_VW1_Sgpr40_Tmp20_30"]
+    assert removed.removedWrappers == 1
+    assert removed.renames[0] == ("label_Activation_Relu_VW1_1", "label_Activation_Relu_VW1")
+    calls = [i for i in body.flatitems() if isinstance(i, SSwapPCB64)]
+    vw1 = [f"label_Activation_{e}_VW1" for e in ACTIVATIONS]
+    vw4 = [f"label_Activation_{e}_VW4" for e in ACTIVATIONS]
+    # rocisa would rewrite the VW4 callees to the VW1 names (same underscore
+    # count); only the VW1 group's own labels are renamed here.
+    assert [c.calleeFuncs for c in calls] == [vw1, vw1, vw4]
+    text = str(body)
+    assert "label_Activation_Relu_VW1_1" not in text
+    assert "s_add_i32 s22, label_Activation_Relu_VW4, 4" in text
+    assert text.endswith("s_endpgm\n")
