@@ -185,6 +185,138 @@ class CycleOverride<InstClass cls, int issue, int latency> {
 }
 
 //===----------------------------------------------------------------------===//
+// Memory wait counters (hw-dependencies-reference.md section 1). MC knows the
+// wait instructions and encodes their fields; it does not know which
+// instruction increments which counter, which counters may complete out of
+// order, or the ABI's assumptions at barriers. lib/hw/WaitEvents.cpp derives
+// the memory events of an instruction from MC's TSFlags (bit positions of the
+// LLVM 22 SIInstrFlags below); the processors map each event to counters.
+//===----------------------------------------------------------------------===//
+
+// SIInstrFlags bit positions of LLVM 22's AMDGPU target (SIDefines.h), which
+// the installed LLVM does not ship as a header. A unit test checks them
+// against every MC opcode of every target (WaitEventsTest).
+class TSFlagBits {
+  int MUBUF = 17;
+  int MTBUF = 18;
+  int SMRD = 19;
+  int MIMG = 20;
+  int VIMAGE = 21;
+  int VSAMPLE = 22;
+  int EXP = 23;
+  int FLAT = 24;
+  int DS = 25;
+  int LDSDIR = 28;
+  int VINTERP = 29;
+  int LGKM_CNT = 34;
+  int FlatGlobal = 51;
+  int FlatScratch = 56;
+  int IsAtomicNoRet = 57;
+  int IsAtomicRet = 58;
+  int GWS = 62;
+}
+def LLVM22TSFlags : TSFlagBits;
+
+// A memory event (one per name of WaitEvents.h).
+class WaitEvent<string name> { string Name = name; }
+def Ev_VmemLoad     : WaitEvent<"VmemLoad">;     // buffer/global/scratch/image load, atomic with return
+def Ev_VmemStore    : WaitEvent<"VmemStore">;    // buffer/global/scratch/image store, atomic without return
+def Ev_LdsDma       : WaitEvent<"LdsDma">;       // buffer/global load into LDS (writes LDS)
+def Ev_FlatLds      : WaitEvent<"FlatLds">;      // flat_* (generic address) that may reach LDS
+def Ev_Lds          : WaitEvent<"Lds">;          // ds_* on LDS
+def Ev_Gds          : WaitEvent<"Gds">;          // ds_* with gds, ds_gws_*
+def Ev_GdsGprLock   : WaitEvent<"GdsGprLock">;   // the VGPRs a GDS op still reads
+def Ev_Smem         : WaitEvent<"Smem">;         // s_load*, s_buffer_load*, s_memtime, ...
+def Ev_Message      : WaitEvent<"Message">;      // s_sendmsg*
+def Ev_Export       : WaitEvent<"Export">;       // exp: holds its source VGPRs
+def Ev_LdsDir       : WaitEvent<"LdsDir">;       // lds_param_load, lds_direct_load
+def Ev_Translation  : WaitEvent<"Translation">;  // gfx1250 xcnt: a VMEM op's address translation
+def Ev_SmemTranslation : WaitEvent<"SmemTranslation">; // the same for SMEM
+def Ev_TensorLds    : WaitEvent<"TensorLds">;    // tensor_load_to_lds / tensor_store_from_lds
+def Ev_AsyncLds     : WaitEvent<"AsyncLds">;     // global_{load,store}_async_*_lds_*
+
+// A counter a processor waits on, by MC's field name, and the largest count
+// a wait instruction can name.
+class WaitCounter<string name, int max> {
+  string Name = name;
+  int Max = max;
+}
+
+// Event -> counter. InOrder = 0: completions may be reported out of issue
+// order, so only a wait for 0 proves one of them done.
+class CounterEvent<WaitEvent event, string counter, bit inOrder = 1> {
+  WaitEvent Event = event;
+  string Counter = counter;
+  bit InOrder = inOrder;
+}
+
+defvar Gfx9Counters = [WaitCounter<"vmcnt", 63>, WaitCounter<"expcnt", 7>,
+                       WaitCounter<"lgkmcnt", 15>];
+defvar Gfx10Counters = [WaitCounter<"vmcnt", 63>, WaitCounter<"expcnt", 7>,
+                        WaitCounter<"lgkmcnt", 63>, WaitCounter<"vscnt", 63>];
+defvar Gfx12Counters = [WaitCounter<"loadcnt", 63>, WaitCounter<"expcnt", 7>,
+                        WaitCounter<"dscnt", 63>, WaitCounter<"storecnt", 63>,
+                        WaitCounter<"samplecnt", 63>, WaitCounter<"bvhcnt", 7>,
+                        WaitCounter<"kmcnt", 31>];
+// gfx1250 adds xcnt and the LDS transfer counters; MC encodes up to 63 for
+// xcnt. The tensor/async limits are not in the sources read: 15 is assumed
+// (a smaller limit only makes a clamped wait stricter).
+defvar Gfx1250Counters = !listconcat(Gfx12Counters,
+    [WaitCounter<"xcnt", 63>, WaitCounter<"tensorcnt", 15>,
+     WaitCounter<"asynccnt", 15>]);
+
+// gfx9: every VMEM access on vmcnt. A generic flat_* counts as a VMEM access
+// and as FlatLds.
+defvar Gfx9Events = [
+  CounterEvent<Ev_VmemLoad, "vmcnt">, CounterEvent<Ev_VmemStore, "vmcnt">,
+  CounterEvent<Ev_LdsDma, "vmcnt">,
+  CounterEvent<Ev_FlatLds, "lgkmcnt">,
+  CounterEvent<Ev_Lds, "lgkmcnt">, CounterEvent<Ev_Gds, "lgkmcnt">,
+  CounterEvent<Ev_GdsGprLock, "expcnt">,
+  CounterEvent<Ev_Smem, "lgkmcnt", 0>, CounterEvent<Ev_Message, "lgkmcnt">,
+  CounterEvent<Ev_Export, "expcnt">];
+// gfx10.3/gfx11: stores on vscnt.
+defvar Gfx10Events = [
+  CounterEvent<Ev_VmemLoad, "vmcnt">, CounterEvent<Ev_VmemStore, "vscnt">,
+  CounterEvent<Ev_LdsDma, "vmcnt">,
+  CounterEvent<Ev_FlatLds, "lgkmcnt">,
+  CounterEvent<Ev_Lds, "lgkmcnt">, CounterEvent<Ev_Gds, "lgkmcnt">,
+  CounterEvent<Ev_GdsGprLock, "expcnt">,
+  CounterEvent<Ev_Smem, "lgkmcnt", 0>, CounterEvent<Ev_Message, "lgkmcnt">,
+  CounterEvent<Ev_Export, "expcnt">, CounterEvent<Ev_LdsDir, "expcnt">];
+defvar Gfx12Events = [
+  CounterEvent<Ev_VmemLoad, "loadcnt">, CounterEvent<Ev_VmemStore, "storecnt">,
+  CounterEvent<Ev_FlatLds, "dscnt">,
+  CounterEvent<Ev_Lds, "dscnt">, CounterEvent<Ev_Gds, "dscnt">,
+  CounterEvent<Ev_GdsGprLock, "expcnt">,
+  CounterEvent<Ev_Smem, "kmcnt", 0>, CounterEvent<Ev_Message, "kmcnt">,
+  CounterEvent<Ev_Export, "expcnt">, CounterEvent<Ev_LdsDir, "expcnt">];
+// gfx1250: xcnt counts the address translations of VMEM instructions in
+// order; SMEM translations complete out of order.
+defvar Gfx1250Events = !listconcat(Gfx12Events, [
+  CounterEvent<Ev_Translation, "xcnt">, CounterEvent<Ev_SmemTranslation, "xcnt", 0>,
+  CounterEvent<Ev_TensorLds, "tensorcnt">, CounterEvent<Ev_AsyncLds, "asynccnt">]);
+
+// Which instructions do not fit their TSFlags class (MC has no flag for
+// them): tensor and async LDS transfers (their own counters), and messages.
+class WaitEventMnemonics<WaitEvent event, list<string> mnemonics> {
+  WaitEvent Event = event;
+  list<string> Mnemonics = mnemonics;
+}
+def : WaitEventMnemonics<Ev_Message, ["s_sendmsg", "s_sendmsghalt",
+                                      "s_sendmsg_rtn_b32", "s_sendmsg_rtn_b64"]>;
+def : WaitEventMnemonics<Ev_TensorLds, ["tensor_load_to_lds", "tensor_load_to_lds_d2",
+                                        "tensor_store_from_lds",
+                                        "tensor_store_from_lds_d2"]>;
+def : WaitEventMnemonics<Ev_AsyncLds, [
+    "global_load_async_to_lds_b8", "global_load_async_to_lds_b32",
+    "global_load_async_to_lds_b64", "global_load_async_to_lds_b128",
+    "global_store_async_from_lds_b8", "global_store_async_from_lds_b32",
+    "global_store_async_from_lds_b64", "global_store_async_from_lds_b128",
+    "cluster_load_async_to_lds_b8", "cluster_load_async_to_lds_b32",
+    "cluster_load_async_to_lds_b64", "cluster_load_async_to_lds_b128"]>;
+
+//===----------------------------------------------------------------------===//
 // Processors.
 //===----------------------------------------------------------------------===//
 
@@ -210,18 +342,33 @@ class Processor<string name> {
   int SeAidSendMsgId = -1;            // s_sendmsg_rtn id giving SE/AID, or -1
   ShaderClock Clock = ?;
   list<CycleOverride> CycleOverrides = [];
+  list<WaitCounter> Counters = ?;     // memory wait counters
+  list<CounterEvent> CounterEvents = ?;
+  // s_barrier does not wait for memory itself (no AutoWaitcntBeforeBarrier
+  // and no BackOffBarrier): every counter must be 0 before it.
+  bit BarrierNeedsIdleCounters = 0;
+  // VMEM results of one kind land in VGPRs in issue order, so a second load
+  // into a VGPR needs no wait for the first (FeatureVmemWriteVgprInOrder).
+  bit VmemWritesVgprInOrder = 1;
+  // A pending generic flat_* keeps its two counters in order
+  // (hasFlatLgkmVMemCountInOrder); without it only a wait for 0 proves
+  // anything on them.
+  bit FlatCountsInOrder = 1;
 }
 
 //--- gfx9: wave64, M0-only trace data with the SALU-M0 hazard. --------------
 let Generation = "gfx9", WaveSize = 64, HasTtraceDataImm = 0,
     NeedsNopBeforeTtraceData = 1, MaxSGPRs = 102, Clock = Clock_SMemTime,
-    ScopeCuField = "CU_ID", ScopeWgField = "TG_ID" in {
+    ScopeCuField = "CU_ID", ScopeWgField = "TG_ID",
+    Counters = Gfx9Counters, CounterEvents = Gfx9Events, FlatCountsInOrder = 0 in {
   let HwIdFields = Gfx9HwIdFields<2>.Ret in {
-    def GFX900 : Processor<"gfx900">;
-    def GFX906 : Processor<"gfx906">;
-    // 32x32 MFMA: 16 passes of 4 cycles.
-    let HasAGPRs = 1, CycleOverrides = [CycleOverride<IC_MFMA, 4, 64>] in
-    def GFX908 : Processor<"gfx908">;
+    let BarrierNeedsIdleCounters = 1 in {
+      def GFX900 : Processor<"gfx900">;
+      def GFX906 : Processor<"gfx906">;
+      // 32x32 MFMA: 16 passes of 4 cycles.
+      let HasAGPRs = 1, CycleOverrides = [CycleOverride<IC_MFMA, 4, 64>] in
+      def GFX908 : Processor<"gfx908">;
+    }
     let HasAGPRs = 1, MaxVGPRs = 512,
         CycleOverrides = [CycleOverride<IC_MFMA, 4, 64>] in
     def GFX90A : Processor<"gfx90a">;
@@ -240,23 +387,26 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
     ScopeCuField = "WGP_ID", ScopeWgField = "WG_ID" in {
   // gfx10: s_ttracedata_imm assembles, but decoder support is unconfirmed.
   let Generation = "gfx10", HasTtraceDataImm = 0, Clock = Clock_ShaderCycles20,
+      Counters = Gfx10Counters, CounterEvents = Gfx10Events,
       HwIdFields = !listconcat(Gfx10HwId1Fields<HwReg_HW_ID1, 2, 0>.Ret,
                                Gfx10HwId2Fields<HwReg_HW_ID2, 1>.Ret) in
   def GFX1030 : Processor<"gfx1030">;
 
   let HasTtraceDataImm = 1, TtraceDataImmMax = 0xFF in {
     let Generation = "gfx11", Clock = Clock_ShaderCycles20,
+        Counters = Gfx10Counters, CounterEvents = Gfx10Events,
         HwIdFields = !listconcat(Gfx10HwId1Fields<HwReg_HW_ID1, 3, 1>.Ret,
                                  Gfx10HwId2Fields<HwReg_HW_ID2, 0>.Ret) in
     def GFX1100 : Processor<"gfx1100">;
 
-    let Generation = "gfx12" in {
+    let Generation = "gfx12", VmemWritesVgprInOrder = 0 in {
       // RDNA4 doubles dense WMMA throughput over RDNA3.
       let Clock = Clock_ShaderCyclesLoHi,
           HwIdFields = !listconcat(
               Gfx10HwId1Fields<HwReg_WAVE_HW_ID1, 3, 1>.Ret,
               Gfx10HwId2Fields<HwReg_WAVE_HW_ID2, 0>.Ret),
-          CycleOverrides = [CycleOverride<IC_WMMA, 4, 16>] in {
+          CycleOverrides = [CycleOverride<IC_WMMA, 4, 16>],
+          Counters = Gfx12Counters, CounterEvents = Gfx12Events in {
         def GFX1200 : Processor<"gfx1200">;
         def GFX1201 : Processor<"gfx1201">;
       }
@@ -266,7 +416,8 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
           HwIdFields = !listconcat(
               Gfx1250HwId1Fields,
               Gfx10HwId2Fields<HwReg_WAVE_HW_ID2, 0>.Ret),
-          CycleOverrides = [CycleOverride<IC_WMMA, 4, 16>] in
+          CycleOverrides = [CycleOverride<IC_WMMA, 4, 16>],
+          Counters = Gfx1250Counters, CounterEvents = Gfx1250Events in
       def GFX1250 : Processor<"gfx1250">;
     }
   }
@@ -281,7 +432,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
 //===----------------------------------------------------------------------===//
 
 // Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
-// Move32, CrossLane.
+// Move32, CrossLane, Barrier, CacheInvalidate.
 class InstRole<string role, list<string> mnemonics> {
   string Role = role;
   list<string> Mnemonics = mnemonics;
@@ -292,6 +443,15 @@ def Role_VectorNop  : InstRole<"VectorNop", ["v_nop"]>;
 def Role_DelayAlu   : InstRole<"DelayAlu", ["s_delay_alu"]>;
 // Waits on the ALU dependency counters (depctr fields va_vdst, vm_vsrc, ...).
 def Role_DepCtrWait : InstRole<"DepCtrWait", ["s_wait_alu", "s_waitcnt_depctr"]>;
+// Where the waves of a workgroup synchronise (the release point of a split
+// barrier): LDS work a wave still has in flight must finish before it.
+def Role_Barrier    : InstRole<"Barrier", ["s_barrier", "s_barrier_signal",
+                                           "s_barrier_signal_isfirst"]>;
+// Invalidates the vector caches (the acquire half of a fence or atomic):
+// vector memory still in flight must finish first (LLVM waits for vmcnt 0).
+def Role_CacheInvalidate : InstRole<"CacheInvalidate", [
+    "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbinvl1_sc", "buffer_gl0_inv",
+    "buffer_gl1_inv", "buffer_inv", "global_inv"]>;
 def Role_HwRegWrite : InstRole<"HwRegWrite", ["s_setreg_b32", "s_setreg_imm32_b32"]>;
 // A 32-bit copy: the destination gets the source's value.
 def Role_Move32     : InstRole<"Move32", ["s_mov_b32", "v_mov_b32", "v_mov_b32_e32",
@@ -309,9 +469,14 @@ def Role_CrossLane  : InstRole<"CrossLane", [
 // A wait on memory counters and the counters it waits on, by MC's field
 // names: gfx9-gfx11 `s_waitcnt` (vmcnt, expcnt, lgkmcnt), gfx10-gfx11's
 // single-counter forms, gfx12's split waits and gfx1250's additions.
-class CounterWait<string mnemonic, list<string> counters> {
+// A wait that packs two counts into its immediate, which MC prints as one
+// number, lists each counter's bit offset (Offsets) and the field Width.
+class CounterWait<string mnemonic, list<string> counters,
+                  list<int> offsets = [], int width = 0> {
   string Mnemonic = mnemonic;
   list<string> Counters = counters;
+  list<int> Offsets = offsets;
+  int Width = width;
 }
 
 def : CounterWait<"s_waitcnt", ["vmcnt", "expcnt", "lgkmcnt"]>;
@@ -326,8 +491,10 @@ def : CounterWait<"s_wait_bvhcnt", ["bvhcnt"]>;
 def : CounterWait<"s_wait_expcnt", ["expcnt"]>;
 def : CounterWait<"s_wait_dscnt", ["dscnt"]>;
 def : CounterWait<"s_wait_kmcnt", ["kmcnt"]>;
-def : CounterWait<"s_wait_loadcnt_dscnt", ["loadcnt", "dscnt"]>;
-def : CounterWait<"s_wait_storecnt_dscnt", ["storecnt", "dscnt"]>;
+// gfx12 combined waits: the first counter in bits 13:8, dscnt in 5:0.
+def : CounterWait<"s_wait_loadcnt_dscnt", ["loadcnt", "dscnt"], [8, 0], 6>;
+def : CounterWait<"s_wait_storecnt_dscnt", ["storecnt", "dscnt"], [8, 0], 6>;
 def : CounterWait<"s_wait_xcnt", ["xcnt"]>;
 def : CounterWait<"s_wait_tensorcnt", ["tensorcnt"]>;
 def : CounterWait<"s_wait_asynccnt", ["asynccnt"]>;
+

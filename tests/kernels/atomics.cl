@@ -3,6 +3,8 @@
 // Built for every target with:
 //   clang -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu=<gfx> -nogpulib -O0|-O2 -S
 
+#include "lds_barrier.h"
+
 __kernel void atomics_global(__global int *counters, __global uint *bits,
                              __global const int *in) {
   uint i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();
@@ -25,10 +27,10 @@ __kernel void atomics_lds(__global int *out, __local int *hist) {
   uint t = __builtin_amdgcn_workitem_id_x();
   if (t < 16)
     hist[t] = 0;
-  __builtin_amdgcn_s_barrier();
+  LDS_BARRIER();
   __scoped_atomic_fetch_add(&hist[t % 16], (int)t, __ATOMIC_RELAXED,
                             __MEMORY_SCOPE_WRKGRP);
-  __builtin_amdgcn_s_barrier();
+  LDS_BARRIER();
   if (t < 16)
     __atomic_fetch_add(&out[t], hist[t], __ATOMIC_RELAXED);
 }

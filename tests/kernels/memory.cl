@@ -3,6 +3,8 @@
 // Built for every target with:
 //   clang -x cl -cl-std=CL2.0 --target=amdgcn-amd-amdhsa -mcpu=<gfx> -nogpulib -O0|-O2 -S
 
+#include "lds_barrier.h"
+
 #define TILE 64
 
 __kernel void memory_global(__global float4 *out, __global const float4 *a,
@@ -23,12 +25,12 @@ __kernel void memory_lds(__global int *out, __global const int *in,
   uint t = __builtin_amdgcn_workitem_id_x();
   uint base = __builtin_amdgcn_workgroup_id_x() * TILE;
   tile[t] = in[base + t];
-  __builtin_amdgcn_s_barrier();
+  LDS_BARRIER();
   // Tree reduction in LDS, one barrier per step.
   for (uint s = TILE / 2; s > 0; s >>= 1) {
     if (t < s)
       tile[t] += tile[t + s];
-    __builtin_amdgcn_s_barrier();
+    LDS_BARRIER();
   }
   if (t == 0)
     out[__builtin_amdgcn_workgroup_id_x()] = tile[0];

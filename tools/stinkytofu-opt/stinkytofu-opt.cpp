@@ -170,6 +170,15 @@ struct ToolOptions {
       "preserve-comments",
       cl::desc("Accepted for the reference's command lines: comments are always kept"),
       cl::cat(Category)};
+  cl::opt<bool> VerifyWaitcnt{
+      "verify-waitcnt",
+      cl::desc("Check the final module's memory-counter waits (WaitCntVerifier): a "
+               "missing wait is an error"),
+      cl::cat(Category)};
+  cl::opt<bool> WarnRedundantWaitcnt{
+      "warn-redundant-waitcnt",
+      cl::desc("With --verify-waitcnt: warn about waits that wait for nothing"),
+      cl::cat(Category)};
   cl::opt<bool> VerifyInstrumentation{
       "verify-instrumentation",
       cl::desc("SQTTInstrumentPass: check that the inserted code changes no live "
@@ -186,7 +195,7 @@ const char *const ToolOptionNames[] = {
     "emit-obj",    "link",        "ld-lld",          "heap-reserve",
     "max-include-depth", "max-expanded-statements", "max-expression-depth",
     "max-literal-length", "max-file-number", "O", "vgpr-msb-mode", "NumWaves",
-    "preserve-symbolic-regs", "preserve-comments"};
+    "preserve-symbolic-regs", "preserve-comments", "verify-waitcnt", "warn-redundant-waitcnt"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
@@ -396,7 +405,15 @@ int main(int argc, char **argv) {
   }
   if (Opt.NumWaves.getNumOccurrences() && Opt.NumWaves == 0)
     return fail("--NumWaves must be at least 1");
+  if (Opt.WarnRedundantWaitcnt && !Opt.VerifyWaitcnt)
+    return fail("--warn-redundant-waitcnt needs --verify-waitcnt");
+  if (Opt.VerifyWaitcnt)
+    Pipeline.push_back(Opt.WarnRedundantWaitcnt ? "WaitCntVerifier=warnRedundant"
+                                                : "WaitCntVerifier");
   StringMap<PassArguments> Leading;
+  if (Opt.NumWaves.getNumOccurrences())
+    for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass"})
+      Leading[Name] = {{"NumWaves", std::to_string(Opt.NumWaves)}};
   if (!Opt.VgprMsbMode.empty()) {
     std::optional<stinkytofu::VgprMsbMode> Mode = parseVgprMsbMode(Opt.VgprMsbMode);
     if (!Mode)

@@ -30,6 +30,21 @@ struct MnemonicEntry {
   llvm::StringRef Value;
 };
 
+using CounterDesc = WaitCounterDesc;
+using EventCounterDesc = CounterEventDesc;
+
+/// A wait packing several counts (CounterWait with Offsets).
+struct PackedWaitEntry {
+  llvm::StringRef Mnemonic;
+  PackedWaitLayout Layout;
+};
+
+/// One SIInstrFlags bit (TSFlagBits).
+struct TSFlagBit {
+  llvm::StringRef Name;
+  unsigned Bit;
+};
+
 /// Everything HardwareModel.td says about one processor.
 struct ProcessorDesc {
   llvm::StringRef Name;
@@ -49,6 +64,11 @@ struct ProcessorDesc {
   ShaderClock Clock;
   /// Indexed like the classes of Prefixes[].ClassIndex.
   llvm::ArrayRef<InstClass> InstClasses;
+  llvm::ArrayRef<WaitCounterDesc> Counters;
+  llvm::ArrayRef<CounterEventDesc> CounterEvents;
+  bool BarrierNeedsIdleCounters;
+  bool VmemWritesVgprInOrder;
+  bool FlatCountsInOrder;
 };
 
 } // namespace hwgen
@@ -167,6 +187,8 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
       .Case("HwRegWrite", InstRole::HwRegWrite)
       .Case("Move32", InstRole::Move32)
       .Case("CrossLane", InstRole::CrossLane)
+      .Case("Barrier", InstRole::Barrier)
+      .Case("CacheInvalidate", InstRole::CacheInvalidate)
       .Default(InstRole::None);
 }
 
@@ -174,4 +196,37 @@ llvm::SmallVector<llvm::StringRef, 3> HardwareModel::waitCounters(llvm::StringRe
   llvm::SmallVector<llvm::StringRef, 3> Counters;
   lookupMnemonic(CounterWaits, Mnemonic).split(Counters, ' ', -1, /*KeepEmpty=*/false);
   return Counters;
+}
+
+llvm::ArrayRef<WaitCounterDesc> HardwareModel::memoryCounters() const { return D->Counters; }
+llvm::ArrayRef<CounterEventDesc> HardwareModel::counterEvents() const {
+  return D->CounterEvents;
+}
+bool HardwareModel::barrierNeedsIdleCounters() const { return D->BarrierNeedsIdleCounters; }
+bool HardwareModel::vmemWritesVgprInOrder() const { return D->VmemWritesVgprInOrder; }
+bool HardwareModel::flatCountsInOrder() const { return D->FlatCountsInOrder; }
+
+llvm::SmallVector<llvm::StringRef, 16> HardwareModel::counterWaitMnemonics() {
+  llvm::SmallVector<llvm::StringRef, 16> Names;
+  for (const MnemonicEntry &E : CounterWaits)
+    Names.push_back(E.Mnemonic);
+  return Names;
+}
+
+llvm::StringRef HardwareModel::eventOfMnemonic(llvm::StringRef Mnemonic) {
+  return lookupMnemonic(EventMnemonics, Mnemonic);
+}
+
+const PackedWaitLayout *HardwareModel::packedWaitLayout(llvm::StringRef Mnemonic) {
+  for (const PackedWaitEntry &E : PackedWaits)
+    if (E.Mnemonic == Mnemonic)
+      return &E.Layout;
+  return nullptr;
+}
+
+std::optional<unsigned> HardwareModel::tsFlagBit(llvm::StringRef Name) {
+  for (const TSFlagBit &B : TSFlagBits)
+    if (B.Name == Name)
+      return B.Bit;
+  return std::nullopt;
 }

@@ -81,6 +81,32 @@ enum class InstRole : uint8_t {
   HwRegWrite, ///< s_setreg_b32, s_setreg_imm32_b32
   Move32,     ///< s_mov_b32, v_mov_b32
   CrossLane,  ///< v_readlane_b32, v_permlane*, ds_bpermute_b32, ...
+  Barrier,    ///< s_barrier, s_barrier_signal*: where waves synchronise
+  CacheInvalidate, ///< buffer_wbinvl1*, buffer_gl*_inv, buffer_inv, global_inv
+};
+
+/// A memory wait counter: MC's name for it in wait syntax ("vmcnt",
+/// "loadcnt", ...) and the largest count a wait instruction can name.
+struct WaitCounterDesc {
+  llvm::StringRef Name;
+  unsigned Max;
+};
+
+/// A memory event (hw/WaitCounters.h names them) and the counter it
+/// increments on one processor, an index into memoryCounters().
+struct CounterEventDesc {
+  llvm::StringRef Event;
+  unsigned Counter;
+  /// Completions are reported in issue order, so a count other than 0
+  /// proves the older events done.
+  bool InOrder;
+};
+
+/// How a wait that packs several counts into one immediate lays them out.
+struct PackedWaitLayout {
+  unsigned Offsets[2];
+  unsigned NumFields;
+  unsigned Width;
 };
 
 /// The HW_ID dimensions an SQTT scope check filters on.
@@ -143,6 +169,30 @@ public:
   /// (`s_wait_loadcnt_dscnt`: loadcnt, dscnt; `s_waitcnt`: vmcnt, expcnt,
   /// lgkmcnt); empty for any other mnemonic (CounterWait records).
   static llvm::SmallVector<llvm::StringRef, 3> waitCounters(llvm::StringRef Mnemonic);
+
+  /// The memory wait counters, in the order the .td file lists them.
+  llvm::ArrayRef<WaitCounterDesc> memoryCounters() const;
+  /// What each memory event increments (events the processor lacks are
+  /// absent).
+  llvm::ArrayRef<CounterEventDesc> counterEvents() const;
+  /// `s_barrier` does not wait for memory itself: all counters must be 0.
+  bool barrierNeedsIdleCounters() const;
+  /// A second VMEM load into a VGPR needs no wait for the first.
+  bool vmemWritesVgprInOrder() const;
+  /// A pending generic flat_* keeps its counters in order.
+  bool flatCountsInOrder() const;
+
+  /// Every memory-counter wait mnemonic (CounterWait records), sorted.
+  static llvm::SmallVector<llvm::StringRef, 16> counterWaitMnemonics();
+  /// The memory event of a mnemonic MC's flags do not place (a message,
+  /// a tensor or async LDS transfer), or "".
+  static llvm::StringRef eventOfMnemonic(llvm::StringRef Mnemonic);
+  /// The packed layout of a wait naming several counters in one
+  /// immediate (`s_wait_loadcnt_dscnt`), or null.
+  static const PackedWaitLayout *packedWaitLayout(llvm::StringRef Mnemonic);
+  /// The bit of LLVM 22's SIInstrFlags (TSFlags) called \p Name ("DS",
+  /// "FlatGlobal", ...); the .td file declares them (TSFlagBits).
+  static std::optional<unsigned> tsFlagBit(llvm::StringRef Name);
 
   /// Only the generated tables construct models.
   constexpr explicit HardwareModel(const hwgen::ProcessorDesc &D) : D(&D) {}

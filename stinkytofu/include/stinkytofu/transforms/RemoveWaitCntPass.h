@@ -1,14 +1,16 @@
 //===- RemoveWaitCntPass.h - Delete the waits insertion rebuilds -*- C++ -*-===//
 //
-// `StinkyRemoveWaitCntPass[=keepTensor,removeXcnt,removeKmcnt]`: deletes the
-// memory-counter waits that wait insertion rebuilds, by the counters each
-// waits on (HardwareModel.td, CounterWait): a wait is deleted when all its
-// counters are removable. dscnt, loadcnt and asynccnt always are; tensorcnt
-// unless keepTensor; kmcnt only with removeKmcnt; xcnt only with
-// removeXcnt. Any other counter (storecnt, samplecnt, bvhcnt, expcnt, and
-// gfx9-gfx11's vmcnt, lgkmcnt, vscnt) keeps the wait: `s_waitcnt` and
-// `s_waitcnt_vscnt` are never deleted, so on gfx9-gfx11 the pass changes
-// nothing.
+// `StinkyRemoveWaitCntPass[=keepTensor,keepKmcnt,keepXcnt,all]`: deletes the
+// memory-counter waits (HardwareModel.td, CounterWait: `s_waitcnt`,
+// `s_waitcnt_vscnt`, the gfx12 `s_wait_*cnt*` forms), which
+// StinkyWaitCntInsertionPass rebuilds on every target; a wait on tensorcnt,
+// kmcnt or xcnt stays with the matching keep flag. A wait right before an
+// atomic or a barrier stays unless `all` is given: it may release memory to
+// other waves (LLVM's memory legalizer puts it there), which no register
+// dependence shows and insertion cannot rebuild. The reference's
+// `removeXcnt` and `removeKmcnt` are accepted and change nothing (those
+// waits are removed anyway). `s_waitcnt_depctr`/`s_wait_alu` are ALU waits
+// and stay.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_TRANSFORMS_REMOVEWAITCNTPASS_H

@@ -1,0 +1,121 @@
+//===- WaitCountAnalysis.h - Outstanding memory events per instruction -*- C++ -*-===//
+//
+// A forward dataflow over one function's CFG of the memory operations still
+// in flight, per counter, the registers (and LDS) they will write or still
+// read, as LLVM's SIInsertWaitcnts models them (hw-dependencies-reference.md
+// 1.7, 1.8):
+//
+//   - each counted instruction takes the next score of its counters; a wait
+//     `cnt(N)` completes all but the N newest of an in-order counter, `cnt(0)`
+//     everything; a counter with an out-of-order event pending (SMEM, a
+//     generic flat on gfx9, two kinds of event at once, a caller's work) is
+//     only proven idle by a wait for 0;
+//   - an instruction needs a wait when it reads or writes a register a
+//     pending operation writes (RAW, WAW; not for a second VMEM load where
+//     results land in order), writes one a pending export, GDS operation or
+//     gfx1250 address translation still reads (WAR), touches LDS a pending
+//     LDS DMA, tensor or async transfer writes or reads (refined by
+//     `mod.memtoken`), is a barrier with LDS work in flight (every counter on
+//     gfx900/906/908), invalidates caches (an acquire: vector memory must be
+//     done), or returns from a callable function (every counter but the
+//     store counter and xcnt);
+//   - a callable function starts with its caller's work pending everywhere;
+//     a call ends with everything but the store counter idle (the callee
+//     waits at entry and return);
+//   - joins keep the longest queue and the newest pending write of each
+//     register; queues longer than a counter's limit are clamped, so the
+//     states form a finite lattice and loops reach a fixed point.
+//
+// The transfer applies the waits an instruction needs before it, as if they
+// were there: what remains are the waits the code lacks, each with the
+// operation it waits for (WaitCntVerifier reports them, wait insertion
+// writes them).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_WAITCOUNTANALYSIS_H
+#define STINKYTOFU_ANALYSIS_WAITCOUNTANALYSIS_H
+
+#include "stinkytofu/hw/WaitCounters.h"
+#include "stinkytofu/ir/Function.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/MC/MCRegister.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+struct WaitCountOptions {
+  /// Waves per workgroup: with more than one, the LDS a tensor load writes
+  /// is read after a barrier, which is then the only reader that waits for
+  /// it (the reference's NumWaves).
+  unsigned NumWaves = 1;
+};
+
+/// Why an instruction needs a wait on one counter.
+struct WaitReason {
+  enum Kind : uint8_t {
+    Read,        ///< reads a register the operation writes
+    Write,       ///< writes a register the operation writes
+    Overwrite,   ///< writes a register the operation still reads
+    LdsAccess,   ///< touches LDS the operation writes or reads
+    Barrier,     ///< a barrier while the operation touches LDS
+    Return,      ///< returns to a caller that assumes idle counters
+    Invalidate,  ///< invalidates caches (an acquire) while memory is in flight
+    Opaque,      ///< an instruction MC does not describe
+  };
+  Kind What = Read;
+  unsigned Counter = 0;
+  int Needed = 0;             ///< the count that is enough
+  unsigned Outstanding = 0;   ///< events in flight on the counter here
+  llvm::MCRegister Register;  ///< for Read, Write, Overwrite
+  /// The pending operation; null for work of a caller or callee.
+  const Instruction *Producer = nullptr;
+};
+
+/// The waits one instruction lacks.
+struct MissingWait {
+  const Instruction *Consumer = nullptr;
+  WaitCounts Needed;
+  /// The strictest reason per counter that waits.
+  llvm::SmallVector<WaitReason, 2> Reasons;
+};
+
+class WaitCountAnalysis {
+public:
+  ~WaitCountAnalysis();
+  WaitCountAnalysis(WaitCountAnalysis &&);
+
+  /// Runs over \p F (its CFG must be valid). Fails only if the dataflow
+  /// finds no fixed point within its visit limit.
+  static llvm::Expected<WaitCountAnalysis> run(const Function &F, const CounterModel &CM,
+                                               WaitCountOptions Opts = {});
+
+  /// Every instruction that lacks a wait, in layout order.
+  llvm::ArrayRef<MissingWait> missingWaits() const { return Missing; }
+  /// The waits already in the code that complete nothing (every counter
+  /// they name is idle or already down to their count, or out of order and
+  /// they do not wait for 0).
+  llvm::ArrayRef<const Instruction *> redundantWaits() const { return Redundant; }
+
+  const CounterModel &counters() const { return *CM; }
+
+private:
+  struct Impl;
+  WaitCountAnalysis(const CounterModel &CM) : CM(&CM) {}
+  const CounterModel *CM;
+  std::vector<MissingWait> Missing;
+  std::vector<const Instruction *> Redundant;
+};
+
+/// The message of a missing wait: `v[4:5] read before the global_load_dwordx2
+/// at line 12 completes (vmcnt needs <= 0 here, is 1)`, with the blocks the
+/// operation's result travels through when it crosses blocks.
+std::string describeMissingWait(const CounterModel &CM, const MissingWait &W,
+                                const WaitReason &R);
+
+} // namespace stinkytofu
+
+#endif

@@ -1,0 +1,698 @@
+//===- WaitCountAnalysis.cpp - Outstanding memory events per instruction --===//
+//
+// Scores as in LLVM's SIInsertWaitcnts: per counter the events in flight are
+// the scores (LB, UB]; a register or LDS slot keeps the score of the newest
+// pending operation that writes (or still reads) it. Inside a block the
+// scores only grow; a state is compared and joined in its canonical form
+// (LB = 0, the queue clamped to the counter's limit), which keeps the
+// lattice finite.
+//
+//===----------------------------------------------------------------------===//
+#include "stinkytofu/analysis/WaitCountAnalysis.h"
+
+#include "stinkytofu/analysis/Dataflow.h"
+#include "stinkytofu/analysis/RegisterUnits.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/BasicBlock.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/ir/Modifier.h"
+#include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include <deque>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// The newest pending operation that writes (or still reads) a slot.
+struct Pending {
+  int64_t Score = 0;
+  const Instruction *Producer = nullptr;
+  /// An address translation also ends when its own load or store does:
+  /// counter DoneWith reaching DoneScore completes the entry too.
+  int DoneWith = -1;
+  int64_t DoneScore = 0;
+};
+
+/// LDS slots: the buffers of `mod.memtoken`, or Untagged.
+constexpr int64_t Untagged = -1;
+
+struct CounterState {
+  unsigned Max = 0;
+  int64_t LB = 0, UB = 0;
+  uint32_t Kinds = 0; ///< events pending since the counter was last idle
+  int64_t FlatScore = 0, LdsScore = 0, UnknownScore = 0;
+  const Instruction *LdsProducer = nullptr, *Newest = nullptr;
+  DenseMap<unsigned, Pending> Writes, Reads;     ///< by register unit
+  DenseMap<int64_t, Pending> LdsWrites, LdsReads; ///< by LDS token
+
+  bool pending(int64_t Score) const { return Score > LB; }
+  bool busy() const { return UB > LB; }
+  void idle() {
+    LB = UB;
+    Kinds = 0;
+    Writes.clear();
+    Reads.clear();
+    LdsWrites.clear();
+    LdsReads.clear();
+  }
+};
+
+struct WaitState {
+  SmallVector<CounterState, MaxWaitCounters> C;
+  bool operator==(const WaitState &Other) const;
+};
+
+bool entryPending(const WaitState &S, const CounterState &CS, const Pending &P) {
+  return CS.pending(P.Score) &&
+         !(P.DoneWith >= 0 && P.DoneScore <= S.C[P.DoneWith].LB);
+}
+
+/// Rebases every counter to LB = 0 with at most Max events in flight and
+/// drops what is complete. Shift[C] is what was taken off counter C.
+WaitState canonical(const WaitState &S) {
+  WaitState Out = S;
+  SmallVector<int64_t, MaxWaitCounters> Shift(S.C.size());
+  for (unsigned C = 0; C < S.C.size(); ++C) {
+    const CounterState &CS = S.C[C];
+    Shift[C] = CS.UB - std::min<int64_t>(CS.UB - CS.LB, CS.Max);
+  }
+  for (unsigned C = 0; C < S.C.size(); ++C) {
+    const CounterState &CS = S.C[C];
+    CounterState &O = Out.C[C];
+    O.UB = CS.UB - Shift[C];
+    O.LB = 0;
+    auto Rebase = [&](int64_t Score) {
+      return CS.pending(Score) ? std::max<int64_t>(Score - Shift[C], 1) : 0;
+    };
+    O.FlatScore = Rebase(CS.FlatScore);
+    O.LdsScore = Rebase(CS.LdsScore);
+    O.UnknownScore = Rebase(CS.UnknownScore);
+    if (!O.UB)
+      O.Kinds = 0;
+    auto RebaseMap = [&](auto &Map) {
+      for (auto It = Map.begin(); It != Map.end(); ++It) {
+        Pending &P = It->second;
+        if (!entryPending(S, CS, P)) {
+          Map.erase(It);
+          continue;
+        }
+        P.Score = std::max<int64_t>(P.Score - Shift[C], 1);
+        if (P.DoneWith >= 0)
+          P.DoneScore = std::max<int64_t>(P.DoneScore - Shift[P.DoneWith], 1);
+      }
+    };
+    RebaseMap(O.Writes);
+    RebaseMap(O.Reads);
+    RebaseMap(O.LdsWrites);
+    RebaseMap(O.LdsReads);
+  }
+  return Out;
+}
+
+template <typename MapT> bool sameEntries(const MapT &A, const MapT &B) {
+  if (A.size() != B.size())
+    return false;
+  for (const auto &[K, P] : A) {
+    auto It = B.find(K);
+    if (It == B.end() || It->second.Score != P.Score || It->second.DoneWith != P.DoneWith ||
+        It->second.DoneScore != P.DoneScore)
+      return false;
+  }
+  return true;
+}
+
+bool WaitState::operator==(const WaitState &Other) const {
+  if (C.size() != Other.C.size())
+    return false;
+  WaitState A = canonical(*this), B = canonical(Other);
+  for (unsigned I = 0; I < A.C.size(); ++I) {
+    const CounterState &X = A.C[I], &Y = B.C[I];
+    if (X.UB != Y.UB || X.Kinds != Y.Kinds || X.FlatScore != Y.FlatScore ||
+        X.LdsScore != Y.LdsScore || X.UnknownScore != Y.UnknownScore ||
+        !sameEntries(X.Writes, Y.Writes) || !sameEntries(X.Reads, Y.Reads) ||
+        !sameEntries(X.LdsWrites, Y.LdsWrites) || !sameEntries(X.LdsReads, Y.LdsReads))
+      return false;
+  }
+  return true;
+}
+
+/// A return jumps to the return address the call left in s[30:31] (the
+/// AMDGPU calling convention); an `s_setpc_b64` elsewhere in a callable is
+/// a tail call, whose callee waits at entry.
+bool jumpsToReturnAddress(const Instruction &I) {
+  if (I.mcInsts().size() != 1 || I.mcInsts()[0].getNumOperands() == 0)
+    return false;
+  const MCOperand &Target = I.mcInsts()[0].getOperand(0);
+  const Module *M = I.parent() && I.parent()->parent() ? I.parent()->parent()->parent() : nullptr;
+  return Target.isReg() && M && M->target().asmName(Target.getReg()) == "s[30:31]";
+}
+
+/// What the analysis needs of each instruction, computed once.
+struct InstInfo {
+  MemoryAccess Access;
+  std::optional<WaitCounts> Wait;
+  bool Opaque = false, Barrier = false, Return = false, Call = false, WritesExec = false,
+       CacheInvalidate = false;
+  SmallVector<MCRegister, 4> Defs, Uses, ExplicitUses;
+  SmallVector<int64_t, 2> Tokens;
+};
+
+} // namespace
+
+struct WaitCountAnalysis::Impl
+    : DataflowAnalysis<WaitCountAnalysis::Impl, WaitState, DataflowDirection::Forward> {
+  using Base = DataflowAnalysis<Impl, WaitState, DataflowDirection::Forward>;
+
+  const CounterModel &CM;
+  WaitCountOptions Opts;
+  RegisterUnits RU;
+  DenseMap<const Instruction *, InstInfo> Infos;
+  std::array<uint32_t, MaxWaitCounters> OutOfOrderEvents{};
+  std::optional<unsigned> StoreOnlyCounter;
+  /// xcnt: like stores, LLVM leaves it to the caller at a return.
+  std::optional<unsigned> TranslationCounter;
+  /// Set while the final pass records what each instruction lacks.
+  mutable MissingWait *Recording = nullptr;
+
+  Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts)
+      : Base(F), CM(CM), Opts(Opts), RU(CM.target()) {
+    for (unsigned E = 0; E < NumWaitEvents; ++E)
+      if (auto C = CM.counterOf(WaitEvent(E)); C && !CM.inOrder(WaitEvent(E)))
+        OutOfOrderEvents[*C] |= 1u << E;
+    auto Store = CM.counterOf(WaitEvent::VmemStore);
+    if (Store && Store != CM.counterOf(WaitEvent::VmemLoad))
+      StoreOnlyCounter = Store;
+    TranslationCounter = CM.counterOf(WaitEvent::Translation);
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions())
+        Infos[&I] = describe(I);
+  }
+
+  InstInfo describe(const Instruction &I) const {
+    InstInfo II;
+    II.Opaque = isOpaqueInstruction(I);
+    if (II.Opaque)
+      return II;
+    const TargetInfo &TI = CM.target();
+    for (const MCInst &MI : I.mcInsts()) {
+      MemoryAccess A = CM.classify(MI, I.mnemonic());
+      II.Access.Events |= A.Events;
+      II.Access.ReadsLds |= A.ReadsLds;
+      II.Access.WritesLds |= A.WritesLds;
+      II.Access.GenericFlat |= A.GenericFlat;
+      const MCInstrDesc &D = TI.instrInfo().get(MI.getOpcode());
+      for (unsigned Op = D.getNumDefs(); Op < MI.getNumOperands(); ++Op)
+        if (MI.getOperand(Op).isReg() && MI.getOperand(Op).getReg())
+          II.ExplicitUses.push_back(MI.getOperand(Op).getReg());
+    }
+    if (I.mcInsts().size() == 1)
+      II.Wait = CM.decodeWait(I.mcInsts()[0], I.mnemonic());
+    II.Barrier = HardwareModel::roleOf(I.mnemonic()) == InstRole::Barrier;
+    II.CacheInvalidate = HardwareModel::roleOf(I.mnemonic()) == InstRole::CacheInvalidate;
+    II.Return = isReturn(I) && !isProgramEnd(I) && jumpsToReturnAddress(I);
+    II.Call = I.facts().has(IF_Call);
+    II.Defs.assign(I.facts().Defs.begin(), I.facts().Defs.end());
+    II.Uses.assign(I.facts().Uses.begin(), I.facts().Uses.end());
+    II.WritesExec = any_of(II.Defs, [&](MCRegister R) {
+      return StringRef(TI.asmName(R)).starts_with("exec");
+    });
+    if (const auto *T = I.getModifier<MemTokenData>())
+      II.Tokens.assign(T->Tokens.begin(), T->Tokens.end());
+    return II;
+  }
+
+  const InstInfo &info(const Instruction &I) const { return Infos.find(&I)->second; }
+
+  WaitState initialState() const {
+    WaitState S;
+    S.C.resize(CM.numCounters());
+    for (unsigned C = 0; C < CM.numCounters(); ++C)
+      S.C[C].Max = CM.counterMax(C);
+    return S;
+  }
+
+  /// A callable function starts with its caller's loads, LDS and scalar
+  /// work possibly in flight into any register (LLVM waits for them at the
+  /// callee's entry).
+  WaitState entryState() const {
+    WaitState S = initialState();
+    if (blocks().empty() || blocks().front()->parent()->isEntry())
+      return S;
+    for (WaitEvent E : {WaitEvent::VmemLoad, WaitEvent::Lds, WaitEvent::Smem})
+      if (auto C = CM.counterOf(E)) {
+        CounterState &CS = S.C[*C];
+        CS.UB = CS.UnknownScore = 1;
+      }
+    return S;
+  }
+
+  void join(WaitState &Into, const WaitState &From) const {
+    WaitState A = canonical(Into), B = canonical(From);
+    // How far each side's scores move up so that the two UBs meet.
+    SmallVector<int64_t, MaxWaitCounters> DA(A.C.size()), DB(A.C.size());
+    for (unsigned C = 0; C < A.C.size(); ++C) {
+      int64_t UB = std::max(A.C[C].UB, B.C[C].UB);
+      DA[C] = UB - A.C[C].UB;
+      DB[C] = UB - B.C[C].UB;
+    }
+    auto Shifted = [](int64_t Score, int64_t D) { return Score ? Score + D : 0; };
+    auto Moved = [&](Pending P, ArrayRef<int64_t> D, unsigned C) {
+      P.Score += D[C];
+      if (P.DoneWith >= 0)
+        P.DoneScore += D[P.DoneWith];
+      return P;
+    };
+    for (unsigned C = 0; C < A.C.size(); ++C) {
+      CounterState &X = A.C[C];
+      const CounterState &Y = B.C[C];
+      X.UB += DA[C];
+      X.Kinds |= Y.Kinds;
+      X.FlatScore = std::max(Shifted(X.FlatScore, DA[C]), Shifted(Y.FlatScore, DB[C]));
+      X.UnknownScore = std::max(Shifted(X.UnknownScore, DA[C]), Shifted(Y.UnknownScore, DB[C]));
+      int64_t LX = Shifted(X.LdsScore, DA[C]), LY = Shifted(Y.LdsScore, DB[C]);
+      if (LY > LX)
+        X.LdsProducer = Y.LdsProducer;
+      X.LdsScore = std::max(LX, LY);
+      if (!X.Newest)
+        X.Newest = Y.Newest;
+      auto MergeMap = [&](auto &Into, const auto &From) {
+        for (auto &Entry : Into)
+          Entry.second = Moved(Entry.second, DA, C);
+        for (const auto &Entry : From) {
+          Pending Q = Moved(Entry.second, DB, C);
+          auto [It, New] = Into.try_emplace(Entry.first, Q);
+          if (New)
+            continue;
+          Pending &Old = It->second;
+          // A translation ends with its operation only if it does on both.
+          int DoneWith = Old.DoneWith == Q.DoneWith ? Old.DoneWith : -1;
+          int64_t DoneScore = std::max(Old.DoneScore, Q.DoneScore);
+          if (Q.Score > Old.Score)
+            Old = Q;
+          Old.DoneWith = DoneWith;
+          Old.DoneScore = DoneWith >= 0 ? DoneScore : 0;
+        }
+      };
+      MergeMap(X.Writes, Y.Writes);
+      MergeMap(X.Reads, Y.Reads);
+      MergeMap(X.LdsWrites, Y.LdsWrites);
+      MergeMap(X.LdsReads, Y.LdsReads);
+    }
+    Into = std::move(A);
+  }
+
+  bool outOfOrder(const WaitState &S, unsigned C) const {
+    const CounterState &CS = S.C[C];
+    if (CS.pending(CS.UnknownScore) || (CS.Kinds & OutOfOrderEvents[C]))
+      return true;
+    if (!CM.hardware().flatCountsInOrder() && CS.pending(CS.FlatScore))
+      return true;
+    // Two kinds of event on one counter complete in no common order.
+    constexpr uint32_t VmemQueue = eventBit(WaitEvent::VmemLoad) |
+                                   eventBit(WaitEvent::VmemStore) | eventBit(WaitEvent::LdsDma);
+    constexpr uint32_t LdsQueue = eventBit(WaitEvent::Lds) | eventBit(WaitEvent::FlatLds);
+    uint32_t Queues = CS.Kinds & ~(VmemQueue | LdsQueue);
+    unsigned Count = popcount(Queues) + bool(CS.Kinds & VmemQueue) + bool(CS.Kinds & LdsQueue);
+    return Count > 1;
+  }
+
+  /// Requires of counter \p C that the operation of score \p Score be done.
+  void need(const WaitState &S, WaitCounts &W, unsigned C, int64_t Score,
+            const WaitReason &Why) const {
+    const CounterState &CS = S.C[C];
+    if (!CS.pending(Score))
+      return;
+    int N = outOfOrder(S, C) ? 0 : int(std::min<int64_t>(CS.UB - Score, CS.Max - 1));
+    bool Stricter = !W.waits(C) || N < W.Count[C];
+    W.require(C, N);
+    if (Recording && Stricter) {
+      WaitReason R = Why;
+      R.Counter = C;
+      R.Needed = N;
+      R.Outstanding = unsigned(CS.UB - CS.LB);
+      auto It = find_if(Recording->Reasons, [&](const WaitReason &Old) { return Old.Counter == C; });
+      if (It != Recording->Reasons.end())
+        *It = R;
+      else
+        Recording->Reasons.push_back(R);
+    }
+  }
+
+  WaitReason reason(WaitReason::Kind K, const Instruction *Producer,
+                    MCRegister Reg = MCRegister()) const {
+    WaitReason R;
+    R.What = K;
+    R.Producer = Producer;
+    R.Register = Reg;
+    return R;
+  }
+
+  /// The waits \p I needs in state \p S; \p Implicit receives those the
+  /// hardware itself provides before \p I.
+  WaitCounts requirements(const Instruction &I, const InstInfo &II, const WaitState &S,
+                          WaitCounts &Implicit) const {
+    WaitCounts W;
+    const unsigned N = S.C.size();
+    if (II.Opaque) {
+      for (unsigned C = 0; C < N; ++C)
+        need(S, W, C, S.C[C].UB, reason(WaitReason::Opaque, S.C[C].Newest));
+      return W;
+    }
+    for (MCRegister R : II.Uses)
+      for (unsigned U : RU.units(R))
+        for (unsigned C = 0; C < N; ++C) {
+          const CounterState &CS = S.C[C];
+          if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
+            need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
+          need(S, W, C, CS.UnknownScore, reason(WaitReason::Read, nullptr, R));
+        }
+    const bool InOrderVmem = CM.hardware().vmemWritesVgprInOrder() &&
+                             II.Access.has(WaitEvent::VmemLoad);
+    // VMEM instructions translate their addresses in order: a later one
+    // writes no register before the earlier ones have read theirs, which
+    // completes their translations without a wait (as LLVM applies it).
+    const bool VmemTranslates = II.Access.has(WaitEvent::Translation);
+    for (MCRegister R : II.Defs)
+      for (unsigned U : RU.units(R))
+        for (unsigned C = 0; C < N; ++C) {
+          const CounterState &CS = S.C[C];
+          if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second) &&
+                                           !(InOrderVmem && C == CM.counterOf(WaitEvent::VmemLoad)))
+            need(S, W, C, It->second.Score, reason(WaitReason::Write, It->second.Producer, R));
+          if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
+            need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C,
+                 It->second.Score, reason(WaitReason::Overwrite, It->second.Producer, R));
+          need(S, W, C, CS.UnknownScore, reason(WaitReason::Write, nullptr, R));
+        }
+    if (II.WritesExec)
+      if (auto C = CM.counterOf(WaitEvent::Export)) {
+        const CounterState &CS = S.C[*C];
+        if (CS.Kinds & (eventBit(WaitEvent::Export) | eventBit(WaitEvent::GdsGprLock)))
+          need(S, W, *C, CS.UB, reason(WaitReason::Overwrite, CS.Newest));
+      }
+    if (II.Access.ReadsLds || II.Access.WritesLds)
+      checkLds(II, S, W);
+    if (II.Barrier)
+      for (unsigned C = 0; C < N; ++C) {
+        const CounterState &CS = S.C[C];
+        need(S, W, C, CS.LdsScore, reason(WaitReason::Barrier, CS.LdsProducer));
+        if (CM.hardware().barrierNeedsIdleCounters())
+          need(S, W, C, CS.UB, reason(WaitReason::Barrier, CS.Newest));
+      }
+    if (II.CacheInvalidate)
+      for (WaitEvent E : {WaitEvent::VmemLoad, WaitEvent::VmemStore})
+        if (auto C = CM.counterOf(E))
+          need(S, W, *C, S.C[*C].UB, reason(WaitReason::Invalidate, S.C[*C].Newest));
+    if (II.Return)
+      for (unsigned C = 0; C < N; ++C)
+        if (C != StoreOnlyCounter && C != TranslationCounter)
+          need(S, W, C, S.C[C].UB, reason(WaitReason::Return, S.C[C].Newest));
+    return W;
+  }
+
+  /// LDS written (or, for a writer, read) by a transfer on another counter.
+  void checkLds(const InstInfo &II, const WaitState &S, WaitCounts &W) const {
+    auto Relevant = [&](int64_t Token) {
+      return II.Tokens.empty() || Token == Untagged || is_contained(II.Tokens, Token);
+    };
+    for (unsigned C = 0; C < S.C.size(); ++C) {
+      // Operations on the instruction's own counters reach LDS in order.
+      bool Own = false;
+      for (unsigned E = 0; E < NumWaitEvents; ++E)
+        if ((II.Access.Events & (1u << E)) && CM.counterOf(WaitEvent(E)) == C &&
+            WaitEvent(E) != WaitEvent::Translation && WaitEvent(E) != WaitEvent::SmemTranslation)
+          Own = true;
+      if (Own)
+        continue;
+      if (Opts.NumWaves > 1 && !II.Barrier && C == CM.counterOf(WaitEvent::TensorLds))
+        continue;
+      const CounterState &CS = S.C[C];
+      auto Scan = [&](const DenseMap<int64_t, Pending> &Map) {
+        for (const auto &[Token, P] : Map)
+          if (Relevant(Token) && entryPending(S, CS, P))
+            need(S, W, C, P.Score, reason(WaitReason::LdsAccess, P.Producer));
+      };
+      Scan(CS.LdsWrites);
+      if (II.Access.WritesLds)
+        Scan(CS.LdsReads);
+    }
+  }
+
+  void applyWaits(const WaitCounts &W, WaitState &S) const {
+    for (unsigned C = 0; C < S.C.size(); ++C) {
+      if (!W.waits(C))
+        continue;
+      CounterState &CS = S.C[C];
+      if (W.Count[C] == 0)
+        CS.idle();
+      else if (!outOfOrder(S, C))
+        CS.LB = std::max(CS.LB, CS.UB - W.Count[C]);
+    }
+    settleTranslations(S);
+  }
+
+  /// A memory operation that completed has finished its address
+  /// translation: once no SMEM (or no VMEM) operation is in flight, xcnt
+  /// holds none of theirs (as LLVM's xcnt handling assumes).
+  void settleTranslations(WaitState &S) const {
+    auto X = CM.counterOf(WaitEvent::Translation);
+    if (!X || !S.C[*X].Kinds)
+      return;
+    auto Idle = [&](WaitEvent E) {
+      auto C = CM.counterOf(E);
+      return !C || !(S.C[*C].busy() && (S.C[*C].Kinds & eventBit(E)));
+    };
+    CounterState &XS = S.C[*X];
+    if (Idle(WaitEvent::Smem))
+      XS.Kinds &= ~eventBit(WaitEvent::SmemTranslation);
+    if (Idle(WaitEvent::VmemLoad) && Idle(WaitEvent::VmemStore) && Idle(WaitEvent::LdsDma) &&
+        Idle(WaitEvent::TensorLds) && Idle(WaitEvent::AsyncLds))
+      XS.Kinds &= ~eventBit(WaitEvent::Translation);
+    if (!XS.Kinds)
+      XS.idle();
+  }
+
+  void transfer(const Instruction &I, WaitState &S) const {
+    const InstInfo &II = info(I);
+    WaitCounts Implicit;
+    WaitCounts Needed = requirements(I, II, S, Implicit);
+    Needed.merge(Implicit);
+    applyWaits(Needed, S);
+    if (II.Wait)
+      applyWaits(*II.Wait, S);
+    if (II.Call) {
+      // The callee waited for everything but stores.
+      for (unsigned C = 0; C < S.C.size(); ++C)
+        if (C != StoreOnlyCounter)
+          S.C[C].idle();
+      if (StoreOnlyCounter)
+        ++S.C[*StoreOnlyCounter].UB;
+    }
+    startEvents(I, II, S);
+  }
+
+  void startEvents(const Instruction &I, const InstInfo &II, WaitState &S) const {
+    if (!II.Access.Events)
+      return;
+    SmallVector<unsigned, 4> Touched;
+    for (unsigned E = 0; E < NumWaitEvents; ++E)
+      if (II.Access.Events & (1u << E)) {
+        unsigned C = *CM.counterOf(WaitEvent(E));
+        if (!is_contained(Touched, C)) {
+          Touched.push_back(C);
+          ++S.C[C].UB;
+          S.C[C].Newest = &I;
+        }
+        S.C[C].Kinds |= 1u << E;
+      }
+    // The counter whose completion also ends the instruction's translation.
+    int Main = -1;
+    for (unsigned C : Touched)
+      if (C != CM.counterOf(WaitEvent::Translation) && C != CM.counterOf(WaitEvent::SmemTranslation)) {
+        Main = int(C);
+        break;
+      }
+    auto Units = [&](ArrayRef<MCRegister> Regs) {
+      SmallVector<unsigned, 16> Out;
+      for (MCRegister R : Regs)
+        append_range(Out, RU.units(R));
+      return Out;
+    };
+    for (unsigned E = 0; E < NumWaitEvents; ++E) {
+      if (!(II.Access.Events & (1u << E)))
+        continue;
+      WaitEvent Ev = WaitEvent(E);
+      unsigned C = *CM.counterOf(Ev);
+      CounterState &CS = S.C[C];
+      Pending P{CS.UB, &I};
+      switch (Ev) {
+      case WaitEvent::Translation:
+      case WaitEvent::SmemTranslation:
+        if (Main >= 0) {
+          P.DoneWith = Main;
+          P.DoneScore = S.C[Main].UB;
+        }
+        [[fallthrough]];
+      case WaitEvent::Export:
+      case WaitEvent::GdsGprLock:
+        for (unsigned U : Units(II.ExplicitUses))
+          CS.Reads[U] = P;
+        continue;
+      default:
+        break;
+      }
+      for (unsigned U : Units(II.Defs))
+        CS.Writes[U] = P;
+      if (Ev == WaitEvent::Lds || Ev == WaitEvent::FlatLds || Ev == WaitEvent::LdsDma ||
+          Ev == WaitEvent::TensorLds || Ev == WaitEvent::AsyncLds) {
+        CS.LdsScore = CS.UB;
+        CS.LdsProducer = &I;
+      }
+      if (Ev == WaitEvent::LdsDma || Ev == WaitEvent::TensorLds || Ev == WaitEvent::AsyncLds) {
+        auto &Map = II.Access.WritesLds ? CS.LdsWrites : CS.LdsReads;
+        if (II.Tokens.empty())
+          Map[Untagged] = P;
+        for (int64_t T : II.Tokens)
+          Map[T] = P;
+      }
+    }
+    if (II.Access.GenericFlat)
+      for (unsigned C : Touched)
+        S.C[C].FlatScore = S.C[C].UB;
+  }
+
+  /// Whether the existing wait \p W completes anything in state \p S.
+  bool completesSomething(const WaitCounts &W, const WaitState &S) const {
+    for (unsigned C = 0; C < S.C.size(); ++C) {
+      if (!W.waits(C) || !S.C[C].busy())
+        continue;
+      if (W.Count[C] == 0 ||
+          (!outOfOrder(S, C) && W.Count[C] < S.C[C].UB - S.C[C].LB))
+        return true;
+    }
+    return false;
+  }
+};
+
+WaitCountAnalysis::~WaitCountAnalysis() = default;
+WaitCountAnalysis::WaitCountAnalysis(WaitCountAnalysis &&) = default;
+
+Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
+                                                   WaitCountOptions Opts) {
+  Impl A(F, CM, Opts);
+  // Each block is revisited at most once per step a queue or score can
+  // take, which the counters' limits bound.
+  unsigned Limit = 256 * std::max<size_t>(A.blocks().size(), 1) + 1024;
+  if (Error E = A.run(Limit))
+    return std::move(E);
+  WaitCountAnalysis Result(CM);
+  for (const BasicBlock *BB : A.blocks()) {
+    WaitState S = A.stateIn(*BB);
+    for (const Instruction &I : BB->instructions()) {
+      const InstInfo &II = A.info(I);
+      MissingWait M;
+      M.Consumer = &I;
+      WaitCounts Implicit;
+      A.Recording = &M;
+      M.Needed = A.requirements(I, II, S, Implicit);
+      A.Recording = nullptr;
+      // Reasons of implicit waits were recorded too: keep the missing ones.
+      erase_if(M.Reasons, [&](const WaitReason &R) { return !M.Needed.waits(R.Counter); });
+      if (!M.Needed.empty())
+        Result.Missing.push_back(std::move(M));
+      else if (II.Wait && !A.completesSomething(*II.Wait, S))
+        Result.Redundant.push_back(&I);
+      A.transfer(I, S);
+    }
+  }
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Messages
+//===----------------------------------------------------------------------===//
+
+/// The labels of the shortest path of blocks from \p From to \p To.
+static std::string blockPath(const BasicBlock *From, const BasicBlock *To) {
+  DenseMap<const BasicBlock *, const BasicBlock *> Parent;
+  std::deque<const BasicBlock *> Queue{From};
+  Parent[From] = nullptr;
+  while (!Queue.empty()) {
+    const BasicBlock *B = Queue.front();
+    Queue.pop_front();
+    for (const BasicBlock *S : B->successors()) {
+      if (S == To || !Parent.contains(S)) {
+        if (S == To) {
+          SmallVector<StringRef, 8> Labels{To->label()};
+          for (const BasicBlock *P = B; P; P = Parent.lookup(P))
+            Labels.push_back(P->label());
+          std::reverse(Labels.begin(), Labels.end());
+          return join(Labels, " -> ");
+        }
+        Parent[S] = B;
+        Queue.push_back(S);
+      }
+    }
+  }
+  return "";
+}
+
+std::string describeMissingWait(const CounterModel &CM, const MissingWait &W,
+                                const WaitReason &R) {
+  std::string Reg = R.Register ? CM.target().asmName(R.Register) : "";
+  std::string Op;
+  if (R.Producer) {
+    Op = ("the " + R.Producer->mnemonic()).str();
+    if (R.Producer->location().isValid())
+      Op += " at line " + std::to_string(R.Producer->location().Line);
+  } else {
+    Op = W.Consumer->parent() && W.Consumer->parent()->parent()->isEntry()
+             ? "the memory operations of a call"
+             : "the memory operations pending at function entry";
+  }
+  std::string Text;
+  switch (R.What) {
+  case WaitReason::Read:
+    Text = Reg + " read before " + Op + " completes";
+    break;
+  case WaitReason::Write:
+    Text = Reg + " written before " + Op + " completes";
+    break;
+  case WaitReason::Overwrite:
+    Text = (Reg.empty() ? std::string("exec") : Reg) + " overwritten before " + Op +
+           " has read it";
+    break;
+  case WaitReason::LdsAccess:
+    Text = "LDS accessed before " + Op + " completes";
+    break;
+  case WaitReason::Barrier:
+    Text = "barrier reached before " + Op + " completes";
+    break;
+  case WaitReason::Return:
+    Text = "return before " + Op + " completes";
+    break;
+  case WaitReason::Invalidate:
+    Text = "cache invalidated before " + Op + " completes";
+    break;
+  case WaitReason::Opaque:
+    Text = "instruction MC does not describe reached before " + Op + " completes";
+    break;
+  }
+  Text += " (" + CM.counterName(R.Counter).str() + " needs <= " + std::to_string(R.Needed) +
+          " here, is " + std::to_string(R.Outstanding) + ")";
+  if (R.Producer && R.Producer->parent() && W.Consumer->parent() &&
+      R.Producer->parent() != W.Consumer->parent()) {
+    std::string Path = blockPath(R.Producer->parent(), W.Consumer->parent());
+    if (!Path.empty())
+      Text += "; path " + Path;
+  }
+  return Text;
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,200 @@
+//===- WaitCntPasses.cpp - Verify and insert memory-counter waits ---------===//
+#include "stinkytofu/transforms/WaitCntPasses.h"
+
+#include "stinkytofu/analysis/WaitCountAnalysis.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/mc/DerivedModifiers.h"
+#include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/pass/Pass.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/RewriteSupport.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// `NumWaves=N` and the flags of \p Flags, in any order.
+Expected<WaitCountOptions> parseWaitArguments(const PassArguments &Args,
+                                              ArrayRef<FlagArgument> Flags) {
+  WaitCountOptions Opts;
+  PassArguments Rest;
+  for (const auto &[Key, Value] : Args) {
+    if (Key != "NumWaves") {
+      Rest.emplace_back(Key, Value);
+      continue;
+    }
+    if (StringRef(Value).getAsInteger(10, Opts.NumWaves) || Opts.NumWaves == 0)
+      return createStringError(inconvertibleErrorCode(),
+                               "NumWaves needs a whole number of at least 1, not '" + Value + "'");
+  }
+  if (Error E = parseFlagArguments(Rest, Flags))
+    return std::move(E);
+  return Opts;
+}
+
+/// Runs the analysis over every function of \p M, building CFGs first.
+template <typename VisitT>
+Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Visit) {
+  CounterModel CM(M.target());
+  for (Function &F : M.functions()) {
+    if (!F.hasValidCFG())
+      buildCFG(F);
+    Expected<WaitCountAnalysis> A = WaitCountAnalysis::run(F, CM, Opts);
+    if (!A)
+      return A.takeError();
+    if (Error E = Visit(F, *A))
+      return E;
+  }
+  return Error::success();
+}
+
+SourceDiagnostic diagnosticAt(const Module &M, const Instruction &I, SourceMgr::DiagKind Kind,
+                              std::string Message) {
+  SourceDiagnostic D;
+  D.Kind = Kind;
+  D.File = M.fileName().str();
+  D.Line = I.location().Line;
+  D.Column = I.location().Column;
+  D.LineText = I.sourceText().rtrim("\r\n").str();
+  D.Message = std::move(Message);
+  return D;
+}
+
+class WaitCntVerifierPass final : public Pass {
+public:
+  WaitCntVerifierPass(WaitCountOptions Opts, bool WarnRedundant)
+      : Opts(Opts), WarnRedundant(WarnRedundant) {}
+  StringRef name() const override { return "WaitCntVerifier"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
+    Error Missing = Error::success();
+    Error Failed = forEachAnalysedFunction(M, Opts, [&](Function &, const WaitCountAnalysis &A) -> Error {
+      for (const MissingWait &W : A.missingWaits())
+        for (const WaitReason &R : W.Reasons)
+          Missing = joinErrors(std::move(Missing),
+                               make_error<SourceDiagnosticError>(diagnosticAt(
+                                   M, *W.Consumer, SourceMgr::DK_Error,
+                                   describeMissingWait(A.counters(), W, R))));
+      if (WarnRedundant)
+        for (const Instruction *I : A.redundantWaits())
+          context().diagnose(diagnosticAt(M, *I, SourceMgr::DK_Warning,
+                                          (I->mnemonic() + " waits for nothing").str()));
+      return Error::success();
+    });
+    if (Failed)
+      return joinErrors(std::move(Failed), std::move(Missing));
+    if (Missing)
+      return std::move(Missing);
+    return PreservedAnalyses::all();
+  }
+
+private:
+  WaitCountOptions Opts;
+  bool WarnRedundant;
+};
+
+/// The derived modifiers a wait instruction can carry.
+constexpr ModifierKind WaitModifierKinds[] = {ModifierKind::SWaitCnt, ModifierKind::SWaitTensorCnt,
+                                              ModifierKind::SWaitAsyncCnt,
+                                              ModifierKind::SWaitStoreCnt};
+
+class WaitCntInsertionPass final : public Pass {
+public:
+  explicit WaitCntInsertionPass(WaitCountOptions Opts) : Opts(Opts) {}
+  StringRef name() const override { return "StinkyWaitCntInsertionPass"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &Scope) override {
+    bool Changed = false;
+    InstBuilder Builder(M);
+    Error E = forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
+      bool Inserted = false;
+      for (const MissingWait &W : A.missingWaits()) {
+        // The analysis holds its instructions const; the pass owns them.
+        auto *Consumer = const_cast<Instruction *>(W.Consumer);
+        if (!isRewritable(M, Scope, *Consumer))
+          continue;
+        if (Error E = insertBefore(M, Scope, Builder, A.counters(), *Consumer, W.Needed))
+          return E;
+        Inserted = true;
+      }
+      if (Inserted)
+        AM.invalidate(F, PreservedAnalyses::none());
+      Changed |= Inserted;
+      return Error::success();
+    });
+    if (E)
+      return std::move(E);
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  /// Puts the waits \p Needed before \p Consumer. A wait standing right
+  /// before it is merged in when that takes no more instructions.
+  static Error insertBefore(Module &M, const PassScope &Scope, InstBuilder &Builder,
+                            const CounterModel &CM, Instruction &Consumer,
+                            const WaitCounts &Needed) {
+    BasicBlock &BB = *Consumer.parent();
+    Instruction *Previous = nullptr;
+    std::optional<WaitCounts> Old;
+    if (auto It = Consumer.getIterator(); It != BB.instructions().begin()) {
+      Previous = &*std::prev(It);
+      if (Previous->mcInsts().size() == 1 && isRewritable(M, Scope, *Previous))
+        Old = CM.decodeWait(Previous->mcInsts()[0], Previous->mnemonic());
+    }
+    WaitCounts Waits = Needed;
+    if (Old) {
+      WaitCounts Merged = Needed;
+      Merged.merge(*Old);
+      if (CM.spellWaits(Merged).size() <= CM.spellWaits(Needed).size())
+        Waits = Merged;
+      else
+        Old.reset();
+    }
+    // The consumer's comments (a block's `; %bb.1:`) go in front of the waits.
+    bool First = true;
+    for (const std::string &Text : CM.spellWaits(Waits)) {
+      Expected<Instruction> Wait = Builder.parse(Text);
+      if (!Wait)
+        return Wait.takeError();
+      for (ModifierKind K : WaitModifierKinds)
+        if (std::optional<AttrDict> Fields = deriveModifier(K, *Wait, M.target())) {
+          Wait->setModifier(std::make_unique<DerivedModifier>(K, std::move(*Fields)));
+          break;
+        }
+      Instruction &New = BB.insert(Consumer.getIterator(), std::move(*Wait));
+      if (First && !Old) {
+        New.setLeadingText(Consumer.leadingText());
+        Consumer.setLeadingText("");
+      }
+      First = false;
+    }
+    if (Old)
+      Previous->eraseFromParent();
+    return Error::success();
+  }
+
+  WaitCountOptions Opts;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createWaitCntVerifierPass(const PassArguments &Args) {
+  bool WarnRedundant = false;
+  Expected<WaitCountOptions> Opts = parseWaitArguments(Args, {{"warnRedundant", &WarnRedundant}});
+  if (!Opts)
+    return Opts.takeError();
+  return std::make_unique<WaitCntVerifierPass>(*Opts, WarnRedundant);
+}
+
+Expected<std::unique_ptr<Pass>> createStinkyWaitCntInsertionPass(const PassArguments &Args) {
+  Expected<WaitCountOptions> Opts = parseWaitArguments(Args, {});
+  if (!Opts)
+    return Opts.takeError();
+  return std::make_unique<WaitCntInsertionPass>(*Opts);
+}
+
+} // namespace stinkytofu
