@@ -10,8 +10,10 @@ assembly by clang (so LLVM's SIInsertWaitcnts placed the waits):
   (a) `stinkytofu-opt K.s --verify-waitcnt --warn-redundant-waitcnt` reports
       no missing wait (exit 0, no error line) and leaves the file as it was;
       the LLVM waits it calls redundant are counted (column "red");
-  (s) `--StinkyRemoveWaitCntPass` alone leaves no memory-counter wait and
-      nothing else changed;
+  (s) `--StinkyRemoveWaitCntPass` alone leaves no memory-counter wait but
+      those it keeps on purpose (the next instruction an atomic or a barrier:
+      a release LLVM placed; counted in the summary), `=all` leaves none, and
+      neither changes anything but waits;
   (b) `--StinkyRemoveWaitCntPass --StinkyWaitCntInsertionPass` succeeds, the
       result passes --verify-waitcnt, assembles with llvm-mc for the target,
       and differs from LLVM's file in memory-counter waits only;
@@ -27,7 +29,8 @@ assembly by clang (so LLVM's SIInsertWaitcnts placed the waits):
       counters), then every function where ours has more or stronger waits
       (and, for information, where ours has fewer), with a diff of the waits
       written next to the outputs. Waits our verifier calls redundant in our
-      own output are listed too (insertion should not make any).
+      own output are listed too (insertion should not make any), except the
+      kept ones before an atomic or a barrier (counted in the summary).
 Exit status 1 when any case fails (a), (s), (b) or (c) (or does not compile);
 (d) is a report, not a failure, unless --strict-compare.
 
@@ -61,6 +64,8 @@ class Outcome:
     llvm_total: dict = None
     ours_total: dict = None
     llvm_redundant: int = 0
+    kept_releases: int = 0
+    kept_redundant: int = 0
     ours_redundant: list = field(default_factory=list)
     stronger: list = field(default_factory=list)   # (function, detail)
     fewer: list = field(default_factory=list)
@@ -85,6 +90,19 @@ def messages(text, kind="error"):
 
 def tail(text, n=6):
     return "\n".join(text.strip().splitlines()[-n:])
+
+
+NOT_RELEVANT = {"s_nop", "s_wait_alu", "s_waitcnt_depctr", "s_delay_alu"}
+
+
+def release_wait(lines, i):
+    """Is the next instruction after the wait at line i an atomic or a barrier?"""
+    for line in lines[i + 1:]:
+        mn = waitlib.mnemonic_of(line)
+        if mn is None or mn in NOT_RELEVANT or mn in waitlib.WAIT_MNEMONICS:
+            continue
+        return "atomic" in mn or mn.startswith("s_barrier")
+    return False
 
 
 def per_function_waits(lines, target):
@@ -169,23 +187,32 @@ def check(case, args):
             out.fail("a", "--verify-waitcnt changed the file (%s.verify.s)" % base)
         out.llvm_redundant = len(diagnostics(v.err, "warning"))
 
-    # (s) The remove pass alone.
-    stripped = Path(str(base) + ".strip.s")
-    if args.dry_run:
-        stripped.write_text("\n".join(waitlib.strip_waits(llvm_lines, target)) + "\n")
-    else:
-        s = run([opt, src, "--StinkyRemoveWaitCntPass", "-o", stripped])
-        if s.rc != 0:
-            out.fail("s", "StinkyRemoveWaitCntPass: exit %d\n%s" % (s.rc, tail(s.err)))
-    if stripped.exists():
+    # (s) The remove pass alone: every wait goes except those it keeps on
+    # purpose (an atomic or a barrier follows: a release LLVM placed); with
+    # =all, every wait goes.
+    for variant, suffix in (("", ".strip.s"), ("=all", ".strip-all.s")):
+        stripped = Path(str(base) + suffix)
+        if args.dry_run:
+            stripped.write_text("\n".join(waitlib.strip_waits(llvm_lines, target)) + "\n")
+        else:
+            s = run([opt, src, "--StinkyRemoveWaitCntPass" + variant, "-o", stripped])
+            if s.rc != 0:
+                out.fail("s", "StinkyRemoveWaitCntPass%s: exit %d\n%s" % (variant, s.rc, tail(s.err)))
+                continue
         slines = read_lines(stripped)
         left = waitlib.wait_lines(slines, target)
+        if not variant:
+            kept = {i for i in left if release_wait(slines, i)}
+            out.kept_releases = len(kept)
+            left = {i: w for i, w in left.items() if i not in kept}
         if left:
             shown = ["%s:%d: %s" % (stripped.name, i + 1, slines[i].strip()) for i in sorted(left)]
-            out.fail("s", "%d memory-counter wait(s) left by StinkyRemoveWaitCntPass:\n%s"
-                     % (len(left), "\n".join(shown[:MAX_MESSAGES])))
+            out.fail("s", "%d memory-counter wait(s) left by StinkyRemoveWaitCntPass%s%s:\n%s"
+                     % (len(left), variant,
+                        "" if variant else " (neither an atomic nor a barrier follows)",
+                        "\n".join(shown[:MAX_MESSAGES])))
         if waitlib.non_wait_code(slines, target) != waitlib.non_wait_code(llvm_lines, target):
-            out.fail("s", "StinkyRemoveWaitCntPass changed more than waits (%s)" % stripped)
+            out.fail("s", "StinkyRemoveWaitCntPass%s changed more than waits (%s)" % (variant, stripped))
 
     # (b) Remove + insert.
     inserted = Path(str(base) + ".ins.s")
@@ -206,6 +233,9 @@ def check(case, args):
                      % (inserted.name, v.rc, messages(v.err) or tail(v.err)))
         for line, _col, _kind, msg in diagnostics(v.err, "warning"):
             text = ours_lines[line - 1].strip() if 0 < line <= len(ours_lines) else ""
+            if 0 < line <= len(ours_lines) and release_wait(ours_lines, line - 1):
+                out.kept_redundant += 1    # a release the remove pass kept
+                continue
             out.ours_redundant.append("%s:%d: %s  (%s)" % (inserted.name, line, msg, text))
     mc = run([args.llvm_mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + target, "-filetype=obj",
               inserted, "-o", str(base) + ".ins.o"])
@@ -298,7 +328,8 @@ def main():
             for fn, detail in o.fewer:
                 print("%s %s: %s" % (o.case.tag, fn, detail))
     if redundant:
-        print("\n== inserted waits the verifier calls redundant")
+        print("\n== waits in our output the verifier calls redundant (not counting those "
+              "before an atomic or a barrier, which the remove pass keeps)")
         for o in redundant:
             for text in o.ours_redundant[:MAX_MESSAGES]:
                 print("%s: %s" % (o.case.tag, text))
@@ -317,10 +348,14 @@ def main():
                 llvm_sum[k] += o.llvm_total[k]
                 ours_sum[k] += o.ours_total[k]
     print("\nsummary: %d cases, %d failed (%s); ours more/stronger in %d case(s), fewer/weaker "
-          "in %d; all cases llvm %s ours %s; %.1fs with -j %d"
+          "in %d; all cases llvm %s ours %s; %d release waits kept by the remove pass "
+          "(%d of them redundant to the verifier); "
+          "%.1fs with -j %d"
           % (len(cases), len(failed),
              ", ".join("%s: %d" % kv for kv in sorted(counts.items())) or "none",
-             len(stronger), len(fewer), describe(llvm_sum), describe(ours_sum), elapsed, args.j))
+             len(stronger), len(fewer), describe(llvm_sum), describe(ours_sum),
+             sum(o.kept_releases for o in outcomes), sum(o.kept_redundant for o in outcomes),
+             elapsed, args.j))
     bad = failed or (args.strict_compare and stronger)
     print("waitcnt oracle: %s" % ("FAILED" if bad else "OK"))
     return 1 if bad else 0
