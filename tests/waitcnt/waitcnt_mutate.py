@@ -10,8 +10,9 @@ memory-counter wait LLVM placed in a function, one mutant per change:
            combined wait unchanged.
 Each mutant goes through `stinkytofu-opt M.s --verify-waitcnt`. It is killed
 when the verifier exits with 1 and prints an error the unmutated file does
-not get (with a clean unmutated file: any error). An exit status other than
-0 or 1 is a crash, reported separately.
+not get (with a clean unmutated file: any error); it survives when the
+verifier finds nothing new. An exit status other than 0 or 1, or 1 without
+an error line, is a crash / odd result, reported separately.
 
 Printed: the kill rate overall, per target, per -O level and per mutation
 kind; then every survivor (compiled file, line, the mutation, the wait, the
@@ -27,6 +28,10 @@ a register may survive when the verifier does not model that rule:
   atomic   followed by an atomic;
   cache    followed by a cache write-back or invalidate (buffer_wbl2,
            buffer_inv, buffer_gl*_inv, buffer_wbinvl1*, global_inv, global_wb);
+  waits-for-nothing
+           none of the above, and the verifier calls the wait redundant on the
+           unmutated file (--warn-redundant-waitcnt): nothing is outstanding
+           on its counters there, so removing it changes nothing;
   store-counter / xcnt / expcnt
            the mutated counter is vscnt/storecnt, xcnt or expcnt (ordering
            of stores, address translation, export data) and none of the
@@ -119,7 +124,7 @@ def next_instructions(fn, lines, pos, count=3):
     return out
 
 
-def classify(fn, lines, pos, waits, counter):
+def classify(fn, lines, pos, waits, counter, redundant):
     before = fn.instructions[:pos]
     if not fn.kernel and all(i in waits or waitlib.mnemonic_of(lines[i]) in SKIP_AFTER
                              for i in before):
@@ -138,6 +143,8 @@ def classify(fn, lines, pos, waits, counter):
         return "atomic"
     if mn.startswith(CACHE_OPS):
         return "cache"
+    if redundant:
+        return "waits-for-nothing"
     if counter in ("vscnt", "storecnt"):
         return "store-counter"
     if counter in ("xcnt", "expcnt"):
@@ -166,7 +173,7 @@ def mutants_of(b):
                 changes.append(("weaken", c, n, waitlib.format_wait(b.lines[i], w, counts, target)))
             for kind, c, n, text in changes:
                 out.append(Mutant(b.case, b.source, i, kind, c, n, original, text,
-                                  classify(fn, b.lines, pos, waits, c),
+                                  classify(fn, b.lines, pos, waits, c, i in b.redundant_lines),
                                   following, i in b.redundant_lines))
     return out
 
@@ -190,11 +197,12 @@ def try_mutant(m, baselines, args):
         if r.rc == 1 and new:
             m.status = "killed"
             m.message = sorted(new)[0][2]
-        elif r.rc == 0 and not errors:
+        elif (r.rc == 0 and not errors) or (r.rc == 1 and errors and not new):
+            # (exit 1 with only the unmutated file's errors: nothing new found)
             m.status = "survived"
         elif r.rc in (0, 1):
             m.status = "odd"
-            m.message = "exit %d, %d error(s), none new" % (r.rc, len(errors))
+            m.message = "exit %d with %d error line(s)" % (r.rc, len(errors))
         else:
             m.status = "crash"
             m.message = "exit %d: %s" % (r.rc, r.err.strip()[-300:])
@@ -283,7 +291,7 @@ def main():
     for m in survivors:
         by_category.setdefault(m.category, []).append(m)
     order = ["entry", "return", "barrier", "call", "endpgm", "atomic", "cache",
-             "store-counter", "xcnt", "expcnt", "other"]
+             "waits-for-nothing", "store-counter", "xcnt", "expcnt", "other"]
     print("  survivors by next relevant instruction: " + ", ".join(
         "%s %d" % (c, len(by_category[c])) for c in order if c in by_category))
     redundant = sum(m.redundant for m in survivors)
