@@ -53,7 +53,7 @@ bool addPC(const char *Arch) {
   return Has && *Has;
 }
 
-TEST(LongBranchTest, TargetsWithAndWithoutAddPC) {
+TEST(RocisaLongBranchTest, TargetsWithAndWithoutAddPC) {
   EXPECT_FALSE(addPC("gfx90a"));
   EXPECT_FALSE(addPC("gfx942"));
   EXPECT_FALSE(addPC("gfx950"));
@@ -62,7 +62,7 @@ TEST(LongBranchTest, TargetsWithAndWithoutAddPC) {
   EXPECT_EQ(archName(12, 5, 0), "gfx1250");
 }
 
-TEST(LongBranchTest, TwoWay) {
+TEST(RocisaLongBranchTest, TwoWay) {
   auto M = SLongBranch(Target, {10, 3}, "Target_pos");
   ASSERT_OK(M);
   EXPECT_EQ((*M)->name, "SLongBranch label_Target");
@@ -70,7 +70,7 @@ TEST(LongBranchTest, TwoWay) {
   EXPECT_EQ(hints(**M), (std::vector<std::string>{"label_Target", "label_Target"}));
 }
 
-TEST(LongBranchTest, TwoWayOddTemporariesKeepThePairEven) {
+TEST(RocisaLongBranchTest, TwoWayOddTemporariesKeepThePairEven) {
   // s11..s13: the pair is s[12:13], the offset s11 (rocisa would take the
   // misaligned s[11:12], which the assembler rejects).
   auto M = SLongBranch(Target, {11, 3}, "Target_pos");
@@ -90,7 +90,7 @@ TEST(LongBranchTest, TwoWayOddTemporariesKeepThePairEven) {
       "s_setpc_b64 s[12:13]                               // branch to label_Target\n");
 }
 
-TEST(LongBranchTest, PositiveWithoutAddPC) {
+TEST(RocisaLongBranchTest, PositiveWithoutAddPC) {
   for (const char *Arch : {"gfx90a", "gfx942", "gfx950"}) {
     auto M = SLongBranchPositive(Target, {10, 3}, addPC(Arch));
     ASSERT_OK(M);
@@ -105,7 +105,7 @@ TEST(LongBranchTest, PositiveWithoutAddPC) {
   }
 }
 
-TEST(LongBranchTest, PositiveWithAddPC) {
+TEST(RocisaLongBranchTest, PositiveWithAddPC) {
   auto M = SLongBranchPositive(Target, {10, 3}, addPC("gfx1250"), "forward");
   ASSERT_OK(M);
   EXPECT_EQ((*M)->toString(), "// forward\n"
@@ -117,7 +117,7 @@ TEST(LongBranchTest, PositiveWithAddPC) {
   EXPECT_EQ(Add->targetLabel(), "label_Target");
 }
 
-TEST(LongBranchTest, Negative) {
+TEST(RocisaLongBranchTest, Negative) {
   for (const char *Arch : {"gfx942", "gfx1250"}) {
     (void)Arch; // the same sequence on every target
     auto M = SLongBranchNegative(Target, {10, 3});
@@ -127,7 +127,7 @@ TEST(LongBranchTest, Negative) {
   }
 }
 
-TEST(LongBranchTest, GetPositivePCOffset) {
+TEST(RocisaLongBranchTest, GetPositivePCOffset) {
   auto M = SGetPositivePCOffset(20, Target, {7, 1});
   ASSERT_OK(M);
   EXPECT_EQ((*M)->toString(),
@@ -138,7 +138,7 @@ TEST(LongBranchTest, GetPositivePCOffset) {
   EXPECT_TRUE(hints(**M).empty());
 }
 
-TEST(LongBranchTest, Conditional) {
+TEST(RocisaLongBranchTest, Conditional) {
   auto Scc0 = SCLongBranch(LongBranchCondition::Scc0, Target, {10, 3}, "Skip", "Target_pos", 1,
                            addPC("gfx1250"));
   ASSERT_OK(Scc0);
@@ -163,7 +163,7 @@ TEST(LongBranchTest, Conditional) {
   EXPECT_EQ(hints(**Vccnz), (std::vector<std::string>{"label_Target", "label_Target"}));
 }
 
-TEST(LongBranchTest, TooFewTemporariesIsAnError) {
+TEST(RocisaLongBranchTest, TooFewTemporariesIsAnError) {
   EXPECT_EQ(test::errorMessage(SLongBranch(Target, {10, 2}, "P")),
             "SLongBranch needs 3 temporary SGPRs, got 2");
   EXPECT_EQ(test::errorMessage(SLongBranchNegative(Target, {10, 1})),

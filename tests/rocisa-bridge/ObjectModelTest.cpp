@@ -19,14 +19,14 @@ std::shared_ptr<CommonInstruction> inst(const char *Class, std::vector<Instructi
   return I ? *I : nullptr;
 }
 
-TEST(ObjectModelTest, LabelsGetThePrefixAlignmentAndComment) {
+TEST(RocisaObjectModelTest, LabelsGetThePrefixAlignmentAndComment) {
   EXPECT_EQ(Label("foo").toString(), "label_foo:\n");
   EXPECT_EQ(Label("foo").getLabelName(), "label_foo");
   EXPECT_EQ(Label(7, "seven").toString(), "label_7:  /// seven\n");
   EXPECT_EQ(Label("L", "", 16).toString(), ".align 16\nlabel_L:\n");
 }
 
-TEST(ObjectModelTest, RegistersAndOperands) {
+TEST(RocisaObjectModelTest, RegistersAndOperands) {
   EXPECT_EQ(sgpr(5).toString(), "s5");
   EXPECT_EQ(sgpr(4, 2).toString(), "s[4:5]");
   EXPECT_EQ(vgpr(8, 4).toString(), "v[8:11]");
@@ -40,7 +40,7 @@ TEST(ObjectModelTest, RegistersAndOperands) {
   EXPECT_EQ(inputToString(std::string("vcc")), "vcc");
 }
 
-TEST(ObjectModelTest, InstructionsPrintAtRocisasCommentColumn) {
+TEST(RocisaObjectModelTest, InstructionsPrintAtRocisasCommentColumn) {
   EXPECT_EQ(inst("SAddI32", {sgpr(4), sgpr(5), int64_t(16)})->toString(), "s_add_i32 s4, s5, 16\n");
   EXPECT_EQ(inst("SMovB32", {sgpr(4), int64_t(0)}, "init")->toString(),
             "s_mov_b32 s4, 0                                    // init\n");
@@ -58,14 +58,14 @@ TEST(ObjectModelTest, InstructionsPrintAtRocisasCommentColumn) {
   EXPECT_EQ(inst("SAddI32", {sgpr(4), sgpr(5), int64_t(16)})->className(), "SAddI32");
 }
 
-TEST(ObjectModelTest, UnknownClassesAndMissingDestinationsAreErrors) {
+TEST(RocisaObjectModelTest, UnknownClassesAndMissingDestinationsAreErrors) {
   EXPECT_EQ(test::errorMessage(makeInstruction("SFrobnicate", {})),
             "unknown rocisa instruction class 'SFrobnicate'");
   EXPECT_EQ(test::errorMessage(makeInstruction("SAddI32", {})),
             "SAddI32 takes 1 destination(s), got 0 operand(s)");
 }
 
-TEST(ObjectModelTest, BranchesSetPCAndSwapPC) {
+TEST(RocisaObjectModelTest, BranchesSetPCAndSwapPC) {
   EXPECT_EQ(SBranch("label_End")->toString(), "s_branch label_End\n");
   EXPECT_EQ(SCBranchVCCNZ("label_X", "c")->toString(),
             "s_cbranch_vccnz label_X                            // c\n");
@@ -93,7 +93,7 @@ TEST(ObjectModelTest, BranchesSetPCAndSwapPC) {
   EXPECT_EQ(Swap.calleeFuncs.size(), 2u);
 }
 
-TEST(ObjectModelTest, TextItems) {
+TEST(RocisaObjectModelTest, TextItems) {
   EXPECT_EQ(ValueSet("vgprValuC", 4).toString(), ".set vgprValuC, 4\n");
   EXPECT_EQ(ValueSet("x", "y+1", "c").toString(), ".set x, y+1 // c\n");
   EXPECT_EQ(ValueIf("x == 1").toString(), ".if x == 1\n");
@@ -105,7 +105,7 @@ TEST(ObjectModelTest, TextItems) {
   EXPECT_EQ(TextBlock("// hi\n").toString(), "// hi\n");
 }
 
-TEST(ObjectModelTest, ModulesNestAddFindReplaceRemove) {
+TEST(RocisaObjectModelTest, ModulesNestAddFindReplaceRemove) {
   auto Top = std::make_shared<Module>("top");
   auto Inner = std::make_shared<Module>("inner");
   auto A = Top->add(std::make_shared<Label>("A"));
@@ -137,7 +137,7 @@ TEST(ObjectModelTest, ModulesNestAddFindReplaceRemove) {
   EXPECT_EQ(Top->toString(), "// c\n/* b */\n" + std::string(50, ' ') + " // a\n");
 }
 
-TEST(ObjectModelTest, FlatItemsAndAppend) {
+TEST(RocisaObjectModelTest, FlatItemsAndAppend) {
   auto Inner = std::make_shared<Module>("inner");
   Inner->add(std::make_shared<Label>("X"));
   auto Nested = std::make_shared<Module>("nested");
@@ -152,7 +152,7 @@ TEST(ObjectModelTest, FlatItemsAndAppend) {
   EXPECT_EQ(Flat.toString(), Appended.toString());
 }
 
-TEST(ObjectModelTest, DeepCopyKeepsCallableAndMetadata) {
+TEST(RocisaObjectModelTest, DeepCopyKeepsCallableAndMetadata) {
   Module M("ActFunc");
   M.isCallable = true;
   M.callableName = "label_Activation_Relu_VW1";
@@ -168,7 +168,7 @@ TEST(ObjectModelTest, DeepCopyKeepsCallableAndMetadata) {
   EXPECT_EQ(CopiedSet->longBranchLabel, "label_T");
 }
 
-TEST(ObjectModelTest, KernelBodyIsSignatureThenBody) {
+TEST(RocisaObjectModelTest, KernelBodyIsSignatureThenBody) {
   KernelBody K("gemm");
   K.addSignature("gemm:\n");
   K.body->add(inst("SEndpgm", {}));

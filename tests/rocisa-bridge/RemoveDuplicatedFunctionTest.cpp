@@ -47,12 +47,12 @@ std::vector<std::string> both(int Width, const std::string &Suffix) {
   return {activationLabel("Relu", Width, Suffix), activationLabel("Gelu", Width, Suffix)};
 }
 
-TEST(RemoveDuplicatedFunctionTest, Names) {
+TEST(RocisaRemoveDuplicatedFunctionTest, Names) {
   EXPECT_EQ(getActFuncModuleName(4, 40, 20, 30), "ActFunc_VW4_Sgpr40_Tmp20_30");
   EXPECT_EQ(getActFuncBranchModuleName(), "InsertActFuncCallAddrCalc");
 }
 
-TEST(RemoveDuplicatedFunctionTest, KeepsTheFirstBodyAndRewritesItsGroupsCallers) {
+TEST(RocisaRemoveDuplicatedFunctionTest, KeepsTheFirstBodyAndRewritesItsGroupsCallers) {
   auto K = activationKernel("gfx942", {1});
   Module &Body = *K->body;
   EXPECT_EQ(callees(Body), (std::vector<std::vector<std::string>>{both(1, ""), both(1, "_1")}));
@@ -88,7 +88,7 @@ TEST(RemoveDuplicatedFunctionTest, KeepsTheFirstBodyAndRewritesItsGroupsCallers)
 // of another width, and label_Activation_Relu_VW4_1 loses its suffix. The
 // assembly is unchanged, but CallTargetData and the call graph are wrong.
 // Here only the rename map of the merged group applies.
-TEST(RemoveDuplicatedFunctionTest, AnUnrelatedVW4CalleeIsNeverRewritten) {
+TEST(RocisaRemoveDuplicatedFunctionTest, AnUnrelatedVW4CalleeIsNeverRewritten) {
   Module Body("body");
   Body.add(activationCallSite(1, ""));
   Body.add(activationCallSite(1, "_1"));
@@ -108,7 +108,7 @@ TEST(RemoveDuplicatedFunctionTest, AnUnrelatedVW4CalleeIsNeverRewritten) {
   EXPECT_NE(Body.findNamedItem("ActFunc_VW4_Sgpr40_Tmp20_30"), nullptr);
 }
 
-TEST(RemoveDuplicatedFunctionTest, EveryGroupMapsOnlyItsOwnLabels) {
+TEST(RocisaRemoveDuplicatedFunctionTest, EveryGroupMapsOnlyItsOwnLabels) {
   // Both widths duplicated: VW4_1 goes to VW4, never to VW1.
   auto K = activationKernel("gfx942", {1, 4});
   auto Removed = removeDuplicatedFunction(*K->body);
@@ -118,7 +118,7 @@ TEST(RemoveDuplicatedFunctionTest, EveryGroupMapsOnlyItsOwnLabels) {
   EXPECT_EQ(Removed->RemovedWrappers, 2u);
 }
 
-TEST(RemoveDuplicatedFunctionTest, GroupsInOrderOfFirstAppearance) {
+TEST(RocisaRemoveDuplicatedFunctionTest, GroupsInOrderOfFirstAppearance) {
   // VW4 appears first: its kept wrapper comes first at the end, whatever a
   // hash map would order.
   Module Body("body");
@@ -142,7 +142,7 @@ TEST(RemoveDuplicatedFunctionTest, GroupsInOrderOfFirstAppearance) {
   }
 }
 
-TEST(RemoveDuplicatedFunctionTest, NestedWrappersNeedNoParentPointers) {
+TEST(RocisaRemoveDuplicatedFunctionTest, NestedWrappersNeedNoParentPointers) {
   Module Body("body");
   auto Deep = std::make_shared<Module>("GlobalWriteElements");
   auto Deeper = std::make_shared<Module>("edge");
@@ -157,7 +157,7 @@ TEST(RemoveDuplicatedFunctionTest, NestedWrappersNeedNoParentPointers) {
   EXPECT_EQ(labels(Body), both(2, ""));
 }
 
-TEST(RemoveDuplicatedFunctionTest, NothingToMergeChangesNothing) {
+TEST(RocisaRemoveDuplicatedFunctionTest, NothingToMergeChangesNothing) {
   auto K = activationKernel("gfx942", {1});
   Module &Body = *K->body;
   // Only the first wrapper of each width.
@@ -169,7 +169,7 @@ TEST(RemoveDuplicatedFunctionTest, NothingToMergeChangesNothing) {
   EXPECT_EQ(Body.toString(), Before);
 }
 
-TEST(RemoveDuplicatedFunctionTest, MismatchedWrappersAreAnErrorAndChangeNothing) {
+TEST(RocisaRemoveDuplicatedFunctionTest, MismatchedWrappersAreAnErrorAndChangeNothing) {
   Module Body("body");
   Body.add(activationWrapper(1, ""));
   auto Odd = activationWrapper(1, "_1");

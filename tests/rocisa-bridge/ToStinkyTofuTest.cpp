@@ -107,7 +107,7 @@ int llvmMc(const std::string &Text, const std::string &Arch) {
   return RC;
 }
 
-TEST(ToStinkyTofuTest, ActivationKernelBecomesCallableFunctions) {
+TEST(RocisaToStinkyTofuTest, ActivationKernelBecomesCallableFunctions) {
   for (const char *Arch : Targets) {
     auto K = test::activationKernel(Arch, {1, 4});
     ASSERT_OK(removeDuplicatedFunction(*K->body));
@@ -132,7 +132,7 @@ TEST(ToStinkyTofuTest, ActivationKernelBecomesCallableFunctions) {
   }
 }
 
-TEST(ToStinkyTofuTest, LongBranchHintsBecomeLabelData) {
+TEST(RocisaToStinkyTofuTest, LongBranchHintsBecomeLabelData) {
   for (const char *Arch : Targets) {
     auto K = longBranchKernel(Arch);
     auto SM = toStinkyTofuModule(*K, Arch);
@@ -151,7 +151,7 @@ TEST(ToStinkyTofuTest, LongBranchHintsBecomeLabelData) {
   }
 }
 
-TEST(ToStinkyTofuTest, ShortBranchesGetLabelDataOnRequest) {
+TEST(RocisaToStinkyTofuTest, ShortBranchesGetLabelDataOnRequest) {
   auto K = longBranchKernel("gfx942");
   ConversionOptions O;
   O.LabelShortBranches = true;
@@ -165,7 +165,7 @@ TEST(ToStinkyTofuTest, ShortBranchesGetLabelDataOnRequest) {
   EXPECT_EQ(std::count(M.begin(), M.end(), "s_cbranch_scc1 label_End_pos2"), 1);
 }
 
-TEST(ToStinkyTofuTest, TheTextPathGivesTheSameModule) {
+TEST(RocisaToStinkyTofuTest, TheTextPathGivesTheSameModule) {
   for (const char *Arch : Targets) {
     for (bool Activation : {false, true}) {
       auto K = Activation ? test::activationKernel(Arch, {1, 4}) : longBranchKernel(Arch);
@@ -187,7 +187,7 @@ TEST(ToStinkyTofuTest, TheTextPathGivesTheSameModule) {
   }
 }
 
-TEST(ToStinkyTofuTest, DirectivesMacrosAndConditionalsStayText) {
+TEST(RocisaToStinkyTofuTest, DirectivesMacrosAndConditionalsStayText) {
   KernelBody K("gemm");
   K.addSignature(test::kernelSignature("gfx942", "gemm"));
   Module &B = *K.body;
@@ -220,7 +220,7 @@ TEST(ToStinkyTofuTest, DirectivesMacrosAndConditionalsStayText) {
   EXPECT_EQ((*SM)->getFunctionNames(), std::vector<std::string>{"gemm"});
 }
 
-TEST(ToStinkyTofuTest, DuplicateCallableNameIsAnError) {
+TEST(RocisaToStinkyTofuTest, DuplicateCallableNameIsAnError) {
   auto K = test::activationKernel("gfx942", {1});
   // Two wrappers of the same labels (as if removal had not run on copies).
   K->body->add(test::activationWrapper(1, ""));
@@ -229,7 +229,7 @@ TEST(ToStinkyTofuTest, DuplicateCallableNameIsAnError) {
             "functions must be merged by removeDuplicatedFunction before conversion");
 }
 
-TEST(ToStinkyTofuTest, AnInstructionMCRejectsNamesItsObject) {
+TEST(RocisaToStinkyTofuTest, AnInstructionMCRejectsNamesItsObject) {
   auto K = longBranchKernel("gfx1250");
   // gfx1250's s_add_pc_i64 is not a gfx942 instruction (the body alone: the
   // signature names gfx1250).
@@ -249,7 +249,7 @@ TEST(ToStinkyTofuTest, AnInstructionMCRejectsNamesItsObject) {
   EXPECT_NE(Message.find("rocisa SAddI32 in module 'bad'"), std::string::npos) << Message;
 }
 
-TEST(ToStinkyTofuTest, CallableShapeErrors) {
+TEST(RocisaToStinkyTofuTest, CallableShapeErrors) {
   Module NoLabel("k");
   NoLabel.add(std::make_shared<Label>("Start"));
   auto Body = std::make_shared<Module>("f");
@@ -269,13 +269,13 @@ TEST(ToStinkyTofuTest, CallableShapeErrors) {
             "callable function 'f' starts the code: no code can call it");
 }
 
-TEST(ToStinkyTofuTest, UnknownTargetIsAnError) {
+TEST(RocisaToStinkyTofuTest, UnknownTargetIsAnError) {
   llvm::Expected<bool> Caps = hasAddPCI64("gfx1");
   EXPECT_FALSE(bool(Caps));
   llvm::consumeError(Caps.takeError());
 }
 
-TEST(ToStinkyTofuTest, ConvertedModulesRunPipelinesAndEmitObjects) {
+TEST(RocisaToStinkyTofuTest, ConvertedModulesRunPipelinesAndEmitObjects) {
   auto K = longBranchKernel("gfx942");
   auto SM = toStinkyTofuModule(*K, "gfx942");
   ASSERT_OK(SM);
