@@ -261,9 +261,14 @@ defvar Gfx12Counters = [WaitCounter<"loadcnt", 63>, WaitCounter<"expcnt", 7>,
 // gfx1250 adds xcnt and the LDS transfer counters; MC encodes up to 63 for
 // xcnt. The tensor/async limits are not in the sources read: 15 is assumed
 // (a smaller limit only makes a clamped wait stricter).
-defvar Gfx1250Counters = !listconcat(Gfx12Counters,
-    [WaitCounter<"xcnt", 63>, WaitCounter<"tensorcnt", 15>,
-     WaitCounter<"asynccnt", 15>]);
+// gfx1250 has no exports, GDS or image instructions (so no expcnt,
+// samplecnt, bvhcnt) and adds xcnt and the LDS transfer counters; MC encodes
+// up to 63 for xcnt. The tensor/async limits are not in the sources read: 15
+// is assumed (a smaller limit only makes a clamped wait stricter).
+defvar Gfx1250Counters = [WaitCounter<"loadcnt", 63>, WaitCounter<"dscnt", 63>,
+                          WaitCounter<"storecnt", 63>, WaitCounter<"kmcnt", 31>,
+                          WaitCounter<"xcnt", 63>, WaitCounter<"tensorcnt", 15>,
+                          WaitCounter<"asynccnt", 15>];
 
 // gfx9: every VMEM access on vmcnt. A generic flat_* counts as a VMEM access
 // and as FlatLds.
@@ -284,18 +289,20 @@ defvar Gfx10Events = [
   CounterEvent<Ev_GdsGprLock, "expcnt">,
   CounterEvent<Ev_Smem, "lgkmcnt", 0>, CounterEvent<Ev_Message, "lgkmcnt">,
   CounterEvent<Ev_Export, "expcnt">, CounterEvent<Ev_LdsDir, "expcnt">];
+// gfx12: no GDS any more.
 defvar Gfx12Events = [
   CounterEvent<Ev_VmemLoad, "loadcnt">, CounterEvent<Ev_VmemStore, "storecnt">,
-  CounterEvent<Ev_FlatLds, "dscnt">,
-  CounterEvent<Ev_Lds, "dscnt">, CounterEvent<Ev_Gds, "dscnt">,
-  CounterEvent<Ev_GdsGprLock, "expcnt">,
+  CounterEvent<Ev_FlatLds, "dscnt">, CounterEvent<Ev_Lds, "dscnt">,
   CounterEvent<Ev_Smem, "kmcnt", 0>, CounterEvent<Ev_Message, "kmcnt">,
   CounterEvent<Ev_Export, "expcnt">, CounterEvent<Ev_LdsDir, "expcnt">];
 // gfx1250: xcnt counts the address translations of VMEM instructions in
 // order; SMEM translations complete out of order.
-defvar Gfx1250Events = !listconcat(Gfx12Events, [
+defvar Gfx1250Events = [
+  CounterEvent<Ev_VmemLoad, "loadcnt">, CounterEvent<Ev_VmemStore, "storecnt">,
+  CounterEvent<Ev_FlatLds, "dscnt">, CounterEvent<Ev_Lds, "dscnt">,
+  CounterEvent<Ev_Smem, "kmcnt", 0>, CounterEvent<Ev_Message, "kmcnt">,
   CounterEvent<Ev_Translation, "xcnt">, CounterEvent<Ev_SmemTranslation, "xcnt", 0>,
-  CounterEvent<Ev_TensorLds, "tensorcnt">, CounterEvent<Ev_AsyncLds, "asynccnt">]);
+  CounterEvent<Ev_TensorLds, "tensorcnt">, CounterEvent<Ev_AsyncLds, "asynccnt">];
 
 // Which instructions do not fit their TSFlags class (MC has no flag for
 // them): tensor and async LDS transfers (their own counters), and messages.

@@ -618,6 +618,15 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const Coun
 // Messages
 //===----------------------------------------------------------------------===//
 
+/// A block's label, or where it starts when it has none.
+static std::string nameOf(const BasicBlock &BB) {
+  if (!BB.label().empty())
+    return BB.label().str();
+  if (!BB.empty() && BB.instructions().begin()->location().isValid())
+    return "line " + std::to_string(BB.instructions().begin()->location().Line);
+  return "(block)";
+}
+
 /// The labels of the shortest path of blocks from \p From to \p To.
 static std::string blockPath(const BasicBlock *From, const BasicBlock *To) {
   DenseMap<const BasicBlock *, const BasicBlock *> Parent;
@@ -629,9 +638,9 @@ static std::string blockPath(const BasicBlock *From, const BasicBlock *To) {
     for (const BasicBlock *S : B->successors()) {
       if (S == To || !Parent.contains(S)) {
         if (S == To) {
-          SmallVector<StringRef, 8> Labels{To->label()};
+          SmallVector<std::string, 8> Labels{nameOf(*To)};
           for (const BasicBlock *P = B; P; P = Parent.lookup(P))
-            Labels.push_back(P->label());
+            Labels.push_back(nameOf(*P));
           std::reverse(Labels.begin(), Labels.end());
           return join(Labels, " -> ");
         }

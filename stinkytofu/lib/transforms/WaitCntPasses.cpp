@@ -9,6 +9,7 @@
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
+#include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
@@ -52,6 +53,38 @@ Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Vi
   return Error::success();
 }
 
+/// Runs \p Work with gfx1250's VGPRs 256 and up as logical registers when
+/// the assembly spells them through s_set_vgpr_msb (`v44` under msb 1 is
+/// v300, which a wait must tell from v44), writing the encoded form back
+/// after it.
+Error withLogicalVgprs(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
+                       function_ref<Error()> Work) {
+  bool Encoded = any_of(M.functions(), [](const Function &F) {
+    return any_of(F.blocks(), [](const BasicBlock &BB) {
+      return any_of(BB.instructions(),
+                    [](const Instruction &I) { return I.mnemonic() == "s_set_vgpr_msb"; });
+    });
+  });
+  if (!Encoded)
+    return Work();
+  auto RunPass = [&](Expected<std::unique_ptr<Pass>> P) -> Error {
+    if (!P)
+      return P.takeError();
+    (*P)->setContext(Ctx);
+    Expected<PreservedAnalyses> PA = (*P)->run(M, AM, PassScope());
+    if (!PA)
+      return PA.takeError();
+    for (Function &F : M.functions())
+      AM.invalidate(F, *PA);
+    return Error::success();
+  };
+  if (Error E = RunPass(createRaiseVgprMsbPass({})))
+    return E;
+  if (Error E = Work())
+    return E;
+  return RunPass(createInsertVgprMsbPass({}));
+}
+
 SourceDiagnostic diagnosticAt(const Module &M, const Instruction &I, SourceMgr::DiagKind Kind,
                               std::string Message) {
   SourceDiagnostic D;
@@ -70,9 +103,10 @@ public:
       : Opts(Opts), WarnRedundant(WarnRedundant) {}
   StringRef name() const override { return "WaitCntVerifier"; }
 
-  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
     Error Missing = Error::success();
-    Error Failed = forEachAnalysedFunction(M, Opts, [&](Function &, const WaitCountAnalysis &A) -> Error {
+    Error Failed = withLogicalVgprs(M, AM, context(), [&] {
+      return forEachAnalysedFunction(M, Opts, [&](Function &, const WaitCountAnalysis &A) -> Error {
       for (const MissingWait &W : A.missingWaits())
         for (const WaitReason &R : W.Reasons)
           Missing = joinErrors(std::move(Missing),
@@ -84,6 +118,7 @@ public:
           context().diagnose(diagnosticAt(M, *I, SourceMgr::DK_Warning,
                                           (I->mnemonic() + " waits for nothing").str()));
       return Error::success();
+    });
     });
     if (Failed)
       return joinErrors(std::move(Failed), std::move(Missing));
@@ -110,7 +145,8 @@ public:
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &Scope) override {
     bool Changed = false;
     InstBuilder Builder(M);
-    Error E = forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
+    Error E = withLogicalVgprs(M, AM, context(), [&] {
+      return forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
       bool Inserted = false;
       for (const MissingWait &W : A.missingWaits()) {
         // The analysis holds its instructions const; the pass owns them.
@@ -125,6 +161,7 @@ public:
         AM.invalidate(F, PreservedAnalyses::none());
       Changed |= Inserted;
       return Error::success();
+    });
     });
     if (E)
       return std::move(E);
