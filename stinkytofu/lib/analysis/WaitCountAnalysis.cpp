@@ -405,10 +405,12 @@ struct WaitCountAnalysis::Impl
         if (CM.hardware().barrierNeedsIdleCounters())
           need(S, W, C, CS.UB, reason(WaitReason::Barrier, CS.Newest));
       }
+    // The acquire half of a fence: the loads and returning atomics before
+    // the invalidate must be done (LLVM's rule; stores belong to the
+    // release half, which the memory legalizer orders).
     if (II.CacheInvalidate)
-      for (WaitEvent E : {WaitEvent::VmemLoad, WaitEvent::VmemStore})
-        if (auto C = CM.counterOf(E))
-          need(S, W, *C, S.C[*C].UB, reason(WaitReason::Invalidate, S.C[*C].Newest));
+      if (auto C = CM.counterOf(WaitEvent::VmemLoad))
+        need(S, W, *C, S.C[*C].UB, reason(WaitReason::Invalidate, S.C[*C].Newest));
     if (II.Return)
       for (unsigned C = 0; C < N; ++C)
         if (C != StoreOnlyCounter && C != TranslationCounter)
@@ -538,7 +540,11 @@ struct WaitCountAnalysis::Impl
           P.DoneWith = Main;
           P.DoneScore = S.C[Main].UB;
         }
-        [[fallthrough]];
+        // Every register the instruction reads, EXEC and M0 included, stays
+        // in use until its address is translated (as LLVM scores xcnt).
+        for (unsigned U : Units(II.Uses))
+          CS.Reads[U] = P;
+        continue;
       case WaitEvent::Export:
       case WaitEvent::GdsGprLock:
         for (unsigned U : Units(II.ExplicitUses))

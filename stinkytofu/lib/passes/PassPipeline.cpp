@@ -67,9 +67,15 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   // have yet (scheduling, s_delay_alu and s_wait_alu insertion). The
   // reference's input holds logical VGPRs; assembly (LLVM's included) may
   // hold s_set_vgpr_msb already, so it is raised first (a no-op otherwise).
-  return std::vector<std::string>{"Verifier",          "RaiseVgprMsbPass",
-                                  "CFGBuilder",        "AsmMovePropagationPass",
-                                  "InsertVgprMsbPass", "SetMatrixReusePass=ifSupported"};
+  // The memory waits are recomputed after the rewrites that can move a use.
+  return std::vector<std::string>{"Verifier",
+                                  "RaiseVgprMsbPass",
+                                  "CFGBuilder",
+                                  "AsmMovePropagationPass",
+                                  "StinkyRemoveWaitCntPass",
+                                  "StinkyWaitCntInsertionPass",
+                                  "InsertVgprMsbPass",
+                                  "SetMatrixReusePass=ifSupported"};
 }
 
 Error addPasses(PassManager &PM, ArrayRef<std::string> Specs, const PassRegistry &R,

@@ -12,19 +12,29 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-/// Whether the instruction after \p Wait in its block is an atomic or a
-/// barrier: LLVM's memory legalizer puts the waits that release memory to
-/// other waves there, and assembly does not say which atomic or barrier
-/// releases what, so wait insertion could not rebuild them all.
-static bool guardsReleasePoint(const Instruction &Wait) {
+/// Whether the first instruction after \p Wait in its block that is not a
+/// wait or a nop is an atomic, a barrier or a cache invalidate: LLVM's
+/// memory legalizer puts the waits that order memory for other waves there
+/// (a release before the atomic or barrier, the acquiring access done
+/// before the invalidate), and assembly does not say which of them orders
+/// what, so wait insertion could not rebuild them all.
+static bool guardsMemoryOrdering(const Instruction &Wait) {
   const BasicBlock *BB = Wait.parent();
-  auto Next = std::next(Wait.getIterator());
-  if (!BB || Next == BB->instructions().end() || Next->mcInsts().empty())
+  if (!BB)
     return false;
-  if (HardwareModel::roleOf(Next->mnemonic()) == InstRole::Barrier)
-    return true;
-  const TargetInfo &TI = BB->parent()->parent()->target();
-  return CounterModel(TI).classify(Next->mcInsts()[0], Next->mnemonic()).Atomic;
+  for (auto It = std::next(Wait.getIterator()); It != BB->instructions().end(); ++It) {
+    InstRole Role = HardwareModel::roleOf(It->mnemonic());
+    if (!HardwareModel::waitCounters(It->mnemonic()).empty() || Role == InstRole::DepCtrWait ||
+        Role == InstRole::ScalarNop)
+      continue;
+    if (Role == InstRole::Barrier || Role == InstRole::CacheInvalidate)
+      return true;
+    if (It->mcInsts().empty())
+      return false;
+    const TargetInfo &TI = BB->parent()->parent()->target();
+    return CounterModel(TI).classify(It->mcInsts()[0], It->mnemonic()).Atomic;
+  }
+  return false;
 }
 
 Expected<std::unique_ptr<Pass>> createStinkyRemoveWaitCntPass(const PassArguments &Args) {
@@ -45,7 +55,7 @@ Expected<std::unique_ptr<Pass>> createStinkyRemoveWaitCntPass(const PassArgument
   };
   return createErasePass("StinkyRemoveWaitCntPass", [Kept, All](const Instruction &I) {
     SmallVector<StringRef, 3> Counters = HardwareModel::waitCounters(I.mnemonic());
-    return !Counters.empty() && none_of(Counters, Kept) && (All || !guardsReleasePoint(I));
+    return !Counters.empty() && none_of(Counters, Kept) && (All || !guardsMemoryOrdering(I));
   });
 }
 

@@ -4,9 +4,10 @@
 // memory-counter waits (HardwareModel.td, CounterWait: `s_waitcnt`,
 // `s_waitcnt_vscnt`, the gfx12 `s_wait_*cnt*` forms), which
 // StinkyWaitCntInsertionPass rebuilds on every target; a wait on tensorcnt,
-// kmcnt or xcnt stays with the matching keep flag. A wait right before an
-// atomic or a barrier stays unless `all` is given: it may release memory to
-// other waves (LLVM's memory legalizer puts it there), which no register
+// kmcnt or xcnt stays with the matching keep flag. The waits in front of an
+// atomic, a barrier or a cache invalidate (only other waits, s_wait_alu or
+// s_nop between) stay unless `all` is given: they may order memory for
+// other waves (LLVM's memory legalizer puts them there), which no register
 // dependence shows and insertion cannot rebuild. The reference's
 // `removeXcnt` and `removeKmcnt` are accepted and change nothing (those
 // waits are removed anyway). `s_waitcnt_depctr`/`s_wait_alu` are ALU waits
