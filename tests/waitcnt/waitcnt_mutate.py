@@ -171,9 +171,12 @@ def mutants_of(b):
                 counts = dict(w.counts)
                 counts[c] = n + 1
                 changes.append(("weaken", c, n, waitlib.format_wait(b.lines[i], w, counts, target)))
+            only = next(iter(fields)) if len(fields) == 1 else ""
             for kind, c, n, text in changes:
+                # A deleted single-counter wait is classified by its counter.
                 out.append(Mutant(b.case, b.source, i, kind, c, n, original, text,
-                                  classify(fn, b.lines, pos, waits, c, i in b.redundant_lines),
+                                  classify(fn, b.lines, pos, waits, c or only,
+                                           i in b.redundant_lines),
                                   following, i in b.redundant_lines))
     return out
 
