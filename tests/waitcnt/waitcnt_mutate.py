@@ -29,9 +29,10 @@ a register may survive when the verifier does not model that rule:
   cache    followed by a cache write-back or invalidate (buffer_wbl2,
            buffer_inv, buffer_gl*_inv, buffer_wbinvl1*, global_inv, global_wb);
   waits-for-nothing
-           none of the above, and the verifier calls the wait redundant on the
+           (checked first) the verifier calls the wait redundant on the
            unmutated file (--warn-redundant-waitcnt): nothing is outstanding
-           on its counters there, so removing it changes nothing;
+           on its counters there, so removing it changes nothing (e.g. the
+           acquire wait right after a barrier LLVM already waited before);
   store-counter / xcnt / expcnt
            the mutated counter is vscnt/storecnt, xcnt or expcnt (ordering
            of stores, address translation, export data) and none of the
@@ -125,6 +126,8 @@ def next_instructions(fn, lines, pos, count=3):
 
 
 def classify(fn, lines, pos, waits, counter, redundant):
+    if redundant:
+        return "waits-for-nothing"
     before = fn.instructions[:pos]
     if not fn.kernel and all(i in waits or waitlib.mnemonic_of(lines[i]) in SKIP_AFTER
                              for i in before):
@@ -143,8 +146,6 @@ def classify(fn, lines, pos, waits, counter, redundant):
         return "atomic"
     if mn.startswith(CACHE_OPS):
         return "cache"
-    if redundant:
-        return "waits-for-nothing"
     if counter in ("vscnt", "storecnt"):
         return "store-counter"
     if counter in ("xcnt", "expcnt"):
@@ -293,8 +294,8 @@ def main():
     by_category = {}
     for m in survivors:
         by_category.setdefault(m.category, []).append(m)
-    order = ["entry", "return", "barrier", "call", "endpgm", "atomic", "cache",
-             "waits-for-nothing", "store-counter", "xcnt", "expcnt", "other"]
+    order = ["waits-for-nothing", "entry", "return", "barrier", "call", "endpgm", "atomic",
+             "cache", "store-counter", "xcnt", "expcnt", "other"]
     print("  survivors by next relevant instruction: " + ", ".join(
         "%s %d" % (c, len(by_category[c])) for c in order if c in by_category))
     redundant = sum(m.redundant for m in survivors)
