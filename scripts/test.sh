@@ -12,11 +12,33 @@ case "${1:-}" in
   --sanitize) normal=0; shift ;;
   --no-sanitize) sanitize=0; shift ;;
 esac
+
+# Runs ctest in build directory $1, then prints how many gtest, lit and
+# pytest tests ran (ctest counts the lit suite and the pytest run as one
+# entry each; their own summaries are in its log).
+run_tests() {
+  local dir="$1" status=0
+  shift
+  (cd "$dir" && ctest --output-on-failure -j "$(nproc)" "$@") || status=$?
+  local log="$dir/Testing/Temporary/LastTest.log"
+  if [ -f "$log" ]; then
+    # Read the log before `ctest -N`, which starts a new one.
+    local lit pytest
+    lit="$(grep -E '^ *(Passed|Failed|Unsupported) *:' "$log" | tr -s ' ' | paste -sd, -)"
+    pytest="$(grep -E '^(=+ )?[0-9]+ (passed|failed).* in [0-9.]+s' "$log" | tail -n 1)"
+    echo "Totals ($dir):"
+    echo "  gtest:  $(cd "$dir" && ctest -N -L unit "$@" | sed -n 's/^Total Tests: //p') tests"
+    echo "  lit:    $lit"
+    echo "  pytest: $pytest"
+  fi
+  return "$status"
+}
+
 if [ "$normal" = 1 ]; then
   "$root/scripts/build.sh"
-  (cd "$root/build" && ctest --output-on-failure -j "$(nproc)" "$@")
+  run_tests "$root/build" "$@"
 fi
 if [ "$sanitize" = 1 ]; then
   "$root/scripts/build-sanitize.sh"
-  (cd "$root/build-sanitize" && ctest --output-on-failure -j "$(nproc)" "$@")
+  run_tests "$root/build-sanitize" "$@"
 fi
