@@ -11,9 +11,10 @@ assembly by clang (so LLVM's SIInsertWaitcnts placed the waits):
       no missing wait (exit 0, no error line) and leaves the file as it was;
       the LLVM waits it calls redundant are counted (column "red");
   (s) `--StinkyRemoveWaitCntPass` alone leaves no memory-counter wait but
-      those it keeps on purpose (the next instruction an atomic or a barrier:
-      a release LLVM placed; counted in the summary), `=all` leaves none, and
-      neither changes anything but waits;
+      those it keeps on purpose (the next instruction an atomic, a barrier or
+      a cache write-back/invalidate: the memory model's waits LLVM placed;
+      counted in the summary), `=all` leaves none, and neither changes
+      anything but waits;
   (b) `--StinkyRemoveWaitCntPass --StinkyWaitCntInsertionPass` succeeds, the
       result passes --verify-waitcnt, assembles with llvm-mc for the target,
       and differs from LLVM's file in memory-counter waits only;
@@ -95,13 +96,20 @@ def tail(text, n=6):
 NOT_RELEVANT = {"s_nop", "s_wait_alu", "s_waitcnt_depctr", "s_delay_alu"}
 
 
+# Cache write-backs and invalidates of the memory model (fences, acquire and
+# release sequences).
+CACHE_OPS = ("buffer_wbl2", "buffer_inv", "buffer_wbinvl1", "buffer_gl0_inv", "buffer_gl1_inv",
+             "global_inv", "global_wb")
+
+
 def release_wait(lines, i):
-    """Is the next instruction after the wait at line i an atomic or a barrier?"""
+    """Is the next instruction after the wait at line i an atomic, a barrier or
+    a cache write-back / invalidate (a memory-model wait the remove pass keeps)?"""
     for line in lines[i + 1:]:
         mn = waitlib.mnemonic_of(line)
         if mn is None or mn in NOT_RELEVANT or mn in waitlib.WAIT_MNEMONICS:
             continue
-        return "atomic" in mn or mn.startswith("s_barrier")
+        return "atomic" in mn or mn.startswith("s_barrier") or mn.startswith(CACHE_OPS)
     return False
 
 
@@ -188,8 +196,8 @@ def check(case, args):
         out.llvm_redundant = len(diagnostics(v.err, "warning"))
 
     # (s) The remove pass alone: every wait goes except those it keeps on
-    # purpose (an atomic or a barrier follows: a release LLVM placed); with
-    # =all, every wait goes.
+    # purpose (an atomic, a barrier or a cache operation follows: the memory
+    # model's waits LLVM placed); with =all, every wait goes.
     for variant, suffix in (("", ".strip.s"), ("=all", ".strip-all.s")):
         stripped = Path(str(base) + suffix)
         if args.dry_run:
@@ -209,7 +217,7 @@ def check(case, args):
             shown = ["%s:%d: %s" % (stripped.name, i + 1, slines[i].strip()) for i in sorted(left)]
             out.fail("s", "%d memory-counter wait(s) left by StinkyRemoveWaitCntPass%s%s:\n%s"
                      % (len(left), variant,
-                        "" if variant else " (neither an atomic nor a barrier follows)",
+                        "" if variant else " (no atomic, barrier or cache operation follows)",
                         "\n".join(shown[:MAX_MESSAGES])))
         if waitlib.non_wait_code(slines, target) != waitlib.non_wait_code(llvm_lines, target):
             out.fail("s", "StinkyRemoveWaitCntPass%s changed more than waits (%s)" % (variant, stripped))
@@ -329,7 +337,7 @@ def main():
                 print("%s %s: %s" % (o.case.tag, fn, detail))
     if redundant:
         print("\n== waits in our output the verifier calls redundant (not counting those "
-              "before an atomic or a barrier, which the remove pass keeps)")
+              "before an atomic, a barrier or a cache operation, which the remove pass keeps)")
         for o in redundant:
             for text in o.ours_redundant[:MAX_MESSAGES]:
                 print("%s: %s" % (o.case.tag, text))
