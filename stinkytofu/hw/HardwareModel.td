@@ -439,7 +439,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
 //===----------------------------------------------------------------------===//
 
 // Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
-// Move32, CrossLane, Barrier, CacheInvalidate.
+// Move32, CrossLane, Barrier, CacheInvalidate, Clause.
 class InstRole<string role, list<string> mnemonics> {
   string Role = role;
   list<string> Mnemonics = mnemonics;
@@ -459,6 +459,8 @@ def Role_Barrier    : InstRole<"Barrier", ["s_barrier", "s_barrier_signal",
 def Role_CacheInvalidate : InstRole<"CacheInvalidate", [
     "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbinvl1_sc", "buffer_gl0_inv",
     "buffer_gl1_inv", "buffer_inv", "global_inv"]>;
+// Groups the next memory instructions into a clause (gfx10+).
+def Role_Clause     : InstRole<"Clause", ["s_clause"]>;
 def Role_HwRegWrite : InstRole<"HwRegWrite", ["s_setreg_b32", "s_setreg_imm32_b32"]>;
 // A 32-bit copy: the destination gets the source's value.
 def Role_Move32     : InstRole<"Move32", ["s_mov_b32", "v_mov_b32", "v_mov_b32_e32",

@@ -160,6 +160,10 @@ struct InstInfo {
   bool Opaque = false, Barrier = false, Return = false, Call = false, WritesExec = false,
        CacheInvalidate = false;
   SmallVector<MCRegister, 4> Defs, Uses, ExplicitUses;
+  /// The register units of Defs and Uses, each with its register (for the
+  /// message), and those of ExplicitUses.
+  SmallVector<std::pair<unsigned, MCRegister>, 8> DefUnits, UseUnits;
+  SmallVector<unsigned, 8> ExplicitUseUnits;
   SmallVector<int64_t, 2> Tokens;
 };
 
@@ -177,11 +181,12 @@ struct WaitCountAnalysis::Impl
   std::optional<unsigned> StoreOnlyCounter;
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
   std::optional<unsigned> TranslationCounter;
+  MCRegister Exec;
   /// Set while the final pass records what each instruction lacks.
   mutable MissingWait *Recording = nullptr;
 
   Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts)
-      : Base(F), CM(CM), Opts(Opts), RU(CM.target()) {
+      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")) {
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (auto C = CM.counterOf(WaitEvent(E)); C && !CM.inOrder(WaitEvent(E)))
         OutOfOrderEvents[*C] |= 1u << E;
@@ -219,9 +224,15 @@ struct WaitCountAnalysis::Impl
     II.Call = I.facts().has(IF_Call);
     II.Defs.assign(I.facts().Defs.begin(), I.facts().Defs.end());
     II.Uses.assign(I.facts().Uses.begin(), I.facts().Uses.end());
-    II.WritesExec = any_of(II.Defs, [&](MCRegister R) {
-      return StringRef(TI.asmName(R)).starts_with("exec");
-    });
+    for (MCRegister R : II.Defs)
+      for (unsigned U : RU.units(R))
+        II.DefUnits.emplace_back(U, R);
+    for (MCRegister R : II.Uses)
+      for (unsigned U : RU.units(R))
+        II.UseUnits.emplace_back(U, R);
+    for (MCRegister R : II.ExplicitUses)
+      append_range(II.ExplicitUseUnits, RU.units(R));
+    II.WritesExec = any_of(II.Defs, [&](MCRegister R) { return TI.regInfo().regsOverlap(R, Exec); });
     if (const auto *T = I.getModifier<MemTokenData>())
       II.Tokens.assign(T->Tokens.begin(), T->Tokens.end());
     return II;
@@ -364,32 +375,39 @@ struct WaitCountAnalysis::Impl
         need(S, W, C, S.C[C].UB, reason(WaitReason::Opaque, S.C[C].Newest));
       return W;
     }
-    for (MCRegister R : II.Uses)
-      for (unsigned U : RU.units(R))
-        for (unsigned C = 0; C < N; ++C) {
-          const CounterState &CS = S.C[C];
-          if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
-            need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
+    // Only counters with work in flight can ask for a wait.
+    SmallVector<unsigned, MaxWaitCounters> Busy;
+    for (unsigned C = 0; C < N; ++C)
+      if (S.C[C].busy())
+        Busy.push_back(C);
+    if (Busy.empty())
+      return W;
+    for (auto [U, R] : II.UseUnits)
+      for (unsigned C : Busy) {
+        const CounterState &CS = S.C[C];
+        if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
+          need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
+        if (CS.pending(CS.UnknownScore))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Read, nullptr, R));
-        }
+      }
     const bool InOrderVmem = CM.hardware().vmemWritesVgprInOrder() &&
                              II.Access.has(WaitEvent::VmemLoad);
     // VMEM instructions translate their addresses in order: a later one
     // writes no register before the earlier ones have read theirs, which
     // completes their translations without a wait (as LLVM applies it).
     const bool VmemTranslates = II.Access.has(WaitEvent::Translation);
-    for (MCRegister R : II.Defs)
-      for (unsigned U : RU.units(R))
-        for (unsigned C = 0; C < N; ++C) {
-          const CounterState &CS = S.C[C];
-          if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second) &&
-                                           !(InOrderVmem && C == CM.counterOf(WaitEvent::VmemLoad)))
-            need(S, W, C, It->second.Score, reason(WaitReason::Write, It->second.Producer, R));
-          if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
-            need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C,
-                 It->second.Score, reason(WaitReason::Overwrite, It->second.Producer, R));
+    for (auto [U, R] : II.DefUnits)
+      for (unsigned C : Busy) {
+        const CounterState &CS = S.C[C];
+        if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second) &&
+                                         !(InOrderVmem && C == CM.counterOf(WaitEvent::VmemLoad)))
+          need(S, W, C, It->second.Score, reason(WaitReason::Write, It->second.Producer, R));
+        if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
+          need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C, It->second.Score,
+               reason(WaitReason::Overwrite, It->second.Producer, R));
+        if (CS.pending(CS.UnknownScore))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Write, nullptr, R));
-        }
+      }
     if (II.WritesExec)
       if (auto C = CM.counterOf(WaitEvent::Export)) {
         const CounterState &CS = S.C[*C];
@@ -415,7 +433,29 @@ struct WaitCountAnalysis::Impl
       for (unsigned C = 0; C < N; ++C)
         if (C != StoreOnlyCounter && C != TranslationCounter)
           need(S, W, C, S.C[C].UB, reason(WaitReason::Return, S.C[C].Newest));
+    dropImpliedTranslationWait(I, II, S, W);
     return W;
+  }
+
+  /// A load or SMEM operation that completed has translated its address:
+  /// when the other waits of \p W already finish every translation the
+  /// instruction depends on, its xcnt wait goes (as LLVM's applyXcnt).
+  void dropImpliedTranslationWait(const Instruction &I, const InstInfo &II, const WaitState &S,
+                                  WaitCounts &W) const {
+    if (!TranslationCounter || !W.waits(*TranslationCounter))
+      return;
+    WaitCounts Others = W;
+    Others.Count[*TranslationCounter] = WaitCounts::NoWait;
+    if (Others.empty())
+      return;
+    WaitState After = S;
+    applyWaits(Others, After);
+    MissingWait *Saved = std::exchange(Recording, nullptr);
+    WaitCounts Implicit;
+    bool StillNeeded = requirements(I, II, After, Implicit).waits(*TranslationCounter);
+    Recording = Saved;
+    if (!StillNeeded)
+      W.Count[*TranslationCounter] = WaitCounts::NoWait;
   }
 
   /// LDS written (or, for a writer, read) by a transfer on another counter.
@@ -520,12 +560,6 @@ struct WaitCountAnalysis::Impl
         Main = int(C);
         break;
       }
-    auto Units = [&](ArrayRef<MCRegister> Regs) {
-      SmallVector<unsigned, 16> Out;
-      for (MCRegister R : Regs)
-        append_range(Out, RU.units(R));
-      return Out;
-    };
     for (unsigned E = 0; E < NumWaitEvents; ++E) {
       if (!(II.Access.Events & (1u << E)))
         continue;
@@ -542,19 +576,19 @@ struct WaitCountAnalysis::Impl
         }
         // Every register the instruction reads, EXEC and M0 included, stays
         // in use until its address is translated (as LLVM scores xcnt).
-        for (unsigned U : Units(II.Uses))
-          CS.Reads[U] = P;
+        for (auto Unit : II.UseUnits)
+          CS.Reads[Unit.first] = P;
         continue;
       case WaitEvent::Export:
       case WaitEvent::GdsGprLock:
-        for (unsigned U : Units(II.ExplicitUses))
+        for (unsigned U : II.ExplicitUseUnits)
           CS.Reads[U] = P;
         continue;
       default:
         break;
       }
-      for (unsigned U : Units(II.Defs))
-        CS.Writes[U] = P;
+      for (auto Unit : II.DefUnits)
+        CS.Writes[Unit.first] = P;
       if (Ev == WaitEvent::Lds || Ev == WaitEvent::FlatLds || Ev == WaitEvent::LdsDma ||
           Ev == WaitEvent::TensorLds || Ev == WaitEvent::AsyncLds) {
         CS.LdsScore = CS.UB;

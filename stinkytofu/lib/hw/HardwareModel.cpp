@@ -189,6 +189,7 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
       .Case("CrossLane", InstRole::CrossLane)
       .Case("Barrier", InstRole::Barrier)
       .Case("CacheInvalidate", InstRole::CacheInvalidate)
+      .Case("Clause", InstRole::Clause)
       .Default(InstRole::None);
 }
 

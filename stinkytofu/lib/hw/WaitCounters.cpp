@@ -118,10 +118,17 @@ MemoryAccess CounterModel::classify(const MCInst &Inst, StringRef Mnemonic) cons
     return A;
   }
   if (TS & DsMask) {
+    // `gds` is the last immediate of a DS instruction that has it; only a
+    // set one is worth asking MC's printer about.
     bool Gds = TS & GwsMask;
-    if (!Gds) {
-      std::string Printed = TI->printMC(Inst);
-      Gds = is_contained(split(Printed, ' '), "gds");
+    auto LastImm = find_if(reverse(Inst), [](const MCOperand &Op) { return Op.isImm(); });
+    if (!Gds && LastImm != reverse(Inst).end() && LastImm->getImm() != 0) {
+      auto [It, New] = PrintedGds.try_emplace({Inst.getOpcode(), LastImm->getImm()}, false);
+      if (New) {
+        std::string Printed = TI->printMC(Inst);
+        It->second = is_contained(split(Printed, ' '), "gds");
+      }
+      Gds = It->second;
     }
     if (Gds) {
       Add(WaitEvent::Gds);

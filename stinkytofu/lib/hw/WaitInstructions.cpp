@@ -52,6 +52,9 @@ std::optional<WaitCounts> CounterModel::decodeWait(const MCInst &Inst,
     return W;
   }
   // `s_waitcnt vmcnt(0) lgkmcnt(3)`: MC prints each field it waits on.
+  auto Key = std::make_pair(Inst.getOpcode(), Imm.value_or(-1));
+  if (auto It = DecodedWaits.find(Key); It != DecodedWaits.end())
+    return It->second;
   std::string Printed = target().printMC(Inst);
   for (StringRef Token : split(Printed, ' ')) {
     auto [Name, Rest] = Token.split('(');
@@ -59,6 +62,7 @@ std::optional<WaitCounts> CounterModel::decodeWait(const MCInst &Inst,
     if (is_contained(Names, Name) && Rest.consume_back(")") && !Rest.getAsInteger(10, Count))
       Set(Name, Count);
   }
+  DecodedWaits[Key] = W;
   return W;
 }
 

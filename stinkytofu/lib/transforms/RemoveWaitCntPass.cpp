@@ -18,7 +18,7 @@ namespace stinkytofu {
 /// (a release before the atomic or barrier, the acquiring access done
 /// before the invalidate), and assembly does not say which of them orders
 /// what, so wait insertion could not rebuild them all.
-static bool guardsMemoryOrdering(const Instruction &Wait) {
+static bool guardsMemoryOrdering(const Instruction &Wait, std::optional<CounterModel> &Model) {
   const BasicBlock *BB = Wait.parent();
   if (!BB)
     return false;
@@ -31,8 +31,9 @@ static bool guardsMemoryOrdering(const Instruction &Wait) {
       return true;
     if (It->mcInsts().empty())
       return false;
-    const TargetInfo &TI = BB->parent()->parent()->target();
-    return CounterModel(TI).classify(It->mcInsts()[0], It->mnemonic()).Atomic;
+    if (!Model)
+      Model.emplace(BB->parent()->parent()->target());
+    return Model->classify(It->mcInsts()[0], It->mnemonic()).Atomic;
   }
   return false;
 }
@@ -53,9 +54,12 @@ Expected<std::unique_ptr<Pass>> createStinkyRemoveWaitCntPass(const PassArgument
     return (Counter == "tensorcnt" && KeepTensor) || (Counter == "kmcnt" && KeepKmcnt) ||
            (Counter == "xcnt" && KeepXcnt);
   };
-  return createErasePass("StinkyRemoveWaitCntPass", [Kept, All](const Instruction &I) {
+  // One model for the pass's run (a pass reads one module, of one target).
+  auto Model = std::make_shared<std::optional<CounterModel>>();
+  return createErasePass("StinkyRemoveWaitCntPass", [Kept, All, Model](const Instruction &I) {
     SmallVector<StringRef, 3> Counters = HardwareModel::waitCounters(I.mnemonic());
-    return !Counters.empty() && none_of(Counters, Kept) && (All || !guardsMemoryOrdering(I));
+    return !Counters.empty() && none_of(Counters, Kept) &&
+           (All || !guardsMemoryOrdering(I, *Model));
   });
 }
 

@@ -2,6 +2,7 @@
 #include "stinkytofu/transforms/WaitCntPasses.h"
 
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
+#include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/mc/InstBuilder.h"
@@ -175,9 +176,18 @@ private:
                             const CounterModel &CM, Instruction &Consumer,
                             const WaitCounts &Needed) {
     BasicBlock &BB = *Consumer.parent();
+    // An s_clause or s_delay_alu right before the consumer describes it:
+    // the waits go in front of them.
+    Instruction *Anchor = &Consumer;
+    while (Anchor->getIterator() != BB.instructions().begin()) {
+      InstRole Role = HardwareModel::roleOf(std::prev(Anchor->getIterator())->mnemonic());
+      if (Role != InstRole::Clause && Role != InstRole::DelayAlu)
+        break;
+      Anchor = &*std::prev(Anchor->getIterator());
+    }
     Instruction *Previous = nullptr;
     std::optional<WaitCounts> Old;
-    if (auto It = Consumer.getIterator(); It != BB.instructions().begin()) {
+    if (auto It = Anchor->getIterator(); It != BB.instructions().begin()) {
       Previous = &*std::prev(It);
       if (Previous->mcInsts().size() == 1 && isRewritable(M, Scope, *Previous))
         Old = CM.decodeWait(Previous->mcInsts()[0], Previous->mnemonic());
@@ -202,10 +212,10 @@ private:
           Wait->setModifier(std::make_unique<DerivedModifier>(K, std::move(*Fields)));
           break;
         }
-      Instruction &New = BB.insert(Consumer.getIterator(), std::move(*Wait));
+      Instruction &New = BB.insert(Anchor->getIterator(), std::move(*Wait));
       if (First && !Old) {
-        New.setLeadingText(Consumer.leadingText());
-        Consumer.setLeadingText("");
+        New.setLeadingText(Anchor->leadingText());
+        Anchor->setLeadingText("");
       }
       First = false;
     }

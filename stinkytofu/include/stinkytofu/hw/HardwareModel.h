@@ -83,6 +83,7 @@ enum class InstRole : uint8_t {
   CrossLane,  ///< v_readlane_b32, v_permlane*, ds_bpermute_b32, ...
   Barrier,    ///< s_barrier, s_barrier_signal*: where waves synchronise
   CacheInvalidate, ///< buffer_wbinvl1*, buffer_gl*_inv, buffer_inv, global_inv
+  Clause,     ///< s_clause: groups the memory instructions after it
 };
 
 /// A memory wait counter: MC's name for it in wait syntax ("vmcnt",

@@ -14,6 +14,7 @@
 #define STINKYTOFU_HW_WAITCOUNTERS_H
 
 #include "stinkytofu/hw/HardwareModel.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCInst.h"
@@ -113,6 +114,10 @@ private:
   const HardwareModel *HW;
   std::array<std::optional<unsigned>, NumWaitEvents> EventCounter;
   std::array<bool, NumWaitEvents> EventInOrder{};
+  /// What MC's printer said of an opcode with an immediate (the fields of
+  /// an `s_waitcnt`, a DS `gds` bit): kernels repeat a few of them often.
+  mutable llvm::DenseMap<std::pair<unsigned, int64_t>, WaitCounts> DecodedWaits;
+  mutable llvm::DenseMap<std::pair<unsigned, int64_t>, bool> PrintedGds;
   /// TSFlags masks, from the model's LLVM 22 SIInstrFlags bits.
   uint64_t MubufMask = 0, MtbufMask = 0, SmrdMask = 0, ImageMask = 0, ExpMask = 0,
            FlatMask = 0, DsMask = 0, LdsDirMask = 0, FlatGlobalMask = 0,
