@@ -3,11 +3,12 @@
 // Reads every input as `.s` and, when the module verifies, runs what
 // stinkytofu-opt runs on a kernel, built from pipeline text the same way:
 // the CFG builder, long-branch lowering and call-target recovery, liveness
-// of every function, then SQTTInstrumentPass with every kind of marker and
-// its verifier; the IR verifier after each pass. A pass may refuse an input
-// with an error (no free register, a branch out of range, ...), but the
-// verifiers must never fail, and what the instrumentation produces must
-// write out and read back as assembly.
+// of every function, wait insertion (after which the wait-count verifier
+// must find nothing missing), then SQTTInstrumentPass with every kind of
+// marker and its verifier; the IR verifier after each pass. A pass may
+// refuse an input with an error (no free register, a branch out of range,
+// ...), but the verifiers must never fail, and what the instrumentation
+// produces must write out and read back as assembly.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
@@ -75,6 +76,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Error E = printModuleLiveness(M, AM, nulls())) {
     std::fprintf(stderr, "%s\n", toString(std::move(E)).c_str());
     fuzz::check(false, "liveness refused the CFG that CFGBuilder built");
+  }
+  if (Error E = pipeline("StinkyWaitCntInsertionPass").run(M, AM)) {
+    checkPassError(std::move(E));
+    return 0;
+  }
+  if (Error E = pipeline("WaitCntVerifier").run(M, AM)) {
+    std::fprintf(stderr, "%s\n", toString(std::move(E)).c_str());
+    fuzz::check(false, "the inserted waits do not verify");
   }
   if (Error E = pipeline(Instrumentation).run(M, AM)) {
     checkPassError(std::move(E));

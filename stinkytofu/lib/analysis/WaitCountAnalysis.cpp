@@ -205,8 +205,20 @@ struct WaitCountAnalysis::Impl
     if (II.Opaque)
       return II;
     const TargetInfo &TI = CM.target();
+    // A macro statement (or an expansion into several instructions) holds
+    // instructions of other mnemonics: each is read by its own. Its waits
+    // apply before its events start, the safe order for a whole statement.
+    const bool OneInstruction = I.kind() == InstKind::Machine && I.mcInsts().size() == 1;
     for (const MCInst &MI : I.mcInsts()) {
-      MemoryAccess A = CM.classify(MI, I.mnemonic());
+      std::string Printed = OneInstruction ? std::string() : TI.printMC(MI);
+      StringRef Mnemonic =
+          OneInstruction ? I.mnemonic() : StringRef(Printed).split(' ').first.trim();
+      if (std::optional<WaitCounts> W = CM.decodeWait(MI, Mnemonic)) {
+        if (!II.Wait)
+          II.Wait = WaitCounts();
+        II.Wait->merge(*W);
+      }
+      MemoryAccess A = CM.classify(MI, Mnemonic);
       II.Access.Events |= A.Events;
       II.Access.ReadsLds |= A.ReadsLds;
       II.Access.WritesLds |= A.WritesLds;
@@ -216,8 +228,6 @@ struct WaitCountAnalysis::Impl
         if (MI.getOperand(Op).isReg() && MI.getOperand(Op).getReg())
           II.ExplicitUses.push_back(MI.getOperand(Op).getReg());
     }
-    if (I.mcInsts().size() == 1)
-      II.Wait = CM.decodeWait(I.mcInsts()[0], I.mnemonic());
     II.Barrier = HardwareModel::roleOf(I.mnemonic()) == InstRole::Barrier;
     II.CacheInvalidate = HardwareModel::roleOf(I.mnemonic()) == InstRole::CacheInvalidate;
     II.Return = isReturn(I) && !isProgramEnd(I) && jumpsToReturnAddress(I);

@@ -150,9 +150,10 @@ public:
       return forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
       bool Inserted = false;
       for (const MissingWait &W : A.missingWaits()) {
-        // The analysis holds its instructions const; the pass owns them.
+        // The analysis holds its instructions const; the pass owns them. A
+        // wait goes in front of any statement in scope, a macro's too.
         auto *Consumer = const_cast<Instruction *>(W.Consumer);
-        if (!isRewritable(M, Scope, *Consumer))
+        if (!inScope(M, Scope, *Consumer))
           continue;
         if (Error E = insertBefore(M, Scope, Builder, A.counters(), *Consumer, W.Needed))
           return E;
