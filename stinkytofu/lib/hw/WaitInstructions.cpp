@@ -42,7 +42,7 @@ std::optional<WaitCounts> CounterModel::decodeWait(const MCInst &Inst,
     if (!Imm)
       return std::nullopt;
     for (unsigned F = 0; F < L->NumFields && F < Names.size(); ++F)
-      Set(Names[F], (*Imm >> L->Offsets[F]) & ((1 << L->Width) - 1));
+      Set(Names[F], L->decode(*Imm, F));
     return W;
   }
   if (Names.size() == 1) {

@@ -34,8 +34,6 @@ struct BitField {
 const BitField DepCtrLayout[] = {{"va_vdst", 12, 4}, {"va_sdst", 9, 3}, {"va_ssrc", 8, 1},
                                  {"hold_cnt", 7, 1}, {"vm_vsrc", 2, 3}, {"va_vcc", 1, 1},
                                  {"sa_sdst", 0, 1}};
-// gfx12 combined waits: the first counter in [13:8], dscnt in [5:0].
-const BitField CombinedWaitLayout[] = {{"first", 8, 6}, {"dscnt", 0, 6}};
 
 /// The reference's field for the gfx12 counter \p Counter (as the hardware
 /// model's CounterWait records name it) in derived modifier \p K; the DS
@@ -177,8 +175,11 @@ void deriveSWaitCnt(const Instruction &I, const Printed &P, AttrDict &D) {
   int64_t Imm = P.integer(0).value_or(-1);
   SmallVector<StringRef, 3> Counters = HardwareModel::waitCounters(Mn);
   SmallVector<int64_t, 2> Counts = {Imm};
-  if (Counters.size() == 2)
-    Counts = {CombinedWaitLayout[0].decode(Imm), CombinedWaitLayout[1].decode(Imm)};
+  if (const PackedWaitLayout *L = HardwareModel::packedWaitLayout(Mn)) {
+    Counts.clear();
+    for (unsigned F = 0; F < L->NumFields; ++F)
+      Counts.push_back(L->decode(Imm, F));
+  }
   auto Count = [&](StringRef Field) -> int64_t {
     for (size_t K = 0; K < Counters.size() && K < Counts.size(); ++K)
       if (counterField(ModifierKind::SWaitCnt, Counters[K]) == Field)
@@ -767,16 +768,18 @@ std::optional<std::string> operandsFromModifier(ModifierKind K, StringRef Mnemon
     if (Counters.size() == 1 && !FieldOf(Counters[0]).empty())
       if (int64_t V = statedInt(Stated, FieldOf(Counters[0]), -1); V >= 0)
         return std::to_string(V);
-    if (Counters.size() == 2 && Counters[1] == "dscnt") {
-      int64_t First = statedInt(Stated, FieldOf(Counters[0]), -1);
-      int64_t Ds = statedInt(Stated, "dlcnt", -1);
-      if (First < 0 && Ds < 0)
-        return std::nullopt;
-      auto Max = [](const BitField &F, int64_t V) { return V < 0 ? F.max() : V; };
-      return std::to_string((Max(CombinedWaitLayout[0], First) << CombinedWaitLayout[0].Offset) |
-                            Max(CombinedWaitLayout[1], Ds));
+    // A combined wait: a field not stated waits for nothing.
+    const PackedWaitLayout *L = HardwareModel::packedWaitLayout(Mnemonic);
+    if (!L || Counters.size() != L->NumFields)
+      return std::nullopt;
+    int64_t Imm = 0;
+    bool AnyStated = false;
+    for (unsigned F = 0; F < L->NumFields; ++F) {
+      int64_t V = statedInt(Stated, FieldOf(Counters[F]), -1);
+      AnyStated |= V >= 0;
+      Imm |= (V < 0 ? L->fieldMax() : V) << L->Offsets[F];
     }
-    return std::nullopt;
+    return AnyStated ? std::optional(std::to_string(Imm)) : std::nullopt;
   }
   default:
     return std::nullopt;

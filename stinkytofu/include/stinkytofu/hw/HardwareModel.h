@@ -108,6 +108,11 @@ struct PackedWaitLayout {
   unsigned Offsets[2];
   unsigned NumFields;
   unsigned Width;
+
+  /// Field \p F of immediate \p Imm.
+  int64_t decode(int64_t Imm, unsigned F) const { return (Imm >> Offsets[F]) & fieldMax(); }
+  /// A field's largest value: waiting for that many waits for nothing.
+  int64_t fieldMax() const { return (int64_t(1) << Width) - 1; }
 };
 
 /// The HW_ID dimensions an SQTT scope check filters on.
