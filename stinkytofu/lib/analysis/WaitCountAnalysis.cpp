@@ -159,9 +159,9 @@ struct InstInfo {
   std::optional<WaitCounts> Wait;
   bool Opaque = false, Barrier = false, Return = false, Call = false, WritesExec = false,
        CacheInvalidate = false;
-  SmallVector<MCRegister, 4> Defs, Uses, ExplicitUses;
-  /// The register units of Defs and Uses, each with its register (for the
-  /// message), and those of ExplicitUses.
+  /// The register units the instruction writes and reads (explicit and
+  /// implicit), each with its register (for the message), and those of its
+  /// explicit register operands that it reads.
   SmallVector<std::pair<unsigned, MCRegister>, 8> DefUnits, UseUnits;
   SmallVector<unsigned, 8> ExplicitUseUnits;
   SmallVector<int64_t, 2> Tokens;
@@ -178,7 +178,7 @@ struct WaitCountAnalysis::Impl
   RegisterUnits RU;
   DenseMap<const Instruction *, InstInfo> Infos;
   std::array<uint32_t, MaxWaitCounters> OutOfOrderEvents{};
-  std::optional<unsigned> StoreOnlyCounter;
+  std::optional<unsigned> LoadCounter, StoreOnlyCounter;
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
   std::optional<unsigned> TranslationCounter;
   MCRegister Exec;
@@ -190,8 +190,9 @@ struct WaitCountAnalysis::Impl
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (auto C = CM.counterOf(WaitEvent(E)); C && !CM.inOrder(WaitEvent(E)))
         OutOfOrderEvents[*C] |= 1u << E;
+    LoadCounter = CM.counterOf(WaitEvent::VmemLoad);
     auto Store = CM.counterOf(WaitEvent::VmemStore);
-    if (Store && Store != CM.counterOf(WaitEvent::VmemLoad))
+    if (Store && Store != LoadCounter)
       StoreOnlyCounter = Store;
     TranslationCounter = CM.counterOf(WaitEvent::Translation);
     for (const BasicBlock &BB : F.blocks())
@@ -226,23 +227,20 @@ struct WaitCountAnalysis::Impl
       const MCInstrDesc &D = TI.instrInfo().get(MI.getOpcode());
       for (unsigned Op = D.getNumDefs(); Op < MI.getNumOperands(); ++Op)
         if (MI.getOperand(Op).isReg() && MI.getOperand(Op).getReg())
-          II.ExplicitUses.push_back(MI.getOperand(Op).getReg());
+          append_range(II.ExplicitUseUnits, RU.units(MI.getOperand(Op).getReg()));
     }
     II.Barrier = HardwareModel::roleOf(I.mnemonic()) == InstRole::Barrier;
     II.CacheInvalidate = HardwareModel::roleOf(I.mnemonic()) == InstRole::CacheInvalidate;
     II.Return = isReturn(I) && !isProgramEnd(I) && jumpsToReturnAddress(I);
     II.Call = I.facts().has(IF_Call);
-    II.Defs.assign(I.facts().Defs.begin(), I.facts().Defs.end());
-    II.Uses.assign(I.facts().Uses.begin(), I.facts().Uses.end());
-    for (MCRegister R : II.Defs)
+    for (MCRegister R : I.facts().Defs)
       for (unsigned U : RU.units(R))
         II.DefUnits.emplace_back(U, R);
-    for (MCRegister R : II.Uses)
+    for (MCRegister R : I.facts().Uses)
       for (unsigned U : RU.units(R))
         II.UseUnits.emplace_back(U, R);
-    for (MCRegister R : II.ExplicitUses)
-      append_range(II.ExplicitUseUnits, RU.units(R));
-    II.WritesExec = any_of(II.Defs, [&](MCRegister R) { return TI.regInfo().regsOverlap(R, Exec); });
+    II.WritesExec = any_of(I.facts().Defs,
+                           [&](MCRegister R) { return TI.regInfo().regsOverlap(R, Exec); });
     if (const auto *T = I.getModifier<MemTokenData>())
       II.Tokens.assign(T->Tokens.begin(), T->Tokens.end());
     return II;
@@ -410,7 +408,7 @@ struct WaitCountAnalysis::Impl
       for (unsigned C : Busy) {
         const CounterState &CS = S.C[C];
         if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second) &&
-                                         !(InOrderVmem && C == CM.counterOf(WaitEvent::VmemLoad)))
+                                         !(InOrderVmem && C == LoadCounter))
           need(S, W, C, It->second.Score, reason(WaitReason::Write, It->second.Producer, R));
         if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
           need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C, It->second.Score,
@@ -436,9 +434,9 @@ struct WaitCountAnalysis::Impl
     // The acquire half of a fence: the loads and returning atomics before
     // the invalidate must be done (LLVM's rule; stores belong to the
     // release half, which the memory legalizer orders).
-    if (II.CacheInvalidate)
-      if (auto C = CM.counterOf(WaitEvent::VmemLoad))
-        need(S, W, *C, S.C[*C].UB, reason(WaitReason::Invalidate, S.C[*C].Newest));
+    if (II.CacheInvalidate && LoadCounter)
+      need(S, W, *LoadCounter, S.C[*LoadCounter].UB,
+           reason(WaitReason::Invalidate, S.C[*LoadCounter].Newest));
     if (II.Return)
       for (unsigned C = 0; C < N; ++C)
         if (C != StoreOnlyCounter && C != TranslationCounter)

@@ -11,6 +11,7 @@
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
+#include "VgprMsbSupport.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
@@ -60,10 +61,13 @@ Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Vi
 /// after it.
 Error withLogicalVgprs(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
                        function_ref<Error()> Work) {
-  bool Encoded = any_of(M.functions(), [](const Function &F) {
-    return any_of(F.blocks(), [](const BasicBlock &BB) {
+  if (!M.target().hardware().hasHighVgprs())
+    return Work();
+  VgprMsbCodec Codec(M.target());
+  bool Encoded = any_of(M.functions(), [&](const Function &F) {
+    return any_of(F.blocks(), [&](const BasicBlock &BB) {
       return any_of(BB.instructions(),
-                    [](const Instruction &I) { return I.mnemonic() == "s_set_vgpr_msb"; });
+                    [&](const Instruction &I) { return isSetVgprMsb(I, Codec); });
     });
   });
   if (!Encoded)
