@@ -15,6 +15,7 @@
 #include "llvm/Support/Format.h"
 #include <algorithm>
 #include <list>
+#include <map>
 
 using namespace llvm;
 
@@ -77,7 +78,9 @@ struct GroupPlan {
   /// gfx1250) the clock is read into.
   std::optional<MCRegister> Clock;
   bool Guard = false;
-  std::string Label; ///< the skip label of a guarded group
+  /// A group on a CFG edge: the branch that skips it (MarkerSite::SkipBranch).
+  std::string SkipBranch;
+  std::string Label; ///< the skip label of a guarded or edge group
 };
 
 using InstructionPoint = std::pair<BasicBlock *, Instruction *>;
@@ -86,6 +89,7 @@ struct Group {
   InsertPoint P;
   unsigned Order = 0; // layout position
   std::vector<unsigned> Sites;
+  std::string SkipBranch; ///< the sites' MarkerSite::SkipBranch
 };
 
 /// One inserted statement: assembly text, or the guard's branch to the
@@ -112,6 +116,11 @@ public:
   Expected<EmitStats> run();
 
 private:
+  /// Groups last to first, so that every point is still where the plan saw
+  /// it; groups sharing a point (the edge groups before one conditional
+  /// branch, always before an instruction) first to last, as each goes
+  /// right before that instruction.
+  std::vector<size_t> emissionOrder() const;
   void buildGroups();
   GroupPlan plan(const Group &G, const DenseSet<unsigned> &Forced,
                  std::vector<std::pair<unsigned, std::string>> &Refusals) const;
@@ -176,7 +185,8 @@ void FunctionEmitter::buildGroups() {
     for (Instruction *P : Run)
       Past[P] = {&BB, nullptr};
   }
-  DenseMap<unsigned, unsigned> GroupOf;
+  // Sites on different edges out of one point are different groups.
+  std::map<std::pair<unsigned, std::string>, unsigned> GroupOf;
   for (unsigned S = 0; S < Sites.size(); ++S) {
     const InsertPoint &P = Sites[S].Point;
     InsertPoint Key = P;
@@ -187,9 +197,9 @@ void FunctionEmitter::buildGroups() {
     }
     unsigned KeyOrder = OrderOf.lookup({Key.Block, Key.Before});
     unsigned Order = OrderOf.lookup({P.Block, P.Before});
-    auto [It, New] = GroupOf.try_emplace(KeyOrder, Groups.size());
+    auto [It, New] = GroupOf.try_emplace({KeyOrder, Sites[S].SkipBranch}, Groups.size());
     if (New)
-      Groups.push_back({P, Order, {}});
+      Groups.push_back({P, Order, {}, Sites[S].SkipBranch});
     Group &G = Groups[It->second];
     // The group sits at its earliest point: liveness there covers what the
     // pseudo-instructions after it read (a data marker's payload register).
@@ -203,8 +213,24 @@ void FunctionEmitter::buildGroups() {
     stableSort(G.Sites, [&](unsigned A, unsigned B) {
       return Sites[A].Rank < Sites[B].Rank;
     });
-  std::sort(Groups.begin(), Groups.end(),
-            [](const Group &A, const Group &B) { return A.Order < B.Order; });
+  // At one point the markers that always run come before the edge groups.
+  stableSort(Groups, [](const Group &A, const Group &B) {
+    return std::make_pair(A.Order, !A.SkipBranch.empty()) <
+           std::make_pair(B.Order, !B.SkipBranch.empty());
+  });
+}
+
+std::vector<size_t> FunctionEmitter::emissionOrder() const {
+  std::vector<size_t> Order;
+  for (size_t End = Groups.size(); End > 0;) {
+    size_t Begin = End - 1;
+    while (Begin > 0 && Groups[Begin - 1].P == Groups[End - 1].P)
+      --Begin;
+    for (size_t K = Begin; K < End; ++K)
+      Order.push_back(K);
+    End = Begin;
+  }
+  return Order;
 }
 
 bool FunctionEmitter::usesImmediate(const MarkerSite &S) const {
@@ -293,6 +319,8 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
   }
   if (P.Emit.empty())
     P.Guard = false;
+  else
+    P.SkipBranch = G.SkipBranch;
   return P;
 }
 
@@ -385,9 +413,13 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
   };
   if (WithPredicate)
     Add(Pre, predicateStatements(Ctx.Checks, Name(*Pred), PredTemp ? Name(*PredTemp) : ""));
+  if (Plan.Guard && Plan.SaveScc)
+    Pre.push_back({"s_cselect_b32 " + Name(*Plan.SaveScc) + ", 1, 0"});
+  // An edge group: the edge's condition is tested before the guard
+  // clobbers SCC, after the save both ways to the skip label restore.
+  if (!Plan.SkipBranch.empty())
+    Pre.push_back({Plan.SkipBranch, true});
   if (Plan.Guard) {
-    if (Plan.SaveScc)
-      Pre.push_back({"s_cselect_b32 " + Name(*Plan.SaveScc) + ", 1, 0"});
     if (Pred) {
       Pre.push_back({"s_bitcmp1_b32 " + Name(*Pred) + ", 0"});
       Pre.push_back({"s_cbranch_scc0", true});
@@ -534,7 +566,7 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
       Ctx.Inserted.insert(&Into.insert(At, std::move(I)));
   };
 
-  if (!Plan.Guard) {
+  if (Plan.Label.empty()) {
     Insert(*BB, Pos, *PreI);
     Insert(*BB, Pos, *BodyI);
   } else {
@@ -563,7 +595,9 @@ bool FunctionEmitter::refuse(unsigned S, const std::string &Why, DenseSet<unsign
     if (Sites[K].AllOrNothing && Sites[K].Handle == Sites[S].Handle)
       New |= Forced.insert(K).second;
   if (New)
-    warn(Sites[S], Why + "; none of the function's entry and exit markers is inserted");
+    warn(Sites[S], Why + (Sites[S].Kind == SiteKind::User
+                              ? "; none of the loop's markers is inserted"
+                              : "; none of the function's entry and exit markers is inserted"));
   return New;
 }
 
@@ -682,7 +716,7 @@ Expected<EmitStats> FunctionEmitter::run() {
 
   // Skip labels numbered in layout order.
   for (GroupPlan &P : Plans)
-    if (P.Guard)
+    if (P.Guard || !P.SkipBranch.empty())
       P.Label = Ctx.newLabel();
   bool AnyGuard = llvm::any_of(Plans, [](const GroupPlan &P) { return P.Guard; });
   if (!AnyGuard)
@@ -691,7 +725,7 @@ Expected<EmitStats> FunctionEmitter::run() {
   // The predicate goes first at the function's start, also when no marker
   // is there.
   bool PredicateEmitted = !Pred;
-  for (size_t K = Groups.size(); K-- > 0;) {
+  for (size_t K : emissionOrder()) {
     bool AtEntry = atEntry(Groups[K]);
     if (Plans[K].Emit.empty() && !AtEntry)
       continue;
@@ -700,7 +734,7 @@ Expected<EmitStats> FunctionEmitter::run() {
     PredicateEmitted |= AtEntry;
   }
   if (!PredicateEmitted) {
-    Group G{EntryPoint, 0, {}};
+    Group G{EntryPoint, 0, {}, {}};
     if (Error E = emitGroup(G, GroupPlan(), /*WithPredicate=*/true))
       return std::move(E);
   }

@@ -86,6 +86,19 @@ Expected<MemBarrierMode> parseMemBarrier(StringRef What, StringRef V) {
   return invalid(What, V, "none, asm or fence (or 0, 1, 2)");
 }
 
+Expected<LoopMode> parseLoops(StringRef What, StringRef V) {
+  StringRef S = V.trim();
+  for (StringRef T : {"all", "on", "1"})
+    if (S.equals_insensitive(T))
+      return LoopMode::All;
+  if (S.equals_insensitive("outer"))
+    return LoopMode::Outer;
+  for (StringRef T : {"off", "none", "0"})
+    if (S.equals_insensitive(T))
+      return LoopMode::Off;
+  return invalid(What, V, "all, outer or off");
+}
+
 namespace {
 
 /// One setting, known by an environment variable and a pass argument.
@@ -154,6 +167,14 @@ const Setting Settings[] = {
        C.MemBarrier = *M; // accepted; no effect on final assembly
        return Error::success();
      }},
+    {"SQTT_INSTRUMENT_LOOPS", "loops",
+     [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
+       Expected<LoopMode> M = parseLoops(W, V);
+       if (!M)
+         return M.takeError();
+       C.Loops = *M;
+       return Error::success();
+     }},
 };
 
 } // namespace
@@ -212,6 +233,13 @@ Error SQTTConfig::applyArguments(const PassArguments &Args) {
         return E;
       continue;
     }
+    if (Key == "density-warn") {
+      Expected<unsigned> N = parseUnsigned(Key, Value);
+      if (!N)
+        return N.takeError();
+      DensityWarn = *N;
+      continue;
+    }
     const Setting *Found = nullptr;
     for (const Setting &S : Settings)
       if (Key == S.Arg)
@@ -220,7 +248,7 @@ Error SQTTConfig::applyArguments(const PassArguments &Args) {
       std::string Known;
       for (const Setting &S : Settings)
         Known += std::string(S.Arg) + ", ";
-      Known += "funcmap-out, funcmap-in-asm, verify, stats";
+      Known += "funcmap-out, funcmap-in-asm, verify, stats, density-warn";
       return createStringError(inconvertibleErrorCode(),
                                "unknown argument '" + Key + "' (known: " + Known + ")");
     }
@@ -228,6 +256,8 @@ Error SQTTConfig::applyArguments(const PassArguments &Args) {
     StringRef V = Value;
     if (V.empty() && StringRef(Found->Arg) == "barriers")
       V = "1";
+    if (V.empty() && StringRef(Found->Arg) == "loops")
+      V = "all";
     if (Error E = Found->Apply(*this, Twine(Key).str() + " (" + Found->Env + ")", V))
       return E;
   }

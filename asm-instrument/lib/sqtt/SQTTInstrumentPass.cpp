@@ -4,6 +4,8 @@
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/sqtt/BarrierMarkers.h"
 #include "asm-instrument/sqtt/FunctionMarkers.h"
+#include "asm-instrument/sqtt/LoopMarkers.h"
+#include "asm-instrument/sqtt/MarkerDensity.h"
 #include "asm-instrument/sqtt/MarkerEmitter.h"
 #include "asm-instrument/sqtt/MemoryMarkers.h"
 #include "asm-instrument/sqtt/RegisterBudget.h"
@@ -187,6 +189,19 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
     if (Config.memoryEnabled())
       Add(F, memorySites(*F, Config.MemoryChunk, Config.MemoryMaxGap));
   }
+  // Loops on the CFG as read: loop-phase scopes and the density report.
+  const bool Density = Config.Stats || Config.DensityWarn;
+  DenseMap<Function *, std::unique_ptr<FunctionLoops>> LoopsOf;
+  if (Config.Loops != LoopMode::Off || Density)
+    for (Function *F : Funcs)
+      LoopsOf[F] = std::make_unique<FunctionLoops>(*F);
+  if (Config.Loops != LoopMode::Off)
+    for (Function *F : Funcs)
+      Add(F, loopSites(*F, LoopsOf[F]->LI, Config.Loops, Ids, context()));
+  std::vector<FunctionDensity> Densities;
+  if (Density)
+    for (Function *F : Funcs)
+      Densities.push_back(measureDensity(*F, LoopsOf[F]->LI, SitesOf[F]));
 
   // 2. IDs.
   for (Function *F : Funcs)
@@ -302,7 +317,11 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
       Total += S;
     }
     printStats("", false, Total, OS);
+    for (const FunctionDensity &D : Densities)
+      printDensity(D, OS);
   }
+  for (const FunctionDensity &D : Densities)
+    warnDensity(D, Config.DensityWarn.value_or(SQTTConfig::DefaultDensityWarn), M, context());
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

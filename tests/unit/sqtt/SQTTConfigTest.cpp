@@ -140,4 +140,21 @@ TEST(SQTTConfigTest, ClockPackingNeedsGfx12) {
   EXPECT_FALSE(bool(C.checkTarget(*Gfx942)));
 }
 
+TEST(SQTTConfigTest, LoopsAndDensityWarn) {
+  auto C = fromEnv({{"SQTT_INSTRUMENT_LOOPS", "outer"}});
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_EQ(C->Loops, LoopMode::Outer);
+  EXPECT_FALSE(C->DensityWarn.has_value());
+  // A bare `loops` is every loop; the argument wins over the environment.
+  ASSERT_FALSE(bool(C->applyArguments(parsePassArguments("loops,density-warn=8"))));
+  EXPECT_EQ(C->Loops, LoopMode::All);
+  EXPECT_EQ(C->DensityWarn, 8u);
+  ASSERT_FALSE(bool(C->applyArguments(parsePassArguments("loops=off"))));
+  EXPECT_EQ(C->Loops, LoopMode::Off);
+  std::string E = errorOf(C->applyArguments(parsePassArguments("loops=inner")));
+  EXPECT_EQ(E, "invalid loops (SQTT_INSTRUMENT_LOOPS)='inner': expected all, outer or off");
+  E = errorOf(C->applyArguments(parsePassArguments("density-warn=x")));
+  EXPECT_EQ(E, "invalid density-warn='x': expected a non-negative decimal number");
+}
+
 } // namespace

@@ -50,6 +50,14 @@ struct MarkerSite {
   std::string What;
   /// The function's entry/exit sites are all emitted or none.
   bool AllOrNothing = false;
+  /// A marker on a CFG edge placed before its source's conditional branch
+  /// (LoopMarkers.h): the conditional branch mnemonic that skips the marker
+  /// when control does not take the edge. Empty: the marker always runs.
+  std::string SkipBranch;
+  /// The block whose execution count the marker shares, when not the block
+  /// of its point (a marker on an edge out of a loop runs once per exit,
+  /// not once per iteration); for the density report.
+  const BasicBlock *RunsWith = nullptr;
 };
 
 /// The marker word of \p S once IDs are assigned.

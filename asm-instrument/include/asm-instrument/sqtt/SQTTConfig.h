@@ -15,12 +15,14 @@
 //   SQTT_SHADER_CLOCK_BITS      shader-clock-bits=    0 (default) | 1..29
 //   SQTT_SHADER_CLOCK_SHIFT     shader-clock-shift=   0..31 (default 4)
 //   SQTT_MEM_BARRIER            mem-barrier=          none|asm|fence|0|1|2|...
+//   SQTT_INSTRUMENT_LOOPS       loops[=]              all (bare `loops`) | outer | off
 //
 // SQTT_MEM_BARRIER is accepted and checked but has no effect: it selects an
 // IR-level reordering boundary, and placement in final assembly is exact.
 // Output settings have no variable: arguments funcmap-out=FILE,
 // funcmap-in-asm, verify (the instrumentation verifier), stats (printed to
-// the context's statsStream()), which a driver's options may supply
+// the context's statsStream(), with the density report), density-warn=N
+// (MarkerDensity.h), which a driver's options may supply
 // (addPasses' leading arguments). An invalid value is an error that names
 // the variable or argument.
 //
@@ -45,6 +47,8 @@ namespace stinkytofu::sqtt {
 
 enum class CostMode : uint8_t { InstructionCount, WeightedCost };
 enum class MemBarrierMode : uint8_t { None, Asm, Fence };
+/// Loop-phase scopes (LoopMarkers.h): none, every natural loop, outermost only.
+enum class LoopMode : uint8_t { Off, All, Outer };
 
 /// Which waves emit markers, one mask per HW_ID dimension; bit i set: id i
 /// emits. A dimension is checked only when its mask is not full.
@@ -77,6 +81,7 @@ struct SQTTConfig {
   /// gfx12 shader-clock packing; 0: off.
   unsigned ShaderClockBits = 0;
   unsigned ShaderClockShift = 4;
+  LoopMode Loops = LoopMode::Off;
 
   // --- Outputs (arguments only) ---------------------------------------------
   /// Where the driver writes funcMap() once the whole run has succeeded; the
@@ -85,6 +90,11 @@ struct SQTTConfig {
   bool FuncmapInAsm = false;
   bool Verify = false;
   bool Stats = false;
+  /// Warn about a loop body with more than one marker record per this many
+  /// instructions (0: never); set, it warns also without `stats`.
+  std::optional<unsigned> DensityWarn;
+  /// docs/sqtt-instrument.md, "Density report".
+  static constexpr unsigned DefaultDensityWarn = 20;
 
   bool functionsEnabled() const { return FunctionThreshold != 0; }
   bool memoryEnabled() const { return MemoryChunk != 0; }
@@ -118,6 +128,8 @@ llvm::Expected<uint32_t> parseMask(llvm::StringRef What, llvm::StringRef V);
 /// 0/1, yes/no, y/n, on/off, true/false.
 llvm::Expected<bool> parseBool(llvm::StringRef What, llvm::StringRef V);
 llvm::Expected<unsigned> parseUnsigned(llvm::StringRef What, llvm::StringRef V);
+/// all/on/1, outer, off/none/0.
+llvm::Expected<LoopMode> parseLoops(llvm::StringRef What, llvm::StringRef V);
 /// none/off/0, asm/compiler/clobber/1, fence/on/hw/2.
 llvm::Expected<MemBarrierMode> parseMemBarrier(llvm::StringRef What, llvm::StringRef V);
 

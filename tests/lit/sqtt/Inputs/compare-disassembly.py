@@ -24,7 +24,9 @@ INSERTED = [re.compile(p) for p in (
     r"^s_lshr_b32 (s\d+), \S+, \1$",
     r"^s_and_b32 (s\d+), \1, s\d+$",
     r"^s_bitcmp1_b32 s\d+, 0$",
-    r"^s_cbranch_scc0$",
+    # the scope check's skip branch; any condition skips a marker on a
+    # loop's edge (the edge's branch, or its inverse)
+    r"^s_cbranch_\w+$",
     r"^s_cselect_b32 s\d+, 1, 0$",
     r"^s_cmp_lg_u32 s\d+, 0$",
 )]
@@ -61,28 +63,50 @@ def normalize(inst):
         return mnemonic
     if PC_RELATIVE.match(inst):
         mnemonic, _, operands = inst.partition(" ")
-        operands = ", ".join("<imm>" if re.fullmatch(r"-?(0x[0-9a-fA-F]+|\d+)", op) else op
+        # gfx11+ print a literal as lit(0x2c), gfx1250's 64-bit one lit64(...)
+        operands = ", ".join("<imm>" if re.fullmatch(r"(lit(64)?\()?-?(0x[0-9a-fA-F]+|\d+)\)?", op)
+                             else op
                              for op in operands.split(", "))
         return f"{mnemonic} {operands}"
     return inst
 
 
 def compare(name, orig, inst):
+    """Matches the original instructions in order; an instrumented one that
+    matches the next original but may also be inserted (a skip branch with
+    the original branch's condition) is a choice, undone when the rest
+    does not match."""
     i = j = inserted = 0
-    while j < len(inst):
-        if i < len(orig) and orig[i] == inst[j]:
+    choices = []  # (i, j, inserted) where inst[j] matched orig[i] but is insertable
+    steps, limit = 0, 64 * (len(inst) + 1)
+    failure = None
+    while j < len(inst) or i != len(orig):
+        steps += 1
+        insertable = j < len(inst) and any(p.match(inst[j]) for p in INSERTED)
+        if j < len(inst) and i < len(orig) and orig[i] == inst[j]:
+            if insertable:
+                choices.append((i, j, inserted))
             i += 1
-        elif any(p.match(inst[j]) for p in INSERTED):
+            j += 1
+            continue
+        if insertable:
             inserted += 1
-        else:
-            print(f"{name}: MISMATCH at instrumented instruction {j + 1}: '{inst[j]}', "
-                  f"expected original instruction {i + 1}: "
-                  f"'{orig[i] if i < len(orig) else '<end>'}'")
+            j += 1
+            continue
+        if failure is None:
+            failure = (i, j)
+        if not choices or steps > limit:
+            i, j = failure
+            if j < len(inst):
+                print(f"{name}: MISMATCH at instrumented instruction {j + 1}: '{inst[j]}', "
+                      f"expected original instruction {i + 1}: "
+                      f"'{orig[i] if i < len(orig) else '<end>'}'")
+            else:
+                print(f"{name}: MISSING original instruction {i + 1}: '{orig[i]}'")
             return None
+        i, j, inserted = choices.pop()
+        inserted += 1
         j += 1
-    if i != len(orig):
-        print(f"{name}: MISSING original instruction {i + 1}: '{orig[i]}'")
-        return None
     return inserted
 
 
