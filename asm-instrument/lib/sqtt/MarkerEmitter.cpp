@@ -135,7 +135,12 @@ private:
   /// something new was refused.
   bool refuse(unsigned S, const std::string &Why, DenseSet<unsigned> &Forced,
               std::vector<std::pair<unsigned, std::string>> &Warnings);
-  bool atEntry(const Group &G) const { return Pred && G.P == EntryPoint; }
+  /// The predicate goes once, with the first group at the function's start
+  /// (edge groups may share that point).
+  bool atEntry(const Group &G) const {
+    return Pred && G.P == EntryPoint &&
+           &G == &*llvm::find_if(Groups, [&](const Group &X) { return X.P == EntryPoint; });
+  }
   GroupCode code(const GroupPlan &Plan, bool WithPredicate) const;
   Expected<uint64_t> bytes(const GroupCode &C);
   Error emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate);
