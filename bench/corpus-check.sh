@@ -14,6 +14,7 @@
 #   (default scope), then llvm-mc assembles the original and the output for the
 #   file's target, and the output's disassembly with the inserted instructions
 #   taken out must be the original's (tests/lit/sqtt/Inputs/compare-disassembly.py).
+#   Also prints the markers refused (the --stats total), per target.
 # --end-to-end: --instrument, then the one-shot route of the same pipeline,
 #   `--emit-obj --link`, must give the bytes of llvm-mc + ld.lld -shared +
 #   sqtt-funcmap patch, and `sqtt-funcmap dump` must give every K:/F: row the
@@ -180,12 +181,13 @@ pipeline=(--LongBranchLoweringPass --CallTargetRecoveryPass
 inserted=0         # instructions the last check_instrument saw inserted
 inserted_total=0   # over the passing files
 nothing_inserted=0 # passing files that got nothing
+declare -A refused_of # target -> markers refused (--stats), over the instrumented files
 
 check_instrument() {
   local file="$1" t="$2" id="$4" mc_flags
   mapfile -t mc_flags < <(mc_target_flags "$id")
   local mc=("$llvm/llvm-mc" -triple=amdgcn-amd-amdhsa "${mc_flags[@]}" -filetype=obj)
-  if ! "$opt" "$file" "${pipeline[@]}" -o "$t/k.s" 2>"$t/err"; then
+  if ! "$opt" "$file" "${pipeline[@]}" --stats-file="$t/stats" -o "$t/k.s" 2>"$t/err"; then
     report="  instrumenting failed: $(head -3 "$t/err")"
   elif ! "${mc[@]}" "$file" -o "$t/orig.o" 2>"$t/err"; then
     report="  llvm-mc rejects the original: $(head -3 "$t/err")"
@@ -197,6 +199,9 @@ check_instrument() {
   else
     inserted="$(sed -nE 's/^OK: [0-9]+ original, ([0-9]+) inserted$/\1/p' "$t/cmp")"
   fi
+  local n
+  n="$(sed -nE 's/^total: .* refused ([0-9]+),.*/\1/p' "$t/stats" 2>/dev/null)"
+  refused_of[$3]=$(( ${refused_of[$3]:-0} + ${n:-0} ))
 }
 
 check_end_to_end() {
@@ -265,5 +270,10 @@ if [ "$mode" = roundtrip ]; then
 else
   echo "$passed/$total ok ($mode); in those: $inserted_total instructions inserted," \
        "$nothing_inserted files got none"
+  line=""
+  for arch in $(printf '%s\n' "${!refused_of[@]}" | sort); do
+    line="${line:+$line, }$arch ${refused_of[$arch]}"
+  done
+  echo "markers refused per target: ${line:-none instrumented}"
 fi
 [ "$passed" -eq "$total" ]

@@ -361,10 +361,29 @@ class Processor<string name> {
   // (hasFlatLgkmVMemCountInOrder); without it only a wait for 0 proves
   // anything on them.
   bit FlatCountsInOrder = 1;
+  // LLVM's VALUReadSGPRHazard (AMDGPUWaitSGPRHazards, gfx1200/gfx1201): once
+  // a VALU has read an SGPR, a later read of it after an SALU wrote it needs
+  // `s_wait_alu depctr_sa_sdst(0)` between them.
+  bit VALUReadSGPRHazard = 0;
+  // An SGPR parked in a VGPR lane (v_writelane_b32 ... v_readlane_b32, as
+  // LLVM spills SGPRs): what goes before the v_writelane, whose VALU read of
+  // the SGPR may follow a VALU write of it, and after the v_readlane, whose
+  // VALU write of the SGPR any instruction may read next (LLVM's
+  // GCNHazardRecognizer and AMDGPUWaitSGPRHazards): "" when nothing.
+  string SgprLaneSaveWait = "";
+  string SgprLaneRestoreWait = "";
+  // Which DS instructions read M0, as LLVM's code generator knows: MC's
+  // assembler encodes the M0-reading DS pseudo, but where LLVM has an
+  // M0-free variant of it (this suffix: DS_READ_B32 -> DS_READ_B32_gfx9,
+  // has_m0_read = 0) the hardware reads M0 only for GDS (the gds bit). ""
+  // when the encodings MC picks list M0 exactly (gfx10+: the M0-free pseudos).
+  string DsM0FreeVariant = "";
 }
 
 //--- gfx9: wave64, M0-only trace data with the SALU-M0 hazard. --------------
 let Generation = "gfx9", WaveSize = 64, HasTtraceDataImm = 0,
+    SgprLaneRestoreWait = "s_nop 4", // VMEM reads VALU-written SGPR: 5 wait states
+    DsM0FreeVariant = "_gfx9",
     NeedsNopBeforeTtraceData = 1, MaxSGPRs = 102, Clock = Clock_SMemTime,
     ScopeCuField = "CU_ID", ScopeWgField = "TG_ID",
     Counters = Gfx9Counters, CounterEvents = Gfx9Events, FlatCountsInOrder = 0 in {
@@ -381,8 +400,9 @@ let Generation = "gfx9", WaveSize = 64, HasTtraceDataImm = 0,
     def GFX90A : Processor<"gfx90a">;
   }
   // gfx940 family: SE_ID [15:13], XCC_ID, 8-pass 32x32x8 MFMA.
+  // VALU reads a VALU-written SGPR: 2 wait states.
   let HwIdFields = !listconcat(Gfx9HwIdFields<3>.Ret, Gfx940XccIdFields),
-      HasAGPRs = 1, MaxVGPRs = 512,
+      SgprLaneSaveWait = "s_nop 1", HasAGPRs = 1, MaxVGPRs = 512,
       CycleOverrides = [CycleOverride<IC_MFMA, 4, 32>] in {
     def GFX942 : Processor<"gfx942">;
     def GFX950 : Processor<"gfx950">;
@@ -413,7 +433,10 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
               Gfx10HwId1Fields<HwReg_WAVE_HW_ID1, 3, 1>.Ret,
               Gfx10HwId2Fields<HwReg_WAVE_HW_ID2, 0>.Ret),
           CycleOverrides = [CycleOverride<IC_WMMA, 4, 16>],
-          Counters = Gfx12Counters, CounterEvents = Gfx12Events in {
+          Counters = Gfx12Counters, CounterEvents = Gfx12Events,
+          VALUReadSGPRHazard = 1,
+          SgprLaneSaveWait = "s_wait_alu depctr_va_sdst(0) depctr_sa_sdst(0)",
+          SgprLaneRestoreWait = "s_wait_alu depctr_va_sdst(0)" in {
         def GFX1200 : Processor<"gfx1200">;
         def GFX1201 : Processor<"gfx1201">;
       }
@@ -474,6 +497,17 @@ def Role_CrossLane  : InstRole<"CrossLane", [
     "v_permlane_up_b32", "v_permlane_down_b32", "v_permlane_xor_b32",
     "v_permlane_idx_gen_b32", "ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32",
     "ds_bpermute_fi_b32"]>;
+
+// DS lane shuffles that go through the LDS hardware and that SQTT address
+// tracing records with their per-lane index, by the funcmap kind
+// (`addr_trace_<kind>`). Other cross-lane DS instructions (ds_swizzle) carry
+// no index and are not traced.
+class LanePermute<string kind, list<string> mnemonics> {
+  string Kind = kind;
+  list<string> Mnemonics = mnemonics;
+}
+def : LanePermute<"ds_permute", ["ds_permute_b32"]>;
+def : LanePermute<"ds_bpermute", ["ds_bpermute_b32", "ds_bpermute_fi_b32"]>;
 
 // A wait on memory counters and the counters it waits on, by MC's field
 // names: gfx9-gfx11 `s_waitcnt` (vmcnt, expcnt, lgkmcnt), gfx10-gfx11's

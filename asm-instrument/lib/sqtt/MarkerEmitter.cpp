@@ -1,6 +1,8 @@
 //===- MarkerEmitter.cpp - Planned markers become instructions ------------===//
 #include "asm-instrument/sqtt/MarkerEmitter.h"
+#include "asm-instrument/sqtt/AddressTrace.h"
 #include "asm-instrument/sqtt/MarkerEncoding.h"
+#include "asm-instrument/sqtt/SgprSpill.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
 #include "stinkytofu/analysis/BranchRange.h"
 #include "stinkytofu/analysis/RegisterUsage.h"
@@ -27,11 +29,14 @@ EmitStats &EmitStats::operator+=(const EmitStats &O) {
   User += O.User;
   Barrier += O.Barrier;
   Memory += O.Memory;
+  AddressTraces += O.AddressTraces;
+  TraceRecords += O.TraceRecords;
   Immediate += O.Immediate;
   ViaM0 += O.ViaM0;
   Payloads += O.Payloads;
   M0Saves += O.M0Saves;
   SccSaves += O.SccSaves;
+  SgprSpills += O.SgprSpills;
   Guards += O.Guards;
   Refused += O.Refused;
   Added += O.Added;
@@ -51,9 +56,9 @@ EmitContext::EmitContext(Module &M, StinkyTofuContext &Context, const SQTTConfig
         Labels.insert(BB.label());
 }
 
-std::string EmitContext::newLabel() {
+std::string EmitContext::newLabel(StringRef Prefix) {
   for (;;) {
-    std::string L = ".Lsqtt_skip_" + std::to_string(NextLabel++);
+    std::string L = Prefix.str() + std::to_string(NextLabel++);
     if (Labels.contains(L) || M.assembler().context().lookupSymbol(L))
       continue;
     Labels.insert(L);
@@ -77,6 +82,13 @@ struct GroupPlan {
   /// Shader-clock packing: the register (the first of an aligned pair on
   /// gfx1250) the clock is read into.
   std::optional<MCRegister> Clock;
+  /// Address traces: the lane counter, the temporaries, the labels of the
+  /// lane loops.
+  std::optional<MCRegister> TraceCounter;
+  SmallVector<MCRegister, 3> TraceTemps;
+  std::vector<std::string> LoopLabels;
+  /// Live SGPRs parked in VGPR lanes to serve as the registers above.
+  SmallVector<SgprSpill, 4> Spills;
   bool Guard = false;
   /// A group on a CFG edge: the branch that skips it (MarkerSite::SkipBranch).
   std::string SkipBranch;
@@ -97,6 +109,9 @@ struct Group {
 struct Statement {
   std::string Text;
   bool SkipBranch = false;
+  /// An address-trace loop: LoopHead starts a labelled block, LoopBack is
+  /// the branch back to it (Text its mnemonic).
+  TraceStatement::Kind Loop = TraceStatement::Kind::Instruction;
 };
 
 /// The code of one group, before it is assembled: the guard (and the
@@ -125,7 +140,13 @@ private:
   GroupPlan plan(const Group &G, const DenseSet<unsigned> &Forced,
                  std::vector<std::pair<unsigned, std::string>> &Refusals) const;
   bool usesImmediate(const MarkerSite &S) const;
-  bool needsM0(const MarkerSite &S) const { return !usesImmediate(S) || S.Payload; }
+  /// SGPRs no group of \p Emit may park (SgprSpill.h): the program's
+  /// registers its code reads (a payload, a traced operation's operands)
+  /// and the scope predicate.
+  SmallVector<MCRegister, 8> keptSGPRs(ArrayRef<unsigned> Emit) const;
+  bool needsM0(const MarkerSite &S) const {
+    return !usesImmediate(S) || S.Payload || S.Trace;
+  }
   void decidePredicate();
   /// Plans every group until no refusal changes the plans; then keeps the
   /// short branches in range (BranchRange.h) by refusing the groups between
@@ -144,7 +165,10 @@ private:
   GroupCode code(const GroupPlan &Plan, bool WithPredicate) const;
   Expected<uint64_t> bytes(const GroupCode &C);
   Error emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate);
-  Expected<std::list<Instruction>> make(ArrayRef<Statement> Code, StringRef Label);
+  /// \p Code as instructions; skip branches go to \p Label, a loop's
+  /// branch back to \p LoopLabel.
+  Expected<std::list<Instruction>> make(ArrayRef<Statement> Code, StringRef Label,
+                                        StringRef LoopLabel = "");
   void warn(const MarkerSite &S, const Twine &Reason);
   std::string describe(const BranchLayout::OutOfRange &R) const;
   /// Whether \p R's branch can become a long branch after the markers are
@@ -243,27 +267,62 @@ bool FunctionEmitter::usesImmediate(const MarkerSite &S) const {
                        Ctx.Config.ShaderClockBits != 0);
 }
 
+SmallVector<MCRegister, 8> FunctionEmitter::keptSGPRs(ArrayRef<unsigned> Emit) const {
+  SmallVector<MCRegister, 8> Kept;
+  if (Pred)
+    Kept.push_back(*Pred);
+  auto Add = [&](MCRegister R) {
+    for (MCRegister Part : TI.covered32(R))
+      if (TI.classOf(Part) == RegClass::SGPR)
+        Kept.push_back(Part);
+  };
+  for (unsigned S : Emit) {
+    const MarkerSite &Site = Sites[S];
+    if (Site.Trace && Site.Origin)
+      for (MCRegister R : Site.Origin->facts().Uses)
+        Add(R);
+    // A payload is `sN` or an immediate.
+    StringRef Payload = Site.Payload ? StringRef(*Site.Payload) : "";
+    unsigned N;
+    if (Payload.consume_front("s") && !Payload.getAsInteger(10, N))
+      if (MCRegister R = TI.reg32(RegClass::SGPR, N); R.isValid())
+        Add(R);
+  }
+  return Kept;
+}
+
 GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced,
                                 std::vector<std::pair<unsigned, std::string>> &Refusals) const {
   GroupPlan P;
   for (unsigned S : G.Sites)
     if (!Forced.contains(S))
       P.Emit.push_back(S);
+  std::erase_if(P.Emit, [&](unsigned S) {
+    if (!Sites[S].Trace || Sites[S].Trace->Unsupported.empty())
+      return false;
+    Refusals.emplace_back(S, Sites[S].Trace->Unsupported);
+    return true;
+  });
   if (P.Emit.empty())
     return P;
   const bool Packing = Ctx.Config.ShaderClockBits != 0;
   const bool ClockPair =
       Packing && Ctx.HW.shaderClock().Kind == ShaderClockKind::GetShaderCyclesU64;
+  // An address trace takes a lane counter and temporaries, and clobbers SCC.
+  unsigned TraceNeeds = 0;
+  for (unsigned S : P.Emit)
+    if (Sites[S].Trace)
+      TraceNeeds = std::max(TraceNeeds, 1 + traceTemporaries(*Sites[S].Trace));
   // Scratch candidates: dead here, not the predicate. A group takes at most
-  // four (scope check, clock, SCC, M0) and one may be the predicate; an
-  // aligned clock pair is searched in all of them.
-  std::vector<MCRegister> Free = Live.deadSGPRs(G.P, ClockPair ? SIZE_MAX : 5);
+  // four (scope check, clock, SCC, M0) and one may be the predicate, plus
+  // an address trace's; an aligned clock pair is searched in all of them.
+  std::vector<MCRegister> Free = Live.deadSGPRs(G.P, ClockPair ? SIZE_MAX : 5 + TraceNeeds);
   std::erase_if(Free, [&](MCRegister R) { return Pred && R == *Pred; });
-  size_t Next = 0;
+  std::optional<ScratchSGPRs> Scratch;
   auto Take = [&]() -> std::optional<MCRegister> {
-    if (Next < Free.size())
-      return Free[Next++];
-    return std::nullopt;
+    if (!Scratch)
+      Scratch.emplace(Live, G.P, Free, keptSGPRs(P.Emit));
+    return Scratch->take();
   };
   auto RefuseAll = [&](const std::string &Why) {
     for (unsigned S : P.Emit)
@@ -301,7 +360,7 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       return P;
     }
   }
-  if ((P.Guard || Packing) && Live.isLive(G.P, "SCC")) {
+  if ((P.Guard || Packing || TraceNeeds) && Live.isLive(G.P, "SCC")) {
     P.SaveScc = Take();
     if (!P.SaveScc) {
       RefuseAll("SCC is live and no SGPR is free to save it");
@@ -322,10 +381,31 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       P.Emit = std::move(Keep);
     }
   }
+  if (TraceNeeds && llvm::any_of(P.Emit, [&](unsigned S) { return Sites[S].Trace; })) {
+    P.TraceCounter = Take();
+    while (P.TraceCounter && P.TraceTemps.size() + 1 < TraceNeeds)
+      if (std::optional<MCRegister> R = Take())
+        P.TraceTemps.push_back(*R);
+      else
+        break;
+    if (!P.TraceCounter || P.TraceTemps.size() + 1 < TraceNeeds) {
+      std::vector<unsigned> Keep;
+      for (unsigned S : P.Emit) {
+        if (Sites[S].Trace)
+          Refusals.emplace_back(S, "no SGPRs are free here for the lane counter and "
+                                   "temporaries of the address trace");
+        else
+          Keep.push_back(S);
+      }
+      P.Emit = std::move(Keep);
+    }
+  }
   if (P.Emit.empty())
     P.Guard = false;
   else
     P.SkipBranch = G.SkipBranch;
+  if (Scratch && !P.Emit.empty())
+    P.Spills = Scratch->spills();
   return P;
 }
 
@@ -348,11 +428,13 @@ void FunctionEmitter::decidePredicate() {
   Pred = P;
 }
 
-Expected<std::list<Instruction>> FunctionEmitter::make(ArrayRef<Statement> Code, StringRef Label) {
+Expected<std::list<Instruction>> FunctionEmitter::make(ArrayRef<Statement> Code, StringRef Label,
+                                                      StringRef LoopLabel) {
   std::list<Instruction> Out;
   for (const Statement &S : Code) {
+    StringRef Target = S.Loop == TraceStatement::Kind::LoopBack ? LoopLabel : Label;
     Expected<Instruction> I =
-        S.SkipBranch ? Ctx.Factory.makeBranch(S.Text, Label) : Ctx.Factory.make(S.Text);
+        S.SkipBranch ? Ctx.Factory.makeBranch(S.Text, Target) : Ctx.Factory.make(S.Text);
     if (!I)
       return I.takeError();
     Out.push_back(std::move(*I));
@@ -416,6 +498,9 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
     for (std::string &T : Texts)
       To.push_back({std::move(T)});
   };
+  // Parked SGPRs go first and come back last, on both ways past a guard.
+  Add(Pre, sgprSpillSaves(Plan.Spills, TI));
+  St.SgprSpills += Plan.Spills.size();
   if (WithPredicate)
     Add(Pre, predicateStatements(Ctx.Checks, Name(*Pred), PredTemp ? Name(*PredTemp) : ""));
   if (Plan.Guard && Plan.SaveScc)
@@ -498,6 +583,21 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
       ViaM0(*S.Payload);
       ++St.Payloads;
     }
+    if (S.Trace) {
+      TracedOperation Op = *S.Trace;
+      // M0 was saved before the header: read the operation's M0 there.
+      for (std::string *Src : Op.scalarSources())
+        if (*Src == "m0" && Plan.SaveM0)
+          *Src = Name(*Plan.SaveM0);
+      TraceRegisters Regs{Name(*Plan.TraceCounter), {}};
+      for (MCRegister R : Plan.TraceTemps)
+        Regs.Temps.push_back(Name(R));
+      TraceTarget Target{traceWaveSize(TI), Nop,
+                         Ctx.HW.hasVALUReadSGPRHazard() ? "s_wait_alu depctr_sa_sdst(0)" : ""};
+      for (TraceStatement &T : addressTraceCode(Op, Regs, Target))
+        Body.push_back({std::move(T.Text), T.K == TraceStatement::Kind::LoopBack, T.K});
+      St.TraceRecords += Op.extraPayloadCount(Target.WaveSize);
+    }
     switch (S.Kind) {
     case SiteKind::FunctionEntry:
       ++St.Entry;
@@ -514,6 +614,9 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
     case SiteKind::Memory:
       ++St.Memory;
       break;
+    case SiteKind::AddressTrace:
+      ++St.AddressTraces;
+      break;
     }
   }
   if (SavedM0) {
@@ -523,7 +626,12 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
   }
   if (SccInBody)
     Body.push_back({"s_cmp_lg_u32 " + Name(*Plan.SaveScc) + ", 0"});
-  St.Added = Pre.size() + Body.size() + Post.size();
+  Add(Plan.Guard || !Plan.SkipBranch.empty() ? Post : Body,
+      sgprSpillRestores(Plan.Spills, TI));
+  St.Added = Pre.size() + Body.size() + Post.size() -
+             llvm::count_if(Body, [](const Statement &S) {
+               return S.Loop == TraceStatement::Kind::LoopHead;
+             });
   return C;
 }
 
@@ -531,6 +639,8 @@ Expected<uint64_t> FunctionEmitter::bytes(const GroupCode &C) {
   uint64_t N = 0;
   for (const std::vector<Statement> *Part : {&C.Pre, &C.Body, &C.Post})
     for (const Statement &S : *Part) {
+      if (S.Loop == TraceStatement::Kind::LoopHead)
+        continue;
       Expected<unsigned> B = Ctx.Factory.encodedSize(S.Text, S.SkipBranch);
       if (!B)
         return B.takeError();
@@ -541,13 +651,38 @@ Expected<uint64_t> FunctionEmitter::bytes(const GroupCode &C) {
 
 Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate) {
   GroupCode C = code(Plan, WithPredicate);
+  // Address-trace loops split the markers' code into blocks: a loop body
+  // starts a labelled block and ends with its branch back; the code after
+  // a loop starts an unlabelled one.
+  struct Segment {
+    std::string Label;
+    std::vector<Statement> Code;
+  };
+  std::vector<Segment> Segments(1);
+  size_t Loops = 0;
+  for (Statement &S : C.Body) {
+    if (S.Loop == TraceStatement::Kind::LoopHead) {
+      Segments.push_back({Plan.LoopLabels[Loops++], {}});
+      continue;
+    }
+    bool Back = S.Loop == TraceStatement::Kind::LoopBack;
+    Segments.back().Code.push_back(std::move(S));
+    if (Back)
+      Segments.push_back({});
+  }
+  if (Segments.size() > 1 && Segments.back().Code.empty())
+    Segments.pop_back();
+  std::vector<std::list<Instruction>> Made;
+  for (const Segment &S : Segments) {
+    Expected<std::list<Instruction>> I = make(S.Code, Plan.Label, S.Label);
+    if (!I)
+      return I.takeError();
+    Made.push_back(std::move(*I));
+  }
   Expected<std::list<Instruction>> PreI = make(C.Pre, Plan.Label),
-                                   BodyI = make(C.Body, Plan.Label),
                                    PostI = make(C.Post, Plan.Label);
   if (!PreI)
     return PreI.takeError();
-  if (!BodyI)
-    return BodyI.takeError();
   if (!PostI)
     return PostI.takeError();
   Stats += C.Stats;
@@ -571,17 +706,32 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
       Ctx.Inserted.insert(&Into.insert(At, std::move(I)));
   };
 
-  if (Plan.Label.empty()) {
+  // The blocks of the trace loops and what follows them, before \p Next.
+  auto InsertLoops = [&](BasicBlock &Next) {
+    for (size_t K = 1; K < Segments.size(); ++K) {
+      BasicBlock &Seg = F.insertBlock(Next.getIterator(), Segments[K].Label);
+      Ctx.InsertedBlocks.insert(&Seg);
+      Insert(Seg, Seg.items().end(), Made[K]);
+    }
+  };
+  if (Plan.Label.empty() && Segments.size() == 1) {
     Insert(*BB, Pos, *PreI);
-    Insert(*BB, Pos, *BodyI);
+    Insert(*BB, Pos, Made[0]);
+  } else if (Plan.Label.empty()) {
+    // BB: ... markers -> loops -> rest of BB.
+    BasicBlock &Rest = F.splitBlock(*BB, Pos);
+    Insert(*BB, BB->items().end(), *PreI);
+    Insert(*BB, BB->items().end(), Made[0]);
+    InsertLoops(Rest);
   } else {
-    // BB: ... guard -> [markers] -> .Lsqtt_skip_N: restore, rest of BB.
+    // BB: ... guard -> [markers, loops] -> .Lsqtt_skip_N: restore, rest of BB.
     BasicBlock &Skip = F.splitBlock(*BB, Pos, Plan.Label);
     BasicBlock &Mark = F.insertBlock(Skip.getIterator(), "");
     Ctx.InsertedBlocks.insert(&Skip);
     Ctx.InsertedBlocks.insert(&Mark);
     Insert(*BB, BB->items().end(), *PreI);
-    Insert(Mark, Mark.items().end(), *BodyI);
+    Insert(Mark, Mark.items().end(), Made[0]);
+    InsertLoops(Skip);
     Insert(Skip, Skip.items().begin(), *PostI);
   }
   return Error::success();
@@ -723,6 +873,11 @@ Expected<EmitStats> FunctionEmitter::run() {
   for (GroupPlan &P : Plans)
     if (P.Guard || !P.SkipBranch.empty())
       P.Label = Ctx.newLabel();
+  for (GroupPlan &P : Plans)
+    for (unsigned S : P.Emit)
+      if (Sites[S].Trace)
+        for (unsigned L = 0; L < traceLoops(*Sites[S].Trace); ++L)
+          P.LoopLabels.push_back(Ctx.newLabel(".Lsqtt_lanes_"));
   bool AnyGuard = llvm::any_of(Plans, [](const GroupPlan &P) { return P.Guard; });
   if (!AnyGuard)
     Pred.reset();
@@ -761,10 +916,14 @@ void printStats(StringRef Name, bool Kernel, const EmitStats &S, raw_ostream &OS
     OS << (Kernel ? "kernel " : "function ") << Name;
   OS << ": markers " << S.markers()
      << " (entry " << S.Entry << ", exit " << S.Exit << ", user " << S.User << ", barrier "
-     << S.Barrier << ", memory " << S.Memory << "), immediate " << S.Immediate << ", m0 "
+     << S.Barrier << ", memory " << S.Memory;
+  // Address tracing is exclusive with memory markers; its counts only when on.
+  if (S.AddressTraces)
+    OS << ", address " << S.AddressTraces << " (" << S.TraceRecords << " records)";
+  OS << "), immediate " << S.Immediate << ", m0 "
      << S.ViaM0 << ", payloads " << S.Payloads << ", m0 saves " << S.M0Saves
      << ", scope guards " << S.Guards << (S.CachedPredicate ? " (cached predicate)" : "")
-     << ", scc saves " << S.SccSaves << ", refused " << S.Refused << ", instructions added "
+     << ", scc saves " << S.SccSaves << ", sgpr spills " << S.SgprSpills << ", refused " << S.Refused << ", instructions added "
      << S.Added << "\n";
 }
 

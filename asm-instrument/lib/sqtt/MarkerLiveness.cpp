@@ -2,6 +2,7 @@
 #include "asm-instrument/sqtt/MarkerLiveness.h"
 #include "stinkytofu/analysis/CallingConvention.h"
 #include "stinkytofu/analysis/Liveness.h"
+#include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/StringExtras.h"
@@ -27,7 +28,9 @@ static BitVector liveAfterAbiReturn(const RegisterUnits &RU) {
   return Live;
 }
 
-MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B) : Budget(B) {
+MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
+                               const CallerView *Callers)
+    : Budget(B) {
   const TargetInfo &TI = F.parent()->target();
   RU = std::make_unique<RegisterUnits>(TI);
   All = RU->all();
@@ -37,7 +40,21 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B) : Bud
     // A callee may write less than all it may clobber: a call ends no
     // liveness.
     Options.CallsEndLiveness = false;
+    // Its unknown callees follow the convention too: none reads SCC or M0.
+    Options.UnknownCalleeReads = RU->all();
+    for (const char *Name : {"SCC", "M0"})
+      if (MCRegister R = RU->byName(Name); R.isValid())
+        RU->reset(*Options.UnknownCalleeReads, R);
   }
+  if (Callers) {
+    // Both bound what is read after a return.
+    if (Options.LiveAfterReturn)
+      *Options.LiveAfterReturn &= Callers->LiveAfterReturn;
+    else
+      Options.LiveAfterReturn = Callers->LiveAfterReturn;
+  }
+  // v256 and up need s_set_vgpr_msb around every access: not lane storage.
+  VGPRBudget = std::min(Callers ? Callers->VGPRBudget : namedVGPRCount(F), 256u);
   Core = std::make_unique<Liveness>(F, Options);
   // The verifier asks after the code changed: answer for the original.
   Core->computeAllInstructionSets();
@@ -96,6 +113,22 @@ std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t M
   return Dead;
 }
 
+std::vector<MCRegister> MarkerLiveness::deadVGPRs(const InsertPoint &P, size_t Max) const {
+  std::vector<MCRegister> Unused, DeadHere;
+  const BitVector &Live = liveAt(P);
+  const TargetInfo &TI = RU->target();
+  for (unsigned V = 0; V < VGPRBudget; ++V) {
+    MCRegister R = TI.reg32(RegClass::VGPR, V);
+    if (!R.isValid() || RU->any(Live, R))
+      continue;
+    (RU->any(Busy, R) ? DeadHere : Unused).push_back(R);
+  }
+  llvm::append_range(Unused, DeadHere);
+  if (Unused.size() > Max)
+    Unused.resize(Max);
+  return Unused;
+}
+
 std::optional<MCRegister> MarkerLiveness::freeSGPR() const {
   const TargetInfo &TI = RU->target();
   for (unsigned S = 0; S < Budget.Limit; ++S) {
@@ -106,22 +139,31 @@ std::optional<MCRegister> MarkerLiveness::freeSGPR() const {
   return std::nullopt;
 }
 
-bool followsCallingConvention(const Function &F) {
-  if (F.isEntry())
-    return false;
+/// Whether a text line of \p F's module matches \p Pattern, in which
+/// `NAME` stands for F's (possibly quoted) symbol.
+static bool declares(const Function &F, StringRef Pattern) {
   const Module &M = *F.parent();
-  Regex Type("^[ \t]*\\.type[ \t]+\"?" + Regex::escape(F.name()) +
-             "\"?[ \t]*,[ \t]*[@%]function");
+  std::string P = Pattern.str();
+  P.replace(P.find("NAME"), 4, "\"?" + Regex::escape(F.name()) + "\"?");
+  Regex Re(P);
   for (const ModuleItem &Item : M.items()) {
-    if (Item.K != ModuleItem::Kind::Text || !Item.Contents.contains(".type"))
+    if (Item.K != ModuleItem::Kind::Text || !Item.Contents.contains(F.name()))
       continue;
     SmallVector<StringRef, 16> Lines;
     Item.Contents.split(Lines, '\n');
     for (StringRef Line : Lines)
-      if (Type.match(Line))
+      if (Re.match(Line))
         return true;
   }
   return false;
+}
+
+bool followsCallingConvention(const Function &F) {
+  return !F.isEntry() && declares(F, "^[ \t]*\\.type[ \t]+NAME[ \t]*,[ \t]*[@%]function");
+}
+
+bool isExported(const Function &F) {
+  return declares(F, "^[ \t]*\\.(globl|global|weak)[ \t]+NAME([ \t;]|$)");
 }
 
 } // namespace stinkytofu::sqtt

@@ -2,12 +2,14 @@
 #include "asm-instrument/sqtt/SQTTInstrumentPass.h"
 #include "asm-instrument/funcmap/FuncMap.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
+#include "asm-instrument/sqtt/AddressTrace.h"
 #include "asm-instrument/sqtt/BarrierMarkers.h"
 #include "asm-instrument/sqtt/FunctionMarkers.h"
 #include "asm-instrument/sqtt/LoopMarkers.h"
 #include "asm-instrument/sqtt/MarkerDensity.h"
 #include "asm-instrument/sqtt/MarkerEmitter.h"
 #include "asm-instrument/sqtt/MemoryMarkers.h"
+#include "asm-instrument/sqtt/ModuleLiveness.h"
 #include "asm-instrument/sqtt/RegisterBudget.h"
 #include "asm-instrument/sqtt/SourceLocations.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
@@ -159,6 +161,15 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
       AnyPayload |= S.Payload.has_value();
     SitesOf[F] = std::move(*U);
   }
+  if (Config.Addresses.any() && Config.memoryEnabled())
+    return moduleError(M, "SQTT_TRACE_ADDRESSES (addresses=) and SQTT_INSTRUMENT_MEMORY "
+                          "(memory=) are mutually exclusive: address tracing already "
+                          "marks every memory operation");
+  if (Config.Addresses.any() && Config.ShaderClockBits != 0)
+    return moduleError(M, "invalid SQTT_SHADER_CLOCK_BITS='" +
+                              std::to_string(Config.ShaderClockBits) +
+                              "': address traces record payloads, which need "
+                              "SQTT_SHADER_CLOCK_BITS=0");
   if (AnyPayload && Config.ShaderClockBits != 0)
     return moduleError(M, "invalid SQTT_SHADER_CLOCK_BITS='" +
                                  std::to_string(Config.ShaderClockBits) +
@@ -188,6 +199,8 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
       Add(F, barrierSites(*F));
     if (Config.memoryEnabled())
       Add(F, memorySites(*F, Config.MemoryChunk, Config.MemoryMaxGap));
+    if (Config.Addresses.any())
+      Add(F, addressTraceSites(*F, Config.Addresses, Ids, Locs));
   }
   // Loops on the CFG as read: loop-phase scopes and the density report.
   const bool Density = Config.Stats || Config.DensityWarn;
@@ -215,11 +228,8 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
                               std::to_string(Ids.maxId()));
 
   // 3. Liveness of every function on the unchanged module, then emission.
-  DenseMap<Function *, std::unique_ptr<MarkerLiveness>> LiveOf;
-  for (Function *F : Funcs)
-    if (!SitesOf[F].empty())
-      LiveOf[F] = std::make_unique<MarkerLiveness>(*F, followsCallingConvention(*F),
-                                                   sgprBudget(*F, /*AllowGrowth=*/true));
+  LivenessMap LiveOf =
+      markerLivenessOf(M, Funcs, [&](Function &F) { return !SitesOf[&F].empty(); });
   std::unique_ptr<InsertionSnapshot> Snapshot;
   if (Config.Verify)
     Snapshot = std::make_unique<InsertionSnapshot>(M);
@@ -272,6 +282,11 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
                          SystemMarker::Barrier, SystemMarker::VmemLoad, SystemMarker::VmemStore})
     if (uint32_t Id = Ids.systemId(S))
       Map.addSystemPoint(Id, systemMarkerName(S));
+  for (const LedgerEntry &E : Ids.entries())
+    if (E.Kind == LedgerKind::AddressTrace) {
+      Map.setWaveSize(traceWaveSize(M.target()));
+      Map.addAddressTracePoint(E.Id, E.Name, E.SourceLoc, E.ExtraPayloadCount);
+    }
   if (Error E = Map.verify())
     return moduleError(M, "SQTTInstrumentPass: the funcmap does not verify: " +
                               toString(std::move(E)));

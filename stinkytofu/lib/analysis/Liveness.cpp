@@ -28,6 +28,8 @@ public:
       for (const Instruction &I : BB.instructions())
         if (!isOpaqueInstruction(I) && I.facts().has(IF_Call)) {
           CallEffect E = Callees.effectOf(I);
+          if (!E.Known && this->Options.UnknownCalleeReads)
+            E.Reads = *this->Options.UnknownCalleeReads;
           CallTransfer T = makeCallTransfer(RU, I, E);
           Calls[&I] = std::make_unique<CallInfo>(CallInfo{std::move(E), std::move(T)});
         }

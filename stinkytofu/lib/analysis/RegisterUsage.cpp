@@ -8,12 +8,13 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-unsigned namedSGPRCount(const Function &F) {
+/// One past the highest register of \p Class an instruction of \p F names.
+static unsigned namedCount(const Function &F, RegClass Class) {
   const TargetInfo &TI = F.parent()->target();
   unsigned Used = 0;
   auto Note = [&](MCRegister R) {
     for (MCRegister Part : TI.covered32(R))
-      if (TI.classOf(Part) == RegClass::SGPR)
+      if (TI.classOf(Part) == Class)
         if (std::optional<unsigned> Idx = TI.indexOf(Part))
           Used = std::max(Used, *Idx + 1);
   };
@@ -24,7 +25,13 @@ unsigned namedSGPRCount(const Function &F) {
       for (MCRegister R : I.facts().Uses)
         Note(R);
     }
-  return std::min(Used, TI.hardware().maxSGPRs());
+  return Used;
 }
+
+unsigned namedSGPRCount(const Function &F) {
+  return std::min(namedCount(F, RegClass::SGPR), F.parent()->target().hardware().maxSGPRs());
+}
+
+unsigned namedVGPRCount(const Function &F) { return namedCount(F, RegClass::VGPR); }
 
 } // namespace stinkytofu

@@ -69,6 +69,10 @@ struct ProcessorDesc {
   bool BarrierNeedsIdleCounters;
   bool VmemWritesVgprInOrder;
   bool FlatCountsInOrder;
+  bool VALUReadSGPRHazard;
+  llvm::StringRef SgprLaneSaveWait;
+  llvm::StringRef SgprLaneRestoreWait;
+  llvm::StringRef DsM0FreeVariant;
 };
 
 } // namespace hwgen
@@ -206,6 +210,10 @@ llvm::ArrayRef<CounterEventDesc> HardwareModel::counterEvents() const {
 bool HardwareModel::barrierNeedsIdleCounters() const { return D->BarrierNeedsIdleCounters; }
 bool HardwareModel::vmemWritesVgprInOrder() const { return D->VmemWritesVgprInOrder; }
 bool HardwareModel::flatCountsInOrder() const { return D->FlatCountsInOrder; }
+bool HardwareModel::hasVALUReadSGPRHazard() const { return D->VALUReadSGPRHazard; }
+llvm::StringRef HardwareModel::sgprLaneSaveWait() const { return D->SgprLaneSaveWait; }
+llvm::StringRef HardwareModel::sgprLaneRestoreWait() const { return D->SgprLaneRestoreWait; }
+llvm::StringRef HardwareModel::dsM0FreeVariant() const { return D->DsM0FreeVariant; }
 
 llvm::SmallVector<llvm::StringRef, 16> HardwareModel::counterWaitMnemonics() {
   llvm::SmallVector<llvm::StringRef, 16> Names;
@@ -216,6 +224,10 @@ llvm::SmallVector<llvm::StringRef, 16> HardwareModel::counterWaitMnemonics() {
 
 llvm::StringRef HardwareModel::eventOfMnemonic(llvm::StringRef Mnemonic) {
   return lookupMnemonic(EventMnemonics, Mnemonic);
+}
+
+llvm::StringRef HardwareModel::lanePermuteKind(llvm::StringRef Mnemonic) {
+  return lookupMnemonic(LanePermutes, Mnemonic);
 }
 
 const PackedWaitLayout *HardwareModel::packedWaitLayout(llvm::StringRef Mnemonic) {

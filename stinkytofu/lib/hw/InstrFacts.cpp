@@ -1,5 +1,6 @@
 //===- InstrFacts.cpp - What LLVM MC says about one instruction ----------===//
 #include "stinkytofu/hw/InstrFacts.h"
+#include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "llvm/MC/MCInstrDesc.h"
 
@@ -59,8 +60,18 @@ InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
   }
   for (MCPhysReg R : Desc.implicit_defs())
     addUnique(F.Defs, TI.canonical(R));
-  for (MCPhysReg R : Desc.implicit_uses())
-    addUnique(F.Uses, TI.canonical(R));
+  // A DS instruction's last operand is its gds bit.
+  static const std::optional<unsigned> DSBit = HardwareModel::tsFlagBit("DS");
+  bool IsDS = DSBit && (Desc.TSFlags >> *DSBit & 1);
+  for (MCPhysReg R : Desc.implicit_uses()) {
+    MCRegister Reg = TI.canonical(R);
+    if (IsDS && Reg == TI.findRegister("M0") && Inst.getNumOperands() &&
+        Inst.getOperand(Inst.getNumOperands() - 1).isImm() &&
+        !TI.dsReadsM0(Inst.getOpcode(),
+                      Inst.getOperand(Inst.getNumOperands() - 1).getImm() != 0))
+      continue;
+    addUnique(F.Uses, Reg);
+  }
   return F;
 }
 

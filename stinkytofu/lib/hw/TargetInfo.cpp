@@ -2,6 +2,7 @@
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -116,6 +117,28 @@ static std::string genericRegisterName(StringRef Name) {
     Generic += P;
   }
   return Generic;
+}
+
+bool TargetInfo::dsReadsM0(unsigned Opcode, bool Gds) const {
+  StringRef Suffix = Hardware->dsM0FreeVariant();
+  if (Suffix.empty() || Gds)
+    return true;
+  std::call_once(M0FreeDsOnce, [&] {
+    // DS_READ_B32_vi encodes DS_READ_B32; DS_READ_B32_gfx9 is its M0-free
+    // twin.
+    StringSet<> Free;
+    for (unsigned Op = 0, E = MII->getNumOpcodes(); Op != E; ++Op)
+      if (StringRef Name = MII->getName(Op); Name.consume_back(Suffix))
+        Free.insert(Name);
+    M0FreeDs.assign(MII->getNumOpcodes(), false);
+    for (unsigned Op = 0, E = MII->getNumOpcodes(); Op != E; ++Op) {
+      StringRef Name = MII->getName(Op);
+      size_t Cut = Name.rfind('_');
+      M0FreeDs[Op] = Name.starts_with("DS_") && Cut != StringRef::npos &&
+                     Free.contains(Name.take_front(Cut));
+    }
+  });
+  return Opcode >= M0FreeDs.size() || !M0FreeDs[Opcode];
 }
 
 void TargetInfo::indexRegisters() const {

@@ -217,6 +217,7 @@ void BasicBlock::eraseFromParent() {
       std::prev(getIterator())->appendDirective("", Kept);
   }
   F.Blocks.remove(*this);
+  F.LabelIndexValid = false;
   delete this;
 }
 

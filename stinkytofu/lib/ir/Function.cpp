@@ -12,6 +12,7 @@ BasicBlock &Function::appendBlock(std::string Label) {
 
 BasicBlock &Function::insertBlock(const_iterator Pos, std::string Label) {
   invalidateCFG();
+  LabelIndexValid = false;
   auto *BB = new BasicBlock(std::move(Label));
   Blocks.insert(Pos.getNonConst(), *BB);
   BB->setParent(this);
@@ -24,6 +25,7 @@ void Function::spliceBlocks(const_iterator Pos, Function &From, const_iterator F
     return;
   invalidateCFG();
   From.invalidateCFG();
+  LabelIndexValid = From.LabelIndexValid = false;
   for (iterator It = First.getNonConst(); It != Last; ++It)
     It->setParent(this);
   Blocks.splice(Pos.getNonConst(), From.Blocks, First.getNonConst(), Last.getNonConst());
@@ -37,10 +39,14 @@ BasicBlock &Function::splitBlock(BasicBlock &BB, BasicBlock::const_item_iterator
 }
 
 BasicBlock *Function::findBlock(llvm::StringRef Label) {
-  for (BasicBlock &BB : Blocks)
-    if (BB.hasLabel() && BB.label() == Label)
-      return &BB;
-  return nullptr;
+  if (!LabelIndexValid) {
+    LabelIndex.clear();
+    for (BasicBlock &BB : Blocks)
+      if (BB.hasLabel())
+        LabelIndex.try_emplace(BB.label(), &BB); // the first block wins
+    LabelIndexValid = true;
+  }
+  return LabelIndex.lookup(Label);
 }
 
 const BasicBlock *Function::findBlock(llvm::StringRef Label) const {

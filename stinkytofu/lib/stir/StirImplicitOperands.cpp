@@ -2,6 +2,7 @@
 #include "stinkytofu/stir/StirImplicitOperands.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCInstrInfo.h"
 
 using namespace llvm;
 
@@ -44,7 +45,13 @@ Error checkRegisterClaim(const Instruction &I, StringRef Spelling, MCRegister Re
       return TI.regInfo().regsOverlap(TI.canonical(R), TI.canonical(Reg));
     });
   };
-  bool Reads = Touches(I.facts().Uses), Writes = Touches(I.facts().Defs);
+  // The descriptor's implicit uses are a superset of the facts' (gfx9 DS
+  // instructions list M0 that the hardware model knows they do not read):
+  // claiming one of them is no contradiction.
+  SmallVector<MCRegister, 4> Listed;
+  for (MCPhysReg R : TI.instrInfo().get(I.facts().Opcode).implicit_uses())
+    Listed.push_back(R);
+  bool Reads = Touches(I.facts().Uses) || Touches(Listed), Writes = Touches(I.facts().Defs);
   bool Holds = Claim == RegisterClaim::ImplicitDef   ? Writes
                : Claim == RegisterClaim::ImplicitUse ? Reads
                                                      : Reads || Writes;

@@ -24,6 +24,12 @@ using Value = uint64_t;
 constexpr Value Clobbered = uint64_t(1) << 32;
 constexpr Value SavedScc = uint64_t(2) << 32; ///< 0/1 copy of the original SCC
 Value original(unsigned Unit) { return Unit; }
+/// The state key of lane \p Lane of a VGPR whose unit is \p Unit, above
+/// every register unit: a lane holds a value of its own, so an SGPR parked
+/// there (v_writelane_b32) and read back (v_readlane_b32) is unchanged. A
+/// lane's key lives from its write to its read, inside one run.
+constexpr unsigned LaneKeys = 1u << 24;
+unsigned laneKey(unsigned Unit, unsigned Lane) { return LaneKeys + Unit * 64 + Lane; }
 
 class RunChecker {
 public:
@@ -55,6 +61,8 @@ public:
         return;
       }
     }
+    if (stepLaneCopy(I, S))
+      return;
     if (Mn == "s_cselect_b32" && F.Defs.size() == 1 && I.numOperands() == 3 &&
         I.operand(1).spelling() == "1" && I.operand(2).spelling() == "0" && SCC.isValid()) {
       bool SccOriginal = true;
@@ -75,7 +83,64 @@ public:
     }
     for (MCRegister R : F.Defs)
       for (unsigned U : UnitsOf(R))
-        S[U] = Clobbered;
+        clobber(S, U);
+  }
+
+  /// `v_writelane_b32 vD, sX, <lane>` and `v_readlane_b32 sX, vD, <lane>`
+  /// with a constant lane: the value moves between sX and that lane of vD.
+  bool stepLaneCopy(const Instruction &I, State &S) const {
+    StringRef Mn = I.mnemonic();
+    bool Write = Mn == "v_writelane_b32";
+    if ((!Write && Mn != "v_readlane_b32") || I.numOperands() != 3)
+      return false;
+    unsigned Lane;
+    if (I.operand(2).spelling().getAsInteger(0, Lane) || Lane >= 64)
+      return false;
+    const InstrFacts &F = I.facts();
+    if (F.Defs.size() != 1)
+      return false;
+    // The source is the use of the other register file (EXEC and the tied
+    // VGPR of v_writelane are uses too).
+    const TargetInfo &TI = RU.target();
+    MCRegister Vgpr = Write ? F.Defs[0] : MCRegister();
+    MCRegister Sgpr = Write ? MCRegister() : F.Defs[0];
+    for (MCRegister R : F.Uses)
+      if (TI.classOf(R) == (Write ? RegClass::SGPR : RegClass::VGPR))
+        (Write ? Sgpr : Vgpr) = R;
+    if (!Vgpr.isValid() || !Sgpr.isValid())
+      return false;
+    // Unit K of the SGPR (its 16-bit halves) goes to unit K of the lane.
+    auto V = RU.units(Vgpr), Sg = RU.units(Sgpr);
+    if (V.size() != Sg.size())
+      return false;
+    for (unsigned K = 0; K < V.size(); ++K) {
+      unsigned Key = laneKey(V[K], Lane);
+      if (Write) {
+        Value Val = get(S, Sg[K]);
+        clobber(S, V[K]);
+        S[Key] = Val;
+      } else {
+        S[Sg[K]] = get(S, Key);
+        S.erase(Key);
+      }
+    }
+    return true;
+  }
+
+  /// \p Unit no longer holds what it held, nor do its lanes.
+  static void clobber(State &S, unsigned Unit) {
+    S[Unit] = Clobbered;
+    for (unsigned Lane = 0; Lane < 64; ++Lane)
+      if (auto It = S.find(laneKey(Unit, Lane)); It != S.end())
+        It->second = Clobbered;
+  }
+
+  static bool equal(const State &A, const State &B, const RunChecker &C) {
+    for (const State *X : {&A, &B})
+      for (auto &[U, V] : *X)
+        if (C.get(A, U) != C.get(B, U))
+          return false;
+    return true;
   }
 
   static void merge(State &Into, const State &From, const RunChecker &C) {
@@ -142,6 +207,19 @@ Error InsertionSnapshot::verify(
     RunChecker C(L.units());
     RunChecker::State S;
     StringMap<RunChecker::State> Pending; // skip label -> state on the branch
+    // The run's inserted instructions so far, and its loop heads (inserted
+    // labels already passed): where each starts in Run, the state there.
+    std::vector<const Instruction *> Run;
+    StringMap<std::pair<size_t, RunChecker::State>> Heads;
+    auto Step = [&](const Instruction &I, RunChecker::State &St) {
+      if (!isConditionalBranch(I)) {
+        C.step(I, St);
+        return;
+      }
+      auto [P, New] = Pending.try_emplace(getBranchTarget(I), St);
+      if (!New)
+        RunChecker::merge(P->second, St, C);
+    };
     bool InRun = false;
     const Instruction *Prev = nullptr; // last original instruction
     bool LabelSincePrev = false;       // an original label since Prev
@@ -202,6 +280,8 @@ Error InsertionSnapshot::verify(
           RunChecker::merge(S, P->second, C);
           Pending.erase(P);
         }
+        if (InRun)
+          Heads[BB.label()] = {Run.size(), S};
       }
       for (const Instruction &I : BB.instructions()) {
         if (!Inserted.contains(&I)) {
@@ -219,14 +299,31 @@ Error InsertionSnapshot::verify(
           Close(nullptr);
           InRun = true;
           S.clear();
+          Run.clear();
+          Heads.clear();
         }
         if (isConditionalBranch(I)) {
-          auto [P, New] = Pending.try_emplace(getBranchTarget(I), S);
-          if (!New)
-            RunChecker::merge(P->second, S, C);
-          continue;
+          auto H = Heads.find(getBranchTarget(I));
+          if (H != Heads.end()) {
+            // A loop of inserted code: the state at its head is the join of
+            // the entry and every back edge; iterate until it is stable.
+            auto &[Start, Head] = H->second;
+            for (;;) {
+              RunChecker::State Joined = Head;
+              RunChecker::merge(Joined, S, C);
+              if (RunChecker::equal(Joined, Head, C))
+                break;
+              Head = Joined;
+              S = Head;
+              for (size_t K = Start; K < Run.size(); ++K)
+                Step(*Run[K], S);
+            }
+            Run.push_back(&I);
+            continue;
+          }
         }
-        C.step(I, S);
+        Run.push_back(&I);
+        Step(I, S);
       }
     }
     if (InRun)

@@ -42,13 +42,13 @@ std::string describe(const Liveness &L, const llvm::BitVector &BV) {
 }
 
 TEST(LivenessTest, M0BeforeLDS) {
-  // On gfx90a, ds_read_b32 reads M0 implicitly; `s_mov_b32 m0` is encoded
+  // On gfx90a, ds_append reads M0 implicitly; `s_mov_b32 m0` is encoded
   // as M0_gfxpre11, which must meet it on the same units.
   auto M = readModule(R"(
 k:
   s_mov_b32 m0, -1
   v_mov_b32 v0, 0
-  ds_read_b32 v1, v0
+  ds_append v1
   s_waitcnt lgkmcnt(0)
   global_store_dword v[2:3], v1, off
   s_endpgm
@@ -56,7 +56,7 @@ k:
   ASSERT_TRUE(M);
   Liveness L(*M->entry());
   Instruction *MovM0 = instOf(*M, "s_mov_b32"), *VMov = instOf(*M, "v_mov_b32");
-  Instruction *Read = instOf(*M, "ds_read_b32");
+  Instruction *Read = instOf(*M, "ds_append");
   EXPECT_FALSE(L.isLiveBefore(*MovM0, "M0"));
   EXPECT_TRUE(L.isLiveAfter(*MovM0, "M0"));
   EXPECT_TRUE(L.isLiveBefore(*VMov, "M0"));

@@ -160,10 +160,11 @@ TEST(SQTTInstrumentPassTest, RefusesRatherThanClobbers) {
 
 TEST(SQTTInstrumentPassTest, FunctionEntryAndExitsGoInTogether) {
   // `helper` becomes a function through the call recovery, but it is not
-  // declared `.type @function`: at its return the caller may read any
-  // register, so gfx9's M0 form of the exit cannot go in, and the entry is
-  // left out with it.
+  // declared `.type @function`, and `.globl` lets code outside the module
+  // call it: at its return the caller may read any register, so gfx9's M0
+  // form of the exit cannot go in, and the entry is left out with it.
   const char *Text = "\t.text\n"
+                     "\t.globl helper\n"
                      "k:\n"
                      "\ts_getpc_b64 s[4:5]\n"
                      "\ts_add_u32 s4, s4, helper@rel32@lo+4\n"

@@ -13,10 +13,11 @@
 // sN`). M0 is written only where liveness proves it dead; where it is live
 // the group saves it in a dead SGPR and restores it after its markers
 // (`s_mov_b32 sX, m0` ... `s_mov_b32 m0, sX`, then s_nop 0 on hazard
-// targets); with no dead SGPR the markers that need M0 are refused with a
-// warning naming the site. A function's entry and exit markers go in
-// together or not at all (an unmatched enter would corrupt every decoded
-// stack).
+// targets); with no dead SGPR a live one is parked in a dead VGPR's lane
+// (SgprSpill.h), and only without that are the markers that need M0
+// refused with a warning naming the site. A function's entry and exit
+// markers go in together or not at all (an unmatched enter would corrupt
+// every decoded stack).
 //
 // With scope checks (ScopeCheck.h) each group is guarded by one branch
 // over its markers to a fresh `.Lsqtt_skip_<N>` label; SCC is saved in a
@@ -54,6 +55,9 @@ struct EmitStats {
   unsigned Immediate = 0, ViaM0 = 0; ///< marker headers by form
   unsigned Payloads = 0;             ///< sqtt_marker_data records
   unsigned M0Saves = 0, SccSaves = 0, Guards = 0;
+  unsigned SgprSpills = 0; ///< live SGPRs parked in VGPR lanes (SgprSpill.h)
+  unsigned AddressTraces = 0; ///< traced operations
+  unsigned TraceRecords = 0;  ///< records after their headers (R: counts)
   unsigned Refused = 0;
   unsigned Added = 0; ///< instructions inserted
   /// Short branches the inserted code may push out of range, which the
@@ -64,7 +68,7 @@ struct EmitStats {
   unsigned SGPRHighWater = 0;
   bool CachedPredicate = false;
 
-  unsigned markers() const { return Entry + Exit + User + Barrier + Memory; }
+  unsigned markers() const { return Entry + Exit + User + Barrier + Memory + AddressTraces; }
   EmitStats &operator+=(const EmitStats &O);
 };
 
@@ -87,8 +91,8 @@ public:
   llvm::DenseSet<const Instruction *> Inserted;
   llvm::DenseSet<const BasicBlock *> InsertedBlocks;
 
-  /// A label no symbol of the module has: `.Lsqtt_skip_<N>`.
-  std::string newLabel();
+  /// A label no symbol of the module has: `<Prefix><N>`.
+  std::string newLabel(llvm::StringRef Prefix = ".Lsqtt_skip_");
 
 private:
   llvm::StringSet<> Labels;

@@ -12,10 +12,13 @@
 // (CallingConvention.h) are dead at its returns instead of live. Without the
 // refinement no register is ever dead before a return, and no exit marker
 // that needs M0 could be placed there. In such a function a call ends the
-// liveness of nothing, since its callee may write less than it may clobber.
+// liveness of nothing, since its callee may write less than it may clobber,
+// and a callee outside the module reads everything but SCC and M0 (no
+// convention passes a value in them).
 //
 // Scratch SGPRs come from the function's budget (RegisterBudget.h): its own
-// registers first, then, for a kernel that may grow, the ones above.
+// registers first, then, for a kernel that may grow, the ones above. VGPRs
+// (lanes to park an SGPR in) only from the function's own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_SQTT_MARKERLIVENESS_H
@@ -34,13 +37,26 @@
 
 namespace stinkytofu::sqtt {
 
+/// What the callers of a function whose every call site is in the module
+/// leave to it (ModuleLiveness.h).
+struct CallerView {
+  /// What any caller reads after a call of the function, or keeps across it.
+  llvm::BitVector LiveAfterReturn;
+  /// v0 .. v[VGPRBudget-1] are the function's to use.
+  unsigned VGPRBudget = 0;
+};
+
 class MarkerLiveness {
 public:
-  MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget Budget);
+  /// \p Callers: the function's every call site is known (the budgets are
+  /// then its callers').
+  MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget Budget,
+                 const CallerView *Callers = nullptr);
   ~MarkerLiveness();
 
   const RegisterUnits &units() const { return *RU; }
   const SGPRBudget &budget() const { return Budget; }
+  unsigned vgprBudget() const { return VGPRBudget; }
   /// The options the core liveness was computed with (the ABI refinement).
   const LivenessOptions &options() const { return Options; }
   /// The core liveness of the original program, every block's sets kept.
@@ -58,6 +74,12 @@ public:
   /// 32-bit SGPRs dead at \p P: the function's own, lowest first, then the
   /// ones above its budget up to the limit; at most \p Max of them.
   std::vector<llvm::MCRegister> deadSGPRs(const InsertPoint &P, size_t Max = SIZE_MAX) const;
+  /// VGPRs dead at \p P that an SGPR may be parked in (SgprSpill.h): the
+  /// function's own below v256 (no s_set_vgpr_msb needed), those live
+  /// nowhere in the function first. VGPR liveness is per register, not per
+  /// lane (Liveness.h): one live nowhere holds no lane anyone reads, even
+  /// under a partial EXEC.
+  std::vector<llvm::MCRegister> deadVGPRs(const InsertPoint &P, size_t Max = SIZE_MAX) const;
   /// A 32-bit SGPR (the function's own if one is, else one above its
   /// budget) that is live nowhere in the function and written by none of
   /// its instructions (callees included).
@@ -68,6 +90,7 @@ private:
   std::unique_ptr<Liveness> Core;
   std::unique_ptr<RegisterUnits> RU;
   SGPRBudget Budget;
+  unsigned VGPRBudget = 0; ///< v0 .. v[VGPRBudget-1] are the function's own
   llvm::BitVector Busy; ///< live somewhere or written somewhere
   llvm::BitVector All;
 };
@@ -75,6 +98,10 @@ private:
 /// Whether \p F is a callable that follows the C calling convention: not a
 /// kernel, and its symbol is declared `.type <name>,@function`.
 bool followsCallingConvention(const Function &F);
+
+/// Whether \p F's symbol is declared `.globl` or `.weak`: code outside the
+/// module may call it.
+bool isExported(const Function &F);
 
 
 } // namespace stinkytofu::sqtt

@@ -52,6 +52,9 @@ struct LivenessOptions {
   /// defs and its callees' MustWrite); when not, a call only adds what it
   /// reads.
   bool CallsEndLiveness = true;
+  /// What a callee that is not known (CallEffects.h) may read, when the
+  /// caller knows its convention passes less than everything.
+  std::optional<llvm::BitVector> UnknownCalleeReads;
 };
 
 class Liveness {

@@ -2,7 +2,8 @@
 //
 // Code inserted into a function may use, without growing any register
 // budget, the registers the function already has: s0 up to the highest SGPR
-// its instructions name (a kernel's descriptor counts at least those).
+// its instructions name (a kernel's descriptor counts at least those), and
+// likewise the VGPRs up to the highest it names.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_ANALYSIS_REGISTERUSAGE_H
@@ -16,6 +17,10 @@ namespace stinkytofu {
 /// (tuples counted whole), at most the target's addressable SGPRs; 0 when
 /// it names none.
 unsigned namedSGPRCount(const Function &F);
+
+/// One past the highest VGPR (not AGPR) an instruction of \p F names; 0
+/// when it names none.
+unsigned namedVGPRCount(const Function &F);
 
 } // namespace stinkytofu
 

@@ -187,12 +187,26 @@ public:
   bool vmemWritesVgprInOrder() const;
   /// A pending generic flat_* keeps its counters in order.
   bool flatCountsInOrder() const;
+  /// LLVM's VALUReadSGPRHazard (gfx1200/gfx1201): a read of an SGPR an SALU
+  /// wrote needs `s_wait_alu depctr_sa_sdst(0)` once a VALU has read it.
+  bool hasVALUReadSGPRHazard() const;
+  /// What goes before `v_writelane_b32 vD, sX, lane` / after `v_readlane_b32
+  /// sX, vD, lane` when an SGPR is parked in a VGPR lane (an instruction,
+  /// "" for none): the wait states or dependency wait the target needs.
+  llvm::StringRef sgprLaneSaveWait() const;
+  llvm::StringRef sgprLaneRestoreWait() const;
+  /// The suffix of LLVM's M0-free DS pseudos on this target ("_gfx9"), or
+  /// "" when MC's DS encodings list M0 exactly (TargetInfo::dsReadsM0).
+  llvm::StringRef dsM0FreeVariant() const;
 
   /// Every memory-counter wait mnemonic (CounterWait records), sorted.
   static llvm::SmallVector<llvm::StringRef, 16> counterWaitMnemonics();
   /// The memory event of a mnemonic MC's flags do not place (a message,
   /// a tensor or async LDS transfer), or "".
   static llvm::StringRef eventOfMnemonic(llvm::StringRef Mnemonic);
+  /// The address-trace kind of a DS lane shuffle ("ds_permute",
+  /// "ds_bpermute"; LanePermute), or "".
+  static llvm::StringRef lanePermuteKind(llvm::StringRef Mnemonic);
   /// The packed layout of a wait naming several counters in one
   /// immediate (`s_wait_loadcnt_dscnt`), or null.
   static const PackedWaitLayout *packedWaitLayout(llvm::StringRef Mnemonic);

@@ -89,6 +89,12 @@ public:
   /// The 32-bit register of \p Class with index \p Index.
   llvm::MCRegister reg32(RegClass Class, unsigned Index) const;
 
+  /// Whether the DS instruction of MC opcode \p Opcode, which MC's
+  /// descriptor says reads M0, really does on this processor: not when
+  /// LLVM has an M0-free variant of its pseudo here
+  /// (HardwareModel::dsM0FreeVariant) and \p Gds is off.
+  bool dsReadsM0(unsigned Opcode, bool Gds) const;
+
   /// \p Inst as LLVM's instruction printer writes it (`s_waitcnt
   /// vmcnt(0) lgkmcnt(0)`, `ds_load_b64 v[0:1], v2 offset:16`): fields
   /// decoded, defaults left out. No indent, no newline.
@@ -118,6 +124,9 @@ private:
   mutable std::vector<llvm::MCRegister> CanonicalOf; // indexed by MCRegister id
   mutable llvm::DenseMap<llvm::StringRef, llvm::MCRegister> RegByName;
   mutable std::once_flag IndexOnce;
+  /// Opcodes whose pseudo has an M0-free variant (dsReadsM0).
+  mutable std::vector<bool> M0FreeDs;
+  mutable std::once_flag M0FreeDsOnce;
   void ensureIndexed() const {
     std::call_once(IndexOnce, [this] { indexRegisters(); });
   }

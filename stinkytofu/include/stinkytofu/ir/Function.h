@@ -3,6 +3,7 @@
 #define STINKYTOFU_IR_FUNCTION_H
 
 #include "stinkytofu/ir/BasicBlock.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 
@@ -35,7 +36,9 @@ public:
   /// Moves the blocks [\p First, \p Last) of \p From before \p Pos.
   void spliceBlocks(const_iterator Pos, Function &From, const_iterator First,
                     const_iterator Last);
-  /// The block a label starts, or null.
+  /// The block a label starts, or null. By an index of the labels, made on
+  /// the first lookup after the blocks changed (a lookup per call or branch
+  /// stays linear in the function).
   BasicBlock *findBlock(llvm::StringRef Label);
   const BasicBlock *findBlock(llvm::StringRef Label) const;
   /// Moves the items from \p At to the end of \p BB into a new block right
@@ -66,6 +69,10 @@ private:
   bool Entry;
   bool CFGValid = false;
   BlockList Blocks;
+  /// Label -> block; valid while LabelIndexValid (every change to the block
+  /// list clears it).
+  mutable llvm::StringMap<BasicBlock *> LabelIndex;
+  mutable bool LabelIndexValid = false;
   Module *Parent = nullptr;
 };
 

@@ -1,0 +1,67 @@
+//===- SgprSpill.cpp - Scratch SGPRs, freed by parking live ones ----------===//
+#include "asm-instrument/sqtt/SgprSpill.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/Module.h"
+
+using namespace llvm;
+
+namespace stinkytofu::sqtt {
+
+ScratchSGPRs::ScratchSGPRs(const MarkerLiveness &Live, const InsertPoint &P,
+                           std::vector<MCRegister> Dead, ArrayRef<MCRegister> Reserved)
+    : Live(Live), P(P), Dead(std::move(Dead)), Reserved(Reserved) {}
+
+std::optional<MCRegister> ScratchSGPRs::take() {
+  if (NextDead < Dead.size())
+    return Dead[NextDead++];
+  if (NoVgpr)
+    return std::nullopt;
+  const TargetInfo &TI = Live.units().target();
+  if (!Vgpr) {
+    std::vector<MCRegister> V = Live.deadVGPRs(P, 1);
+    if (V.empty()) {
+      NoVgpr = true;
+      return std::nullopt;
+    }
+    Vgpr = V.front();
+  }
+  if (Spills.size() >= TI.hardware().waveSize())
+    return std::nullopt;
+  // The highest live SGPR not reserved or parked yet: the low ones hold the
+  // kernel arguments and descriptors the code around reads most.
+  for (unsigned S = Live.budget().Budget; S-- > 0;) {
+    MCRegister R = TI.reg32(RegClass::SGPR, S);
+    if (!R.isValid() || !Live.isLive(P, R) || is_contained(Reserved, R) ||
+        any_of(Spills, [&](const SgprSpill &X) { return X.Sgpr == R; }))
+      continue;
+    Spills.push_back({R, *Vgpr, unsigned(Spills.size())});
+    return R;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> sgprSpillSaves(ArrayRef<SgprSpill> Spills, const TargetInfo &TI) {
+  std::vector<std::string> Out;
+  if (Spills.empty())
+    return Out;
+  if (StringRef Wait = TI.hardware().sgprLaneSaveWait(); !Wait.empty())
+    Out.push_back(Wait.str());
+  for (const SgprSpill &S : Spills)
+    Out.push_back("v_writelane_b32 " + TI.asmName(S.Vgpr) + ", " + TI.asmName(S.Sgpr) + ", " +
+                  std::to_string(S.Lane));
+  return Out;
+}
+
+std::vector<std::string> sgprSpillRestores(ArrayRef<SgprSpill> Spills, const TargetInfo &TI) {
+  std::vector<std::string> Out;
+  if (Spills.empty())
+    return Out;
+  for (const SgprSpill &S : Spills)
+    Out.push_back("v_readlane_b32 " + TI.asmName(S.Sgpr) + ", " + TI.asmName(S.Vgpr) + ", " +
+                  std::to_string(S.Lane));
+  if (StringRef Wait = TI.hardware().sgprLaneRestoreWait(); !Wait.empty())
+    Out.push_back(Wait.str());
+  return Out;
+}
+
+} // namespace stinkytofu::sqtt

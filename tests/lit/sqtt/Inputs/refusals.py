@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Instruments every test kernel for every target at -O0 and -O2 and prints,
+per target and level, the markers refused (the `refused N` of the --stats
+total) and the runs that failed (the verifier included).
+
+usage: refusals.py CLANG STINKYTOFU_OPT KERNEL_DIR WORK_DIR -- PIPELINE...
+"""
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+
+TARGETS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950",
+           "gfx1030", "gfx1100", "gfx1200", "gfx1201", "gfx1250"]
+LEVELS = ["-O0", "-O2"]
+
+
+def compile_all(clang, kernel_dir, work, kernels, target, level):
+    """One clang for all kernels of a target and level (in its own directory)."""
+    out = os.path.join(work, target + level)
+    os.makedirs(out, exist_ok=True)
+    subprocess.run([clang, "-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa",
+                    f"-mcpu={target}", "-nogpulib", level, "-S", f"-I{kernel_dir}",
+                    *[os.path.join(kernel_dir, k + ".cl") for k in kernels]],
+                   cwd=out, check=True)
+    return [(target, level, k, os.path.join(out, k + ".s")) for k in kernels]
+
+
+def instrument(opt, pipeline, target, level, kernel, path):
+    r = subprocess.run([opt, path, *pipeline, "--stats", "-o", path + ".out.s"],
+                       capture_output=True, text=True)
+    m = re.search(r"^total: .* refused (\d+),", r.stderr, re.M)
+    failed = r.returncode != 0 or not m
+    return target, level, kernel, int(m.group(1)) if m else 0, failed
+
+
+def main(argv):
+    clang, opt, kernel_dir, work = argv[1:5]
+    pipeline = argv[argv.index("--") + 1:]
+    kernels = sorted(f[:-3] for f in os.listdir(kernel_dir) if f.endswith(".cl"))
+    refused, failures = {}, []
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
+        files = [f for fs in pool.map(
+            lambda tl: compile_all(clang, kernel_dir, work, kernels, *tl),
+            [(t, l) for t in TARGETS for l in LEVELS]) for f in fs]
+        for target, level, kernel, n, failed in pool.map(
+                lambda f: instrument(opt, pipeline, *f), files):
+            refused[(target, level)] = refused.get((target, level), 0) + n
+            if failed:
+                failures.append(f"{kernel} {target} {level}")
+    for t in TARGETS:
+        for l in LEVELS:
+            print(f"{t} {l}: refused {refused[(t, l)]}")
+    for f in failures:
+        print(f"FAILED {f}")
+    print(f"{len(files)} runs, {len(failures)} failed")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
