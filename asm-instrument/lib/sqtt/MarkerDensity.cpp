@@ -11,9 +11,9 @@ using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
-unsigned payloadRecords(const MarkerSite &S) {
-  // Address tracing's per-lane payloads are counted here once its sites
-  // say how many records they write.
+unsigned payloadRecords(const MarkerSite &S, unsigned WaveSize) {
+  if (S.Trace)
+    return S.Trace->extraPayloadCount(WaveSize);
   return S.Payload ? 1 : 0;
 }
 
@@ -40,8 +40,9 @@ FunctionDensity measureDensity(const Function &F, const LoopInfo &LI,
     if (RecordCount *C = CountIn(&BB))
       C->Instructions += N;
   }
+  const unsigned Wave = traceWaveSize(F.parent()->target());
   for (const MarkerSite &S : Sites) {
-    unsigned Payload = payloadRecords(S);
+    unsigned Payload = payloadRecords(S, Wave);
     D.PayloadRecords += Payload;
     D.PayloadMarkers += Payload != 0;
     D.Path.Records += 1 + Payload;
@@ -51,14 +52,19 @@ FunctionDensity measureDensity(const Function &F, const LoopInfo &LI,
   return D;
 }
 
-/// "1 per 12.5" instructions, or "none".
+/// "1 record per 12.5 instructions", "3.5 records per instruction" (denser
+/// than one per instruction: address traces), or "no records".
 static std::string ratio(const RecordCount &C) {
   if (C.Records == 0)
     return "no records";
   std::string S;
   raw_string_ostream OS(S);
-  OS << "1 record per " << format("%.1f", double(C.Instructions) / double(C.Records))
-     << " instructions";
+  if (C.Records > C.Instructions)
+    OS << format("%.1f", double(C.Records) / double(std::max<uint64_t>(C.Instructions, 1)))
+       << " records per instruction";
+  else
+    OS << "1 record per " << format("%.1f", double(C.Instructions) / double(C.Records))
+       << " instructions";
   return S;
 }
 

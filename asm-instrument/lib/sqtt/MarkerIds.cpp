@@ -3,7 +3,6 @@
 #include "stinkytofu/support/StableSort.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
-#include <numeric>
 
 using namespace llvm;
 
@@ -41,6 +40,12 @@ unsigned MarkerIdAllocator::addUserMarker(LedgerKind Kind, StringRef Name,
   return It->second;
 }
 
+unsigned MarkerIdAllocator::addAddressTrace(StringRef Name, StringRef SourceLoc,
+                                            uint32_t ExtraPayloadCount) {
+  Entries.push_back({LedgerKind::AddressTrace, Name.str(), SourceLoc.str(), ExtraPayloadCount});
+  return Entries.size() - 1;
+}
+
 unsigned MarkerIdAllocator::addFunction(StringRef Name, StringRef SourceLoc) {
   Entries.push_back({LedgerKind::Function, Name.str(), SourceLoc.str()});
   return Entries.size() - 1;
@@ -54,8 +59,9 @@ uint32_t MarkerIdAllocator::next() {
 }
 
 void MarkerIdAllocator::assign(bool Barriers, bool Memory) {
-  std::vector<unsigned> Order(Entries.size());
-  std::iota(Order.begin(), Order.end(), 0u);
+  std::vector<unsigned> Order, Late;
+  for (unsigned H = 0; H < Entries.size(); ++H)
+    (Entries[H].Kind == LedgerKind::AddressTrace ? Late : Order).push_back(H);
   stableSort(Order, [&](unsigned A, unsigned B) {
     return Entries[A].Count > Entries[B].Count;
   });
@@ -68,6 +74,8 @@ void MarkerIdAllocator::assign(bool Barriers, bool Memory) {
   if (Memory)
     for (SystemMarker S : {SystemMarker::VmemLoad, SystemMarker::VmemStore})
       SystemIds[static_cast<unsigned>(S)] = next();
+  for (unsigned H : Late)
+    Entries[H].Id = next();
 }
 
 } // namespace stinkytofu::sqtt

@@ -86,6 +86,28 @@ Expected<MemBarrierMode> parseMemBarrier(StringRef What, StringRef V) {
   return invalid(What, V, "none, asm or fence (or 0, 1, 2)");
 }
 
+Expected<AddressTraceFilter> parseAddresses(StringRef What, StringRef V) {
+  AddressTraceFilter F;
+  StringRef S = V.trim();
+  for (StringRef T : {"off", "none", "0"})
+    if (S.equals_insensitive(T))
+      return F;
+  SmallVector<StringRef, 2> Parts;
+  SplitString(S, Parts, ",+");
+  for (StringRef P : Parts) {
+    P = P.trim();
+    if (P.equals_insensitive("memory"))
+      F.Memory = true;
+    else if (P.equals_insensitive("lds"))
+      F.Lds = true;
+    else
+      return invalid(What, V, "memory, lds or memory,lds (or off)");
+  }
+  if (!F.any())
+    return invalid(What, V, "memory, lds or memory,lds (or off)");
+  return F;
+}
+
 Expected<LoopMode> parseLoops(StringRef What, StringRef V) {
   StringRef S = V.trim();
   for (StringRef T : {"all", "on", "1"})
@@ -167,6 +189,14 @@ const Setting Settings[] = {
        C.MemBarrier = *M; // accepted; no effect on final assembly
        return Error::success();
      }},
+    {"SQTT_TRACE_ADDRESSES", "addresses",
+     [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
+       Expected<AddressTraceFilter> F = parseAddresses(W, V);
+       if (!F)
+         return F.takeError();
+       C.Addresses = *F;
+       return Error::success();
+     }},
     {"SQTT_INSTRUMENT_LOOPS", "loops",
      [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
        Expected<LoopMode> M = parseLoops(W, V);
@@ -200,7 +230,15 @@ std::vector<StringRef> SQTTConfig::environmentVariables() {
 }
 
 Error SQTTConfig::applyArguments(const PassArguments &Args) {
+  // `addresses=memory,lds`: the comma also separates arguments, so a bare
+  // `lds` or `memory` right after `addresses=` continues its list.
+  bool InAddresses = false;
   for (const auto &[Key, Value] : Args) {
+    if (InAddresses && Value.empty() && (Key == "lds" || Key == "memory")) {
+      (Key == "lds" ? Addresses.Lds : Addresses.Memory) = true;
+      continue;
+    }
+    InAddresses = Key == "addresses";
     auto Flag = [&](bool &Field) -> Error {
       if (Value.empty()) {
         Field = true;

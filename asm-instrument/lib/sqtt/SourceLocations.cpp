@@ -95,24 +95,60 @@ SourceLocations::SourceLocations(const Module &M) : M(M) {
   }
 }
 
+std::optional<std::string> SourceLocations::locDirective(StringRef Line) const {
+  StringRef C = code(Line);
+  if (!C.consume_front(".loc"))
+    return std::nullopt;
+  SmallVector<StringRef, 4> Parts;
+  SplitString(C, Parts);
+  unsigned FileNo, LineNo;
+  if (Parts.size() < 2 || Parts[0].trim().getAsInteger(10, FileNo) ||
+      Parts[1].trim().getAsInteger(10, LineNo) || LineNo == 0)
+    return std::nullopt;
+  auto It = Files.find(FileNo);
+  if (It == Files.end())
+    return std::nullopt;
+  return It->second + ":" + std::to_string(LineNo);
+}
+
+DenseMap<const Instruction *, std::string>
+SourceLocations::instructionLocations(const Function &F) const {
+  DenseMap<const Instruction *, std::string> Out;
+  std::string Current;
+  auto Scan = [&](StringRef Text) {
+    if (Files.empty() || !Text.contains(".loc"))
+      return;
+    for (StringRef Rest = Text; !Rest.empty();) {
+      auto [Line, Next] = Rest.split('\n');
+      if (std::optional<std::string> L = locDirective(Line))
+        Current = *L;
+      Rest = Next;
+    }
+  };
+  StringRef File = sys::path::filename(M.fileName());
+  for (const BasicBlock &BB : F.blocks()) {
+    Scan(BB.leadingText());
+    for (const BlockItem &Item : BB.items()) {
+      Scan(Item.leadingText());
+      if (const auto *D = dyn_cast<Directive>(&Item))
+        Scan(D->text());
+      else if (const auto *I = dyn_cast<Instruction>(&Item))
+        Out[I] = !Current.empty()           ? Current
+                 : I->location().isValid() ? (File + ":" + Twine(I->location().Line)).str()
+                                           : std::string();
+    }
+  }
+  return Out;
+}
+
 std::string SourceLocations::of(const Function &F) const {
   std::string Loc;
   if (!Files.empty())
     forEachTextLine(F, [&](StringRef Line) {
-      StringRef C = code(Line);
-      if (!C.consume_front(".loc"))
-        return false;
-      SmallVector<StringRef, 4> Parts;
-      SplitString(C, Parts);
-      unsigned FileNo, LineNo;
-      if (Parts.size() < 2 || Parts[0].trim().getAsInteger(10, FileNo) ||
-          Parts[1].trim().getAsInteger(10, LineNo) || LineNo == 0)
-        return false;
-      auto It = Files.find(FileNo);
-      if (It == Files.end())
-        return false;
-      Loc = It->second + ":" + std::to_string(LineNo);
-      return true;
+      std::optional<std::string> L = locDirective(Line);
+      if (L)
+        Loc = *L;
+      return L.has_value();
     });
   if (!Loc.empty())
     return Loc;

@@ -41,6 +41,21 @@ TEST(MarkerIdsTest, CompactsByEmissionCountThenOrder) {
   EXPECT_EQ(Ids.systemId(SystemMarker::VmemStore), 9u);
 }
 
+TEST(MarkerIdsTest, AddressTracesComeLastInTheOrderAdded) {
+  MarkerIdAllocator Ids;
+  unsigned T1 = Ids.addAddressTrace("addr_trace_load", "k.s:7", 130);
+  unsigned P = Ids.addUserMarker(LedgerKind::UserPoint, "p", 0);
+  unsigned T2 = Ids.addAddressTrace("addr_trace_load", "k.s:8", 130);
+  Ids.count(T2, 5); // emission counts do not reorder them
+  Ids.assign(/*Barriers=*/true, /*Memory=*/false);
+  EXPECT_EQ(Ids.id(P), 1u);
+  EXPECT_EQ(Ids.systemId(SystemMarker::Barrier), 4u);
+  EXPECT_EQ(Ids.id(T1), 5u);
+  EXPECT_EQ(Ids.id(T2), 6u); // one ID per operation, the same name or not
+  EXPECT_EQ(Ids.entries()[T1].SourceLoc, "k.s:7");
+  EXPECT_EQ(Ids.entries()[T1].ExtraPayloadCount, 130u);
+}
+
 TEST(MarkerIdsTest, SameNameSharesAnIdPerKind) {
   MarkerIdAllocator Ids;
   unsigned A = Ids.addUserMarker(LedgerKind::UserScope, "x", 0);

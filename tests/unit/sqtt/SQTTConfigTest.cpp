@@ -157,4 +157,27 @@ TEST(SQTTConfigTest, LoopsAndDensityWarn) {
   EXPECT_EQ(E, "invalid density-warn='x': expected a non-negative decimal number");
 }
 
+TEST(SQTTConfigTest, AddressTracing) {
+  auto C = fromEnv({{"SQTT_TRACE_ADDRESSES", "memory,lds"}});
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_TRUE(C->Addresses.Memory);
+  EXPECT_TRUE(C->Addresses.Lds);
+  ASSERT_FALSE(bool(C->applyArguments(parsePassArguments("addresses=lds"))));
+  EXPECT_FALSE(C->Addresses.Memory);
+  EXPECT_TRUE(C->Addresses.Lds);
+  // The spec's `memory,lds` in an argument list (the comma also separates
+  // arguments), or with `+`.
+  ASSERT_FALSE(bool(C->applyArguments(parsePassArguments("addresses=memory,lds,verify"))));
+  EXPECT_TRUE(C->Addresses.Memory && C->Addresses.Lds && C->Verify);
+  ASSERT_FALSE(bool(C->applyArguments(parsePassArguments("addresses=off"))));
+  EXPECT_FALSE(C->Addresses.any());
+  ASSERT_FALSE(bool(C->applyArguments(parsePassArguments("addresses=lds+memory"))));
+  EXPECT_TRUE(C->Addresses.Memory && C->Addresses.Lds);
+  // A bare `lds` not after `addresses=` is no argument.
+  EXPECT_NE(errorOf(C->applyArguments(parsePassArguments("verify,lds"))), "");
+  std::string E = errorOf(C->applyArguments(parsePassArguments("addresses=scratch")));
+  EXPECT_EQ(E, "invalid addresses (SQTT_TRACE_ADDRESSES)='scratch': expected memory, lds or "
+               "memory,lds (or off)");
+}
+
 } // namespace

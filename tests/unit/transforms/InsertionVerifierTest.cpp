@@ -35,6 +35,32 @@ struct Fixture {
     ASSERT_TRUE(bool(I)) << llvm::toString(I.takeError());
     Inserted.insert(&F->blocks().front().insert(It, std::move(*I)));
   }
+  /// Before the \p N-th instruction: \p Pre, then a block `.Lloop` of
+  /// \p Body and `s_cbranch_scc1 .Lloop`, then \p Post and the rest of the
+  /// block.
+  void insertLoopBefore(unsigned N, llvm::ArrayRef<llvm::StringRef> Pre,
+                        llvm::ArrayRef<llvm::StringRef> Body,
+                        llvm::ArrayRef<llvm::StringRef> Post = {}) {
+    BasicBlock &BB = F->blocks().front();
+    auto It = BB.instructions().begin();
+    std::advance(It, N);
+    BasicBlock &Rest = F->splitBlock(BB, BasicBlock::const_item_iterator(*It));
+    BasicBlock &Loop = F->insertBlock(Rest.getIterator(), ".Lloop");
+    Blocks.insert(&Loop);
+    auto Add = [&](BasicBlock &Into, BasicBlock::const_item_iterator At, llvm::StringRef Line) {
+      auto I = createInstruction(*M, Line);
+      ASSERT_TRUE(bool(I)) << llvm::toString(I.takeError());
+      Inserted.insert(&Into.insert(At, std::move(*I)));
+    };
+    for (llvm::StringRef Line : Pre)
+      Add(BB, BB.items().end(), Line);
+    for (llvm::StringRef Line : Body)
+      Add(Loop, Loop.items().end(), Line);
+    Add(Loop, Loop.items().end(), "s_cbranch_scc1 .Lloop");
+    auto First = Rest.items().begin();
+    for (llvm::StringRef Line : Post)
+      Add(Rest, First, Line);
+  }
   std::string verify() {
     llvm::Error E = Snapshot->verify(*M, Inserted, Blocks, {{F, Live.get()}});
     return E ? llvm::toString(std::move(E)) : "";
@@ -61,6 +87,27 @@ TEST(InsertionVerifierTest, AcceptsDeadWritesAndRestoredRegisters) {
 TEST(InsertionVerifierTest, RejectsAClobberedLiveRegister) {
   Fixture X(Text);
   X.insertBefore(2, "s_mov_b32 m0, 0x8"); // m0 live (read by s_movrels)
+  std::string E = X.verify();
+  EXPECT_NE(E.find("changes register unit"), std::string::npos) << E;
+  EXPECT_NE(E.find("m0"), std::string::npos) << E;
+}
+
+TEST(InsertionVerifierTest, FollowsInsertedLoops) {
+  // A counted loop over dead registers; M0 saved before and restored after.
+  Fixture X(Text);
+  X.insertLoopBefore(2, {"s_mov_b32 s0, m0", "s_mov_b32 s1, 0"},
+                     {"s_mov_b32 m0, s1", "s_ttracedata", "s_add_u32 s1, s1, 1",
+                      "s_cmp_lg_u32 s1, 64"},
+                     {"s_mov_b32 m0, s0"});
+  EXPECT_EQ(X.verify(), "");
+}
+
+TEST(InsertionVerifierTest, RejectsWhatOnlyALaterIterationClobbers) {
+  // The first pass through the body restores M0 from s0; the back edge
+  // brings s0 = 5 round, so from the second iteration on M0 is 5.
+  Fixture X(Text);
+  X.insertLoopBefore(2, {"s_mov_b32 s0, m0"},
+                     {"s_mov_b32 m0, s0", "s_mov_b32 s0, 5", "s_cmp_lg_u32 s1, 64"});
   std::string E = X.verify();
   EXPECT_NE(E.find("changes register unit"), std::string::npos) << E;
   EXPECT_NE(E.find("m0"), std::string::npos) << E;

@@ -12,7 +12,8 @@
 //     its transition to the loop (MarkerSite::RunsWith);
 //   - per function, the path through it with each loop body once: every
 //     record over every instruction;
-//   - payload records (sqtt_marker_data values) per marker carrying them.
+//   - payload records (sqtt_marker_data values, address-trace records) per
+//     marker carrying them.
 //
 // Records are the planned ones; refused markers are reported by their
 // warnings and the `refused` count of the stats line.
@@ -53,8 +54,9 @@ struct FunctionDensity {
   std::vector<LoopDensity> Loops; ///< outer loops before the loops they hold
 };
 
-/// The payload records \p S writes after its header.
-unsigned payloadRecords(const MarkerSite &S);
+/// The payload records \p S writes after its header (an address trace's
+/// depend on the wave size, \p WaveSize).
+unsigned payloadRecords(const MarkerSite &S, unsigned WaveSize);
 
 FunctionDensity measureDensity(const Function &F, const LoopInfo &LI,
                                llvm::ArrayRef<MarkerSite> Sites);

@@ -6,7 +6,9 @@
 // then functions in module order) so that the most frequent fit the 8-bit
 // `s_ttracedata_imm` form; then the barrier IDs (barrier_signal,
 // barrier_wait, barrier) and the memory IDs (vmem_load, vmem_store) when
-// those features are on. IDs used by numeric markers already in the input
+// those features are on, then one ID per address-traced operation in the
+// order they were added (the spec's late-resolved IDs). IDs used by numeric
+// markers already in the input
 // are skipped. The result depends only on the markers added and their counts.
 //
 //===----------------------------------------------------------------------===//
@@ -26,6 +28,7 @@ enum class LedgerKind : uint8_t {
   Function,  ///< F: an instrumented callable function
   UserScope, ///< U: sqtt_marker_enter
   UserPoint, ///< P: sqtt_marker_point / sqtt_marker_data
+  AddressTrace, ///< P: addr_trace_* header, one per traced operation
 };
 
 /// The automatic point markers, in allocation order.
@@ -35,8 +38,8 @@ const char *systemMarkerName(SystemMarker S);
 struct LedgerEntry {
   LedgerKind Kind;
   std::string Name;
-  std::string SourceLoc;          ///< F: rows only
-  uint32_t ExtraPayloadCount = 0; ///< 1 for sqtt_marker_data
+  std::string SourceLoc;          ///< F: and address-trace rows
+  uint32_t ExtraPayloadCount = 0; ///< 1 for sqtt_marker_data; address records
   uint64_t Count = 0;             ///< markers emitted with this id
   uint32_t Id = 0;                ///< after assign()
 };
@@ -49,6 +52,9 @@ public:
   /// A named marker; the same kind, payload count and name share one entry
   /// (an enter and a point of the same name do not). Returns its handle.
   unsigned addUserMarker(LedgerKind Kind, llvm::StringRef Name, uint32_t ExtraPayloadCount);
+  /// A traced memory operation (`addr_trace_load`, ...). Returns its handle.
+  unsigned addAddressTrace(llvm::StringRef Name, llvm::StringRef SourceLoc,
+                           uint32_t ExtraPayloadCount);
   /// An instrumented function. Returns its handle.
   unsigned addFunction(llvm::StringRef Name, llvm::StringRef SourceLoc);
   /// Counts \p N more emitted markers carrying the entry's ID.

@@ -15,6 +15,7 @@
 #ifndef ASM_INSTRUMENT_SQTT_MARKERSITES_H
 #define ASM_INSTRUMENT_SQTT_MARKERSITES_H
 
+#include "asm-instrument/sqtt/AddressTrace.h"
 #include "asm-instrument/sqtt/MarkerIds.h"
 #include "stinkytofu/ir/Function.h"
 #include "stinkytofu/ir/InsertPoint.h"
@@ -23,7 +24,14 @@
 
 namespace stinkytofu::sqtt {
 
-enum class SiteKind : uint8_t { FunctionEntry, FunctionExit, User, Barrier, Memory };
+enum class SiteKind : uint8_t {
+  FunctionEntry,
+  FunctionExit,
+  User,
+  Barrier,
+  Memory,
+  AddressTrace
+};
 enum class SiteRank : uint8_t { FunctionEntry, AfterPrevious, User, BeforeNext, FunctionExit };
 
 struct MarkerSite {
@@ -50,6 +58,8 @@ struct MarkerSite {
   std::string What;
   /// The function's entry/exit sites are all emitted or none.
   bool AllOrNothing = false;
+  /// An address trace: the operation whose addresses follow the header.
+  std::optional<TracedOperation> Trace;
   /// A marker on a CFG edge placed before its source's conditional branch
   /// (LoopMarkers.h): the conditional branch mnemonic that skips the marker
   /// when control does not take the edge. Empty: the marker always runs.

@@ -16,6 +16,8 @@
 //   SQTT_SHADER_CLOCK_SHIFT     shader-clock-shift=   0..31 (default 4)
 //   SQTT_MEM_BARRIER            mem-barrier=          none|asm|fence|0|1|2|...
 //   SQTT_INSTRUMENT_LOOPS       loops[=]              all (bare `loops`) | outer | off
+//   SQTT_TRACE_ADDRESSES        addresses=            memory | lds | memory,lds
+//                                                      (`+` also separates) | off
 //
 // SQTT_MEM_BARRIER is accepted and checked but has no effect: it selects an
 // IR-level reordering boundary, and placement in final assembly is exact.
@@ -30,6 +32,7 @@
 #ifndef ASM_INSTRUMENT_SQTT_SQTTCONFIG_H
 #define ASM_INSTRUMENT_SQTT_SQTTCONFIG_H
 
+#include "asm-instrument/sqtt/AddressTrace.h"
 #include "stinkytofu/pass/PassArguments.h"
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -82,6 +85,8 @@ struct SQTTConfig {
   unsigned ShaderClockBits = 0;
   unsigned ShaderClockShift = 4;
   LoopMode Loops = LoopMode::Off;
+  /// Address tracing (AddressTrace.h); excludes memory markers.
+  AddressTraceFilter Addresses;
 
   // --- Outputs (arguments only) ---------------------------------------------
   /// Where the driver writes funcMap() once the whole run has succeeded; the
@@ -128,6 +133,8 @@ llvm::Expected<uint32_t> parseMask(llvm::StringRef What, llvm::StringRef V);
 /// 0/1, yes/no, y/n, on/off, true/false.
 llvm::Expected<bool> parseBool(llvm::StringRef What, llvm::StringRef V);
 llvm::Expected<unsigned> parseUnsigned(llvm::StringRef What, llvm::StringRef V);
+/// `memory`, `lds`, both (separated by `,` or `+`), or off/none/0.
+llvm::Expected<AddressTraceFilter> parseAddresses(llvm::StringRef What, llvm::StringRef V);
 /// all/on/1, outer, off/none/0.
 llvm::Expected<LoopMode> parseLoops(llvm::StringRef What, llvm::StringRef V);
 /// none/off/0, asm/compiler/clobber/1, fence/on/hw/2.

@@ -23,6 +23,10 @@ public:
 
   /// `file:line` of \p F.
   std::string of(const Function &F) const;
+  /// `file:line` of each instruction of \p F: of the last `.loc` before
+  /// it, else the `.s` file's name and its own line.
+  llvm::DenseMap<const Instruction *, std::string>
+  instructionLocations(const Function &F) const;
 
   /// A kernel named by an `.amdhsa_kernel` descriptor that has no function
   /// in the IR: its body is pre-assembled words (`.long`), so it carries no
@@ -34,6 +38,8 @@ public:
   std::vector<CodelessKernel> codelessKernels() const;
 
 private:
+  /// `file:line` of a `.loc N L` line whose file N is known.
+  std::optional<std::string> locDirective(llvm::StringRef Line) const;
   /// `file:line` of the line `Label:` in the module's text items.
   std::string labelLocation(llvm::StringRef Label) const;
 

@@ -10,7 +10,9 @@
 //   2. Every run of inserted code (the instructions and skip blocks inserted
 //      at one point) leaves every register the original program may still
 //      read as it found it: the code is executed symbolically, on every
-//      path through its skip branches; a register copied away and back
+//      path through its skip branches and around its own loops (a branch
+//      back to an inserted label: the state at the loop head is joined
+//      with each back edge's until it is stable); a register copied away and back
 //      (`s_mov_b32 sX, m0` ... `s_mov_b32 m0, sX`), or SCC saved and
 //      restored (`s_cselect_b32 sX, 1, 0` ... `s_cmp_lg_u32 sX, 0`) counts
 //      as unchanged; anything else written must be dead at that point in the
