@@ -14,9 +14,12 @@ namespace stinkytofu::sqtt {
 namespace {
 
 /// The call sites of every function, when every call of the module names
-/// its callees (else none is known to have all its call sites here).
+/// its callees (else none is known to have all its call sites here). A
+/// function a tail call reaches returns to its tail caller's callers:
+/// never closed.
 struct CallSites {
   DenseMap<const Function *, SmallVector<std::pair<Function *, const Instruction *>, 4>> Of;
+  DenseSet<const Function *> TailCalled;
   bool Complete = true;
 };
 
@@ -25,6 +28,12 @@ CallSites findCallSites(Module &M) {
   for (Function &G : M.functions())
     for (const BasicBlock &BB : G.blocks())
       for (const Instruction &I : BB.instructions()) {
+        if (isTailCall(I)) {
+          for (const std::string &Name : getCallTargets(I))
+            if (const Function *F = findCallee(M, Name))
+              S.TailCalled.insert(F);
+          continue;
+        }
         if (!isCall(I))
           continue;
         std::vector<std::string> Callees = getCallTargets(I);
@@ -45,7 +54,8 @@ LivenessMap markerLivenessOf(Module &M, ArrayRef<Function *> Funcs,
                              function_ref<bool(Function &)> Wanted) {
   CallSites Sites = findCallSites(M);
   auto Closed = [&](const Function &F) {
-    return Sites.Complete && !F.isEntry() && Sites.Of.count(&F) && !isExported(F);
+    return Sites.Complete && !F.isEntry() && Sites.Of.count(&F) && !isExported(F) &&
+           !Sites.TailCalled.contains(&F);
   };
   LivenessMap LiveOf;
   auto Plain = [&](Function &F) -> MarkerLiveness & {

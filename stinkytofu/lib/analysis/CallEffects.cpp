@@ -82,6 +82,8 @@ static bool leavesCleanly(const BasicBlock &BB) {
 }
 
 using CallTransfers = DenseMap<const Instruction *, CallTransfer>;
+/// What the callees of each tail call read (CallEffect::Reads).
+using TailCallReads = DenseMap<const Instruction *, BitVector>;
 
 namespace {
 
@@ -91,18 +93,23 @@ namespace {
 /// where. Edges to other functions are not followed.
 class CalleeReads : public LiveUnitsDataflow<CalleeReads> {
 public:
-  CalleeReads(const Function &F, const RegisterUnits &RU, const CallTransfers &Calls)
-      : LiveUnitsDataflow(F, RU), Calls(Calls) {}
+  CalleeReads(const Function &F, const RegisterUnits &RU, const CallTransfers &Calls,
+              const TailCallReads &Tails)
+      : LiveUnitsDataflow(F, RU), Calls(Calls), Tails(Tails) {}
 
   const CallTransfer &callTransfer(const Instruction &Call) const {
     return Calls.find(&Call)->second;
   }
   BitVector exitState(const BasicBlock &BB) const {
+    if (!BB.empty())
+      if (auto It = Tails.find(&BB.instructions().back()); It != Tails.end())
+        return It->second; // the tail callee's reads are ours
     return leavesCleanly(BB) ? RU.none() : RU.all();
   }
 
 private:
   const CallTransfers &Calls;
+  const TailCallReads &Tails;
 };
 
 /// What is surely written on every path from the entry of a callee: a
@@ -151,6 +158,7 @@ CallEffect CallEffectAnalyzer::summarise(const Function &F) {
   // branch in the middle of their block.
   BitVector UnionReads = RU.none();
   CallTransfers Calls;
+  TailCallReads Tails;
   DenseSet<const Instruction *> AfterInnerBranch;
   for (const BasicBlock &BB : F.blocks()) {
     const Instruction *BranchInside = nullptr;
@@ -170,13 +178,19 @@ CallEffect CallEffectAnalyzer::summarise(const Function &F) {
           RU.set(UnionReads, R);
         for (MCRegister R : I.facts().Defs)
           RU.set(S.MayWrite, R);
+        if (isTailCall(I)) {
+          CallEffect Tail = effectOf(I);
+          UnionReads |= Tail.Reads;
+          S.MayWrite |= Tail.MayWrite;
+          Tails[&I] = std::move(Tail.Reads);
+        }
       }
       if (I.facts().has(IF_Branch) && &I != &BB.instructions().back())
         BranchInside = &I;
     }
   }
 
-  CalleeReads Reads(F, RU, Calls);
+  CalleeReads Reads(F, RU, Calls, Tails);
   size_t Edges = 0;
   for (const BasicBlock *BB : Reads.blocks())
     for (const BasicBlock *Succ : BB->successors())

@@ -26,7 +26,9 @@ public:
     CallEffectAnalyzer Callees(*F.parent(), RU);
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions())
-        if (!isOpaqueInstruction(I) && I.facts().has(IF_Call)) {
+        if (isTailCall(I)) {
+          TailCallReads[&I] = Callees.effectOf(I).Reads;
+        } else if (!isOpaqueInstruction(I) && I.facts().has(IF_Call)) {
           CallEffect E = Callees.effectOf(I);
           if (!E.Known && this->Options.UnknownCalleeReads)
             E.Reads = *this->Options.UnknownCalleeReads;
@@ -57,6 +59,13 @@ public:
     const Instruction &Last = BB.instructions().back();
     if (isProgramEnd(Last)) // the wave ends: nothing is read afterwards
       return RU.none();
+    // A tail call: its callee reads what it reads, then returns to our
+    // caller, which reads what it reads after our return.
+    if (auto It = TailCallReads.find(&Last); It != TailCallReads.end()) {
+      BitVector Live = Options.LiveAfterReturn ? *Options.LiveAfterReturn : RU.all();
+      Live |= It->second;
+      return Live;
+    }
     if (Options.LiveAfterReturn && isReturn(Last))
       return *Options.LiveAfterReturn;
     return RU.all();
@@ -69,6 +78,7 @@ public:
 private:
   LivenessOptions Options;
   DenseMap<const Instruction *, std::unique_ptr<CallInfo>> Calls;
+  DenseMap<const Instruction *, BitVector> TailCallReads;
 };
 
 Liveness::Liveness(Function &F, LivenessOptions Options) : Fn(&F) {

@@ -66,6 +66,11 @@ bool isReturn(const Instruction &I) {
   return isIndirectBranch(I) && !I.getModifier<LabelData>() && F && !F->isEntry();
 }
 
+bool isTailCall(const Instruction &I) {
+  const auto *Targets = I.getModifier<CallTargetData>();
+  return Targets && Targets->TailCall && isReturn(I) && !isProgramEnd(I);
+}
+
 bool endsBlock(const Instruction &I) { return isBranch(I) || isProgramEnd(I); }
 
 bool isControlTransfer(const Instruction &I) {

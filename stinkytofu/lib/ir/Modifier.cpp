@@ -81,17 +81,26 @@ void CallTargetData::toAttrs(AttrDict &Attrs) const {
   for (const std::string &C : Callees)
     List.push_back(AttrValue::string(C));
   Attrs.add("callees", AttrValue::list(std::move(List)));
+  if (TailCall)
+    Attrs.add("tail", AttrValue::boolean(true));
 }
 std::unique_ptr<Modifier> CallTargetData::clone() const {
   return std::make_unique<CallTargetData>(*this);
 }
 Expected<std::unique_ptr<Modifier>> CallTargetData::parse(const AttrDict &Attrs) {
-  if (Error E = Attrs.checkKeys("mod.call_targets", {"callees"}))
+  if (Error E = Attrs.checkKeys("mod.call_targets", {"callees", "tail"}))
     return std::move(E);
   Expected<std::vector<std::string>> Callees = Attrs.getStringList("callees");
   if (!Callees)
     return Callees.takeError();
-  return std::make_unique<CallTargetData>(std::move(*Callees));
+  bool Tail = false;
+  if (Attrs.find("tail")) {
+    Expected<bool> B = Attrs.getBool("tail");
+    if (!B)
+      return B.takeError();
+    Tail = *B;
+  }
+  return std::make_unique<CallTargetData>(std::move(*Callees), Tail);
 }
 
 // --- TextData -------------------------------------------------------------

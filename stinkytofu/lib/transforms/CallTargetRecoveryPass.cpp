@@ -53,6 +53,8 @@ private:
   DenseMap<const Function *, Summary> Summaries;
   /// The call assumed, while proving its own targets, not to clobber them.
   const Instruction *AssumedPreserving = nullptr;
+  /// Tail calls annotated so far.
+  unsigned TailCalls = 0;
 };
 
 const CallRecovery::Summary &CallRecovery::summaryOf(const Function &F) {
@@ -90,11 +92,17 @@ bool CallRecovery::calleeMayWrite(const Instruction &Call, MCRegister Reg) {
   return false;
 }
 
+/// A call, or an `s_setpc_b64` leaving a callable function (a return or a
+/// tail call), that has no CallTargetData yet.
+static bool unannotatedCallOrExit(const Instruction &I) {
+  return (isCall(I) || (isReturn(I) && !isProgramEnd(I))) && !I.getModifier<CallTargetData>();
+}
+
 unsigned CallRecovery::annotate(Function &F, const PassScope &Scope) {
   std::vector<Instruction *> Calls;
   for (BasicBlock &BB : F.blocks())
     for (Instruction &I : BB.instructions())
-      if (isCall(I) && !I.getModifier<CallTargetData>() && inScope(M, Scope, I))
+      if (unannotatedCallOrExit(I) && inScope(M, Scope, I))
         Calls.push_back(&I);
   if (Calls.empty())
     return 0;
@@ -116,12 +124,20 @@ unsigned CallRecovery::annotate(Function &F, const PassScope &Scope) {
     MCRegister Pair = addressPairOf(*Call, M.target());
     if (!Pair.isValid())
       continue;
+    const bool Tail = !isCall(*Call);
     std::optional<std::vector<std::string>> Callees = provePairTargets(*Call, Pair, C);
-    if (!Callees)
+    if (!Callees && !Tail)
       Callees = proveAssumingCallPreserves(*Call, Pair, C);
+    // A jump to a label of its own function is a branch, not a tail call.
+    if (Callees && Tail && llvm::any_of(*Callees, [&](const std::string &Name) {
+          BasicBlock *BB = findLabel(M, M.resolveAlias(Name));
+          return BB && BB->parent() == &F;
+        }))
+      Callees.reset();
     if (Callees) {
-      Call->setModifier(std::make_unique<CallTargetData>(std::move(*Callees)));
+      Call->setModifier(std::make_unique<CallTargetData>(std::move(*Callees), Tail));
       ++Annotated;
+      TailCalls += Tail;
     }
   }
   return Annotated;
@@ -199,7 +215,7 @@ CallTargetStats CallRecovery::run(const PassScope &Scope) {
     for (Function &F : M.functions())
       for (const BasicBlock &BB : F.blocks())
         for (const Instruction &I : BB.instructions())
-          if (isCall(I) && inScope(M, Scope, I))
+          if ((isCall(I) || isTailCall(I)) && inScope(M, Scope, I))
             for (const std::string &Callee : getCallTargets(I))
               Callees.push_back(Callee);
     for (const std::string &Callee : Callees)
@@ -209,6 +225,8 @@ CallTargetStats CallRecovery::run(const PassScope &Scope) {
         Changed = true;
       }
   }
+  Stats.Resolved -= TailCalls;
+  Stats.TailCalls = TailCalls;
   return Stats;
 }
 

@@ -4,6 +4,7 @@
 #include "stinkytofu/analysis/CallingConvention.h"
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Modifier.h"
 
 #include "gtest/gtest.h"
@@ -293,6 +294,53 @@ TEST(CallLivenessTest, RegisterUnitsCanonicalEncodings) {
   EXPECT_EQ(RU.describe(BV), "scc s4");
   EXPECT_TRUE(RU.any(BV, RU.byName("SGPR4_SGPR5")));
   EXPECT_FALSE(RU.byName("NOT_A_REGISTER").isValid());
+}
+
+// g ends in a tail call to f, which reads v5 and s12 and returns to g's
+// caller through s[30:31].
+const char *const TailCallModule = R"(
+.type k,@function
+k:
+  s_endpgm
+.type g,@function
+g:
+  v_mov_b32 v5, 1
+  s_getpc_b64 s[4:5]
+  s_add_u32 s4, s4, f@rel32@lo+4
+  s_addc_u32 s5, s5, f@rel32@hi+12
+  s_setpc_b64 s[4:5]
+.type f,@function
+f:
+  v_mul_f32 v0, v5, v5
+  s_cmp_eq_u32 s12, 0
+  s_setpc_b64 s[30:31]
+)";
+
+TEST(CallLivenessTest, TailCallReadsWhatItsCalleeReads) {
+  for (bool Tail : {false, true}) {
+    SCOPED_TRACE(Tail ? "tail call" : "taken for a return");
+    ReadOptions Opts;
+    Opts.BeforeCFG = [Tail](Module &M) {
+      if (Tail)
+        instOf(M, "s_setpc_b64", 0)
+            ->setModifier(std::make_unique<CallTargetData>(std::vector<std::string>{"f"}, true));
+    };
+    auto M = readModule(TailCallModule, Opts);
+    ASSERT_TRUE(M);
+    Instruction *Jump = instOf(*M, "s_setpc_b64", 0);
+    EXPECT_EQ(isTailCall(*Jump), Tail);
+    EXPECT_TRUE(isReturn(*Jump)); // it leaves g either way
+    RegisterUnits RU(M->target());
+    LivenessOptions O;
+    O.LiveAfterReturn = RU.none(); // g's caller reads nothing afterwards
+    Liveness L(*functionOf(*M, "g"), O);
+    // f's reads are live at the jump only when it is known as a tail call.
+    EXPECT_EQ(L.isLiveBefore(*Jump, sgpr(*M, 12)), Tail);
+    EXPECT_EQ(L.isLiveBefore(*Jump, "SGPR30_SGPR31"), Tail);
+    EXPECT_EQ(L.isLiveBefore(*instOf(*M, "s_getpc_b64"), vgpr(*M, 5)), Tail);
+    EXPECT_TRUE(L.isLiveBefore(*Jump, "SGPR4_SGPR5")); // the jump's own operand
+    EXPECT_FALSE(L.isLiveBefore(*Jump, sgpr(*M, 20)));
+  }
 }
 
 } // namespace

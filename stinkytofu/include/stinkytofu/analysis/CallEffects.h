@@ -15,7 +15,8 @@
 //   MustWrite: the registers written on every path from entry to every exit
 //   of every callee (a forward must-analysis over the callee's CFG); only
 //   these end the liveness of a value that is live after the call.
-//   Calls inside a callee contribute their own effect, an opaque
+//   Calls inside a callee contribute their own effect, a tail call its
+//   callee's reads and may-writes (as if the callee ran at the end), an opaque
 //   instruction reads and may write everything, and recursion makes the
 //   inner call unknown.
 // - Otherwise (no CallTargetData, a callee outside the module): the callee

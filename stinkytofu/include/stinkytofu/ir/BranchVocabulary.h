@@ -39,8 +39,12 @@ bool isCall(const Instruction &I);
 bool isProgramEnd(const Instruction &I);
 /// Leaves the function: a program end, or (in a callable function) an
 /// indirect branch without a known target: the return through the
-/// return-address pair.
+/// return-address pair, or a tail call.
 bool isReturn(const Instruction &I);
+/// A return that is a tail call: an indirect branch whose CallTargetData
+/// (TailCall) names the function it jumps to, which then returns to our
+/// caller.
+bool isTailCall(const Instruction &I);
 /// A branch or a program end: the last instruction of its block, where the
 /// block's edges come from (a call returns and does not end it).
 bool endsBlock(const Instruction &I);

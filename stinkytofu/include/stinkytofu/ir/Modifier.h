@@ -81,12 +81,15 @@ struct LabelData final : Modifier {
   static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
 };
 
-/// The possible callees of a call (`s_swappc_b64`). Never a CFG edge.
+/// The possible callees of a call (`s_swappc_b64`), or of a tail call (an
+/// `s_setpc_b64` to another function, which returns to our caller). Never a
+/// CFG edge.
 struct CallTargetData final : Modifier {
   static constexpr ModifierKind Kind = ModifierKind::CallTargetData;
-  explicit CallTargetData(std::vector<std::string> Callees)
-      : Modifier(Kind), Callees(std::move(Callees)) {}
+  explicit CallTargetData(std::vector<std::string> Callees, bool TailCall = false)
+      : Modifier(Kind), Callees(std::move(Callees)), TailCall(TailCall) {}
   std::vector<std::string> Callees;
+  bool TailCall;
   void toAttrs(AttrDict &Attrs) const override;
   std::unique_ptr<Modifier> clone() const override;
   static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);

@@ -24,6 +24,13 @@
 // skipped when a CFG edge would cross it (code reaching the callee other than
 // by a call). CallTargetData never becomes a CFG edge.
 //
+// Tail calls are proven the same way: an `s_setpc_b64` (`s_set_pc_i64`)
+// leaving a callable function whose pair holds another function's address
+// (`F@rel32@lo`/`@hi`, `F@rel64`) gets CallTargetData{callees, tail}: the
+// call graph has the edge, liveness at the jump is the callee's reads and
+// what our caller reads after our return (Liveness.h), and the callee
+// becomes a function like any other.
+//
 // A call whose chain crosses an earlier call is proven once that call's
 // callees are known functions of the module that do not write the pair;
 // rounds repeat until nothing changes. Run LongBranchLoweringPass first: the
@@ -44,6 +51,8 @@ struct CallTargetStats {
   unsigned Resolved = 0;
   /// Callee labels split off into functions.
   unsigned FunctionsCreated = 0;
+  /// Tail calls annotated (not counted in Unannotated or Resolved).
+  unsigned TailCalls = 0;
 };
 
 /// Runs the recovery over \p M (calls in \p Scope only) and rebuilds the CFG
