@@ -7,7 +7,8 @@ Usage: eval-address-trace.py ORIGINAL.s INSTRUMENTED.s FUNCMAP [--seeds N]
 Every register gets a random value (each VGPR one per lane, EXEC a random
 mask). The inserted code (the lines of INSTRUMENTED.s that are not the
 original's, in order) is executed by a small interpreter of the scalar and
-readlane instructions it uses, following its branches; original instructions
+readlane instructions it uses, following its branches (loop-phase scope
+markers on CFG edges branch on the original SCC, EXEC or VCC: random too); original instructions
 are not executed (the insertion verifier proves the inserted code leaves what
 they read as it was). Scope checks read HW_ID fields as 0, so the markers
 run. Each `s_ttracedata` records M0. Before each original
@@ -142,6 +143,7 @@ class Machine:
         self.exec = self.rng.getrandbits(wave)
         self.m0 = self.rng.getrandbits(32)
         self.scc = self.rng.getrandbits(1)
+        self.vcc = self.rng.getrandbits(wave)
         self.records = []
 
     def sgpr(self, name):
@@ -215,6 +217,10 @@ class Machine:
             return ops[0] if self.scc else None
         elif mn == "s_cbranch_scc0":
             return ops[0] if not self.scc else None
+        elif mn in ("s_cbranch_execz", "s_cbranch_execnz"):
+            return ops[0] if (self.exec == 0) == mn.endswith("execz") else None
+        elif mn in ("s_cbranch_vccz", "s_cbranch_vccnz"):
+            return ops[0] if (self.vcc == 0) == mn.endswith("vccz") else None
         else:
             raise SystemExit(f"eval-address-trace: cannot execute '{text}'")
         return None
