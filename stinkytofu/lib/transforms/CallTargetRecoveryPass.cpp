@@ -119,7 +119,7 @@ unsigned CallRecovery::annotate(Function &F, const PassScope &Scope) {
       [this](StringRef Label) -> const BasicBlock * { return findLabel(M, Label); },
       [&](const BasicBlock &BB) { return &BB == First || Open.count(&BB); }};
 
-  unsigned Annotated = 0;
+  unsigned Annotated = 0, Tails = 0;
   for (Instruction *Call : Calls) {
     MCRegister Pair = addressPairOf(*Call, M.target());
     if (!Pair.isValid())
@@ -137,9 +137,13 @@ unsigned CallRecovery::annotate(Function &F, const PassScope &Scope) {
     if (Callees) {
       Call->setModifier(std::make_unique<CallTargetData>(std::move(*Callees), Tail));
       ++Annotated;
-      TailCalls += Tail;
+      Tails += Tail;
     }
   }
+  // A branch's targets changed: its function's CFG is rebuilt.
+  if (Tails)
+    buildCFG(F);
+  TailCalls += Tails;
   return Annotated;
 }
 
