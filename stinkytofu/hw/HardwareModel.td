@@ -361,10 +361,10 @@ class Processor<string name> {
   // (hasFlatLgkmVMemCountInOrder); without it only a wait for 0 proves
   // anything on them.
   bit FlatCountsInOrder = 1;
-  // LLVM's VALUReadSGPRHazard (AMDGPUWaitSGPRHazards, gfx1200/gfx1201): once
-  // a VALU has read an SGPR, a later read of it after an SALU wrote it needs
-  // `s_wait_alu depctr_sa_sdst(0)` between them.
-  bit VALUReadSGPRHazard = 0;
+  // The wait before reading an SGPR an SALU wrote, for LLVM's
+  // VALUReadSGPRHazard (AMDGPUWaitSGPRHazards, gfx1200/gfx1201: once a VALU
+  // has read an SGPR, such a read needs `s_wait_alu depctr_sa_sdst(0)`).
+  string SaluSgprReadWait = "";
   // An SGPR parked in a VGPR lane (v_writelane_b32 ... v_readlane_b32, as
   // LLVM spills SGPRs): what goes before the v_writelane, whose VALU read of
   // the SGPR may follow a VALU write of it, and after the v_readlane, whose
@@ -434,7 +434,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
               Gfx10HwId2Fields<HwReg_WAVE_HW_ID2, 0>.Ret),
           CycleOverrides = [CycleOverride<IC_WMMA, 4, 16>],
           Counters = Gfx12Counters, CounterEvents = Gfx12Events,
-          VALUReadSGPRHazard = 1,
+          SaluSgprReadWait = "s_wait_alu depctr_sa_sdst(0)",
           SgprLaneSaveWait = "s_wait_alu depctr_va_sdst(0) depctr_sa_sdst(0)",
           SgprLaneRestoreWait = "s_wait_alu depctr_va_sdst(0)" in {
         def GFX1200 : Processor<"gfx1200">;

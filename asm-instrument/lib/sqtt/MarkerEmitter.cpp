@@ -324,6 +324,15 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       Scratch.emplace(Live, G.P, Free, keptSGPRs(P.Emit));
     return Scratch->take();
   };
+  // Refuses the sites that need what is missing; the others still go in.
+  auto RefuseIf = [&](function_ref<bool(const MarkerSite &)> Needs, const char *Why) {
+    std::erase_if(P.Emit, [&](unsigned S) {
+      if (!Needs(Sites[S]))
+        return false;
+      Refusals.emplace_back(S, Why);
+      return true;
+    });
+  };
   auto RefuseAll = [&](const std::string &Why) {
     for (unsigned S : P.Emit)
       Refusals.emplace_back(S, Why);
@@ -370,16 +379,9 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
   bool AnyM0 = llvm::any_of(P.Emit, [&](unsigned S) { return needsM0(Sites[S]); });
   if (AnyM0 && Live.isLive(G.P, "M0")) {
     P.SaveM0 = Take();
-    if (!P.SaveM0) {
-      std::vector<unsigned> Keep;
-      for (unsigned S : P.Emit) {
-        if (needsM0(Sites[S]))
-          Refusals.emplace_back(S, "M0 is live and no SGPR is free to save it");
-        else
-          Keep.push_back(S);
-      }
-      P.Emit = std::move(Keep);
-    }
+    if (!P.SaveM0)
+      RefuseIf([&](const MarkerSite &S) { return needsM0(S); },
+               "M0 is live and no SGPR is free to save it");
   }
   if (TraceNeeds && llvm::any_of(P.Emit, [&](unsigned S) { return Sites[S].Trace; })) {
     P.TraceCounter = Take();
@@ -388,17 +390,10 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
         P.TraceTemps.push_back(*R);
       else
         break;
-    if (!P.TraceCounter || P.TraceTemps.size() + 1 < TraceNeeds) {
-      std::vector<unsigned> Keep;
-      for (unsigned S : P.Emit) {
-        if (Sites[S].Trace)
-          Refusals.emplace_back(S, "no SGPRs are free here for the lane counter and "
-                                   "temporaries of the address trace");
-        else
-          Keep.push_back(S);
-      }
-      P.Emit = std::move(Keep);
-    }
+    if (!P.TraceCounter || P.TraceTemps.size() + 1 < TraceNeeds)
+      RefuseIf([](const MarkerSite &S) { return S.Trace.has_value(); },
+               "no SGPRs are free here for the lane counter and temporaries of the "
+               "address trace");
   }
   if (P.Emit.empty())
     P.Guard = false;
@@ -592,8 +587,7 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
       TraceRegisters Regs{Name(*Plan.TraceCounter), {}};
       for (MCRegister R : Plan.TraceTemps)
         Regs.Temps.push_back(Name(R));
-      TraceTarget Target{traceWaveSize(TI), Nop,
-                         Ctx.HW.hasVALUReadSGPRHazard() ? "s_wait_alu depctr_sa_sdst(0)" : ""};
+      TraceTarget Target{traceWaveSize(TI), Nop, Ctx.HW.saluSgprReadWait().str()};
       for (TraceStatement &T : addressTraceCode(Op, Regs, Target))
         Body.push_back({std::move(T.Text), T.K == TraceStatement::Kind::LoopBack, T.K});
       St.TraceRecords += Op.extraPayloadCount(Target.WaveSize);

@@ -130,11 +130,11 @@ struct Setting {
   Error (*Apply)(SQTTConfig &, StringRef What, StringRef V);
 };
 
-Error applyMask(uint32_t &Field, StringRef What, StringRef V) {
-  Expected<uint32_t> M = parseMask(What, V);
-  if (!M)
-    return M.takeError();
-  Field = *M;
+/// Stores a parsed value in its field, or passes the parse error on.
+template <typename T> Error store(Expected<T> Parsed, T &Field) {
+  if (!Parsed)
+    return Parsed.takeError();
+  Field = *Parsed;
   return Error::success();
 }
 
@@ -144,32 +144,24 @@ const Setting Settings[] = {
        return parseFunctions(W, V, C.FunctionMode, C.FunctionThreshold);
      }},
     {"SQTT_INSTRUMENT_BARRIERS", "barriers",
-     [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
-       Expected<bool> B = parseBool(W, V);
-       if (!B)
-         return B.takeError();
-       C.InstrumentBarriers = *B;
-       return Error::success();
+     [](SQTTConfig &C, StringRef W, StringRef V) {
+       return store(parseBool(W, V), C.InstrumentBarriers);
      }},
     {"SQTT_INSTRUMENT_MEMORY", "memory",
      [](SQTTConfig &C, StringRef W, StringRef V) {
        return parseMemory(W, V, C.MemoryChunk, C.MemoryMaxGap);
      }},
     {"SQTT_SCOPE_WAVE", "scope-wave",
-     [](SQTTConfig &C, StringRef W, StringRef V) { return applyMask(C.Scope.Wave, W, V); }},
+     [](SQTTConfig &C, StringRef W, StringRef V) { return store(parseMask(W, V), C.Scope.Wave); }},
     {"SQTT_SCOPE_SIMD", "scope-simd",
-     [](SQTTConfig &C, StringRef W, StringRef V) { return applyMask(C.Scope.Simd, W, V); }},
+     [](SQTTConfig &C, StringRef W, StringRef V) { return store(parseMask(W, V), C.Scope.Simd); }},
     {"SQTT_SCOPE_CU", "scope-cu",
-     [](SQTTConfig &C, StringRef W, StringRef V) { return applyMask(C.Scope.Cu, W, V); }},
+     [](SQTTConfig &C, StringRef W, StringRef V) { return store(parseMask(W, V), C.Scope.Cu); }},
     {"SQTT_SCOPE_WG", "scope-wg",
-     [](SQTTConfig &C, StringRef W, StringRef V) { return applyMask(C.Scope.Wg, W, V); }},
+     [](SQTTConfig &C, StringRef W, StringRef V) { return store(parseMask(W, V), C.Scope.Wg); }},
     {"SQTT_SHADER_CLOCK_BITS", "shader-clock-bits",
-     [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
-       Expected<unsigned> N = parseUnsigned(W, V);
-       if (!N)
-         return N.takeError();
-       C.ShaderClockBits = *N;
-       return Error::success();
+     [](SQTTConfig &C, StringRef W, StringRef V) {
+       return store(parseUnsigned(W, V), C.ShaderClockBits);
      }},
     {"SQTT_SHADER_CLOCK_SHIFT", "shader-clock-shift",
      [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
@@ -182,28 +174,17 @@ const Setting Settings[] = {
        return Error::success();
      }},
     {"SQTT_MEM_BARRIER", "mem-barrier",
-     [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
-       Expected<MemBarrierMode> M = parseMemBarrier(W, V);
-       if (!M)
-         return M.takeError();
-       C.MemBarrier = *M; // accepted; no effect on final assembly
-       return Error::success();
+     [](SQTTConfig &C, StringRef W, StringRef V) {
+       // Accepted; no effect on final assembly.
+       return store(parseMemBarrier(W, V), C.MemBarrier);
      }},
     {"SQTT_TRACE_ADDRESSES", "addresses",
-     [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
-       Expected<AddressTraceFilter> F = parseAddresses(W, V);
-       if (!F)
-         return F.takeError();
-       C.Addresses = *F;
-       return Error::success();
+     [](SQTTConfig &C, StringRef W, StringRef V) {
+       return store(parseAddresses(W, V), C.Addresses);
      }},
     {"SQTT_INSTRUMENT_LOOPS", "loops",
-     [](SQTTConfig &C, StringRef W, StringRef V) -> Error {
-       Expected<LoopMode> M = parseLoops(W, V);
-       if (!M)
-         return M.takeError();
-       C.Loops = *M;
-       return Error::success();
+     [](SQTTConfig &C, StringRef W, StringRef V) {
+       return store(parseLoops(W, V), C.Loops);
      }},
 };
 

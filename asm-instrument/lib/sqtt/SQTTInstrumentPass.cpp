@@ -282,11 +282,14 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
                          SystemMarker::Barrier, SystemMarker::VmemLoad, SystemMarker::VmemStore})
     if (uint32_t Id = Ids.systemId(S))
       Map.addSystemPoint(Id, systemMarkerName(S));
+  bool AnyTrace = false;
   for (const LedgerEntry &E : Ids.entries())
     if (E.Kind == LedgerKind::AddressTrace) {
-      Map.setWaveSize(traceWaveSize(M.target()));
       Map.addAddressTracePoint(E.Id, E.Name, E.SourceLoc, E.ExtraPayloadCount);
+      AnyTrace = true;
     }
+  if (AnyTrace) // W: comes with the first address-trace row
+    Map.setWaveSize(traceWaveSize(M.target()));
   if (Error E = Map.verify())
     return moduleError(M, "SQTTInstrumentPass: the funcmap does not verify: " +
                               toString(std::move(E)));

@@ -69,7 +69,7 @@ struct ProcessorDesc {
   bool BarrierNeedsIdleCounters;
   bool VmemWritesVgprInOrder;
   bool FlatCountsInOrder;
-  bool VALUReadSGPRHazard;
+  llvm::StringRef SaluSgprReadWait;
   llvm::StringRef SgprLaneSaveWait;
   llvm::StringRef SgprLaneRestoreWait;
   llvm::StringRef DsM0FreeVariant;
@@ -210,7 +210,7 @@ llvm::ArrayRef<CounterEventDesc> HardwareModel::counterEvents() const {
 bool HardwareModel::barrierNeedsIdleCounters() const { return D->BarrierNeedsIdleCounters; }
 bool HardwareModel::vmemWritesVgprInOrder() const { return D->VmemWritesVgprInOrder; }
 bool HardwareModel::flatCountsInOrder() const { return D->FlatCountsInOrder; }
-bool HardwareModel::hasVALUReadSGPRHazard() const { return D->VALUReadSGPRHazard; }
+llvm::StringRef HardwareModel::saluSgprReadWait() const { return D->SaluSgprReadWait; }
 llvm::StringRef HardwareModel::sgprLaneSaveWait() const { return D->SgprLaneSaveWait; }
 llvm::StringRef HardwareModel::sgprLaneRestoreWait() const { return D->SgprLaneRestoreWait; }
 llvm::StringRef HardwareModel::dsM0FreeVariant() const { return D->DsM0FreeVariant; }

@@ -187,9 +187,10 @@ public:
   bool vmemWritesVgprInOrder() const;
   /// A pending generic flat_* keeps its counters in order.
   bool flatCountsInOrder() const;
-  /// LLVM's VALUReadSGPRHazard (gfx1200/gfx1201): a read of an SGPR an SALU
-  /// wrote needs `s_wait_alu depctr_sa_sdst(0)` once a VALU has read it.
-  bool hasVALUReadSGPRHazard() const;
+  /// The wait before a read of an SGPR an SALU wrote ("" when none is
+  /// needed): `s_wait_alu depctr_sa_sdst(0)` for LLVM's VALUReadSGPRHazard
+  /// (gfx1200/gfx1201).
+  llvm::StringRef saluSgprReadWait() const;
   /// What goes before `v_writelane_b32 vD, sX, lane` / after `v_readlane_b32
   /// sX, vD, lane` when an SGPR is parked in a VGPR lane (an instruction,
   /// "" for none): the wait states or dependency wait the target needs.
