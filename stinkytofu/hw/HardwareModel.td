@@ -197,6 +197,8 @@ class CycleOverride<InstClass cls, int issue, int latency> {
 // the installed LLVM does not ship as a header. A unit test checks them
 // against every MC opcode of every target (WaitEventsTest).
 class TSFlagBits {
+  int SALU = 0;
+  int VALU = 1;
   int MUBUF = 17;
   int MTBUF = 18;
   int SMRD = 19;
@@ -324,6 +326,37 @@ def : WaitEventMnemonics<Ev_AsyncLds, [
     "cluster_load_async_to_lds_b64", "cluster_load_async_to_lds_b128"]>;
 
 //===----------------------------------------------------------------------===//
+// ALU dependency counters (hw-dependencies-reference.md section 4): the
+// fields of the 16-bit immediate of `s_waitcnt_depctr` (gfx10, gfx11) and
+// `s_wait_alu` (gfx12+). A field at its maximum waits for nothing; bits of no
+// field are 0 in what MC assembles. The same layout on every gfx10.3+
+// processor (llvm-mc-22 -show-encoding of `depctr_<field>(0)`).
+//===----------------------------------------------------------------------===//
+
+class DepCtrField<string name, int offset, int width> {
+  string Name = name;   // MC's spelling after `depctr_`
+  int Offset = offset;
+  int Width = width;
+}
+def DepCtr_VaVdst  : DepCtrField<"va_vdst", 12, 4>;  // VALU VGPR writes in flight
+def DepCtr_VaSdst  : DepCtrField<"va_sdst", 9, 3>;   // VALU SGPR writes in flight
+def DepCtr_VaSsrc  : DepCtrField<"va_ssrc", 8, 1>;   // VALU SGPR reads in flight
+def DepCtr_HoldCnt : DepCtrField<"hold_cnt", 7, 1>;
+def DepCtr_VmVsrc  : DepCtrField<"vm_vsrc", 2, 3>;   // VMEM sources not yet read
+def DepCtr_VaVcc   : DepCtrField<"va_vcc", 1, 1>;    // VALU VCC writes in flight
+def DepCtr_SaSdst  : DepCtrField<"sa_sdst", 0, 1>;   // SALU SGPR writes in flight
+defvar Gfx10DepCtrFields = [DepCtr_VaVdst, DepCtr_VaSdst, DepCtr_VaSsrc,
+                            DepCtr_HoldCnt, DepCtr_VmVsrc, DepCtr_VaVcc,
+                            DepCtr_SaSdst];
+
+// A hazard LLVM resolves with a depctr wait, by the name analysis/
+// DepCtrHazards.h gives its rule (LLVM's name for it).
+class DepCtrHazard<string name> { string Name = name; }
+// gfx1200/1201 (AMDGPUWaitSGPRHazards): a VALU has read an SGPR pair; a
+// later read of it while an SALU or VALU write is in flight must wait.
+def Hz_VALUReadSGPR : DepCtrHazard<"VALUReadSGPR">;
+
+//===----------------------------------------------------------------------===//
 // Processors.
 //===----------------------------------------------------------------------===//
 
@@ -378,6 +411,10 @@ class Processor<string name> {
   // has_m0_read = 0) the hardware reads M0 only for GDS (the gds bit). ""
   // when the encodings MC picks list M0 exactly (gfx10+: the M0-free pseudos).
   string DsM0FreeVariant = "";
+  // The fields of the ALU dependency wait (s_waitcnt_depctr, s_wait_alu)
+  // and the depctr hazard rules LLVM guards with it here (DepCtrHazard).
+  list<DepCtrField> DepCtrFields = [];
+  list<DepCtrHazard> DepCtrHazards = [];
 }
 
 //--- gfx9: wave64, M0-only trace data with the SALU-M0 hazard. --------------
@@ -411,7 +448,8 @@ let Generation = "gfx9", WaveSize = 64, HasTtraceDataImm = 0,
 
 //--- gfx10+: wave32 by default, HW_ID1/HW_ID2, no M0 hazard. -----------------
 let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
-    ScopeCuField = "WGP_ID", ScopeWgField = "WG_ID" in {
+    ScopeCuField = "WGP_ID", ScopeWgField = "WG_ID",
+    DepCtrFields = Gfx10DepCtrFields in {
   // gfx10: s_ttracedata_imm assembles, but decoder support is unconfirmed.
   let Generation = "gfx10", HasTtraceDataImm = 0, Clock = Clock_ShaderCycles20,
       Counters = Gfx10Counters, CounterEvents = Gfx10Events,
@@ -436,7 +474,8 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
           Counters = Gfx12Counters, CounterEvents = Gfx12Events,
           SaluSgprReadWait = "s_wait_alu depctr_sa_sdst(0)",
           SgprLaneSaveWait = "s_wait_alu depctr_va_sdst(0) depctr_sa_sdst(0)",
-          SgprLaneRestoreWait = "s_wait_alu depctr_va_sdst(0)" in {
+          SgprLaneRestoreWait = "s_wait_alu depctr_va_sdst(0)",
+          DepCtrHazards = [Hz_VALUReadSGPR] in {
         def GFX1200 : Processor<"gfx1200">;
         def GFX1201 : Processor<"gfx1201">;
       }

@@ -244,6 +244,7 @@ def collect_processors(recs, classes):
             timing[idx] = (issue, lat)
         p["timing"] = timing
         collect_counters(recs, r, p)
+        collect_depctr(recs, r, p)
         procs.append(p)
     procs.sort(key=lambda p: natural_key(p["name"]))
     names = [p["name"] for p in procs]
@@ -252,6 +253,27 @@ def collect_processors(recs, classes):
     if not procs:
         fail("no Processor records")
     return procs
+
+
+def collect_depctr(recs, r, p):
+    """The processor's depctr fields (name, offset, width) and hazard rules."""
+    name = p["def"]
+    fields, used = [], 0
+    for i, ref in enumerate(recs.field(r, "DepCtrFields", "list")):
+        f = recs.resolve(ref, f"{name}.DepCtrFields[{i}]")
+        fn = recs.field(f, "Name", "string")
+        off, width = recs.field(f, "Offset", "int"), recs.field(f, "Width", "int")
+        mask = ((1 << width) - 1) << off
+        if width < 1 or off + width > 16 or mask & used:
+            fail(f"{name}: depctr field {fn} overlaps or leaves the 16 bits")
+        used |= mask
+        fields.append((fn, off, width))
+    p["depctr_fields"] = fields
+    p["depctr_hazards"] = [
+        recs.field(recs.resolve(ref, f"{name}.DepCtrHazards[{i}]"), "Name", "string")
+        for i, ref in enumerate(recs.field(r, "DepCtrHazards", "list"))]
+    if p["depctr_hazards"] and not fields:
+        fail(f"{name}: depctr hazards without depctr fields")
 
 
 def event_names(recs):
@@ -418,6 +440,17 @@ def emit(classes, prefixes, default_index, procs, roles=(), waits=(),
         for n, mx in p["counters"]:
             w(f"    {{{cstr(n)}, {mx}}},")
         w("};")
+        # C++ has no empty arrays: a processor without them gets {}.
+        if p["depctr_fields"]:
+            w(f"inline constexpr DepCtrField {ident}_DepCtrFields[] = {{")
+            for n, off, width in p["depctr_fields"]:
+                w(f"    {{{cstr(n)}, {off}, {width}}},")
+            w("};")
+        if p["depctr_hazards"]:
+            w(f"inline constexpr llvm::StringRef {ident}_DepCtrHazards[] = {{")
+            for n in p["depctr_hazards"]:
+                w(f"    {cstr(n)},")
+            w("};")
         w(f"inline constexpr EventCounterDesc {ident}_Events[] = {{")
         for ev, idx, in_order in p["events"]:
             w(f"    {{{cstr(ev)}, {idx}, {'true' if in_order else 'false'}}},")
@@ -456,6 +489,10 @@ def emit(classes, prefixes, default_index, procs, roles=(), waits=(),
         w(f"        .SgprLaneSaveWait = {cstr(p['lane_save_wait'])},")
         w(f"        .SgprLaneRestoreWait = {cstr(p['lane_restore_wait'])},")
         w(f"        .DsM0FreeVariant = {cstr(p['ds_m0_free'])},")
+        w("        .DepCtrFields = " +
+          (f"{ident}_DepCtrFields," if p["depctr_fields"] else "{},"))
+        w("        .DepCtrHazards = " +
+          (f"{ident}_DepCtrHazards," if p["depctr_hazards"] else "{},"))
         w("    },")
     w("};")
     w("")

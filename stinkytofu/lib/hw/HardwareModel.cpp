@@ -73,6 +73,8 @@ struct ProcessorDesc {
   llvm::StringRef SgprLaneSaveWait;
   llvm::StringRef SgprLaneRestoreWait;
   llvm::StringRef DsM0FreeVariant;
+  llvm::ArrayRef<DepCtrField> DepCtrFields;
+  llvm::ArrayRef<llvm::StringRef> DepCtrHazards;
 };
 
 } // namespace hwgen
@@ -214,6 +216,17 @@ llvm::StringRef HardwareModel::saluSgprReadWait() const { return D->SaluSgprRead
 llvm::StringRef HardwareModel::sgprLaneSaveWait() const { return D->SgprLaneSaveWait; }
 llvm::StringRef HardwareModel::sgprLaneRestoreWait() const { return D->SgprLaneRestoreWait; }
 llvm::StringRef HardwareModel::dsM0FreeVariant() const { return D->DsM0FreeVariant; }
+
+llvm::ArrayRef<DepCtrField> HardwareModel::depCtrFields() const { return D->DepCtrFields; }
+const DepCtrField *HardwareModel::depCtrField(llvm::StringRef Name) const {
+  for (const DepCtrField &F : D->DepCtrFields)
+    if (F.Name == Name)
+      return &F;
+  return nullptr;
+}
+bool HardwareModel::hasDepCtrHazard(llvm::StringRef Rule) const {
+  return llvm::is_contained(D->DepCtrHazards, Rule);
+}
 
 llvm::SmallVector<llvm::StringRef, 16> HardwareModel::counterWaitMnemonics() {
   llvm::SmallVector<llvm::StringRef, 16> Names;

@@ -15,6 +15,7 @@
 #include "stinkytofu/transforms/RedundantMovEliminationPass.h"
 #include "stinkytofu/transforms/RemoveDscntPass.h"
 #include "stinkytofu/transforms/RemoveInstructionPass.h"
+#include "stinkytofu/transforms/InsertWaitAluPass.h"
 #include "stinkytofu/transforms/RemoveWaitAluPass.h"
 #include "stinkytofu/transforms/RemoveWaitCntPass.h"
 #include "stinkytofu/transforms/SetMatrixReusePass.h"

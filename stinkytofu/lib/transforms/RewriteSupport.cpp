@@ -1,6 +1,7 @@
 //===- RewriteSupport.cpp - What the rewrite and cleanup passes share ----===//
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
+#include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BasicBlock.h"
 #include "stinkytofu/ir/OperandMapping.h"
@@ -210,6 +211,16 @@ bool overwrittenBeforeRead(const Module &M, const RegisterUnits &RU, const Instr
         return false;
   }
   return false;
+}
+
+Instruction &beforeDelayAlu(Instruction &Consumer) {
+  BasicBlock &BB = *Consumer.parent();
+  Instruction *Anchor = &Consumer;
+  while (Anchor->getIterator() != BB.instructions().begin() &&
+         HardwareModel::roleOf(std::prev(Anchor->getIterator())->mnemonic()) ==
+             InstRole::DelayAlu)
+    Anchor = &*std::prev(Anchor->getIterator());
+  return *Anchor;
 }
 
 Error moduleError(const Module &M, const Twine &Message) {

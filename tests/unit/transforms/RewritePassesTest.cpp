@@ -104,7 +104,7 @@ std::string runPass(StinkyTofuContext &Ctx, Module &M, llvm::StringRef Spec) {
 TEST(RewritePassesTest, EveryPassOnEveryTargetAssembles) {
   const char *Passes[] = {"RemoveInstructionPass=s_nop", "StinkyRemoveNopPass",
                           "StinkyRemoveNopPass=vNopOnly", "RemoveDelayAluPass",
-                          "RemoveWaitAluPass", "StinkyRemoveWaitCntPass=removeKmcnt,removeXcnt", "StinkyWaitCntInsertionPass", "WaitCntVerifier",
+                          "RemoveWaitAluPass", "InsertWaitAluPass", "StinkyRemoveWaitCntPass=removeKmcnt,removeXcnt", "StinkyWaitCntInsertionPass", "WaitCntVerifier",
                           "RemoveDscntPass", "DeadCodeEliminationPass",
                           "RedundantMovEliminationPass", "AsmMovePropagationPass",
                           "PeepholeOptimizationPass", "SetMatrixReusePass"};

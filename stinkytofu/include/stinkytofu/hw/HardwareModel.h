@@ -115,6 +115,19 @@ struct PackedWaitLayout {
   int64_t fieldMax() const { return (int64_t(1) << Width) - 1; }
 };
 
+/// One field of the immediate of the ALU dependency wait
+/// (`s_waitcnt_depctr` / `s_wait_alu`): bits [Offset + Width - 1 : Offset].
+struct DepCtrField {
+  llvm::StringRef Name; ///< MC's spelling after `depctr_`: "va_vdst", "sa_sdst", ...
+  unsigned Offset;
+  unsigned Width;
+
+  /// The field's largest value, which waits for nothing.
+  unsigned max() const { return (1u << Width) - 1; }
+  uint32_t mask() const { return uint32_t(max()) << Offset; }
+  unsigned decode(uint32_t Imm) const { return (Imm >> Offset) & max(); }
+};
+
 /// The HW_ID dimensions an SQTT scope check filters on.
 enum class ScopeDim : uint8_t { Wave, Simd, Cu, Wg };
 
@@ -199,6 +212,15 @@ public:
   /// The suffix of LLVM's M0-free DS pseudos on this target ("_gfx9"), or
   /// "" when MC's DS encodings list M0 exactly (TargetInfo::dsReadsM0).
   llvm::StringRef dsM0FreeVariant() const;
+
+  /// The fields of the ALU dependency wait, high bits first; empty before
+  /// gfx10 (no such wait).
+  llvm::ArrayRef<DepCtrField> depCtrFields() const;
+  /// The depctr field called \p Name ("va_vdst"), or null.
+  const DepCtrField *depCtrField(llvm::StringRef Name) const;
+  /// Whether LLVM guards the depctr hazard rule \p Rule ("VALUReadSGPR") on
+  /// this processor (DepCtrHazard records).
+  bool hasDepCtrHazard(llvm::StringRef Rule) const;
 
   /// Every memory-counter wait mnemonic (CounterWait records), sorted.
   static llvm::SmallVector<llvm::StringRef, 16> counterWaitMnemonics();

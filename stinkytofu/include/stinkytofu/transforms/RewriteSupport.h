@@ -95,6 +95,11 @@ bool isDppOrSdwa(const TargetInfo &TI, const Instruction &I);
 bool overwrittenBeforeRead(const Module &M, const RegisterUnits &RU, const Instruction &I,
                            llvm::MCRegister R);
 
+/// Where an instruction that must issue right before \p Consumer (a wait,
+/// a nop) goes: in front of the s_delay_alu standing right before it, which
+/// describes the consumer (its instruction counts start after it).
+Instruction &beforeDelayAlu(Instruction &Consumer);
+
 /// An error about the module as a whole: `file: error: <Message>`.
 llvm::Error moduleError(const Module &M, const llvm::Twine &Message);
 

@@ -1,0 +1,139 @@
+//===- InsertWaitAluPass.cpp - Insert the ALU dependency waits -----------===//
+#include "stinkytofu/transforms/InsertWaitAluPass.h"
+
+#include "stinkytofu/analysis/DepCtrHazards.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/mc/DerivedModifiers.h"
+#include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/pass/Pass.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/RewriteSupport.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+namespace {
+
+/// The DepCtrFields member MC's field \p Name goes to.
+std::optional<unsigned> *fieldSlot(DepCtrFields &Fields, StringRef Name) {
+  return StringSwitch<std::optional<unsigned> *>(Name)
+      .Case("va_vdst", &Fields.VaVdst)
+      .Case("va_sdst", &Fields.VaSdst)
+      .Case("va_ssrc", &Fields.VaSsrc)
+      .Case("va_vcc", &Fields.VaVcc)
+      .Case("sa_sdst", &Fields.SaSdst)
+      .Case("vm_vsrc", &Fields.VmVsrc)
+      .Case("hold_cnt", &Fields.HoldCnt)
+      .Default(nullptr);
+}
+
+class InsertWaitAluPass final : public Pass {
+public:
+  StringRef name() const override { return "InsertWaitAluPass"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
+                                  const PassScope &Scope) override {
+    const TargetInfo &TI = M.target();
+    if (TI.hardware().depCtrFields().empty())
+      return PreservedAnalyses::all();
+    StringRef Mnemonic = targetHasMnemonic(M, "s_wait_alu") ? "s_wait_alu" : "s_waitcnt_depctr";
+    InstBuilder B(M);
+    bool Changed = false;
+    for (Function &F : M.functions()) {
+      if (!F.hasValidCFG())
+        buildCFG(F);
+      bool FunctionChanged = false;
+      for (const DepCtrWaitNeed &Need : findDepCtrWaitNeeds(F, TI)) {
+        // The analysis holds its instructions const; the pass owns them.
+        auto &Consumer = const_cast<Instruction &>(*Need.Consumer);
+        if (!inScope(M, Scope, Consumer))
+          continue;
+        if (Error E = insertBefore(M, Scope, B, Mnemonic, Consumer, Need.Fields))
+          return std::move(E);
+        FunctionChanged = true;
+      }
+      if (FunctionChanged)
+        AM.invalidate(F, PreservedAnalyses::none());
+      Changed |= FunctionChanged;
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  /// Zeroes \p Zero before \p Consumer: in the depctr wait right before it
+  /// (or before the s_delay_alu that describes it) when there is one,
+  /// else in a new wait there.
+  static Error insertBefore(Module &M, const PassScope &Scope, InstBuilder &B,
+                            StringRef Mnemonic, Instruction &Consumer, uint8_t Zero) {
+    const TargetInfo &TI = M.target();
+    BasicBlock &BB = *Consumer.parent();
+    Instruction *Anchor = &beforeDelayAlu(Consumer);
+    DepCtrFields Fields;
+    for (StringRef Name : depCtrFieldNames(Zero))
+      *fieldSlot(Fields, Name) = 0;
+    Instruction *Previous = nullptr;
+    if (auto It = Anchor->getIterator(); It != BB.instructions().begin()) {
+      Instruction &P = *std::prev(It);
+      if (HardwareModel::roleOf(P.mnemonic()) == InstRole::DepCtrWait &&
+          P.mcInsts().size() == 1 && P.mcInsts()[0].getNumOperands() &&
+          P.mcInsts()[0].getOperand(0).isImm() && isRewritable(M, Scope, P))
+        Previous = &P;
+    }
+    if (Previous) {
+      // Keep every field the old wait has, at the smaller count.
+      uint32_t Imm = uint32_t(Previous->mcInsts()[0].getOperand(0).getImm());
+      for (const DepCtrField &F : TI.hardware().depCtrFields()) {
+        std::optional<unsigned> *Slot = fieldSlot(Fields, F.Name);
+        if (Slot && !*Slot && F.decode(Imm) != F.max())
+          *Slot = F.decode(Imm);
+      }
+      Expected<BuildOperand> Op = printedOperand(B, TI, Mnemonic, Fields);
+      if (!Op)
+        return Op.takeError();
+      if (Error E = B.rewrite(*Previous, {*Op}))
+        return E;
+      setWaitAluModifier(*Previous, TI);
+      return Error::success();
+    }
+    Expected<BuildOperand> Op = printedOperand(B, TI, Mnemonic, Fields);
+    if (!Op)
+      return Op.takeError();
+    Expected<Instruction> Wait = B.build(Mnemonic, {*Op});
+    if (!Wait)
+      return Wait.takeError();
+    setWaitAluModifier(*Wait, TI);
+    Instruction &New = BB.insert(Anchor->getIterator(), std::move(*Wait));
+    // The anchor's comments (a block's `; %bb.1:`) go in front of the wait.
+    New.setLeadingText(Anchor->leadingText());
+    Anchor->setLeadingText("");
+    return Error::success();
+  }
+
+  /// The operand of a wait on \p Fields as LLVM's printer writes it (its
+  /// own field order: `depctr_sa_sdst(0) depctr_va_sdst(0)`).
+  static Expected<BuildOperand> printedOperand(InstBuilder &B, const TargetInfo &TI,
+                                               StringRef Mnemonic, const DepCtrFields &Fields) {
+    Expected<Instruction> Wait = B.build(Mnemonic, {BuildOperand::depctr(Fields)});
+    if (!Wait)
+      return Wait.takeError();
+    if (Wait->mcInsts().size() != 1)
+      return BuildOperand::depctr(Fields);
+    std::string Printed = TI.printMC(Wait->mcInsts()[0]);
+    return BuildOperand::text(StringRef(Printed).split(' ').second.trim().str());
+  }
+
+  static void setWaitAluModifier(Instruction &I, const TargetInfo &TI) {
+    if (std::optional<AttrDict> D = deriveModifier(ModifierKind::WaitAlu, I, TI))
+      I.setModifier(std::make_unique<DerivedModifier>(ModifierKind::WaitAlu, std::move(*D)));
+  }
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createInsertWaitAluPass(const PassArguments &Args) {
+  return createArgumentlessPass<InsertWaitAluPass>(Args);
+}
+
+} // namespace stinkytofu
