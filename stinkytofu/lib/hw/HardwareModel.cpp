@@ -218,6 +218,7 @@ llvm::StringRef HardwareModel::sgprLaneRestoreWait() const { return D->SgprLaneR
 llvm::StringRef HardwareModel::dsM0FreeVariant() const { return D->DsM0FreeVariant; }
 
 llvm::ArrayRef<DepCtrField> HardwareModel::depCtrFields() const { return D->DepCtrFields; }
+llvm::ArrayRef<DepCtrField> HardwareModel::allDepCtrFields() { return AllDepCtrFields; }
 const DepCtrField *HardwareModel::depCtrField(llvm::StringRef Name) const {
   for (const DepCtrField &F : D->DepCtrFields)
     if (F.Name == Name)

@@ -22,19 +22,6 @@ namespace stinkytofu {
 
 namespace {
 
-/// A field packed in an immediate: bits [Offset, Offset + Width).
-struct BitField {
-  StringRef Name;
-  unsigned Offset, Width;
-  int64_t decode(int64_t Imm) const { return (Imm >> Offset) & ((int64_t(1) << Width) - 1); }
-  int64_t max() const { return (int64_t(1) << Width) - 1; }
-};
-// `s_wait_alu` / `s_waitcnt_depctr` (gfx10+): a field at its maximum waits
-// for nothing.
-const BitField DepCtrLayout[] = {{"va_vdst", 12, 4}, {"va_sdst", 9, 3}, {"va_ssrc", 8, 1},
-                                 {"hold_cnt", 7, 1}, {"vm_vsrc", 2, 3}, {"va_vcc", 1, 1},
-                                 {"sa_sdst", 0, 1}};
-
 /// The reference's field for the gfx12 counter \p Counter (as the hardware
 /// model's CounterWait records name it) in derived modifier \p K; the DS
 /// count is `dlcnt`, as the reference's wait insertion writes it.
@@ -220,13 +207,15 @@ void deriveDelayAlu(const Printed &P, AttrDict &D) {
   D.add("instid1Distance", AttrValue::integer(Dist1));
 }
 
-void deriveWaitAlu(const Printed &P, AttrDict &D) {
+/// `s_wait_alu` / `s_waitcnt_depctr`: a field at its maximum waits for
+/// nothing and is left out; the layout is the hardware model's.
+void deriveWaitAlu(const Printed &P, AttrDict &D, ArrayRef<DepCtrField> Layout) {
   std::optional<int64_t> Raw = P.integer(0);
-  for (const BitField &F : DepCtrLayout) {
+  for (const DepCtrField &F : Layout) {
     std::optional<int64_t> V;
     if (Raw) {
-      if (F.decode(*Raw) != F.max())
-        V = F.decode(*Raw);
+      if (F.decode(uint32_t(*Raw)) != F.max())
+        V = F.decode(uint32_t(*Raw));
     } else if (std::optional<StringRef> S = P.call(("depctr_" + F.Name).str())) {
       V = toInt(*S, F.max());
     }
@@ -519,7 +508,7 @@ std::optional<AttrDict> deriveModifier(ModifierKind K, const Instruction &I,
   case ModifierKind::WaitAlu:
     if (HardwareModel::roleOf(Mn) != InstRole::DepCtrWait)
       return std::nullopt;
-    deriveWaitAlu(P, D);
+    deriveWaitAlu(P, D, TI.hardware().depCtrFields());
     return D;
   case ModifierKind::Mfma:
     if (Class != "MFMA" && Class != "WMMA")
@@ -746,7 +735,7 @@ std::optional<std::string> operandsFromModifier(ModifierKind K, StringRef Mnemon
     if (HardwareModel::roleOf(Mnemonic) != InstRole::DepCtrWait)
       return std::nullopt;
     SmallVector<std::string, 4> Fields;
-    for (const BitField &F : DepCtrLayout)
+    for (const DepCtrField &F : HardwareModel::allDepCtrFields())
       if (int64_t V = statedInt(Stated, F.Name, -1); V >= 0)
         Fields.push_back(("depctr_" + F.Name + "(" + Twine(V) + ")").str());
     return Fields.empty() ? std::nullopt : std::optional(join(Fields, " "));

@@ -5,46 +5,12 @@
 #include "stinkytofu/ir/OperandMapping.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
-#include "llvm/ADT/bit.h"
-#include <array>
 #include <map>
 
 using namespace llvm;
 
 namespace stinkytofu {
 namespace {
-
-enum Field : unsigned { VaVdst, VaSdst, VaSsrc, VaVcc, SaSdst, VmVsrc, HoldCnt, NumFields };
-
-/// The bits of each depctr field in the immediate, as MC encodes them.
-struct DepCtrLayout {
-  std::array<uint32_t, NumFields> Mask{};
-
-  /// MC fills the fields a wait does not name with their maximum (no
-  /// wait) and bits of no field with 0, so a wait on field F alone is that
-  /// default without F's bits, and the default is what the waits on two
-  /// different fields have in common.
-  static Expected<DepCtrLayout> probe(InstBuilder &B, StringRef Mnemonic, const TargetInfo &TI) {
-    std::array<uint32_t, NumFields> Zero{};
-    uint32_t Default = 0;
-    for (unsigned F = 0; F != NumFields; ++F) {
-      DepCtrFields Fields;
-      std::optional<unsigned> *Slots[] = {&Fields.VaVdst, &Fields.VaSdst, &Fields.VaSsrc,
-                                          &Fields.VaVcc,  &Fields.SaSdst, &Fields.VmVsrc,
-                                          &Fields.HoldCnt};
-      *Slots[F] = 0;
-      Expected<Instruction> Wait = B.build(Mnemonic, {BuildOperand::depctr(Fields)});
-      if (!Wait)
-        return Wait.takeError();
-      Zero[F] = uint32_t(writtenImmediate(*Wait, TI, 0).value_or(0xffff)) & 0xffff;
-      Default |= Zero[F];
-    }
-    DepCtrLayout L;
-    for (unsigned F = 0; F != NumFields; ++F)
-      L.Mask[F] = Default & ~Zero[F];
-    return L;
-  }
-};
 
 class RemoveWaitAluPass final : public Pass {
 public:
@@ -57,7 +23,15 @@ public:
                                 " has no s_wait_alu (gfx12 and later)");
     InstBuilder B(M);
     std::map<std::string, std::optional<HwRegOperand>> SchedMode;
-    std::map<std::string, DepCtrLayout> Layouts;
+    // The hazard fields are every depctr field but hold_cnt, which is no
+    // GPR dependency.
+    uint32_t Known = 0, Hazards = 0;
+    const DepCtrField *Hold = TI.hardware().depCtrField("hold_cnt");
+    for (const DepCtrField &F : TI.hardware().depCtrFields()) {
+      Known |= F.mask();
+      if (&F != Hold)
+        Hazards |= F.mask();
+    }
     std::vector<Instruction *> Doomed;
     bool Changed = false;
     for (Function &F : M.functions())
@@ -85,32 +59,17 @@ public:
           std::optional<int64_t> Imm = writtenImmediate(I, TI, 0);
           if (!Imm)
             continue;
-          auto It = Layouts.find(I.mnemonic().str());
-          if (It == Layouts.end()) {
-            Expected<DepCtrLayout> L = DepCtrLayout::probe(B, I.mnemonic(), TI);
-            if (!L)
-              return L.takeError();
-            It = Layouts.emplace(I.mnemonic().str(), *L).first;
-          }
-          const DepCtrLayout &L = It->second;
-          uint32_t Old = uint32_t(*Imm) & 0xffff, New = Old;
-          for (unsigned Fld : {VaVdst, VmVsrc, VaSdst, VaSsrc, VaVcc, SaSdst})
-            New |= L.Mask[Fld];
+          uint32_t Old = uint32_t(*Imm) & 0xffff, New = Old | Hazards;
           if (New == Old)
             continue;
-          uint32_t Known = 0;
-          for (uint32_t Mask : L.Mask)
-            Known |= Mask;
           // Bits of no field are no wait: nothing left when every field is
           // at its maximum.
-          if ((New & Known) == Known) {
+          if ((New & Known) == Known || !Hold) {
             Doomed.push_back(&I);
             continue;
           }
           // Only hold_cnt is left.
-          uint32_t Hold = L.Mask[HoldCnt];
-          BuildOperand Op = BuildOperand::depctr(
-              {.HoldCnt = unsigned((New & Hold) >> llvm::countr_zero(Hold))});
+          BuildOperand Op = BuildOperand::depctr({.HoldCnt = Hold->decode(New)});
           if (Error E = B.rewrite(I, {Op}))
             return std::move(E);
           Changed = true;

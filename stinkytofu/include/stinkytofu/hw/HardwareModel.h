@@ -216,6 +216,9 @@ public:
   /// The fields of the ALU dependency wait, high bits first; empty before
   /// gfx10 (no such wait).
   llvm::ArrayRef<DepCtrField> depCtrFields() const;
+  /// Every depctr field any processor has (the same layout wherever the
+  /// wait exists), for code that knows no processor.
+  static llvm::ArrayRef<DepCtrField> allDepCtrFields();
   /// The depctr field called \p Name ("va_vdst"), or null.
   const DepCtrField *depCtrField(llvm::StringRef Name) const;
   /// Whether LLVM guards the depctr hazard rule \p Rule ("VALUReadSGPR") on

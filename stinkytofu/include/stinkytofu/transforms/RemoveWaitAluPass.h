@@ -7,8 +7,8 @@
 // rewriting it through MC; deletes it when no field is left, keeps one that
 // still waits on hold_cnt. Also deletes `s_setreg*` writes of the DEP_MODE
 // bits of hwreg(HW_REG_WAVE_SCHED_MODE), the expert scheduling mode those
-// waits serve. The field layout is MC's: each field's bits are found by
-// assembling a wait on that field alone.
+// waits serve. The field layout is the hardware model's (DepCtrFields,
+// checked against MC by a unit test).
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_TRANSFORMS_REMOVEWAITALUPASS_H
