@@ -4,6 +4,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BasicBlock.h"
+#include "stinkytofu/ir/Module.h"
 #include "stinkytofu/ir/OperandMapping.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "llvm/ADT/StringExtras.h"
@@ -16,6 +17,18 @@
 using namespace llvm;
 
 namespace stinkytofu {
+
+SourceDiagnostic diagnosticAt(const Module &M, const Instruction &I, SourceMgr::DiagKind Kind,
+                              std::string Message) {
+  SourceDiagnostic D;
+  D.Kind = Kind;
+  D.File = M.fileName().str();
+  D.Line = I.location().Line;
+  D.Column = I.location().Column;
+  D.LineText = I.sourceText().rtrim("\r\n").str();
+  D.Message = std::move(Message);
+  return D;
+}
 
 Error parseFlagArguments(const PassArguments &Args, ArrayRef<FlagArgument> Flags) {
   for (const auto &[Key, Value] : Args) {

@@ -1,6 +1,9 @@
 //===- VgprMsbSupport.cpp - What both VGPR MSB passes share ---------------===//
 #include "VgprMsbSupport.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/pass/Pass.h"
+#include "stinkytofu/transforms/VgprMsbPasses.h"
+#include "llvm/ADT/STLExtras.h"
 #include "stinkytofu/support/Diagnostics.h"
 
 using namespace llvm;
@@ -81,6 +84,37 @@ void respellVgprs(Module &M, Instruction &I, MCInst Inst, bool WithNote,
   if (Changed)
     I.setOperands(std::move(Ops));
   I.setMC({std::move(Inst)}, TI);
+}
+
+Error withLogicalVgprs(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
+                       function_ref<Error()> Work) {
+  if (!M.target().hardware().hasHighVgprs())
+    return Work();
+  VgprMsbCodec Codec(M.target());
+  bool Encoded = any_of(M.functions(), [&](const Function &F) {
+    return any_of(F.blocks(), [&](const BasicBlock &BB) {
+      return any_of(BB.instructions(),
+                    [&](const Instruction &I) { return isSetVgprMsb(I, Codec); });
+    });
+  });
+  if (!Encoded)
+    return Work();
+  auto RunPass = [&](Expected<std::unique_ptr<Pass>> P) -> Error {
+    if (!P)
+      return P.takeError();
+    (*P)->setContext(Ctx);
+    Expected<PreservedAnalyses> PA = (*P)->run(M, AM, PassScope());
+    if (!PA)
+      return PA.takeError();
+    for (Function &F : M.functions())
+      AM.invalidate(F, *PA);
+    return Error::success();
+  };
+  if (Error E = RunPass(createRaiseVgprMsbPass({})))
+    return E;
+  if (Error E = Work())
+    return E;
+  return RunPass(createInsertVgprMsbPass({}));
 }
 
 Error errorAt(const Module &M, const Instruction &I, const Twine &Message) {

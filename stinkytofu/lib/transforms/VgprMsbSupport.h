@@ -41,6 +41,13 @@ bool isSetVgprMsb(const Instruction &I, const VgprMsbCodec &Codec, int64_t *Imm 
 void respellVgprs(Module &M, Instruction &I, llvm::MCInst Inst, bool WithNote,
                   llvm::function_ref<std::optional<std::string>(const VgprToken &)> Fn);
 
+/// Runs \p Work with gfx1250's VGPRs 256 and up as logical registers when
+/// the assembly spells them through s_set_vgpr_msb (`v44` under msb 1 is
+/// v300, which an analysis must tell from v44), writing the encoded form
+/// back after it.
+llvm::Error withLogicalVgprs(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
+                             llvm::function_ref<llvm::Error()> Work);
+
 /// An error at \p I.
 llvm::Error errorAt(const Module &M, const Instruction &I, const llvm::Twine &Message);
 

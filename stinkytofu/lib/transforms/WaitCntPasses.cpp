@@ -55,53 +55,6 @@ Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Vi
   return Error::success();
 }
 
-/// Runs \p Work with gfx1250's VGPRs 256 and up as logical registers when
-/// the assembly spells them through s_set_vgpr_msb (`v44` under msb 1 is
-/// v300, which a wait must tell from v44), writing the encoded form back
-/// after it.
-Error withLogicalVgprs(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
-                       function_ref<Error()> Work) {
-  if (!M.target().hardware().hasHighVgprs())
-    return Work();
-  VgprMsbCodec Codec(M.target());
-  bool Encoded = any_of(M.functions(), [&](const Function &F) {
-    return any_of(F.blocks(), [&](const BasicBlock &BB) {
-      return any_of(BB.instructions(),
-                    [&](const Instruction &I) { return isSetVgprMsb(I, Codec); });
-    });
-  });
-  if (!Encoded)
-    return Work();
-  auto RunPass = [&](Expected<std::unique_ptr<Pass>> P) -> Error {
-    if (!P)
-      return P.takeError();
-    (*P)->setContext(Ctx);
-    Expected<PreservedAnalyses> PA = (*P)->run(M, AM, PassScope());
-    if (!PA)
-      return PA.takeError();
-    for (Function &F : M.functions())
-      AM.invalidate(F, *PA);
-    return Error::success();
-  };
-  if (Error E = RunPass(createRaiseVgprMsbPass({})))
-    return E;
-  if (Error E = Work())
-    return E;
-  return RunPass(createInsertVgprMsbPass({}));
-}
-
-SourceDiagnostic diagnosticAt(const Module &M, const Instruction &I, SourceMgr::DiagKind Kind,
-                              std::string Message) {
-  SourceDiagnostic D;
-  D.Kind = Kind;
-  D.File = M.fileName().str();
-  D.Line = I.location().Line;
-  D.Column = I.location().Column;
-  D.LineText = I.sourceText().rtrim("\r\n").str();
-  D.Message = std::move(Message);
-  return D;
-}
-
 class WaitCntVerifierPass final : public Pass {
 public:
   WaitCntVerifierPass(WaitCountOptions Opts, bool WarnRedundant)

@@ -10,6 +10,7 @@
 #define STINKYTOFU_TRANSFORMS_REWRITESUPPORT_H
 
 #include "stinkytofu/pass/PassArguments.h"
+#include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCRegister.h"
@@ -34,6 +35,10 @@ llvm::Error parseFlagArguments(const PassArguments &Args, llvm::ArrayRef<FlagArg
 /// macro invocation, an opaque statement or a pseudo-instruction) inside
 /// \p Scope.
 bool isRewritable(const Module &M, const PassScope &Scope, const Instruction &I);
+
+/// A diagnostic of kind \p Kind at \p I's line and column, quoting its line.
+SourceDiagnostic diagnosticAt(const Module &M, const Instruction &I, llvm::SourceMgr::DiagKind Kind,
+                              std::string Message);
 
 /// Erases every rewritable instruction of \p M for which \p Pick holds (its
 /// comments stay); returns how many.

@@ -1,0 +1,90 @@
+//===- HazardAnalysis.h - Wait states a function lacks ----------*- C++ -*-===//
+//
+// For each instruction of a function and each rule of its processor
+// (hw/HazardModel.h), the producers before it on every CFG path, and how many
+// wait states (or VALUs) short of the rule the nearest one is. Wait states
+// are counted as LLVM counts them: an instruction is one, `s_nop N` is N+1;
+// over block boundaries and loop back edges the worst path counts. XNACK
+// soft clauses follow LLVM too: the memory instructions issued right before,
+// in layout order, within the hazard recognizer's look-ahead.
+//
+// The analysis reads the code as it is when asked: HazardRecognizerPass
+// asks again after each insertion (refresh()).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_HAZARDANALYSIS_H
+#define STINKYTOFU_ANALYSIS_HAZARDANALYSIS_H
+
+#include "stinkytofu/analysis/HazardFinding.h"
+#include "stinkytofu/hw/HazardModel.h"
+#include "llvm/ADT/DenseMap.h"
+#include <vector>
+
+namespace stinkytofu {
+
+class BasicBlock;
+class Function;
+class Instruction;
+
+/// Why an instruction must wait: the rule, its nearest producer, the
+/// register they meet on, and the wait states (or VALUs) missing.
+struct HazardShortfall {
+  const HazardRule *Rule = nullptr; ///< null for a soft clause
+  const Instruction *Producer = nullptr;
+  llvm::MCRegister Reg;
+  unsigned Missing = 0;
+};
+
+/// What an instruction needs in front of it.
+struct HazardNeeds {
+  unsigned States = 0; ///< wait states (s_nop)
+  unsigned Valus = 0;  ///< VALU slots (v_nop)
+  llvm::SmallVector<HazardShortfall, 2> Reasons;
+  bool empty() const { return !States && !Valus; }
+};
+
+class HazardAnalysis {
+public:
+  /// \p F must have a valid CFG.
+  HazardAnalysis(const Function &F, const HazardModel &Model);
+
+  const HazardModel &model() const { return *Model; }
+  /// What \p I lacks now.
+  HazardNeeds needs(const Instruction &I) const;
+  /// Every shortfall of the function, as verifier findings.
+  std::vector<HazardFinding> findings() const;
+  /// Re-reads \p BB after instructions were inserted or erased in it.
+  void refresh(const BasicBlock &BB);
+
+  /// The traits of an instruction's MC instructions (empty for statements
+  /// MC does not know).
+  llvm::ArrayRef<HazardTraits> traits(const Instruction &I) const;
+
+private:
+  struct Position {
+    const BasicBlock *Block;
+    unsigned Index; ///< in Blocks[Block]
+  };
+  struct Entry {
+    const Instruction *Inst;
+    llvm::SmallVector<HazardTraits, 1> Traits;
+    unsigned WaitStates = 0, Valus = 0;
+  };
+
+  void read(const BasicBlock &BB);
+  HazardShortfall searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
+                             llvm::MCRegister Reg, Position From) const;
+  unsigned softClauseNeed(const Entry &Consumer, Position From) const;
+
+  const HazardModel *Model;
+  llvm::DenseMap<const BasicBlock *, std::vector<Entry>> Blocks;
+  llvm::DenseMap<const Instruction *, Position> Positions;
+  /// The blocks in layout order (soft clauses follow the layout).
+  std::vector<const BasicBlock *> Layout;
+  /// LLVM's hazard history: 19 wait states when AGPRs are used, else 5.
+  unsigned LookAhead = 5;
+};
+
+} // namespace stinkytofu
+
+#endif

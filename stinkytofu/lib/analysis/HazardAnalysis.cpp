@@ -1,0 +1,220 @@
+//===- HazardAnalysis.cpp - Wait states a function lacks ------------------===//
+#include "stinkytofu/analysis/HazardAnalysis.h"
+#include "stinkytofu/hw/InstrFacts.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/BasicBlock.h"
+#include "stinkytofu/ir/Function.h"
+#include "stinkytofu/ir/Instruction.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
+    : Model(&Model) {
+  for (const BasicBlock &BB : F.blocks()) {
+    Layout.push_back(&BB);
+    read(BB);
+  }
+  const TargetInfo &TI = Model.target();
+  bool UsesAgprs = any_of(Blocks, [&](const auto &KV) {
+    return any_of(KV.second, [&](const Entry &E) {
+      return any_of(E.Traits, [&](const HazardTraits &T) {
+        auto IsAgpr = [&](MCRegister R) { return TI.classOf(R) == RegClass::AGPR; };
+        return any_of(T.Defs, IsAgpr) || any_of(T.Uses, IsAgpr);
+      });
+    });
+  });
+  LookAhead = UsesAgprs ? 19 : 5;
+}
+
+void HazardAnalysis::read(const BasicBlock &BB) {
+  std::vector<Entry> &Entries = Blocks[&BB];
+  Entries.clear();
+  for (const Instruction &I : BB.instructions()) {
+    Entry E;
+    E.Inst = &I;
+    for (const MCInst &Inst : I.mcInsts()) {
+      E.Traits.push_back(Model->traits(Inst, I.mnemonic()));
+      E.WaitStates += E.Traits.back().WaitStates;
+      E.Valus += E.Traits.back().ValuSlots;
+    }
+    // A statement MC does not know still takes an issue slot.
+    if (E.Traits.empty() && I.facts().has(IF_Opaque))
+      E.WaitStates = 1;
+    Positions[&I] = {&BB, unsigned(Entries.size())};
+    Entries.push_back(std::move(E));
+  }
+}
+
+void HazardAnalysis::refresh(const BasicBlock &BB) { read(BB); }
+
+ArrayRef<HazardTraits> HazardAnalysis::traits(const Instruction &I) const {
+  auto It = Positions.find(&I);
+  if (It == Positions.end())
+    return {};
+  return Blocks.find(It->second.Block)->second[It->second.Index].Traits;
+}
+
+HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
+                                           MCRegister Reg, Position From) const {
+  HazardShortfall Worst;
+  const unsigned Limit = Rule.maxWaitStates();
+  // (block, entries still to look at from its end, states counted so far);
+  // a block is walked again only when reached with fewer states counted.
+  struct Item {
+    const BasicBlock *Block;
+    unsigned End;
+    unsigned Counted;
+  };
+  SmallVector<Item, 8> Work{{From.Block, From.Index, 0}};
+  DenseMap<const BasicBlock *, unsigned> BestAtEnd;
+  while (!Work.empty()) {
+    Item It = Work.pop_back_val();
+    const std::vector<Entry> &Entries = Blocks.find(It.Block)->second;
+    unsigned Counted = It.Counted;
+    bool Stopped = false;
+    for (unsigned Index = It.End; Index-- > 0 && !Stopped;) {
+      const Entry &E = Entries[Index];
+      // Within one instruction, its last MC instruction is the nearest.
+      for (const HazardTraits &P : reverse(E.Traits)) {
+        if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg)) {
+          unsigned Needed = Rule.waitStatesAfter(P.Passes);
+          if (Needed > Counted && Needed - Counted > Worst.Missing)
+            Worst = {&Rule, E.Inst, Reg, Needed - Counted};
+          Stopped = true;
+          break;
+        }
+        if (Model->shadows(Rule, P, Reg)) {
+          Stopped = true;
+          break;
+        }
+      }
+      if (Stopped)
+        break;
+      Counted += Rule.CountsValus ? E.Valus : E.WaitStates;
+      if (Counted >= Limit)
+        Stopped = true;
+    }
+    if (Stopped)
+      continue;
+    for (const BasicBlock *Pred : It.Block->predecessors()) {
+      auto [Best, New] = BestAtEnd.try_emplace(Pred, Counted);
+      if (!New) {
+        if (Best->second <= Counted)
+          continue;
+        Best->second = Counted;
+      }
+      Work.push_back({Pred, unsigned(Blocks.find(Pred)->second.size()), Counted});
+    }
+  }
+  return Worst;
+}
+
+unsigned HazardAnalysis::softClauseNeed(const Entry &Consumer, Position From) const {
+  const HazardTraits &C = Consumer.Traits.front();
+  const bool Smem = C.is(HazardClass::SMEM);
+  if (Smem ? !Model->smemSoftClauses()
+           : !(C.is(HazardClass::VMEM) && Model->vmemSoftClauses()))
+    return 0;
+  // The members: the memory instructions of the same kind issued right
+  // before, in layout order, within the look-ahead.
+  SmallVector<MCRegister, 16> Defs, Uses;
+  unsigned Slots = 0;
+  auto BlockIt = find(Layout, From.Block);
+  unsigned Index = From.Index;
+  bool Done = false;
+  while (!Done) {
+    const std::vector<Entry> &Entries = Blocks.find(*BlockIt)->second;
+    while (Index-- > 0) {
+      const Entry &E = Entries[Index];
+      if (E.Traits.empty() && !E.WaitStates)
+        continue; // nothing MC issues
+      bool Member = all_of(E.Traits, [&](const HazardTraits &T) {
+        return Smem ? T.is(HazardClass::SMEM) : T.is(HazardClass::VMEM);
+      });
+      if (!Member || E.Traits.empty() || (Slots += E.WaitStates) > LookAhead) {
+        Done = true;
+        break;
+      }
+      for (const HazardTraits &T : E.Traits) {
+        Defs.append(T.Defs.begin(), T.Defs.end());
+        Uses.append(T.Uses.begin(), T.Uses.end());
+      }
+    }
+    if (Done || BlockIt == Layout.begin())
+      break;
+    --BlockIt;
+    Index = unsigned(Blocks.find(*BlockIt)->second.size());
+  }
+  if (Defs.empty())
+    return 0;
+  // Loads and stores of one address must not share a clause: a store
+  // always starts a new one.
+  if (Consumer.Inst->facts().has(IF_MayStore))
+    return 1;
+  Defs.append(C.Defs.begin(), C.Defs.end());
+  Uses.append(C.Uses.begin(), C.Uses.end());
+  for (MCRegister D : Defs)
+    for (MCRegister U : Uses)
+      if (Model->overlap(D, U))
+        return 1;
+  return 0;
+}
+
+HazardNeeds HazardAnalysis::needs(const Instruction &I) const {
+  HazardNeeds Needs;
+  auto It = Positions.find(&I);
+  if (It == Positions.end())
+    return Needs;
+  const Entry &E = Blocks.find(It->second.Block)->second[It->second.Index];
+  if (E.Traits.empty())
+    return Needs;
+  const HazardTraits &Consumer = E.Traits.front();
+  for (const HazardRule &Rule : Model->rules()) {
+    if (!Consumer.isAny(Rule.Consumer))
+      continue;
+    for (MCRegister Reg : Model->consumerRegisters(Rule, Consumer)) {
+      HazardShortfall S = searchRule(Rule, Consumer, Reg, It->second);
+      if (!S.Missing)
+        continue;
+      unsigned &Need = Rule.CountsValus ? Needs.Valus : Needs.States;
+      Need = std::max(Need, S.Missing);
+      Needs.Reasons.push_back(S);
+    }
+  }
+  if (unsigned Clause = softClauseNeed(E, It->second)) {
+    Needs.States = std::max(Needs.States, Clause);
+    Needs.Reasons.push_back({nullptr, nullptr, MCRegister(), Clause});
+  }
+  return Needs;
+}
+
+std::vector<HazardFinding> HazardAnalysis::findings() const {
+  std::vector<HazardFinding> Out;
+  const TargetInfo &TI = Model->target();
+  for (const BasicBlock *BB : Layout)
+    for (const Entry &E : Blocks.find(BB)->second)
+      for (const HazardShortfall &S : needs(*E.Inst).Reasons) {
+        HazardFinding Fd;
+        Fd.Consumer = E.Inst;
+        Fd.Producer = S.Producer;
+        Fd.Missing = S.Missing;
+        if (!S.Rule) {
+          Fd.Rule = "SoftClause";
+          Fd.Detail = "a member of the memory clause before it writes a register the "
+                      "clause reads, or it stores";
+        } else {
+          Fd.Rule = S.Rule->Name.str();
+          if (S.Reg.isValid())
+            Fd.Detail = "on " + TI.asmName(S.Reg);
+          if (S.Rule->CountsValus)
+            Fd.Detail += (Fd.Detail.empty() ? "" : ", ") + std::string("counted in VALUs");
+        }
+        Out.push_back(std::move(Fd));
+      }
+  return Out;
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,178 @@
+//===- HazardPasses.cpp - Verify and insert hazard wait states ------------===//
+#include "stinkytofu/transforms/HazardPasses.h"
+
+#include "stinkytofu/analysis/HazardAnalysis.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/pass/Pass.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/RewriteSupport.h"
+#include "VgprMsbSupport.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// Runs \p Visit on every function of \p M with its hazard analysis,
+/// building CFGs first; VGPRs 256 and up are logical registers meanwhile.
+Error forEachHazardAnalysis(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
+                            function_ref<Error(Function &, HazardAnalysis &)> Visit) {
+  return withLogicalVgprs(M, AM, Ctx, [&]() -> Error {
+    HazardModel Model(M.target());
+    for (Function &F : M.functions()) {
+      if (!F.hasValidCFG())
+        buildCFG(F);
+      HazardAnalysis A(F, Model);
+      if (Error E = Visit(F, A))
+        return E;
+    }
+    return Error::success();
+  });
+}
+
+/// "line L" of \p I, for messages naming a second instruction.
+std::string lineOf(const Instruction &I) {
+  return "'" + I.sourceText().trim().str() + "' (line " + std::to_string(I.location().Line) +
+         ")";
+}
+
+std::string describe(const HazardFinding &F) {
+  std::string Text = F.Rule + ": ";
+  if (F.Missing)
+    Text += std::to_string(F.Missing) + " more " +
+            (F.Missing == 1 ? "wait state" : "wait states") + " needed";
+  else
+    Text += "a wait is needed";
+  if (F.Producer)
+    Text += " after " + lineOf(*F.Producer);
+  if (!F.Detail.empty())
+    Text += " (" + F.Detail + ")";
+  return Text;
+}
+
+class HazardVerifierPass final : public Pass {
+public:
+  StringRef name() const override { return "HazardVerifier"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
+    Error Missing = Error::success();
+    Error Failed = forEachHazardAnalysis(M, AM, context(), [&](Function &,
+                                                               HazardAnalysis &A) -> Error {
+      for (const HazardFinding &F : A.findings()) {
+        if (F.Level == HazardFinding::Severity::Warning) {
+          context().diagnose(diagnosticAt(M, *F.Consumer, SourceMgr::DK_Warning, describe(F)));
+          continue;
+        }
+        Missing = joinErrors(std::move(Missing),
+                             make_error<SourceDiagnosticError>(diagnosticAt(
+                                 M, *F.Consumer, SourceMgr::DK_Error, describe(F))));
+      }
+      return Error::success();
+    });
+    if (Failed)
+      return joinErrors(std::move(Failed), std::move(Missing));
+    if (Missing)
+      return std::move(Missing);
+    return PreservedAnalyses::all();
+  }
+};
+
+class HazardRecognizerPass final : public Pass {
+public:
+  StringRef name() const override { return "HazardRecognizerPass"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &Scope) override {
+    bool Changed = false;
+    InstBuilder Builder(M);
+    Error E = forEachHazardAnalysis(M, AM, context(), [&](Function &F,
+                                                          HazardAnalysis &A) -> Error {
+      bool Inserted = false;
+      for (BasicBlock &BB : F.blocks()) {
+        SmallVector<Instruction *, 64> Consumers;
+        for (Instruction &I : BB.instructions())
+          Consumers.push_back(&I);
+        for (Instruction *I : Consumers) {
+          if (!inScope(M, Scope, *I))
+            continue;
+          // The v_nops first: they are wait states too.
+          HazardNeeds Needs = A.needs(*I);
+          if (Needs.Valus) {
+            if (Error E = insertNops(Builder, *I, std::vector<std::string>(Needs.Valus, "v_nop")))
+              return E;
+            A.refresh(BB);
+            Needs = A.needs(*I);
+          }
+          if (Needs.States) {
+            if (Error E = insertNops(Builder, *I, scalarNops(Needs.States, A.model().maxNopStates())))
+              return E;
+            A.refresh(BB);
+          }
+          Inserted |= Needs.Valus || Needs.States;
+        }
+      }
+      if (Inserted)
+        AM.invalidate(F, PreservedAnalyses::none());
+      Changed |= Inserted;
+      return Error::success();
+    });
+    if (E)
+      return std::move(E);
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  /// `s_nop`s for \p States wait states, each as long as the target's
+  /// immediate allows, as LLVM writes them.
+  static std::vector<std::string> scalarNops(unsigned States, unsigned Max) {
+    std::vector<std::string> Nops;
+    for (; States > 0; States -= std::min(States, Max))
+      Nops.push_back("s_nop " + std::to_string(std::min(States, Max) - 1));
+    return Nops;
+  }
+
+  /// Puts \p Texts in front of \p Consumer, and in front of an s_delay_alu
+  /// right before it, whose instruction counts start after it.
+  static Error insertNops(InstBuilder &Builder, Instruction &Consumer,
+                          const std::vector<std::string> &Texts) {
+    BasicBlock &BB = *Consumer.parent();
+    Instruction *Anchor = &Consumer;
+    while (Anchor->getIterator() != BB.instructions().begin() &&
+           HardwareModel::roleOf(std::prev(Anchor->getIterator())->mnemonic()) ==
+               InstRole::DelayAlu)
+      Anchor = &*std::prev(Anchor->getIterator());
+    bool First = true;
+    for (const std::string &Text : Texts) {
+      Expected<Instruction> Nop = Builder.parse(Text);
+      if (!Nop)
+        return Nop.takeError();
+      Instruction &New = BB.insert(Anchor->getIterator(), std::move(*Nop));
+      // The consumer's comments (a block's `; %bb.1:`) go in front.
+      if (First) {
+        New.setLeadingText(Anchor->leadingText());
+        Anchor->setLeadingText("");
+      }
+      First = false;
+    }
+    return Error::success();
+  }
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createHazardVerifierPass(const PassArguments &Args) {
+  if (Error E = parseFlagArguments(Args, {}))
+    return std::move(E);
+  return std::make_unique<HazardVerifierPass>();
+}
+
+Expected<std::unique_ptr<Pass>> createHazardRecognizerPass(const PassArguments &Args) {
+  if (Error E = parseFlagArguments(Args, {}))
+    return std::move(E);
+  return std::make_unique<HazardRecognizerPass>();
+}
+
+} // namespace stinkytofu
