@@ -199,6 +199,7 @@ class CycleOverride<InstClass cls, int issue, int latency> {
 class TSFlagBits {
   int SALU = 0;
   int VALU = 1;
+  int TRANS = 16;
   int MUBUF = 17;
   int MTBUF = 18;
   int SMRD = 19;
@@ -355,6 +356,9 @@ class DepCtrHazard<string name> { string Name = name; }
 // gfx1200/1201 (AMDGPUWaitSGPRHazards): a VALU has read an SGPR pair; a
 // later read of it while an SALU or VALU write is in flight must wait.
 def Hz_VALUReadSGPR : DepCtrHazard<"VALUReadSGPR">;
+// gfx1100-1103 (GCNHazardRecognizer): a VALU reads a VGPR a TRANS wrote at
+// most 5 VALUs and 1 TRANS earlier.
+def Hz_VALUTransUse : DepCtrHazard<"VALUTransUse">;
 
 //===----------------------------------------------------------------------===//
 // Processors.
@@ -461,7 +465,8 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
     let Generation = "gfx11", Clock = Clock_ShaderCycles20,
         Counters = Gfx10Counters, CounterEvents = Gfx10Events,
         HwIdFields = !listconcat(Gfx10HwId1Fields<HwReg_HW_ID1, 3, 1>.Ret,
-                                 Gfx10HwId2Fields<HwReg_HW_ID2, 0>.Ret) in
+                                 Gfx10HwId2Fields<HwReg_HW_ID2, 0>.Ret),
+        DepCtrHazards = [Hz_VALUTransUse] in
     def GFX1100 : Processor<"gfx1100">;
 
     let Generation = "gfx12", VmemWritesVgprInOrder = 0 in {

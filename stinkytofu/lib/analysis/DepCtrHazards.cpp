@@ -1,5 +1,6 @@
 //===- DepCtrHazards.cpp - Where an ALU dependency wait is needed --------===//
 #include "stinkytofu/analysis/DepCtrHazards.h"
+#include "ValuTransUseHazard.h"
 
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
@@ -23,6 +24,8 @@ std::vector<StringRef> depCtrFieldNames(uint8_t Mask) {
     Names.push_back("va_vcc");
   if (Mask & DZ_VaSdst)
     Names.push_back("va_sdst");
+  if (Mask & DZ_VaVdst)
+    Names.push_back("va_vdst");
   return Names;
 }
 
@@ -314,6 +317,8 @@ std::vector<SgprHazardState> solveEntryStates(const Function &F, const SgprHazar
 
 std::vector<DepCtrWaitNeed> findDepCtrWaitNeeds(const Function &F, const TargetInfo &TI) {
   std::vector<DepCtrWaitNeed> Needs;
+  if (TI.hardware().hasDepCtrHazard("VALUTransUse"))
+    findValuTransUseNeeds(F, TI, Needs);
   if (!TI.hardware().hasDepCtrHazard(ValuReadSgprRule))
     return Needs;
   SgprHazardWalker Walker(TI);

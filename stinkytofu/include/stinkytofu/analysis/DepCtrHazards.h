@@ -19,6 +19,10 @@
 // the union of everything that reached it, iterated to a fixed point; then
 // one walk reports each instruction that needs a wait.
 //
+// VALUTransUse (gfx1100-gfx1103, LLVM's GCNHazardRecognizer): a VALU reading
+// a VGPR a TRANS instruction wrote at most 5 VALUs (1 TRANS) earlier needs
+// va_vdst(0); VMEM, FLAT, DS, export and a va_vdst(0) wait end it.
+//
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_ANALYSIS_DEPCTRHAZARDS_H
 #define STINKYTOFU_ANALYSIS_DEPCTRHAZARDS_H
@@ -40,6 +44,7 @@ enum DepCtrZeroField : uint8_t {
   DZ_SaSdst = 1u << 0, ///< SALU SGPR writes in flight
   DZ_VaVcc = 1u << 1,  ///< VALU VCC writes in flight
   DZ_VaSdst = 1u << 2, ///< VALU SGPR writes in flight
+  DZ_VaVdst = 1u << 3, ///< VALU VGPR writes in flight
 };
 
 /// The hardware model's name of each field of \p Mask ("sa_sdst", ...), in
@@ -54,7 +59,7 @@ struct DepCtrWaitNeed {
   /// a call or return).
   const Instruction *Producer = nullptr;
   uint8_t Fields = 0; ///< DepCtrZeroField bits
-  std::string Rule;   ///< "VALUReadSGPR"
+  std::string Rule;   ///< "VALUReadSGPR", "VALUTransUse"
   std::string Detail; ///< the register and the wait, in words
 };
 
