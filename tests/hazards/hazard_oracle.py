@@ -19,8 +19,10 @@ Mechanism `all` strips the three kinds and inserts them in LLVM's order
 (nops, s_wait_alu, s_delay_alu); its (d) is reported per kind.
 
 Exit status 1 when a case fails (a), (b) or (c) (or does not compile), or a
-target's match rate falls below --min-rate, or with --max-nop-ratio ours
-spend more nop wait states than LLVM's times the ratio.
+target's s_delay_alu / s_wait_alu match rate falls below --min-rate, or with
+--max-nop-ratio ours spend more nop wait states than LLVM's times the ratio.
+(LLVM's nops are not matched one for one: its spill code carries implicit
+operands assembly does not show, docs/hazards.md.)
 
 Usage: hazard_oracle.py --mechanism nop|delay-alu|wait-alu|all [--targets ...]
          [--opt-levels O2] [--kernels matrix,loops] [--min-rate 95] [-j N]
@@ -53,7 +55,7 @@ MECHANISMS = {
                      ALL_TARGETS),
     "wait-alu": Mechanism("wait-alu", ("s_wait_alu", "s_waitcnt_depctr"), "RemoveWaitAluPass",
                           "InsertWaitAluPass",
-                          ("gfx1030", "gfx1100", "gfx1200", "gfx1201", "gfx1250")),
+                          ("gfx1200", "gfx1201", "gfx1250")),
     "delay-alu": Mechanism("delay-alu", ("s_delay_alu",), "RemoveDelayAluPass",
                            "InsertDelayAluPass", ("gfx1100", "gfx1200", "gfx1201", "gfx1250")),
 }
@@ -68,14 +70,15 @@ def nop_states(line):
     return int(code[1], 0) + 1 if len(code) > 1 else 1
 
 
-def gaps(lines, mnemonics):
-    """The statements of the mechanism between each pair of other statements:
-    a list parallel to the other statements (plus one for the end)."""
+def gaps(lines, mnemonics, ignored=()):
+    """The statements of the mechanism between each pair of other statements
+    (those of the \p ignored mnemonics left out): a list parallel to the
+    other statements (plus one for the end)."""
     out, current, others = [], [], []
     for line in lines:
         mn = mnemonic_of(line)
         code = code_of(line)
-        if not code:
+        if not code or mn in ignored:
             continue
         if mn in mnemonics:
             current.append(" ".join(code.split()))
@@ -112,10 +115,10 @@ def errors_of(result):
     return [d for d in diagnostics(result.err, "error")]
 
 
-def compare(mech, llvm_lines, our_lines, tag):
+def compare(mech, llvm_lines, our_lines, tag, ignored):
     t = Tally(cases=1)
-    theirs, their_others = gaps(llvm_lines, mech.mnemonics)
-    ours, our_others = gaps(our_lines, mech.mnemonics)
+    theirs, their_others = gaps(llvm_lines, mech.mnemonics, ignored)
+    ours, our_others = gaps(our_lines, mech.mnemonics, ignored)
     if their_others != our_others:
         return None
     for i, (a, b) in enumerate(zip(theirs, ours)):
@@ -176,7 +179,8 @@ def run_case(case, args):
 
     our_lines = ours.read_text().splitlines()
     for m in mechs:
-        t = compare(m, llvm_lines, our_lines, case.tag)
+        others = {mn for o in mechs if o is not m for mn in o.mnemonics}
+        t = compare(m, llvm_lines, our_lines, case.tag, others)
         if t is None:
             out.fail("b", "the output differs from LLVM's in other than %s" % "/".join(m.mnemonics))
             continue
@@ -189,7 +193,8 @@ def main():
     waitlib.add_common_options(p)
     p.add_argument("--mechanism", required=True, choices=sorted(MECHANISMS) + ["all"])
     p.add_argument("--min-rate", type=float, default=0.0,
-                   help="fail when a target's match rate (percent) is below this")
+                   help="fail when a target's s_delay_alu or s_wait_alu match rate "
+                        "(percent) is below this")
     p.add_argument("--max-nop-ratio", type=float, default=0.0,
                    help="fail when our nop wait states exceed LLVM's times this (0: off)")
     args = waitlib.resolve_common(p.parse_args())
@@ -235,7 +240,7 @@ def main():
                 if args.max_nop_ratio and s.ours_states > s.llvm_states * args.max_nop_ratio:
                     bad_rate = True
                     line += "  (more than LLVM)"
-            if s.llvm and rate < args.min_rate:
+            if name != "nop" and s.llvm and rate < args.min_rate:
                 bad_rate = True
                 line += "  (below %.1f%%)" % args.min_rate
             print(line)

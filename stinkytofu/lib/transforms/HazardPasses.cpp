@@ -1,6 +1,8 @@
 //===- HazardPasses.cpp - Verify and insert hazard wait states ------------===//
 #include "stinkytofu/transforms/HazardPasses.h"
 
+#include "stinkytofu/analysis/DelayAluAnalysis.h"
+#include "stinkytofu/analysis/DepCtrHazards.h"
 #include "stinkytofu/analysis/HazardAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
@@ -60,9 +62,13 @@ public:
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
     Error Missing = Error::success();
-    Error Failed = forEachHazardAnalysis(M, AM, context(), [&](Function &,
+    Error Failed = forEachHazardAnalysis(M, AM, context(), [&](Function &Fn,
                                                                HazardAnalysis &A) -> Error {
-      for (const HazardFinding &F : A.findings()) {
+      // Wait states, then the depctr waits, then the s_delay_alu delays.
+      std::vector<HazardFinding> Findings = A.findings();
+      llvm::append_range(Findings, findMissingDepCtrWaits(Fn, M.target()));
+      llvm::append_range(Findings, findMissingDelayAlu(Fn));
+      for (const HazardFinding &F : Findings) {
         if (F.Level == HazardFinding::Severity::Warning) {
           context().diagnose(diagnosticAt(M, *F.Consumer, SourceMgr::DK_Warning, describe(F)));
           continue;
