@@ -195,8 +195,9 @@ class CycleOverride<InstClass cls, int issue, int latency> {
 
 // SIInstrFlags bit positions of LLVM 22's AMDGPU target (SIDefines.h), which
 // the installed LLVM does not ship as a header. A unit test checks them
-// against every MC opcode of every target (WaitEventsTest).
+// against every MC opcode of every target (WaitCountersTest).
 class TSFlagBits {
+  // The ALU an instruction issues to, for s_delay_alu (InsertDelayAluPass).
   int SALU = 0;
   int VALU = 1;
   int TRANS = 16;
@@ -506,7 +507,8 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
 //===----------------------------------------------------------------------===//
 
 // Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
-// Move32, CrossLane, Barrier, CacheInvalidate, Clause.
+// Move32, CrossLane, Barrier, CacheInvalidate, Clause, ReturningMessage,
+// LaneWrite.
 class InstRole<string role, list<string> mnemonics> {
   string Role = role;
   list<string> Mnemonics = mnemonics;
@@ -528,6 +530,15 @@ def Role_CacheInvalidate : InstRole<"CacheInvalidate", [
     "buffer_gl1_inv", "buffer_inv", "global_inv"]>;
 // Groups the next memory instructions into a clause (gfx10+).
 def Role_Clause     : InstRole<"Clause", ["s_clause"]>;
+// s_delay_alu facts LLVM's AMDGPUInsertDelayAlu keeps per opcode
+// (hw-dependencies-reference.md 3.2). A message with a return value waits
+// for every VALU result before it issues (va_vdst 0), as memory
+// instructions do.
+def Role_ReturningMessage : InstRole<"ReturningMessage", ["s_sendmsg_rtn_b32",
+                                                          "s_sendmsg_rtn_b64"]>;
+// Writes one lane of its destination: the destination is also a (tied)
+// source operand, but no data dependency on its previous writer.
+def Role_LaneWrite  : InstRole<"LaneWrite", ["v_writelane_b32"]>;
 def Role_HwRegWrite : InstRole<"HwRegWrite", ["s_setreg_b32", "s_setreg_imm32_b32"]>;
 // A 32-bit copy: the destination gets the source's value.
 def Role_Move32     : InstRole<"Move32", ["s_mov_b32", "v_mov_b32", "v_mov_b32_e32",

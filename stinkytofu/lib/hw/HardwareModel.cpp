@@ -196,6 +196,8 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
       .Case("Barrier", InstRole::Barrier)
       .Case("CacheInvalidate", InstRole::CacheInvalidate)
       .Case("Clause", InstRole::Clause)
+      .Case("ReturningMessage", InstRole::ReturningMessage)
+      .Case("LaneWrite", InstRole::LaneWrite)
       .Default(InstRole::None);
 }
 

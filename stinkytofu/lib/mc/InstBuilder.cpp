@@ -97,8 +97,10 @@ BuildOperand BuildOperand::delayAlu(const DelayAluFields &Fields) {
     // An out-of-range skip is spelled as a number, which MC rejects.
     std::string Skip = Fields.Skip < std::size(Skips) ? Skips[Fields.Skip].str()
                                                       : std::to_string(Fields.Skip);
-    Spelling += " | instskip(" + Skip + ") | instid1(" +
-                aluDependencyName(Fields.Second).str() + ")";
+    // MC prints no instskip(SAME) (fields at 0 are left out); neither do we.
+    if (Fields.Skip)
+      Spelling += " | instskip(" + Skip + ")";
+    Spelling += " | instid1(" + aluDependencyName(Fields.Second).str() + ")";
   }
   return text(Spelling);
 }

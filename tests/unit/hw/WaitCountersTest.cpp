@@ -31,7 +31,13 @@ constexpr PrefixBit PrefixBits[] = {
     {"BUFFER_STORE", "MUBUF"}, {"TBUFFER_LOAD", "MTBUF"}, {"S_LOAD_DWORD", "SMRD"},
     {"S_BUFFER_LOAD", "SMRD"}, {"GLOBAL_LOAD", "FLAT"},  {"GLOBAL_LOAD", "FlatGlobal"},
     {"SCRATCH_STORE", "FLAT"}, {"SCRATCH_STORE", "FlatScratch"}, {"FLAT_LOAD", "FLAT"},
-    {"EXP_", "EXP"},           {"DS_GWS", "GWS"}};
+    {"EXP_", "EXP"},           {"DS_GWS", "GWS"},
+    // The ALU kinds of s_delay_alu (InsertDelayAluPass); the f64
+    // transcendentals are TRANS too. MC leaves TRANS off the DPP forms
+    // (V_EXP_F32_e64_dpp_gfx11): those count as VALU here.
+    {"V_ADD_F32", "VALU"},     {"V_EXP_F32", "VALU"},    {"V_EXP_F32_e32", "TRANS"},
+    {"V_RCP_F64_e32", "TRANS"}, {"S_ADD_U32", "SALU"},    {"S_MOV_B32", "SALU"},
+    {"S_NOP", "SALU"}};
 
 TEST(WaitCountersTest, DeclaredTSFlagBitsMatchEveryOpcode) {
   for (StringRef Arch : TargetInfo::supportedProcessors()) {

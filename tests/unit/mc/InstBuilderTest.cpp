@@ -292,6 +292,13 @@ TEST(InstBuilderTest, DepCtrAndDelayAluFieldsAreEncodedByMC) {
         B.build("s_delay_alu", {Op::delayAlu({AluDependency::Trans32Dep2})});
     ASSERT_TRUE(bool(Single)) << toString(Single.takeError());
     EXPECT_EQ(Single->operand(0).spelling(), "instid0(TRANS32_DEP_2)");
+    // Two delays of one instruction: instskip(SAME) is left out, as MC
+    // prints it.
+    Expected<Instruction> Same = B.build(
+        "s_delay_alu", {Op::delayAlu({AluDependency::Trans32Dep1, 0, AluDependency::ValuDep1})});
+    ASSERT_TRUE(bool(Same)) << toString(Same.takeError());
+    EXPECT_EQ(Same->operand(0).spelling(), "instid0(TRANS32_DEP_1) | instid1(VALU_DEP_1)");
+    EXPECT_EQ(Same->mcInsts()[0].getOperand(0).getImm(), 0x85);
   }
 }
 

@@ -84,6 +84,8 @@ enum class InstRole : uint8_t {
   Barrier,    ///< s_barrier, s_barrier_signal*: where waves synchronise
   CacheInvalidate, ///< buffer_wbinvl1*, buffer_gl*_inv, buffer_inv, global_inv
   Clause,     ///< s_clause: groups the memory instructions after it
+  ReturningMessage, ///< s_sendmsg_rtn_*: waits for every VALU result first
+  LaneWrite,  ///< v_writelane_b32: its tied destination is not a data source
 };
 
 /// A memory wait counter: MC's name for it in wait syntax ("vmcnt",

@@ -1,0 +1,142 @@
+//===- InsertDelayAluPass.cpp - Insert the s_delay_alu LLVM would --------===//
+#include "stinkytofu/transforms/InsertDelayAluPass.h"
+
+#include "stinkytofu/analysis/DelayAluAnalysis.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/mc/DerivedModifiers.h"
+#include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/pass/Pass.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "VgprMsbSupport.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// An s_delay_alu has room for a second delay within this many
+/// instructions (`instskip` up to SKIP_4 = 5).
+constexpr unsigned FoldDistanceLimit = 6;
+
+class InsertDelayAluPass final : public Pass {
+public:
+  StringRef name() const override { return "InsertDelayAluPass"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &Scope) override {
+    InstBuilder Builder(M);
+    VgprMsbCodec Codec(M.target());
+    bool Changed = false;
+    for (Function &F : M.functions()) {
+      if (!F.hasValidCFG())
+        buildCFG(F);
+      DelayAluAnalysis A = DelayAluAnalysis::run(F);
+      DenseMap<const Instruction *, const DelayAluDemand *> ByConsumer;
+      for (const DelayAluDemand &D : A.demands())
+        ByConsumer[D.Consumer] = &D;
+      if (ByConsumer.empty())
+        continue;
+      bool Inserted = false;
+      for (BasicBlock &BB : F.blocks()) {
+        // The last s_delay_alu of the block with instid1 free, as LLVM
+        // remembers the last one it emitted.
+        Instruction *Open = nullptr;
+        for (auto It = BB.instructions().begin(); It != BB.instructions().end(); ++It) {
+          Instruction &I = *It;
+          if (startsLlvmBlock(I))
+            Open = nullptr;
+          auto Found = ByConsumer.find(&I);
+          if (Found == ByConsumer.end())
+            continue;
+          const DelayAluDemand &D = *Found->second;
+          if (D.Covered || !inScope(M, Scope, I)) {
+            // What LLVM would have left open after this consumer.
+            Open = D.Covered && D.Announcer && !D.Second && hasFreeSecond(*D.Announcer)
+                       ? const_cast<Instruction *>(D.Announcer)
+                       : nullptr;
+            continue;
+          }
+          Expected<Instruction *> Next = place(M, Builder, Codec, I, D, Open);
+          if (!Next)
+            return Next.takeError();
+          Open = *Next;
+          Inserted = true;
+        }
+      }
+      if (Inserted)
+        AM.invalidate(F, PreservedAnalyses::none());
+      Changed |= Inserted;
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  static bool hasFreeSecond(const Instruction &DelayAlu) {
+    if (DelayAlu.mcInsts().size() != 1 || !DelayAlu.mcInsts()[0].getNumOperands() ||
+        !DelayAlu.mcInsts()[0].getOperand(0).isImm())
+      return false;
+    DelayAluImmediate F = DelayAluImmediate::decode(DelayAlu.mcInsts()[0].getOperand(0).getImm());
+    return F.First && !F.Second;
+  }
+
+  /// Instructions strictly between \p From and \p To (same block), or
+  /// FoldDistanceLimit when an s_set_vgpr_msb lies between: whether the
+  /// hardware counts it for instskip is not known, so LLVM never folds
+  /// across one.
+  static unsigned distance(const Instruction &From, const Instruction &To,
+                           const VgprMsbCodec &Codec) {
+    unsigned N = 0;
+    for (auto It = std::next(From.getIterator()); &*It != &To; ++It) {
+      if (isSetVgprMsb(*It, Codec))
+        return FoldDistanceLimit;
+      ++N;
+    }
+    return N;
+  }
+
+  static void setDelayAluModifier(Module &M, Instruction &I) {
+    if (std::optional<AttrDict> Fields = deriveModifier(ModifierKind::DelayAlu, I, M.target()))
+      I.setModifier(std::make_unique<DerivedModifier>(ModifierKind::DelayAlu, std::move(*Fields)));
+  }
+
+  /// Writes \p D's delays for \p Consumer: into \p Open's instid1 when it is
+  /// a single delay close enough, else as a new s_delay_alu right before
+  /// \p Consumer. Returns the s_delay_alu left open for the next delay.
+  static Expected<Instruction *> place(Module &M, InstBuilder &Builder, const VgprMsbCodec &Codec,
+                                       Instruction &Consumer, const DelayAluDemand &D,
+                                       Instruction *Open) {
+    if (!D.Second && Open) {
+      unsigned Skip = distance(*Open, Consumer, Codec);
+      if (Skip < FoldDistanceLimit) {
+        DelayAluImmediate Old =
+            DelayAluImmediate::decode(Open->mcInsts()[0].getOperand(0).getImm());
+        DelayAluFields Fields{AluDependency(Old.First), Skip, AluDependency(D.First)};
+        if (Error E = Builder.rewrite(*Open, {BuildOperand::delayAlu(Fields)}))
+          return std::move(E);
+        setDelayAluModifier(M, *Open);
+        return nullptr;
+      }
+    }
+    DelayAluFields Fields{AluDependency(D.First), 0, AluDependency(D.Second)};
+    Expected<Instruction> New = Builder.build("s_delay_alu", {BuildOperand::delayAlu(Fields)});
+    if (!New)
+      return New.takeError();
+    setDelayAluModifier(M, *New);
+    Instruction &Placed = Consumer.parent()->insert(Consumer.getIterator(), std::move(*New));
+    // The consumer's comments (a block's `; %bb.1:`) go in front of it.
+    Placed.setLeadingText(Consumer.leadingText());
+    Consumer.setLeadingText("");
+    return D.Second ? nullptr : &Placed;
+  }
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createInsertDelayAluPass(const PassArguments &Args) {
+  if (!Args.empty())
+    return createStringError(inconvertibleErrorCode(), "takes no arguments");
+  return std::make_unique<InsertDelayAluPass>();
+}
+
+} // namespace stinkytofu
