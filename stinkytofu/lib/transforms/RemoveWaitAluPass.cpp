@@ -18,9 +18,9 @@ public:
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
                                   const PassScope &Scope) override {
     const TargetInfo &TI = M.target();
-    if (!targetHasMnemonic(M, "s_wait_alu"))
+    if (TI.hardware().depCtrFields().empty())
       return moduleError(M, "RemoveWaitAluPass: " + TI.processor() +
-                                " has no s_wait_alu (gfx12 and later)");
+                                " has no depctr wait (s_waitcnt_depctr from gfx10 on)");
     InstBuilder B(M);
     std::map<std::string, std::optional<HwRegOperand>> SchedMode;
     // The hazard fields are every depctr field but hold_cnt, which is no

@@ -1,8 +1,7 @@
 //===- RemoveWaitAluPass.h - Drop the GPR hazard waits of s_wait_alu -*- C++ -*-===//
 //
-// `RemoveWaitAluPass` (gfx12 and later; an error on earlier targets, where
-// s_wait_alu does not exist and s_waitcnt_depctr is the compiler's hazard
-// protection): clears the six GPR hazard fields (va_vdst, vm_vsrc, va_sdst,
+// `RemoveWaitAluPass` (gfx10 and later; an error on gfx9, which has no
+// depctr wait): clears the six GPR hazard fields (va_vdst, vm_vsrc, va_sdst,
 // va_ssrc, va_vcc, sa_sdst) of every `s_wait_alu` / `s_waitcnt_depctr`,
 // rewriting it through MC; deletes it when no field is left, keeps one that
 // still waits on hold_cnt. Also deletes `s_setreg*` writes of the DEP_MODE
