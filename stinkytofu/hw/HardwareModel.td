@@ -218,6 +218,15 @@ class TSFlagBits {
   int IsAtomicNoRet = 57;
   int IsAtomicRet = 58;
   int GWS = 62;
+  // Matrix and dot products, and the SALU control format, for the timing
+  // class of an instruction (hw/InstTiming.h).
+  int SOPP = 6;
+  int IsMAI = 54;
+  int IsDOT = 55;
+  int IsWMMA = 59;
+  int IsSWMMAC = 63;
+  // DPP reads its VGPRs early: a hazard consumer (HazardRules.td).
+  int DPP = 15;
 }
 def LLVM22TSFlags : TSFlagBits;
 

@@ -11,6 +11,7 @@
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/sqtt/SQTTInstrumentPass.h"
+#include "stinkytofu/analysis/CycleStats.h"
 #include "stinkytofu/analysis/ModuleStats.h"
 #include "stinkytofu/analysis/Verifier.h"
 #include "stinkytofu/emit/CodeObjectLinker.h"
@@ -534,6 +535,7 @@ int main(int argc, char **argv) {
     std::string StatsText = std::move(PassStats);
     raw_string_ostream StatsOS(StatsText);
     printModuleStats(computeModuleStats(M), StatsOS);
+    printCycleStats(M, StatsOS);
     if (Opt.StatsFile.empty())
       errs() << StatsText;
     else if (Error E = Outputs.add(Opt.StatsFile, [&](raw_ostream &OS) {

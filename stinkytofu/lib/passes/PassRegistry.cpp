@@ -3,6 +3,7 @@
 #include "stinkytofu/transforms/BranchRelaxationPass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
+#include "stinkytofu/transforms/CyclePasses.h"
 #include "stinkytofu/transforms/LongBranchLoweringPass.h"
 #include "stinkytofu/transforms/PrintLivenessPass.h"
 #include "stinkytofu/transforms/VerifierPass.h"

@@ -1,0 +1,84 @@
+//===- BlockCycleModel.h - In-order issue model of one basic block -*- C++ -*-===//
+//
+// How many cycles a block takes to issue, on a simple in-order model of one
+// wave (docs/hazards.md, "Cycle estimate"):
+//
+//   - every instruction issues after the previous one, and holds the issue
+//     port for its issue cycles (`s_nop N`: N+1; a `.stir` `issueCycles`
+//     overrides);
+//   - it waits for the registers it reads: a register is ready its
+//     producer's latency after the producer issued (a `.stir`
+//     `latencyCycles` overrides);
+//   - a memory-counter wait waits until all but the allowed number of the
+//     operations pending on each of its counters are done, each one its
+//     latency after it issued;
+//   - `s_delay_alu` delays the instructions it names until the VALU, TRANS
+//     or SALU instruction they depend on is done; `s_wait_alu` /
+//     `s_waitcnt_depctr` waits until the VALU (or SALU) writes its fields
+//     count are done;
+//   - a matrix product waits for the matrix pipe, busy for the passes of the
+//     previous one.
+//
+// The block starts with nothing in flight: a wait for work of an earlier
+// block costs nothing here. Cycles are LLVM scheduling-model cycles
+// (hw/InstTiming.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_BLOCKCYCLEMODEL_H
+#define STINKYTOFU_ANALYSIS_BLOCKCYCLEMODEL_H
+
+#include "stinkytofu/hw/InstTiming.h"
+#include "stinkytofu/hw/WaitCounters.h"
+#include "stinkytofu/ir/Module.h"
+#include <cstdint>
+#include <memory>
+
+namespace stinkytofu {
+
+/// Why an instruction issued later than the previous one let it.
+enum class StallCause : uint8_t {
+  Dependency, ///< a register another instruction writes is not ready
+  MemoryWait, ///< a memory-counter wait for operations in flight
+  HazardWait, ///< s_delay_alu / s_wait_alu / s_waitcnt_depctr
+  MatrixPipe, ///< the previous matrix product still occupies the pipe
+};
+inline constexpr unsigned NumStallCauses = 4;
+llvm::StringRef stallCauseName(StallCause C);
+
+/// The cycles of one block.
+struct BlockCycles {
+  /// From the first issue to the cycle after the last instruction's issue.
+  uint64_t Cycles = 0;
+  /// The part of Cycles spent issuing.
+  uint64_t Issue = 0;
+  /// The rest, by cause.
+  uint64_t Stalls[NumStallCauses] = {};
+  uint64_t stalls() const;
+};
+
+/// The issue and latency cycles of IR instructions on one target, and the
+/// block simulation. One per module; blocks are independent.
+class BlockCycleModel {
+public:
+  explicit BlockCycleModel(const Module &M);
+  ~BlockCycleModel();
+
+  /// Issue and latency of \p I: its `.stir` overrides, else MC's scheduling
+  /// model and the hardware model (a macro: the sum of its instructions'
+  /// issue cycles, the longest latency).
+  InstTimes timesOf(const Instruction &I) const;
+  /// The cycles of \p BB; with \p Without, as if that instruction were not
+  /// there (what it costs, HazardGapAnalysis).
+  BlockCycles estimate(const BasicBlock &BB, const Instruction *Without = nullptr) const;
+
+  const TargetInfo &target() const { return Timing.target(); }
+
+private:
+  struct Simulation;
+  InstTiming Timing;
+  std::unique_ptr<CounterModel> Counters;
+};
+
+} // namespace stinkytofu
+
+#endif

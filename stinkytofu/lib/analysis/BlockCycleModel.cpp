@@ -1,0 +1,273 @@
+//===- BlockCycleModel.cpp - In-order issue model of one basic block ------===//
+#include "stinkytofu/analysis/BlockCycleModel.h"
+
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/BasicBlock.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+#include <deque>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+StringRef stallCauseName(StallCause C) {
+  static constexpr StringRef Names[NumStallCauses] = {"dependency", "memory-wait",
+                                                      "hazard-wait", "matrix-pipe"};
+  return Names[unsigned(C)];
+}
+
+uint64_t BlockCycles::stalls() const {
+  uint64_t Sum = 0;
+  for (uint64_t S : Stalls)
+    Sum += S;
+  return Sum;
+}
+
+BlockCycleModel::BlockCycleModel(const Module &M)
+    : Timing(M.target()), Counters(std::make_unique<CounterModel>(M.target())) {}
+BlockCycleModel::~BlockCycleModel() = default;
+
+InstTimes BlockCycleModel::timesOf(const Instruction &I) const {
+  InstTimes T = Timing.times(I.mcInsts(), I.mnemonic());
+  if (unsigned Issue = I.issueCyclesOverride())
+    T.Issue = Issue;
+  if (unsigned Latency = I.latencyCyclesOverride())
+    T.Latency = Latency;
+  return T;
+}
+
+namespace {
+
+/// `name(value)` operands of an instruction as MC prints it
+/// (`s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_2)`).
+std::optional<StringRef> printedCall(StringRef Printed, StringRef Name) {
+  size_t At = Printed.find((Name + "(").str());
+  if (At == StringRef::npos)
+    return std::nullopt;
+  StringRef Rest = Printed.drop_front(At + Name.size() + 1);
+  return Rest.take_until([](char C) { return C == ')'; });
+}
+
+/// A dependency an `s_delay_alu` names (`VALU_DEP_2`): the kind and the
+/// distance or cycle count.
+struct AluDelay {
+  StringRef Kind; ///< "VALU_DEP", "TRANS32_DEP", "SALU_CYCLE"
+  unsigned N = 0;
+  /// Instructions still to go before the one it delays (1: the next).
+  unsigned Countdown = 1;
+};
+
+std::optional<AluDelay> parseDelay(StringRef Id, unsigned Countdown) {
+  auto [Kind, Number] = Id.rsplit('_');
+  AluDelay D;
+  if (Number.getAsInteger(10, D.N) || D.N == 0)
+    return std::nullopt; // NO_DEP
+  D.Kind = Kind;
+  D.Countdown = Countdown;
+  return D;
+}
+
+} // namespace
+
+/// The state of one wave while a block issues.
+struct BlockCycleModel::Simulation {
+  struct AluWrite {
+    uint64_t Done;
+    bool Sgpr, Vcc;
+  };
+
+  Simulation(const BlockCycleModel &Model)
+      : Model(Model), TI(Model.target()), HW(TI.hardware()),
+        Pending(Model.Counters->numCounters()), Vcc(TI.findRegister("VCC")) {}
+
+  void issue(const Instruction &I);
+
+  const BlockCycleModel &Model;
+  const TargetInfo &TI;
+  const HardwareModel &HW;
+  BlockCycles Result;
+  uint64_t Now = 0;
+  DenseMap<unsigned, uint64_t> UnitReady;
+  /// The VALU (and TRANS) writes in issue order, the newest last; only the
+  /// newest few matter to a delay or a depctr wait.
+  std::deque<AluWrite> Valu, Trans;
+  uint64_t SaluDone = 0, SaluIssued = 0;
+  /// Per memory counter, when each pending operation is done, oldest first.
+  std::vector<std::deque<uint64_t>> Pending;
+  uint64_t MatrixFree = 0;
+  SmallVector<AluDelay, 4> Delays;
+  MCRegister Vcc;
+
+private:
+  uint64_t delayedUntil(const AluDelay &D) const;
+  uint64_t depCtrWaitUntil(const MCInst &Wait) const;
+  uint64_t memoryWaitUntil(const Instruction &I);
+  void record(const Instruction &I, const InstTimes &T, uint64_t At);
+};
+
+uint64_t BlockCycleModel::Simulation::delayedUntil(const AluDelay &D) const {
+  auto NthNewest = [&](const std::deque<AluWrite> &Q) -> uint64_t {
+    return D.N <= Q.size() ? Q[Q.size() - D.N].Done : 0;
+  };
+  if (D.Kind == "VALU_DEP")
+    return NthNewest(Valu);
+  if (D.Kind == "TRANS32_DEP")
+    return NthNewest(Trans);
+  if (D.Kind == "SALU_CYCLE")
+    return SaluIssued + D.N;
+  return 0;
+}
+
+uint64_t BlockCycleModel::Simulation::depCtrWaitUntil(const MCInst &Wait) const {
+  if (!Wait.getNumOperands() || !Wait.getOperand(0).isImm())
+    return 0;
+  uint32_t Imm = uint32_t(Wait.getOperand(0).getImm());
+  // Until at most `Allowed` of the writes \p Keep selects are in flight.
+  auto Drain = [&](StringRef Field, auto Keep) -> uint64_t {
+    const DepCtrField *F = HW.depCtrField(Field);
+    if (!F || F->decode(Imm) == F->max())
+      return 0;
+    unsigned Allowed = F->decode(Imm), Seen = 0;
+    uint64_t Until = 0;
+    for (auto It = Valu.rbegin(); It != Valu.rend(); ++It)
+      if (Keep(*It) && ++Seen > Allowed)
+        Until = std::max(Until, It->Done);
+    return Until;
+  };
+  uint64_t Until = std::max({Drain("va_vdst", [](const AluWrite &) { return true; }),
+                             Drain("va_sdst", [](const AluWrite &W) { return W.Sgpr; }),
+                             Drain("va_vcc", [](const AluWrite &W) { return W.Vcc; })});
+  if (const DepCtrField *F = HW.depCtrField("sa_sdst"); F && F->decode(Imm) == 0)
+    Until = std::max(Until, SaluDone);
+  return Until;
+}
+
+uint64_t BlockCycleModel::Simulation::memoryWaitUntil(const Instruction &I) {
+  std::optional<WaitCounts> Counts = Model.Counters->decodeWait(I.mcInsts()[0], I.mnemonic());
+  if (!Counts)
+    return 0;
+  uint64_t Until = 0;
+  for (unsigned C = 0; C < Pending.size(); ++C) {
+    if (!Counts->waits(C))
+      continue;
+    std::deque<uint64_t> &Q = Pending[C];
+    size_t Allowed = size_t(std::max(Counts->Count[C], 0));
+    while (Q.size() > Allowed) {
+      Until = std::max(Until, Q.front());
+      Q.pop_front();
+    }
+  }
+  return Until;
+}
+
+void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &T, uint64_t At) {
+  const InstrFacts &Facts = I.facts();
+  bool Sgpr = false, WritesVcc = false;
+  for (MCRegister Reg : Facts.Defs) {
+    for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
+      UnitReady[unsigned(Unit)] = At + T.Latency;
+    Sgpr |= TI.classOf(Reg) == RegClass::SGPR;
+    WritesVcc |= Vcc && TI.regInfo().regsOverlap(Reg, Vcc);
+  }
+  StringRef Class = T.Class->Name;
+  const size_t History = 16; // s_delay_alu and depctr fields reach no further
+  auto Push = [&](std::deque<AluWrite> &Q) {
+    Q.push_back({At + T.Latency, Sgpr || WritesVcc, WritesVcc});
+    if (Q.size() > History)
+      Q.pop_front();
+  };
+  if (Class == "VALU" || Class == "TRANS" || Class == "MFMA" || Class == "WMMA")
+    Push(Valu);
+  if (Class == "TRANS")
+    Push(Trans);
+  if (Class == "SALU") {
+    SaluIssued = At + T.Issue;
+    SaluDone = At + T.Latency;
+  }
+  if (T.MatrixPipe)
+    MatrixFree = At + T.MatrixPipe;
+  MemoryAccess Access = Model.Counters->classify(I.mcInsts()[0], I.mnemonic());
+  SmallVector<unsigned, 3> Bumped;
+  for (unsigned E = 0; E < NumWaitEvents; ++E)
+    if (Access.has(WaitEvent(E)))
+      if (std::optional<unsigned> C = Model.Counters->counterOf(WaitEvent(E)))
+        if (!is_contained(Bumped, *C)) {
+          Bumped.push_back(*C);
+          Pending[*C].push_back(At + T.Latency);
+        }
+}
+
+void BlockCycleModel::Simulation::issue(const Instruction &I) {
+  InstTimes T = Model.timesOf(I);
+  InstRole Role = HardwareModel::roleOf(I.mnemonic());
+  bool HasMC = !I.mcInsts().empty() && T.Class && I.kind() != InstKind::Opaque;
+  uint64_t Ready[NumStallCauses] = {};
+  auto Need = [&](StallCause C, uint64_t At) {
+    Ready[unsigned(C)] = std::max(Ready[unsigned(C)], At);
+  };
+
+  if (Role != InstRole::DelayAlu)
+    for (auto It = Delays.begin(); It != Delays.end();) {
+      if (--It->Countdown == 0) {
+        Need(StallCause::HazardWait, delayedUntil(*It));
+        It = Delays.erase(It);
+      } else {
+        ++It;
+      }
+    }
+  if (HasMC) {
+    for (MCRegister Reg : I.facts().Uses)
+      for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
+        Need(StallCause::Dependency, UnitReady.lookup(unsigned(Unit)));
+    Need(StallCause::MemoryWait, memoryWaitUntil(I));
+    if (Role == InstRole::DepCtrWait)
+      Need(StallCause::HazardWait, depCtrWaitUntil(I.mcInsts()[0]));
+    if (T.MatrixPipe)
+      Need(StallCause::MatrixPipe, MatrixFree);
+  }
+
+  // The stall goes to the cause that held the instruction longest.
+  uint64_t At = Now;
+  unsigned Cause = 0;
+  for (unsigned C = 0; C < NumStallCauses; ++C)
+    if (Ready[C] > At) {
+      At = Ready[C];
+      Cause = C;
+    }
+  Result.Stalls[Cause] += At - Now;
+  Result.Issue += T.Issue;
+  Now = At + T.Issue;
+
+  if (!HasMC)
+    return;
+  if (Role == InstRole::DelayAlu) {
+    std::string Printed = TI.printMC(I.mcInsts()[0]);
+    StringRef P(Printed);
+    // instskip: SAME (0), NEXT (1), SKIP_k (k + 1 instructions after the next).
+    StringRef SkipName = printedCall(P, "instskip").value_or("SAME");
+    unsigned Skip = SkipName == "NEXT" ? 1 : 0;
+    if (unsigned K; SkipName.consume_front("SKIP_") && !SkipName.getAsInteger(10, K))
+      Skip = K + 1;
+    for (auto [Field, Countdown] : {std::pair<StringRef, unsigned>{"instid0", 1},
+                                    std::pair<StringRef, unsigned>{"instid1", 1 + Skip}})
+      if (std::optional<StringRef> Id = printedCall(P, Field))
+        if (std::optional<AluDelay> D = parseDelay(*Id, Countdown))
+          Delays.push_back(*D);
+    return;
+  }
+  record(I, T, At);
+}
+
+BlockCycles BlockCycleModel::estimate(const BasicBlock &BB, const Instruction *Without) const {
+  Simulation S(*this);
+  for (const Instruction &I : BB.instructions())
+    if (&I != Without)
+      S.issue(I);
+  S.Result.Cycles = S.Now;
+  return S.Result;
+}
+
+} // namespace stinkytofu
