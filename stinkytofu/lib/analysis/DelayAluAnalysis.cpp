@@ -269,14 +269,13 @@ struct DelayAluModel
     return false;
   }
 
-  AluStep describeMC(const MCInst &MI, InstRole Role) const {
+  AluStep describeMC(const MCInst &MI, InstRole Role, bool MatrixIsTrans) const {
     AluStep S;
     const MCInstrDesc &D = TI.instrInfo().get(MI.getOpcode());
     const uint64_t TS = D.TSFlags;
     // LLVM 22 still counts the f64 transcendentals as TRANS (newer LLVM
-    // makes them VALU); gfx1250's XDL WMMA are TRANS there too (not
-    // modelled: docs/hazards.md).
-    if (TS & TransMask)
+    // makes them VALU).
+    if ((TS & TransMask) || MatrixIsTrans)
       S.Kind = AluKind::Trans;
     else if (TS & ValuMask)
       S.Kind = AluKind::Valu;
@@ -329,11 +328,14 @@ struct DelayAluModel
       return Out;
     }
     InstRole Role = HardwareModel::roleOf(I.mnemonic());
+    const bool MatrixIsTrans = TI.hardware().delayAluMatrixIsTrans() &&
+                               TI.hardware().classify(I.mnemonic()).Name == "WMMA";
     for (const MCInst &MI : I.mcInsts()) {
       MCInst Logical = MI;
       if (Codec && MsbState)
         consumeError(Codec->raise(Logical, MsbState));
-      Out.push_back(describeMC(Logical, I.mcInsts().size() == 1 ? Role : InstRole::None));
+      Out.push_back(describeMC(Logical, I.mcInsts().size() == 1 ? Role : InstRole::None,
+                               MatrixIsTrans));
     }
     return Out;
   }

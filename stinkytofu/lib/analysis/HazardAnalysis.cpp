@@ -35,9 +35,13 @@ void HazardAnalysis::read(const BasicBlock &BB) {
   for (const Instruction &I : BB.instructions()) {
     Entry E;
     E.Inst = &I;
-    for (const MCInst &Inst : I.mcInsts()) {
-      E.Traits.push_back(Model->traits(Inst, I.mnemonic()));
+    ArrayRef<MCInst> Insts = I.mcInsts();
+    for (const MCInst &Inst : Insts) {
+      // A single MC instruction's facts are the instruction's, cached.
+      E.Traits.push_back(Insts.size() == 1 ? Model->traits(Inst, I.mnemonic(), I.facts())
+                                           : Model->traits(Inst, I.mnemonic()));
       E.WaitStates += E.Traits.back().WaitStates;
+      Present |= E.Traits.back().Classes;
       E.Valus += E.Traits.back().ValuSlots;
     }
     // A statement MC does not know still takes an issue slot.
@@ -61,6 +65,7 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
                                            MCRegister Reg, Position From) const {
   HazardShortfall Worst;
   const unsigned Limit = Rule.maxWaitStates();
+  const bool NearestOnly = Rule.seesNearestMatrixWriterOnly();
   // (block, entries still to look at from its end, states counted so far);
   // a block is walked again only when reached with fewer states counted.
   struct Item {
@@ -86,7 +91,7 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
           Stopped = true;
           break;
         }
-        if (Model->shadows(Rule, P, Reg)) {
+        if (NearestOnly && Model->shadows(Rule, P, Reg)) {
           Stopped = true;
           break;
         }
@@ -173,7 +178,8 @@ HazardNeeds HazardAnalysis::needs(const Instruction &I) const {
     return Needs;
   const HazardTraits &Consumer = E.Traits.front();
   for (const HazardRule &Rule : Model->rules()) {
-    if (!Consumer.isAny(Rule.Consumer))
+    // A rule whose producers the function does not have needs no search.
+    if (!Consumer.isAny(Rule.Consumer) || !(Rule.Producer & Present))
       continue;
     for (MCRegister Reg : Model->consumerRegisters(Rule, Consumer)) {
       HazardShortfall S = searchRule(Rule, Consumer, Reg, It->second);

@@ -3,6 +3,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/InstrFacts.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -11,6 +12,8 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/ErrorHandling.h"
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <regex>
 
 using namespace llvm;
@@ -207,12 +210,16 @@ bool HazardModel::isVector(MCRegister R) const {
 }
 
 HazardTraits HazardModel::traits(const MCInst &Inst, StringRef Mnemonic) const {
+  return traits(Inst, Mnemonic, InstrFacts::compute(*TI, Inst));
+}
+
+HazardTraits HazardModel::traits(const MCInst &Inst, StringRef Mnemonic,
+                                 const InstrFacts &Facts) const {
   const ClassMasks &K = masks();
   const MCInstrDesc &Desc = TI->instrInfo().get(Inst.getOpcode());
   const uint64_t TS = Desc.TSFlags;
   HazardTraits T;
   T.Opcode = Inst.getOpcode();
-  InstrFacts Facts = InstrFacts::compute(*TI, Inst);
   for (MCRegister R : Facts.Defs)
     T.Defs.push_back(TI->canonical(R));
   for (MCRegister R : Facts.Uses)
@@ -488,17 +495,31 @@ bool HazardModel::relates(const HazardRule &Rule, const HazardTraits &P, const H
   llvm_unreachable("unknown hazard relation");
 }
 
-bool HazardModel::shadows(const HazardRule &Rule, const HazardTraits &I, MCRegister Reg) const {
-  switch (Rule.Relation) {
+bool HazardRule::seesNearestMatrixWriterOnly() const {
+  switch (Relation) {
   case HazardRelation::SrcCFull:
   case HazardRelation::SrcCOverlap:
   case HazardRelation::SrcABOverlap:
   case HazardRelation::MatrixResultRead:
   case HazardRelation::MatrixResultWrite:
-    return I.is(HazardClass::MFMA) && overlap(I.Dst, Reg);
+    return true;
   default:
     return false;
   }
+}
+
+bool HazardModel::shadows(const HazardRule &Rule, const HazardTraits &I, MCRegister Reg) const {
+  return Rule.seesNearestMatrixWriterOnly() && I.is(HazardClass::MFMA) && overlap(I.Dst, Reg);
+}
+
+const HazardModel &HazardModel::of(const TargetInfo &TI) {
+  static std::mutex Lock;
+  static DenseMap<const TargetInfo *, std::unique_ptr<HazardModel>> Models;
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::unique_ptr<HazardModel> &M = Models[&TI];
+  if (!M)
+    M = std::make_unique<HazardModel>(TI);
+  return *M;
 }
 
 } // namespace stinkytofu

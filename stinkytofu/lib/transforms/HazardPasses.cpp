@@ -24,7 +24,7 @@ namespace {
 Error forEachHazardAnalysis(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
                             function_ref<Error(Function &, HazardAnalysis &)> Visit) {
   return withLogicalVgprs(M, AM, Ctx, [&]() -> Error {
-    HazardModel Model(M.target());
+    const HazardModel &Model = HazardModel::of(M.target());
     for (Function &F : M.functions()) {
       if (!F.hasValidCFG())
         buildCFG(F);

@@ -81,6 +81,8 @@ private:
   llvm::DenseMap<const Instruction *, Position> Positions;
   /// The blocks in layout order (soft clauses follow the layout).
   std::vector<const BasicBlock *> Layout;
+  /// The classes of the function's instructions (a superset after erasing).
+  HazardClassSet Present = 0;
   /// LLVM's hazard history: 19 wait states when AGPRs are used, else 5.
   unsigned LookAhead = 5;
 };

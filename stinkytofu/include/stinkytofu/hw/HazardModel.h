@@ -25,6 +25,7 @@
 namespace stinkytofu {
 
 class TargetInfo;
+struct InstrFacts;
 
 /// The instruction classes rules name (HazardRules.td), one bit each.
 enum class HazardClass : uint8_t {
@@ -63,6 +64,9 @@ struct HazardRule {
   unsigned waitStatesAfter(unsigned Passes) const;
   /// The most any producer needs: how far back a search must look.
   unsigned maxWaitStates() const;
+  /// Only the nearest MFMA writing the register counts (LLVM's matrix
+  /// checks): an older producer is hidden behind it.
+  bool seesNearestMatrixWriterOnly() const;
 };
 
 /// What the rules need to know of one instruction.
@@ -100,6 +104,9 @@ struct HazardTraits {
 class HazardModel {
 public:
   explicit HazardModel(const TargetInfo &TI);
+  /// The model of \p TI's processor, built once (TargetInfo lives as long
+  /// as the program).
+  static const HazardModel &of(const TargetInfo &TI);
 
   const TargetInfo &target() const { return *TI; }
   llvm::ArrayRef<HazardRule> rules() const { return Rules; }
@@ -110,8 +117,11 @@ public:
   /// The most wait states one s_nop gives.
   unsigned maxNopStates() const { return MaxNopStates; }
 
-  /// The traits of \p Inst (one MC instruction) spelled \p Mnemonic.
+  /// The traits of \p Inst (one MC instruction) spelled \p Mnemonic, and
+  /// with its facts already at hand.
   HazardTraits traits(const llvm::MCInst &Inst, llvm::StringRef Mnemonic) const;
+  HazardTraits traits(const llvm::MCInst &Inst, llvm::StringRef Mnemonic,
+                      const InstrFacts &Facts) const;
 
   bool overlap(llvm::MCRegister A, llvm::MCRegister B) const;
   bool isVector(llvm::MCRegister R) const;
