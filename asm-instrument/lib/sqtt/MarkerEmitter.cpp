@@ -773,6 +773,8 @@ Expected<std::vector<GroupPlan>> FunctionEmitter::planAll() {
     // push out of range.
     if (!Layout)
       Layout.emplace(F, Ctx.Factory.sizes());
+    if (!Layout->hasBranches())
+      break; // nothing to measure the groups against
     bool AnyGuard = llvm::any_of(Plans, [](const GroupPlan &P) { return P.Guard; });
     std::vector<uint64_t> Inserted(Layout->numSlots(), 0), GroupBytes(Groups.size(), 0);
     std::vector<std::optional<unsigned>> SlotOf(Groups.size());

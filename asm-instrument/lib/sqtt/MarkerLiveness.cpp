@@ -63,10 +63,8 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
   for (BasicBlock &BB : F.blocks()) {
     Busy |= Core->liveIn(BB);
     Busy |= Core->liveOut(BB);
-    for (Instruction &I : BB.instructions()) {
-      Busy |= Core->readsOf(I);
-      Busy |= Core->writesOf(I);
-    }
+    for (Instruction &I : BB.instructions())
+      Core->addAccessesOf(I, Busy);
   }
 }
 

@@ -66,6 +66,8 @@ namespace {
 /// `s_ttracedata_imm`, or the constant last moved into M0 in the same block
 /// before an `s_ttracedata`.
 void reserveInputIds(const Module &M, MarkerIdAllocator &Ids) {
+  // Facts name registers canonically: a write of M0 names this one.
+  const MCRegister M0Reg = M.target().findRegister("M0");
   for (const Function &F : M.functions())
     for (const BasicBlock &BB : F.blocks()) {
       std::optional<int64_t> M0;
@@ -84,11 +86,7 @@ void reserveInputIds(const Module &M, MarkerIdAllocator &Ids) {
             Ids.reserve(uint32_t(*M0) >> 2);
           continue;
         }
-        bool WritesM0 = false;
-        for (MCRegister R : I.facts().Defs)
-          if (StringRef(M.target().asmName(R)) == "m0")
-            WritesM0 = true;
-        if (!WritesM0)
+        if (!llvm::is_contained(I.facts().Defs, M0Reg))
           continue;
         M0.reset();
         if ((Mn == "s_mov_b32" || Mn == "s_movk_i32") && I.numOperands() == 2)
@@ -144,7 +142,8 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
 
   std::vector<Function *> Funcs;
   for (Function &F : M.functions()) {
-    buildCFG(F);
+    if (!F.hasValidCFG())
+      buildCFG(F);
     Funcs.push_back(&F);
   }
 

@@ -114,6 +114,28 @@ StringRef branchSymbol(const MCInst &MI, const MCInstrInfo &MII) {
   return "";
 }
 
+/// The label of a short branch, whose range a layout checks; else "".
+std::string shortBranchTarget(const Instruction &I) {
+  if (I.kind() != InstKind::Machine || !I.facts().has(IF_Branch) ||
+      I.facts().has(IF_ComputedTarget) || I.facts().has(IF_IndirectBranch))
+    return "";
+  return getBranchTarget(I);
+}
+
+/// Whether \p F has a branch a layout checks. Only then do addresses
+/// matter, and measuring them costs an encoding per instruction.
+bool hasCheckedBranch(const Function &F) {
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      if (I.kind() == InstKind::MacroCall)
+        return true; // its expansion may branch
+      std::string Target = shortBranchTarget(I);
+      if (!Target.empty() && F.findBlock(Target))
+        return true;
+    }
+  return false;
+}
+
 } // namespace
 
 ByteRange directiveBytes(StringRef Text) {
@@ -182,8 +204,10 @@ BranchLayout::BranchLayout(const Function &F, InstructionSizes &Sizes) {
     SlotOf[{BB, I}] = SlotAt.size();
     SlotAt.push_back(At);
   };
+  const bool Measure = hasCheckedBranch(F);
   for (const BasicBlock &BB : F.blocks()) {
-    Addr += directiveBytes(BB.leadingText());
+    if (Measure)
+      Addr += directiveBytes(BB.leadingText());
     LabelOf[&BB] = {unsigned(SlotAt.size()), Addr};
     // Code inserted before an instruction goes in front of the directives
     // before it (MarkerEmitter), so the slot is where they start.
@@ -191,19 +215,19 @@ BranchLayout::BranchLayout(const Function &F, InstructionSizes &Sizes) {
     for (const BlockItem &Item : BB.items()) {
       if (const auto *D = dyn_cast<Directive>(&Item)) {
         DirectivesAt = DirectivesAt.value_or(Addr);
-        Addr += directiveBytes(D->text());
+        if (Measure)
+          Addr += directiveBytes(D->text());
         continue;
       }
       const Instruction &I = cast<Instruction>(Item);
       unsigned Slot = SlotAt.size();
       AddSlot(&BB, &I, DirectivesAt.value_or(Addr));
       DirectivesAt.reset();
+      if (!Measure)
+        continue;
       ByteRange Size = Sizes.of(I);
-      if (I.kind() == InstKind::Machine && I.facts().has(IF_Branch) &&
-          !I.facts().has(IF_ComputedTarget) && !I.facts().has(IF_IndirectBranch)) {
-        std::string Target = getBranchTarget(I);
-        if (!Target.empty())
-          Branches.push_back({&I, Target, Slot, Addr, unsigned(Size.Lo), 0, {}});
+      if (std::string Target = shortBranchTarget(I); !Target.empty()) {
+        Branches.push_back({&I, Target, Slot, Addr, unsigned(Size.Lo), 0, {}});
       } else if (I.kind() == InstKind::MacroCall) {
         ByteRange At = Addr;
         for (const MCInst &MI : I.mcInsts()) {

@@ -182,6 +182,22 @@ BitVector Liveness::writesOf(const Instruction &I) const {
   return Writes;
 }
 
+void Liveness::addAccessesOf(const Instruction &I, BitVector &Into) const {
+  if (isOpaqueInstruction(I)) {
+    Into.set();
+    return;
+  }
+  if (const Solver::CallInfo *CI = Flow->callInfo(I)) {
+    Into |= CI->Transfer.Gen;
+    Into |= CI->Transfer.MayWrite;
+    return;
+  }
+  for (MCRegister R : I.facts().Uses)
+    RU->set(Into, R);
+  for (MCRegister R : I.facts().Defs)
+    RU->set(Into, R);
+}
+
 std::vector<MCRegister> Liveness::deadSGPRsBefore(const Instruction &I) const {
   std::vector<MCRegister> Dead;
   const BitVector &Live = liveBefore(I);

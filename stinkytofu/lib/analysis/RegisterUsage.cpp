@@ -2,6 +2,7 @@
 #include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/BitVector.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -18,12 +19,22 @@ static unsigned namedCount(const Function &F, RegClass Class) {
         if (std::optional<unsigned> Idx = TI.indexOf(Part))
           Used = std::max(Used, *Idx + 1);
   };
+  // Each distinct register once: a kernel names a few dozen registers over
+  // thousands of instructions, and covered32 walks a tuple's sub-registers.
+  BitVector Seen(TI.regInfo().getNumRegs());
+  auto NoteOnce = [&](MCRegister R) {
+    if (!Seen.test(R.id())) {
+      Seen.set(R.id());
+      Note(R);
+    }
+  };
   for (const BasicBlock &BB : F.blocks())
     for (const Instruction &I : BB.instructions()) {
-      for (MCRegister R : I.facts().Defs)
-        Note(R);
-      for (MCRegister R : I.facts().Uses)
-        Note(R);
+      const InstrFacts &Facts = I.facts();
+      for (MCRegister R : Facts.Defs)
+        NoteOnce(R);
+      for (MCRegister R : Facts.Uses)
+        NoteOnce(R);
     }
   return Used;
 }

@@ -22,6 +22,9 @@ static void writeFunction(const Function &F, llvm::raw_ostream &OS) {
   // New instructions take the style of the nearest source-backed one before
   // them (AsmStyle::around), tracked here so that printing stays linear.
   const Instruction *LastSource = nullptr;
+  // Its style, measured once for the run of new instructions after it.
+  const Instruction *StyleSource = nullptr;
+  AsmStyle Style;
   for (const BasicBlock &BB : F.blocks()) {
     OS << BB.leadingText();
     if (!BB.labelText().empty())
@@ -36,12 +39,17 @@ static void writeFunction(const Function &F, llvm::raw_ostream &OS) {
         continue;
       }
       const Instruction &I = *Inst;
-      if (I.sourceText().empty() && LastSource)
-        OS << formatInstruction(I, AsmStyle::of(*LastSource)) << "\n";
-      else if (!I.isModified())
+      if (I.sourceText().empty() && LastSource) {
+        if (StyleSource != LastSource) {
+          Style = AsmStyle::of(*LastSource);
+          StyleSource = LastSource;
+        }
+        OS << formatInstruction(I, Style) << "\n";
+      } else if (!I.isModified()) {
         OS << I.sourceText(); // no copy: most instructions are unchanged
-      else
+      } else {
         OS << instructionText(I);
+      }
       if (!I.sourceText().empty() && I.kind() == InstKind::Machine)
         LastSource = &I;
     }

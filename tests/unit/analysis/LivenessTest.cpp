@@ -170,6 +170,9 @@ k:
   EXPECT_TRUE(L.liveBefore(Opaque).all());
   EXPECT_TRUE(L.writesOf(Opaque).all());
   EXPECT_TRUE(L.readsOf(Opaque).all());
+  llvm::BitVector Accessed = L.units().none();
+  L.addAccessesOf(Opaque, Accessed);
+  EXPECT_TRUE(Accessed.all());
   // It may read what came before it...
   EXPECT_TRUE(L.isLiveAfter(Mov3, reg(*M, "s3")));
   EXPECT_TRUE(L.isLiveBefore(Mov3, reg(*M, "s9")));

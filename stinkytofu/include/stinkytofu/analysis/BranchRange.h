@@ -51,6 +51,9 @@ public:
   /// point of another function.
   std::optional<unsigned> slot(const InsertPoint &P) const;
   unsigned numSlots() const { return SlotAt.size(); }
+  /// Whether a short branch of the function targets one of its blocks:
+  /// without one, no insertion can push anything out of range.
+  bool hasBranches() const { return !Branches.empty(); }
 
   struct OutOfRange {
     const Instruction *Branch;

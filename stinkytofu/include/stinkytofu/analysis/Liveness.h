@@ -95,6 +95,9 @@ public:
   /// callee reads and may write for a call, everything for an opaque one.
   llvm::BitVector readsOf(const Instruction &I) const;
   llvm::BitVector writesOf(const Instruction &I) const;
+  /// Adds readsOf(\p I) and writesOf(\p I) to \p Into without building
+  /// either (a union over every instruction of a function).
+  void addAccessesOf(const Instruction &I, llvm::BitVector &Into) const;
 
   /// The 32-bit SGPRs s0..s[maxSGPRs-1] with no unit live before \p I.
   std::vector<llvm::MCRegister> deadSGPRsBefore(const Instruction &I) const;
