@@ -408,6 +408,10 @@ class Processor<string name> {
   // (hasFlatLgkmVMemCountInOrder); without it only a wait for 0 proves
   // anything on them.
   bit FlatCountsInOrder = 1;
+  // s_delay_alu waits for the matrix instructions (the WMMA class: WMMA,
+  // SWMMAC) as for TRANS: they run on the XDL pipe (gfx1250; LLVM's
+  // isXDLWMMA).
+  bit DelayAluMatrixIsTrans = 0;
   // The wait before reading an SGPR an SALU wrote, for LLVM's
   // VALUReadSGPRHazard (AMDGPUWaitSGPRHazards, gfx1200/gfx1201: once a VALU
   // has read an SGPR, such a read needs `s_wait_alu depctr_sa_sdst(0)`).
@@ -501,7 +505,8 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
               Gfx1250HwId1Fields,
               Gfx10HwId2Fields<HwReg_WAVE_HW_ID2, 0>.Ret),
           CycleOverrides = [CycleOverride<IC_WMMA, 4, 16>],
-          Counters = Gfx1250Counters, CounterEvents = Gfx1250Events in
+          Counters = Gfx1250Counters, CounterEvents = Gfx1250Events,
+          DelayAluMatrixIsTrans = 1 in
       def GFX1250 : Processor<"gfx1250">;
     }
   }

@@ -69,6 +69,7 @@ struct ProcessorDesc {
   bool BarrierNeedsIdleCounters;
   bool VmemWritesVgprInOrder;
   bool FlatCountsInOrder;
+  bool DelayAluMatrixIsTrans;
   llvm::StringRef SaluSgprReadWait;
   llvm::StringRef SgprLaneSaveWait;
   llvm::StringRef SgprLaneRestoreWait;
@@ -214,6 +215,7 @@ llvm::ArrayRef<CounterEventDesc> HardwareModel::counterEvents() const {
 bool HardwareModel::barrierNeedsIdleCounters() const { return D->BarrierNeedsIdleCounters; }
 bool HardwareModel::vmemWritesVgprInOrder() const { return D->VmemWritesVgprInOrder; }
 bool HardwareModel::flatCountsInOrder() const { return D->FlatCountsInOrder; }
+bool HardwareModel::delayAluMatrixIsTrans() const { return D->DelayAluMatrixIsTrans; }
 llvm::StringRef HardwareModel::saluSgprReadWait() const { return D->SaluSgprReadWait; }
 llvm::StringRef HardwareModel::sgprLaneSaveWait() const { return D->SgprLaneSaveWait; }
 llvm::StringRef HardwareModel::sgprLaneRestoreWait() const { return D->SgprLaneRestoreWait; }

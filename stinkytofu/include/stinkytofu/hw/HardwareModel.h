@@ -202,6 +202,8 @@ public:
   bool vmemWritesVgprInOrder() const;
   /// A pending generic flat_* keeps its counters in order.
   bool flatCountsInOrder() const;
+  /// s_delay_alu counts the matrix instructions (class WMMA) as TRANS.
+  bool delayAluMatrixIsTrans() const;
   /// The wait before a read of an SGPR an SALU wrote ("" when none is
   /// needed): `s_wait_alu depctr_sa_sdst(0)` for LLVM's VALUReadSGPRHazard
   /// (gfx1200/gfx1201).
