@@ -135,6 +135,11 @@ def Clock_GetShaderCyclesU64
 // (defaults follow LLVM's GFX10/GFX11 SchedModel; gfx9's quad-cycle model
 // gives the same figures x4), processors may override them. CostWeight is the
 // SQTT function-size weight: matrix 16, LDS 4, global/buffer/flat 10, else 1.
+// The class of an instruction for timing and weights comes from MC's flags
+// (hw/InstTiming.h; a unit test checks that every opcode gets the weight its
+// prefix gives here). The cycle estimate takes latencies from LLVM's
+// scheduling model where it has one: the latencies below are only its
+// fallback; the issue cycles are ours.
 //===----------------------------------------------------------------------===//
 
 class InstClass<string name, list<string> prefixes, int issue, int latency,

@@ -2,6 +2,7 @@
 #include "asm-instrument/sqtt/FunctionMarkers.h"
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/InstTiming.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
 
@@ -11,7 +12,9 @@ namespace stinkytofu::sqtt {
 
 uint64_t functionSize(const Function &F, CostMode Mode) {
   const TargetInfo &TI = F.parent()->target();
-  const HardwareModel &HW = TI.hardware();
+  // The weight of an instruction is its class's, the class MC's flags give.
+  InstTiming Timing(TI);
+  const bool Weighted = Mode == CostMode::WeightedCost;
   uint64_t Size = 0;
   for (const BasicBlock &BB : F.blocks())
     for (const Instruction &I : BB.instructions()) {
@@ -22,18 +25,14 @@ uint64_t functionSize(const Function &F, CostMode Mode) {
         Size += 1;
         continue;
       case InstKind::Machine:
-        Size += Mode == CostMode::WeightedCost ? HW.classify(I.mnemonic()).CostWeight : 1;
-        continue;
       case InstKind::MacroCall:
-        for (const MCInst &MI : I.mcInsts()) {
-          if (Mode != CostMode::WeightedCost) {
-            Size += 1;
-            continue;
-          }
-          // MC opcode names start with the mnemonic: GLOBAL_LOAD_DWORD_vi.
-          std::string Name = TI.instrInfo().getName(MI.getOpcode()).lower();
-          Size += HW.classify(Name).CostWeight;
+        // A machine instruction whose MC is stale still weighs its mnemonic.
+        if (I.kind() == InstKind::Machine && I.mcInsts().empty()) {
+          Size += Weighted ? TI.hardware().classify(I.mnemonic()).CostWeight : 1;
+          continue;
         }
+        for (const MCInst &MI : I.mcInsts())
+          Size += Weighted ? Timing.classOf(MI.getOpcode()).CostWeight : 1;
         continue;
       }
     }
