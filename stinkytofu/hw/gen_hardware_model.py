@@ -558,6 +558,21 @@ def emit(classes, prefixes, default_index, procs, roles=(), waits=(),
     return "\n".join(out) + "\n"
 
 
+def write_if_changed(path, text):
+    """Writes \p text to \p path unless it already holds it (so the build
+    does not recompile what includes it)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def main(argv):
     if len(argv) != 3:
         print("usage: gen_hardware_model.py HardwareModel.json "
@@ -575,16 +590,7 @@ def main(argv):
     except (GenError, OSError, json.JSONDecodeError) as e:
         print(f"gen_hardware_model.py: error: {e}", file=sys.stderr)
         return 1
-    try:
-        with open(argv[2], encoding="utf-8") as f:
-            if f.read() == text:
-                return 0
-    except OSError:
-        pass
-    tmp = argv[2] + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, argv[2])
+    write_if_changed(argv[2], text)
     return 0
 
 

@@ -180,6 +180,12 @@ struct ToolOptions {
       "warn-redundant-waitcnt",
       cl::desc("With --verify-waitcnt: warn about waits that wait for nothing"),
       cl::cat(Category)};
+  cl::opt<bool> VerifyHazards{
+      "verify-hazards",
+      cl::desc("Check the final module's pipeline hazards (HazardVerifier): missing "
+               "wait states and ALU waits are errors, missing or too strong "
+               "s_delay_alu warnings"),
+      cl::cat(Category)};
   cl::opt<bool> VerifyInstrumentation{
       "verify-instrumentation",
       cl::desc("SQTTInstrumentPass: check that the inserted code changes no live "
@@ -196,7 +202,8 @@ const char *const ToolOptionNames[] = {
     "emit-obj",    "link",        "ld-lld",          "heap-reserve",
     "max-include-depth", "max-expanded-statements", "max-expression-depth",
     "max-literal-length", "max-file-number", "O", "vgpr-msb-mode", "NumWaves",
-    "preserve-symbolic-regs", "preserve-comments", "verify-waitcnt", "warn-redundant-waitcnt"};
+    "preserve-symbolic-regs", "preserve-comments", "verify-waitcnt", "warn-redundant-waitcnt",
+    "verify-hazards"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
@@ -411,6 +418,8 @@ int main(int argc, char **argv) {
   if (Opt.VerifyWaitcnt)
     Pipeline.push_back(Opt.WarnRedundantWaitcnt ? "WaitCntVerifier=warnRedundant"
                                                 : "WaitCntVerifier");
+  if (Opt.VerifyHazards)
+    Pipeline.push_back("HazardVerifier");
   StringMap<PassArguments> Leading;
   if (Opt.NumWaves.getNumOccurrences())
     for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass"})

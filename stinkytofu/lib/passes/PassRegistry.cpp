@@ -12,6 +12,7 @@
 #include "stinkytofu/transforms/BuildUseDefChainPass.h"
 #include "stinkytofu/transforms/DeadCodeEliminationPass.h"
 #include "stinkytofu/transforms/DumpStinkyModulePass.h"
+#include "stinkytofu/transforms/HazardPasses.h"
 #include "stinkytofu/transforms/InsertDelayAluPass.h"
 #include "stinkytofu/transforms/PeepholeOptimizationPass.h"
 #include "stinkytofu/transforms/RedundantMovEliminationPass.h"

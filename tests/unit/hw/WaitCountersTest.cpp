@@ -37,7 +37,9 @@ constexpr PrefixBit PrefixBits[] = {
     // (V_EXP_F32_e64_dpp_gfx11): those count as VALU here.
     {"V_ADD_F32", "VALU"},     {"V_EXP_F32", "VALU"},    {"V_EXP_F32_e32", "TRANS"},
     {"V_RCP_F64_e32", "TRANS"}, {"S_ADD_U32", "SALU"},    {"S_MOV_B32", "SALU"},
-    {"S_NOP", "SALU"}};
+    {"S_NOP", "SALU"},
+    // Hazard classes (HazardRules.td).
+    {"V_MOV_B32_dpp", "DPP"},  {"V_MFMA_F32_", "IsMAI"}};
 
 TEST(WaitCountersTest, DeclaredTSFlagBitsMatchEveryOpcode) {
   for (StringRef Arch : TargetInfo::supportedProcessors()) {
