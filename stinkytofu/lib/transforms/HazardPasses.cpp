@@ -145,11 +145,7 @@ private:
   static Error insertNops(InstBuilder &Builder, Instruction &Consumer,
                           const std::vector<std::string> &Texts) {
     BasicBlock &BB = *Consumer.parent();
-    Instruction *Anchor = &Consumer;
-    while (Anchor->getIterator() != BB.instructions().begin() &&
-           HardwareModel::roleOf(std::prev(Anchor->getIterator())->mnemonic()) ==
-               InstRole::DelayAlu)
-      Anchor = &*std::prev(Anchor->getIterator());
+    Instruction *Anchor = &beforeDelayAlu(Consumer);
     bool First = true;
     for (const std::string &Text : Texts) {
       Expected<Instruction> Nop = Builder.parse(Text);
