@@ -4,7 +4,6 @@
 #include "stinkytofu/analysis/DelayAluAnalysis.h"
 #include "stinkytofu/analysis/DepCtrHazards.h"
 #include "stinkytofu/analysis/HazardAnalysis.h"
-#include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/pass/Pass.h"
