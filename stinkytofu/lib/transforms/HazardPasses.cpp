@@ -88,7 +88,10 @@ public:
 
 class HazardRecognizerPass final : public Pass {
 public:
-  StringRef name() const override { return "HazardRecognizerPass"; }
+  /// \p ValusOnly: only the rules counted in VALUs (v_nop; the reference's
+  /// InsertCoexecHazardPass).
+  HazardRecognizerPass(StringRef Name, bool ValusOnly) : Name(Name), ValusOnly(ValusOnly) {}
+  StringRef name() const override { return Name; }
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &Scope) override {
     bool Changed = false;
@@ -111,12 +114,12 @@ public:
             A.refresh(BB);
             Needs = A.needs(*I);
           }
-          if (Needs.States) {
+          if (Needs.States && !ValusOnly) {
             if (Error E = insertNops(Builder, *I, scalarNops(Needs.States, A.model().maxNopStates())))
               return E;
             A.refresh(BB);
           }
-          Inserted |= Needs.Valus || Needs.States;
+          Inserted |= Needs.Valus || (Needs.States && !ValusOnly);
         }
       }
       if (Inserted)
@@ -130,6 +133,9 @@ public:
   }
 
 private:
+  StringRef Name;
+  bool ValusOnly;
+
   /// `s_nop`s for \p States wait states, each as long as the target's
   /// immediate allows, as LLVM writes them.
   static std::vector<std::string> scalarNops(unsigned States, unsigned Max) {
@@ -173,7 +179,13 @@ Expected<std::unique_ptr<Pass>> createHazardVerifierPass(const PassArguments &Ar
 Expected<std::unique_ptr<Pass>> createHazardRecognizerPass(const PassArguments &Args) {
   if (Error E = parseFlagArguments(Args, {}))
     return std::move(E);
-  return std::make_unique<HazardRecognizerPass>();
+  return std::make_unique<HazardRecognizerPass>("HazardRecognizerPass", false);
+}
+
+Expected<std::unique_ptr<Pass>> createInsertCoexecHazardPass(const PassArguments &Args) {
+  if (Error E = parseFlagArguments(Args, {}))
+    return std::move(E);
+  return std::make_unique<HazardRecognizerPass>("InsertCoexecHazardPass", true);
 }
 
 } // namespace stinkytofu

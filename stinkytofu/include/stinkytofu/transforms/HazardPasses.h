@@ -13,6 +13,9 @@
 // for the rules counted in VALUs, then `s_nop`s of at most 8 wait states
 // each. A second run adds nothing.
 //
+// `InsertCoexecHazardPass` (the reference's name): the same for the rules
+// counted in VALUs only (WMMA and gfx1250 co-execution), v_nop alone.
+//
 // StinkyRemoveNopPass (transforms/RemoveInstructionPass.h) is the inverse.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +28,7 @@ namespace stinkytofu {
 
 llvm::Expected<std::unique_ptr<Pass>> createHazardVerifierPass(const PassArguments &Args);
 llvm::Expected<std::unique_ptr<Pass>> createHazardRecognizerPass(const PassArguments &Args);
+llvm::Expected<std::unique_ptr<Pass>> createInsertCoexecHazardPass(const PassArguments &Args);
 
 } // namespace stinkytofu
 
