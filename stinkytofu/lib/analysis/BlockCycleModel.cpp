@@ -54,7 +54,9 @@ std::optional<StringRef> printedCall(StringRef Printed, StringRef Name) {
 /// A dependency an `s_delay_alu` names (`VALU_DEP_2`): the kind and the
 /// distance or cycle count.
 struct AluDelay {
-  StringRef Kind; ///< "VALU_DEP", "TRANS32_DEP", "SALU_CYCLE"
+  /// What the printed id names (VALU_DEP_n, TRANS32_DEP_n, SALU_CYCLE_n); an
+  /// enum, as the printed text does not outlive the instruction's issue.
+  enum class KindT : uint8_t { ValuDep, TransDep, SaluCycle } Kind = KindT::ValuDep;
   unsigned N = 0;
   /// Instructions still to go before the one it delays (1: the next).
   unsigned Countdown = 1;
@@ -65,7 +67,14 @@ std::optional<AluDelay> parseDelay(StringRef Id, unsigned Countdown) {
   AluDelay D;
   if (Number.getAsInteger(10, D.N) || D.N == 0)
     return std::nullopt; // NO_DEP
-  D.Kind = Kind;
+  if (Kind == "VALU_DEP")
+    D.Kind = AluDelay::KindT::ValuDep;
+  else if (Kind == "TRANS32_DEP")
+    D.Kind = AluDelay::KindT::TransDep;
+  else if (Kind == "SALU_CYCLE")
+    D.Kind = AluDelay::KindT::SaluCycle;
+  else
+    return std::nullopt;
   D.Countdown = Countdown;
   return D;
 }
@@ -112,12 +121,14 @@ uint64_t BlockCycleModel::Simulation::delayedUntil(const AluDelay &D) const {
   auto NthNewest = [&](const std::deque<AluWrite> &Q) -> uint64_t {
     return D.N <= Q.size() ? Q[Q.size() - D.N].Done : 0;
   };
-  if (D.Kind == "VALU_DEP")
+  switch (D.Kind) {
+  case AluDelay::KindT::ValuDep:
     return NthNewest(Valu);
-  if (D.Kind == "TRANS32_DEP")
+  case AluDelay::KindT::TransDep:
     return NthNewest(Trans);
-  if (D.Kind == "SALU_CYCLE")
+  case AluDelay::KindT::SaluCycle:
     return SaluIssued + D.N;
+  }
   return 0;
 }
 
