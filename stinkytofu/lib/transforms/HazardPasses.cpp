@@ -112,14 +112,15 @@ public:
             if (Error E = insertNops(Builder, *I, std::vector<std::string>(Needs.Valus, "v_nop")))
               return E;
             A.refresh(BB);
+            Inserted = true;
             Needs = A.needs(*I);
           }
           if (Needs.States && !ValusOnly) {
             if (Error E = insertNops(Builder, *I, scalarNops(Needs.States, A.model().maxNopStates())))
               return E;
             A.refresh(BB);
+            Inserted = true;
           }
-          Inserted |= Needs.Valus || (Needs.States && !ValusOnly);
         }
       }
       if (Inserted)
