@@ -275,7 +275,7 @@ std::vector<MarkerSite> addressTraceSites(Function &F, AddressTraceFilter Filter
       if (SetsVgprMsb)
         Op->Unsupported = "the function selects VGPR banks with s_set_vgpr_msb, "
                           "which address tracing does not follow";
-      S.Trace = std::move(Op);
+      S.Trace = std::make_shared<const TracedOperation>(std::move(*Op));
       Sites.push_back(std::move(S));
     }
   return Sites;

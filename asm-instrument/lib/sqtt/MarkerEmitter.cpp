@@ -383,7 +383,7 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       RefuseIf([&](const MarkerSite &S) { return needsM0(S); },
                "M0 is live and no SGPR is free to save it");
   }
-  if (TraceNeeds && llvm::any_of(P.Emit, [&](unsigned S) { return Sites[S].Trace; })) {
+  if (TraceNeeds && llvm::any_of(P.Emit, [&](unsigned S) { return Sites[S].Trace != nullptr; })) {
     P.TraceCounter = Take();
     while (P.TraceCounter && P.TraceTemps.size() + 1 < TraceNeeds)
       if (std::optional<MCRegister> R = Take())
@@ -391,7 +391,7 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       else
         break;
     if (!P.TraceCounter || P.TraceTemps.size() + 1 < TraceNeeds)
-      RefuseIf([](const MarkerSite &S) { return S.Trace.has_value(); },
+      RefuseIf([](const MarkerSite &S) { return S.Trace != nullptr; },
                "no SGPRs are free here for the lane counter and temporaries of the "
                "address trace");
   }

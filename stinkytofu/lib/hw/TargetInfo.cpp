@@ -7,6 +7,7 @@
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -141,6 +142,23 @@ bool TargetInfo::dsReadsM0(unsigned Opcode, bool Gds) const {
     }
   });
   return Opcode >= M0FreeDs.size() || !M0FreeDs[Opcode];
+}
+
+unsigned TargetInfo::RegisterNameInfo::getHashValue(StringRef Name) {
+  size_t N = Name.size();
+  uint64_t Head = 0, Tail = 0;
+  std::memcpy(&Head, Name.data(), std::min<size_t>(N, 8));
+  if (N > 8)
+    std::memcpy(&Tail, Name.data() + N - 8, 8);
+  // MurmurHash3's finalizer: every input bit reaches the low bits, which
+  // pick the bucket.
+  uint64_t H = Head ^ (Tail * 0x9E3779B97F4A7C15ull) ^ (uint64_t(N) << 56);
+  H ^= H >> 33;
+  H *= 0xFF51AFD7ED558CCDull;
+  H ^= H >> 33;
+  H *= 0xC4CEB9FE1A85EC53ull;
+  H ^= H >> 33;
+  return unsigned(H);
 }
 
 void TargetInfo::indexRegisters() const {

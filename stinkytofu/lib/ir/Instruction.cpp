@@ -24,25 +24,19 @@ Instruction::Instruction(const Instruction &Other)
       Source(Other.Source) {
   // Whatever the original still holds lazily (words, operands, packed MC
   // instructions, facts) is made explicit first, so that the copy depends on
-  // nothing the original refers to.
+  // nothing the original refers to and never fills the shared record.
   (void)Other.operands();
   (void)Other.mcInsts();
   (void)Other.facts();
-  if (!Other.Extra)
-    return;
-  const Details &From = *Other.Extra;
-  Details &To = extra();
-  To.Mnemonic = From.Mnemonic;
-  To.Spelling = From.Spelling;
-  To.Comment = From.Comment;
-  To.Operands = From.Operands;
-  To.OperandText = From.OperandText;
-  To.OwnedMC = From.OwnedMC;
-  To.Facts = From.Facts;
-  To.IssueCycles = From.IssueCycles;
-  To.LatencyCycles = From.LatencyCycles;
-  for (const std::unique_ptr<Modifier> &M : From.Mods)
-    To.Mods.push_back(M->clone());
+  Extra = Other.Extra;
+}
+
+Instruction::Details::Details(const Details &Other)
+    : Mnemonic(Other.Mnemonic), Spelling(Other.Spelling), Comment(Other.Comment),
+      Operands(Other.Operands), OperandText(Other.OperandText), OwnedMC(Other.OwnedMC),
+      Facts(Other.Facts), IssueCycles(Other.IssueCycles), LatencyCycles(Other.LatencyCycles) {
+  for (const std::unique_ptr<Modifier> &M : Other.Mods)
+    Mods.push_back(M->clone());
 }
 
 Instruction Instruction::clone() const {
@@ -93,6 +87,17 @@ void Instruction::materializeOperands() const {
   Lazy = nullptr;
 }
 
+void Instruction::computeFacts() const {
+  const TargetInfo &TI = *FactsTarget;
+  FactsTarget = nullptr;
+  // Packed MC instructions are unpacked for the facts only: most are never
+  // asked for again.
+  if (Packed)
+    extra().Facts = InstrFacts::compose(TI, PackedMCInsts::unpack(Packed, NumPacked));
+  else
+    extra().Facts = InstrFacts::compose(TI, mcInsts());
+}
+
 void Instruction::unpackMC() const {
   extra().OwnedMC = PackedMCInsts::unpack(Packed, NumPacked);
   Packed = nullptr;
@@ -134,9 +139,10 @@ void Instruction::setModifier(std::unique_ptr<Modifier> M) {
 void Instruction::removeModifier(ModifierKind K) {
   // Branch and call targets (LabelData, CallTargetData) are edges.
   invalidateCFGIf(false);
-  if (Extra)
-    std::erase_if(Extra->Mods,
-                  [K](const std::unique_ptr<Modifier> &M) { return M->kind() == K; });
+  auto OfKind = [K](const std::unique_ptr<Modifier> &M) { return M->kind() == K; };
+  // A record shared with a clone is copied only for a real change.
+  if (Extra && llvm::any_of(Extra->Mods, OfKind))
+    std::erase_if(extra().Mods, OfKind);
 }
 
 } // namespace stinkytofu

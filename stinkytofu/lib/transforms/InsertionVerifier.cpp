@@ -13,7 +13,8 @@ InsertionSnapshot::InsertionSnapshot(const Module &M) {
     std::vector<Entry> &S = Streams[&F];
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions())
-        S.push_back({&I, I.kind() == InstKind::Pseudo, instructionText(I)});
+        S.push_back({&I, I.kind() == InstKind::Pseudo, I.isModified(), I.sourceText(),
+                     I.isModified() ? instructionText(I) : std::string()});
   }
 }
 
@@ -187,8 +188,8 @@ Error InsertionSnapshot::verify(
           continue;
         // An unmodified instruction's text is its source, no copy needed.
         if (K >= Expected.size() || Expected[K]->I != &I ||
-            (I.isModified() ? Expected[K]->Text != instructionText(I)
-                            : Expected[K]->Text != I.sourceText())) {
+            (I.isModified() ? Expected[K]->text() != instructionText(I)
+                            : Expected[K]->text() != I.sourceText())) {
           Problem("function '" + F.name() + "': without the inserted instructions, '" +
                   StringRef(instructionText(I)).trim() + "' is not the original instruction " +
                   Twine(K + 1));

@@ -168,8 +168,11 @@ TEST(BlockItemsTest, CloneCopiesEverythingButThePlaceInTheFile) {
   const CommentData *Note = Copy.getModifier<CommentData>();
   ASSERT_NE(Note, nullptr);
   EXPECT_EQ(Note->Text, "copied");
-  EXPECT_NE(Note, Mov.getModifier<CommentData>());
-  // Editing the copy leaves the original alone.
+  // Editing the copy leaves the original alone (the two share their
+  // details until one changes them).
+  Copy.setModifier(std::make_unique<CommentData>("changed"));
+  EXPECT_EQ(Copy.getModifier<CommentData>()->Text, "changed");
+  EXPECT_EQ(Mov.getModifier<CommentData>()->Text, "copied");
   std::vector<Operand> Ops = Copy.operands();
   Ops[1] = Operand(OperandKind::Register, "v3");
   Copy.setOperands(Ops);

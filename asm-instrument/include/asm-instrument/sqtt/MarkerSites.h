@@ -19,6 +19,7 @@
 #include "asm-instrument/sqtt/MarkerIds.h"
 #include "stinkytofu/ir/Function.h"
 #include "stinkytofu/ir/InsertPoint.h"
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -59,7 +60,9 @@ struct MarkerSite {
   /// The function's entry/exit sites are all emitted or none.
   bool AllOrNothing = false;
   /// An address trace: the operation whose addresses follow the header.
-  std::optional<TracedOperation> Trace;
+  /// Out of line: most sites trace nothing, and a site is moved and copied
+  /// as plans change.
+  std::shared_ptr<const TracedOperation> Trace;
   /// A marker on a CFG edge placed before its source's conditional branch
   /// (LoopMarkers.h): the conditional branch mnemonic that skips the marker
   /// when control does not take the edge. Empty: the marker always runs.

@@ -122,7 +122,13 @@ private:
   mutable std::vector<uint8_t> ClassOfReg; // indexed by MCRegister id
   mutable std::vector<int32_t> IndexOfReg; // indexed by MCRegister id
   mutable std::vector<llvm::MCRegister> CanonicalOf; // indexed by MCRegister id
-  mutable llvm::DenseMap<llvm::StringRef, llvm::MCRegister> RegByName;
+  /// MC register names hashed from their length and first and last eight
+  /// bytes, which tell MC's names apart (a tuple's first and last register
+  /// and its length fix it): hashing whole names was most of the indexing.
+  struct RegisterNameInfo : llvm::DenseMapInfo<llvm::StringRef> {
+    static unsigned getHashValue(llvm::StringRef Name);
+  };
+  mutable llvm::DenseMap<llvm::StringRef, llvm::MCRegister, RegisterNameInfo> RegByName;
   mutable std::once_flag IndexOnce;
   /// Opcodes whose pseudo has an M0-free variant (dsReadsM0).
   mutable std::vector<bool> M0FreeDs;

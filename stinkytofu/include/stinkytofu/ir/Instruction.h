@@ -118,10 +118,8 @@ public:
 
   // --- ISA facts (from LLVM MC) ------------------------------------------
   const InstrFacts &facts() const {
-    if (FactsTarget) {
-      extra().Facts = InstrFacts::compose(*FactsTarget, mcInsts());
-      FactsTarget = nullptr;
-    }
+    if (FactsTarget)
+      computeFacts();
     return Extra && Extra->Facts ? *Extra->Facts : NoFacts;
   }
   llvm::ArrayRef<llvm::MCInst> mcInsts() const {
@@ -151,8 +149,8 @@ public:
   /// lives. They are unpacked, and their facts computed, on first use.
   void referMC(const PackedMCInsts &Store, PackedMCInsts::Offset First, unsigned Count,
                const TargetInfo &TI) {
-    if (Extra)
-      Extra->OwnedMC.clear();
+    if (Extra && !Extra->OwnedMC.empty())
+      extra().OwnedMC.clear();
     Packed = Store.record(First);
     NumPacked = Count;
     FactsTarget = &TI;
@@ -195,6 +193,9 @@ public:
   /// A copy in no block: kind, statement text, operands, MC instructions,
   /// facts, cycle overrides and modifiers, without the leading comments and
   /// the source location, which belong to the original's place in the file.
+  /// The copy shares the original's details until either changes them, so
+  /// stamping out the same instruction many times (inserted code) costs one
+  /// record, not one per copy.
   Instruction clone() const;
 
 private:
@@ -207,17 +208,27 @@ private:
   /// or unpacked MC instructions, its facts once computed, cycle overrides
   /// and modifiers.
   struct Details {
+    Details() = default;
+    /// Modifiers are cloned: each record owns its own.
+    Details(const Details &Other);
     std::string Mnemonic, Spelling, Comment;
     std::vector<Operand> Operands;
     llvm::StringRef OperandText; ///< to parse on first use (Lazy)
-    llvm::SmallVector<llvm::MCInst, 1> OwnedMC; ///< its own, or unpacked
+    /// Its own MC instructions, or unpacked ones (mcInsts()). Not inline:
+    /// an instruction read from a file refers to the module's packed ones
+    /// and computes its facts without keeping an unpacked copy.
+    llvm::SmallVector<llvm::MCInst, 0> OwnedMC;
     std::optional<InstrFacts> Facts;
     unsigned IssueCycles = 0, LatencyCycles = 0;
     std::vector<std::unique_ptr<Modifier>> Mods;
   };
+  /// The details to change: created on first use, and copied first when
+  /// shared with a clone (copy on write).
   Details &extra() const {
     if (!Extra)
-      Extra = std::make_unique<Details>();
+      Extra = std::make_shared<Details>();
+    else if (Extra.use_count() > 1)
+      Extra = std::make_shared<Details>(*Extra);
     return *Extra;
   }
   /// True when this instruction transfers control and its function's CFG
@@ -238,6 +249,7 @@ private:
     NumPacked = 0;
   }
   void unpackMC() const;
+  void computeFacts() const;
 
   static const InstrFacts NoFacts;
   static const std::vector<Operand> NoOperands;
@@ -256,7 +268,8 @@ private:
   mutable const OperandSource *Lazy = nullptr;
   /// Set until the facts are computed on first use.
   mutable const TargetInfo *FactsTarget = nullptr;
-  mutable std::unique_ptr<Details> Extra;
+  /// Shared with clones until one of them changes it (extra()).
+  mutable std::shared_ptr<Details> Extra;
 };
 
 /// Walks the instructions of a block, stepping over its directives.

@@ -53,7 +53,12 @@ private:
   struct Entry {
     const Instruction *I;
     bool Pseudo;
-    std::string Text;
+    /// An unmodified instruction is its source text, which the module
+    /// keeps: only a modified one's printed text is stored.
+    bool Modified;
+    llvm::StringRef Source;
+    std::string Printed;
+    llvm::StringRef text() const { return Modified ? llvm::StringRef(Printed) : Source; }
   };
   llvm::DenseMap<const Function *, std::vector<Entry>> Streams;
 };
