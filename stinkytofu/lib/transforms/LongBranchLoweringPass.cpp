@@ -19,20 +19,41 @@ public:
   LongBranchStats run(const PassScope &Scope);
 
 private:
-  std::optional<std::string> prove(const Instruction &I) const;
+  std::optional<std::string> prove(const Instruction &I);
+  /// Sets \p I's target, or drops it (nullopt).
+  void setTarget(Instruction &I, std::optional<std::string> Target);
 
   Function &F;
   Module &M;
   const CodeLayout &Layout;
   const StringSet<> &AddressTaken;
+  /// The open entries and the walk over them, for the annotations F has
+  /// now: they change only when an annotation is set or dropped, not per
+  /// candidate.
+  struct EntryState {
+    SmallPtrSet<const BasicBlock *, 8> Open;
+    ReachingDefs RD;
+  };
+  std::optional<EntryState> Entries;
 };
 
-std::optional<std::string> FunctionLowering::prove(const Instruction &I) const {
-  SmallPtrSet<const BasicBlock *, 8> Open = openEntryBlocks(F, AddressTaken);
-  ReachingDefs RD(M.target(), Open);
+void FunctionLowering::setTarget(Instruction &I, std::optional<std::string> Target) {
+  if (Target)
+    I.setModifier(std::make_unique<LabelData>(std::move(*Target)));
+  else
+    I.removeModifier(ModifierKind::LabelData);
+  Entries.reset();
+}
+
+std::optional<std::string> FunctionLowering::prove(const Instruction &I) {
+  if (!Entries) {
+    SmallPtrSet<const BasicBlock *, 8> Open = openEntryBlocks(F, AddressTaken);
+    Entries.emplace(EntryState{Open, ReachingDefs(M.target(), Open)});
+  }
+  const SmallPtrSet<const BasicBlock *, 8> &Open = Entries->Open;
   const BasicBlock *First = F.blocks().empty() ? nullptr : &F.blocks().front();
   AddressProofContext C{
-      M, RD, Layout,
+      M, Entries->RD, Layout,
       [this](StringRef Label) -> const BasicBlock * { return F.findBlock(Label); },
       [&](const BasicBlock &BB) { return &BB == First || Open.count(&BB); }};
   if (isAddPc(I))
@@ -70,7 +91,7 @@ LongBranchStats FunctionLowering::run(const PassScope &Scope) {
       if (Ours.count(I))
         continue;
       if (std::optional<std::string> Target = prove(*I)) {
-        I->setModifier(std::make_unique<LabelData>(*Target));
+        setTarget(*I, std::move(Target));
         Ours.insert(I);
         Changed = true;
       }
@@ -87,7 +108,7 @@ LongBranchStats FunctionLowering::run(const PassScope &Scope) {
         continue;
       std::optional<std::string> Target = prove(*I);
       if (!Target || *Target != I->getModifier<LabelData>()->Label) {
-        I->removeModifier(ModifierKind::LabelData);
+        setTarget(*I, std::nullopt);
         Ours.erase(I);
         Dropped = true;
       }
