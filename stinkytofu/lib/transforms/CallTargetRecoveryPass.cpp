@@ -4,7 +4,9 @@
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace llvm;
 
@@ -12,12 +14,11 @@ namespace stinkytofu {
 
 namespace {
 
-/// The block labelled \p Label anywhere in \p M.
-BasicBlock *findLabel(Module &M, StringRef Label) {
-  for (Function &F : M.functions())
-    if (BasicBlock *BB = F.findBlock(Label))
-      return BB;
-  return nullptr;
+/// The callees CallTargetData gives a call (getCallTargets without copying
+/// them).
+ArrayRef<std::string> calleesOf(const Instruction &I) {
+  const CallTargetData *Targets = isCall(I) ? I.getModifier<CallTargetData>() : nullptr;
+  return Targets ? ArrayRef<std::string>(Targets->Callees) : ArrayRef<std::string>();
 }
 
 class CallRecovery {
@@ -32,6 +33,8 @@ private:
   unsigned annotate(Function &F, const PassScope &Scope);
   /// Makes \p Label a function start; true when a function was created.
   bool makeCallable(StringRef Label);
+  /// The block labelled \p Label anywhere in M (the first in module order).
+  BasicBlock *findLabel(StringRef Label);
   /// Whether the callee(s) of \p Call may write \p Reg.
   bool calleeMayWrite(const Instruction &Call, MCRegister Reg);
   /// The callees of \p Call proved under the hypothesis that \p Call
@@ -50,12 +53,24 @@ private:
   Module &M;
   CodeLayout Layout;
   StringSet<> AddressTaken;
+  /// findLabel's answers: every call site asks for the same few callees.
+  /// Cleared when a function is split (blocks change functions).
+  StringMap<BasicBlock *> LabelBlocks;
   DenseMap<const Function *, Summary> Summaries;
   /// The call assumed, while proving its own targets, not to clobber them.
   const Instruction *AssumedPreserving = nullptr;
   /// Tail calls annotated so far.
   unsigned TailCalls = 0;
 };
+
+BasicBlock *CallRecovery::findLabel(StringRef Label) {
+  auto [It, Inserted] = LabelBlocks.try_emplace(Label, nullptr);
+  if (Inserted)
+    for (Function &F : M.functions())
+      if ((It->second = F.findBlock(Label)))
+        break;
+  return It->second;
+}
 
 const CallRecovery::Summary &CallRecovery::summaryOf(const Function &F) {
   auto [It, Inserted] = Summaries.try_emplace(&F);
@@ -76,12 +91,12 @@ const CallRecovery::Summary &CallRecovery::summaryOf(const Function &F) {
 bool CallRecovery::calleeMayWrite(const Instruction &Call, MCRegister Reg) {
   if (&Call == AssumedPreserving)
     return false;
-  std::vector<std::string> Callees = getCallTargets(Call);
+  ArrayRef<std::string> Callees = calleesOf(Call);
   if (Callees.empty())
     return true;
   const MCRegisterInfo &MRI = M.target().regInfo();
   for (const std::string &Name : Callees) {
-    BasicBlock *Entry = findLabel(M, M.resolveAlias(Name));
+    BasicBlock *Entry = findLabel(M.resolveAlias(Name));
     // Only a callee that is a whole function of the module has a known body.
     if (!Entry || &Entry->parent()->blocks().front() != Entry)
       return true;
@@ -116,7 +131,7 @@ unsigned CallRecovery::annotate(Function &F, const PassScope &Scope) {
   });
   AddressProofContext C{
       M, RD, Layout,
-      [this](StringRef Label) -> const BasicBlock * { return findLabel(M, Label); },
+      [this](StringRef Label) -> const BasicBlock * { return findLabel(Label); },
       [&](const BasicBlock &BB) { return &BB == First || Open.count(&BB); }};
 
   unsigned Annotated = 0, Tails = 0;
@@ -130,7 +145,7 @@ unsigned CallRecovery::annotate(Function &F, const PassScope &Scope) {
       Callees = proveAssumingCallPreserves(*Call, Pair, C);
     // A jump to a label of its own function is a branch, not a tail call.
     if (Callees && Tail && llvm::any_of(*Callees, [&](const std::string &Name) {
-          BasicBlock *BB = findLabel(M, M.resolveAlias(Name));
+          BasicBlock *BB = findLabel(M.resolveAlias(Name));
           return BB && BB->parent() == &F;
         }))
       Callees.reset();
@@ -164,7 +179,7 @@ CallRecovery::proveAssumingCallPreserves(Instruction &Call, MCRegister Pair,
 }
 
 bool CallRecovery::makeCallable(StringRef Label) {
-  BasicBlock *Entry = findLabel(M, M.resolveAlias(Label));
+  BasicBlock *Entry = findLabel(M.resolveAlias(Label));
   if (!Entry)
     return false;
   Function &F = *Entry->parent();
@@ -187,16 +202,26 @@ bool CallRecovery::makeCallable(StringRef Label) {
       if (!Moved.count(S))
         return false;
   }
+  bool WasValid = F.hasValidCFG();
   Function &Callee = M.splitFunction(F, *Entry, Entry->label().str());
-  buildCFG(F);
-  buildCFG(Callee);
+  LabelBlocks.clear();
+  // No edge crosses the split (checked above): each half keeps exactly the
+  // edges it had, so only a CFG that was not valid needs building.
+  if (WasValid) {
+    F.setCFGValid();
+    Callee.setCFGValid();
+  } else {
+    buildCFG(F);
+    buildCFG(Callee);
+  }
   return true;
 }
 
 CallTargetStats CallRecovery::run(const PassScope &Scope) {
   CallTargetStats Stats;
   for (Function &F : M.functions()) {
-    buildCFG(F);
+    if (!F.hasValidCFG())
+      buildCFG(F);
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions())
         if (isCall(I) && !I.getModifier<CallTargetData>() && inScope(M, Scope, I))
@@ -215,14 +240,16 @@ CallTargetStats CallRecovery::run(const PassScope &Scope) {
         Stats.Resolved += N;
         Changed = true;
       }
-    std::vector<std::string> Callees;
+    // Each callee once, in first-seen order: a label's split succeeds or
+    // fails the same way on a second try. Only calls have callees here
+    // (tail calls' targets stay where they are).
+    SetVector<StringRef> Callees;
     for (Function &F : M.functions())
       for (const BasicBlock &BB : F.blocks())
         for (const Instruction &I : BB.instructions())
-          if ((isCall(I) || isTailCall(I)) && inScope(M, Scope, I))
-            for (const std::string &Callee : getCallTargets(I))
-              Callees.push_back(Callee);
-    for (const std::string &Callee : Callees)
+          if (ArrayRef<std::string> Names = calleesOf(I); !Names.empty() && inScope(M, Scope, I))
+            Callees.insert_range(Names);
+    for (StringRef Callee : Callees)
       if (makeCallable(Callee)) {
         ++Stats.FunctionsCreated;
         Summaries.clear();
