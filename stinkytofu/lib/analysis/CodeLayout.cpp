@@ -41,6 +41,11 @@ static bool labelLineIsTrivia(const BasicBlock &BB) {
 CodeLayout::~CodeLayout() = default;
 
 CodeLayout::CodeLayout(const Module &M) : Target(M.target()) {
+  size_t Count = 0;
+  for (const Function &F : M.functions())
+    Count += F.instructionCount();
+  // Sized once: growing rehashes every position already numbered.
+  Positions.reserve(Count);
   unsigned N = 0;
   for (const Function &F : M.functions())
     for (const BasicBlock &BB : F.blocks())
