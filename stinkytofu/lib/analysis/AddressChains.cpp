@@ -99,6 +99,17 @@ public:
   explicit ChainProver(const AddressProofContext &C)
       : C(C), TI(targetOf(C)), SCC(TI.findRegister("SCC")) {}
 
+  /// TI.covered32(\p Reg), kept for the last register asked: the pair an
+  /// s_getpc_b64 writes is the pair the jump reads, and each costs a walk
+  /// over the sub-registers.
+  const SmallVector<MCRegister, 4> &covered32(MCRegister Reg) const {
+    if (Reg != CoveredReg || Covered.empty()) {
+      Covered = TI.covered32(Reg);
+      CoveredReg = Reg;
+    }
+    return Covered;
+  }
+
   /// The label proven for one definition \p H of the pair's high half
   /// \p Hi32; \p LoOut receives the matching definition of the low half
   /// \p Lo32 (H itself when H writes the whole pair).
@@ -143,6 +154,8 @@ private:
   const AddressProofContext &C;
   const TargetInfo &TI;
   MCRegister SCC;
+  mutable MCRegister CoveredReg;
+  mutable SmallVector<MCRegister, 4> Covered;
 };
 
 std::optional<std::string> ChainProver::proveHigh(const Instruction &H, MCRegister Lo32,
@@ -240,7 +253,7 @@ const Instruction *ChainProver::pcRead(const Instruction &LoReader, const Instru
   const MCInst *GI = mcOf(*G);
   if (GI->getNumOperands() < 1 || !GI->getOperand(0).isReg())
     return nullptr;
-  SmallVector<MCRegister, 4> Pair = TI.covered32(GI->getOperand(0).getReg());
+  const SmallVector<MCRegister, 4> &Pair = covered32(GI->getOperand(0).getReg());
   if (Pair.size() != 2 || Pair[0] != Lo32 || Pair[1] != Hi32)
     return nullptr;
   return G;
@@ -391,7 +404,7 @@ std::optional<std::string> ChainProver::proveRel64(const Instruction &H, MCRegis
   if (!HI || HI->getNumOperands() < 3 || !HI->getOperand(0).isReg())
     return std::nullopt;
   MCRegister Pair = HI->getOperand(0).getReg();
-  SmallVector<MCRegister, 4> Halves = TI.covered32(Pair);
+  const SmallVector<MCRegister, 4> &Halves = covered32(Pair);
   if (Halves.size() != 2 || Halves[0] != Lo32 || Halves[1] != Hi32)
     return std::nullopt;
   const MCOperand &A = HI->getOperand(1), &B = HI->getOperand(2);
@@ -494,7 +507,8 @@ MCRegister addressPairOf(const Instruction &I, const TargetInfo &TI) {
 std::optional<std::vector<std::string>>
 provePairTargets(const Instruction &Use, MCRegister Pair, const AddressProofContext &C) {
   const TargetInfo &TI = targetOf(C);
-  SmallVector<MCRegister, 4> Halves = TI.covered32(Pair);
+  ChainProver Prover(C);
+  const SmallVector<MCRegister, 4> &Halves = Prover.covered32(Pair);
   if (Halves.size() != 2 || !isSgpr32(TI, Halves[0]) || !isSgpr32(TI, Halves[1]))
     return std::nullopt;
   MCRegister Lo32 = Halves[0], Hi32 = Halves[1];
@@ -502,7 +516,6 @@ provePairTargets(const Instruction &Use, MCRegister Pair, const AddressProofCont
   ReachingDefs::Result HighDefs = C.RD.before(Use, Hi32);
   if (HighDefs.FromOutside || HighDefs.Defs.empty())
     return std::nullopt;
-  ChainProver Prover(C);
   bool Spilled = false;
   std::vector<std::string> Targets;
   // The low-half definition of each proven chain, with the register it writes.
