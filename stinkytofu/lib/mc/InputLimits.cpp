@@ -10,9 +10,12 @@
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/mc/InputLimits.h"
 #include "stinkytofu/mc/OperandParser.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ErrorHandling.h"
+#include <algorithm>
 #include <array>
 #include <bitset>
 
@@ -211,6 +214,16 @@ private:
     if (!Violation)
       Violation = LimitViolation{Offset, Message.str()};
   }
+  /// Where the line from \p At ends (its newline or the end of the text) if
+  /// none of it can break a bound, with no bracket or unary operator open
+  /// before \p At: plain bytes, brackets and operators, too few to nest or
+  /// repeat past the limits, perhaps ending in a line comment. Otherwise
+  /// \p At.
+  size_t lineEndIfSafe(size_t At) const;
+  /// Checks the bytes [\p Begin, \p End) of the text, plain ones only (a run
+  /// of them): what they change is the line start and the unary operator
+  /// run; the one bound they can break is a numeric literal's length.
+  void plainRun(size_t Begin, size_t End, bool &LineStart, unsigned &UnaryRun);
   /// Checks the statement \p Code (as written, comments included), written
   /// from byte \p Offset of the text.
   void statement(StringRef Code, size_t Offset);
@@ -223,6 +236,8 @@ private:
   void repeatBlock(StringRef Directive, StringRef Operands, size_t Offset);
   void assignment(StringRef Name, StringRef Value);
   void fileNumber(StringRef Directive, StringRef Operands, size_t Offset);
+  /// Where the `*/` of the block comment opened at \p Open is, or npos.
+  size_t blockCommentEnd(size_t Open) const;
   /// Skips a `.amdgpu_metadata` body from \p At; where its end directive's
   /// line ends, or npos.
   size_t skipMetadata(size_t At) const;
@@ -244,6 +259,16 @@ private:
   size_t MetadataAt = 0;
 };
 
+size_t Scanner::blockCommentEnd(size_t Open) const {
+  // By its slash: banners of stars are common, and StringRef::find builds a
+  // table per call.
+  for (size_t Slash = Text.find('/', Open + 3); Slash != StringRef::npos;
+       Slash = Text.find('/', Slash + 1))
+    if (Text[Slash - 1] == '*')
+      return Slash - 1;
+  return StringRef::npos;
+}
+
 size_t Scanner::skipMetadata(size_t At) const {
   while (At < Text.size()) {
     size_t End = Text.find('\n', At);
@@ -259,7 +284,12 @@ size_t Scanner::skipMetadata(size_t At) const {
 
 /// What the character walker does with a byte.
 enum class CharClass : uint8_t {
-  Other, Blank, Newline, Quote, Semicolon, Slash, Hash, Open, Close, Unary, Ident,
+  // Plain: most of the text, taken in runs (Scanner::plainRun).
+  Blank, Ident, Other,
+  // With the plain ones, all an instruction line is usually made of
+  // (Scanner::lineEndIfSafe).
+  Open, Close, Unary,
+  Newline, Quote, Semicolon, Slash, Hash,
   NotText, // a control character or a byte above ASCII
 };
 
@@ -285,18 +315,71 @@ constexpr std::array<CharClass, 256> CharClasses = makeCharClasses();
 
 CharClass classOf(char C) { return CharClasses[static_cast<unsigned char>(C)]; }
 
+bool isPlain(CharClass K) { return K <= CharClass::Other; }
+bool isPlainOrOperator(CharClass K) { return K <= CharClass::Unary; }
+
+// Character loops for every statement: StringRef's set-based searches build
+// a table per call, take_while calls through a function_ref per character.
+
+/// The identifier at the front of \p Text, possibly empty.
+StringRef identifierAt(StringRef Text) {
+  const char *End = std::find_if(Text.begin(), Text.end(),
+                                 [](char C) { return classOf(C) != CharClass::Ident; });
+  return Text.take_front(End - Text.begin());
+}
+
+/// \p Text without its leading spaces and tabs.
+StringRef skipBlanks(StringRef Text) {
+  size_t Begin = 0;
+  while (Begin < Text.size() && (Text[Begin] == ' ' || Text[Begin] == '\t'))
+    ++Begin;
+  return Text.drop_front(Begin);
+}
+
+/// \p Text without the spaces, tabs and carriage returns at its end.
+StringRef dropTrailingBlanks(StringRef Text) {
+  while (!Text.empty() && classOf(Text.back()) == CharClass::Blank)
+    Text = Text.drop_back();
+  return Text;
+}
+
+/// \p Text without white space at either end.
+StringRef trimSpace(StringRef Text) {
+  while (!Text.empty() && isSpace(Text.front()))
+    Text = Text.drop_front();
+  while (!Text.empty() && isSpace(Text.back()))
+    Text = Text.drop_back();
+  return Text;
+}
+
+/// The directive or macro name at the front of \p Text: up to white space or
+/// a comma.
+StringRef firstWord(StringRef Text) {
+  size_t Length = 0;
+  while (Length < Text.size() && !isSpace(Text[Length]) && Text[Length] != ',')
+    ++Length;
+  return Text.take_front(Length);
+}
+
 std::optional<LimitViolation> Scanner::run() {
   size_t StatementAt = 0; // where the current statement starts
   bool LineStart = true;  // nothing but blanks so far on this line
   unsigned Depth = 0, UnaryRun = 0;
-  size_t I = 0, N = Text.size();
+  size_t I = lineEndIfSafe(0), N = Text.size();
   // A NUL ends the text for parts of MC's lexer, wherever it is.
   if (size_t Nul = Text.find('\0'); Nul != StringRef::npos)
     fail(Nul, "NUL byte: the file is not assembly text");
   while (I < N && !Violation) {
     char C = Text[I];
     CharClass K = classOf(C);
-    if (K != CharClass::Unary && K != CharClass::Blank)
+    if (isPlain(K)) {
+      const char *End = std::find_if(Text.begin() + I + 1, Text.end(),
+                                     [](char C) { return !isPlain(classOf(C)); });
+      plainRun(I, End - Text.begin(), LineStart, UnaryRun);
+      I = End - Text.begin();
+      continue;
+    }
+    if (K != CharClass::Unary)
       UnaryRun = 0;
     switch (K) {
     case CharClass::Newline:
@@ -311,9 +394,8 @@ std::optional<LimitViolation> Scanner::run() {
           fail(MetadataAt, ".amdgpu_metadata block has no .end_amdgpu_metadata");
         I = StatementAt = std::min(End, N);
       }
-      continue;
-    case CharClass::Blank:
-      ++I;
+      // The newline closed every bracket and ended every operator run.
+      I = lineEndIfSafe(I);
       continue;
     case CharClass::Hash:
       if (!LineStart)
@@ -328,7 +410,7 @@ std::optional<LimitViolation> Scanner::run() {
         continue;
       }
       if (I + 1 < N && Text[I + 1] == '*') {
-        size_t Close = Text.find("*/", I + 2);
+        size_t Close = blockCommentEnd(I);
         if (Close == StringRef::npos) {
           fail(I, "unterminated block comment: no '*/' before the end of the file");
           continue;
@@ -347,17 +429,6 @@ std::optional<LimitViolation> Scanner::run() {
         continue;
       }
       I = J + 1;
-      LineStart = false;
-      continue;
-    }
-    case CharClass::Ident: {
-      size_t J = I + 1;
-      while (J < N && classOf(Text[J]) == CharClass::Ident)
-        ++J;
-      if (isDigit(C) && J - I > Limits.MaxLiteralLength)
-        fail(I, "numeric literal of " + Twine(J - I) + " characters exceeds the limit of " +
-                    Twine(Limits.MaxLiteralLength) + " (--max-literal-length)");
-      I = J;
       LineStart = false;
       continue;
     }
@@ -380,8 +451,10 @@ std::optional<LimitViolation> Scanner::run() {
                   " is not assembly text (outside comments and strings only printable "
                   "ASCII, tabs and line ends)");
       continue;
+    case CharClass::Blank:
+    case CharClass::Ident:
     case CharClass::Other:
-      break;
+      llvm_unreachable("plain bytes are taken in runs");
     }
     LineStart = false;
     ++I;
@@ -394,16 +467,55 @@ std::optional<LimitViolation> Scanner::run() {
   return Violation;
 }
 
+size_t Scanner::lineEndIfSafe(size_t At) const {
+  const char *Stop = std::find_if(Text.begin() + At, Text.end(),
+                                  [](char C) { return !isPlainOrOperator(classOf(C)); });
+  size_t StopAt = Stop - Text.begin();
+  // A bracket per byte at most, an operator run as long, a literal as long.
+  if (StopAt - At > std::min(Limits.MaxExpressionDepth, Limits.MaxLiteralLength))
+    return At;
+  StringRef Rest = Text.drop_front(StopAt);
+  if (Rest.empty() || Rest.front() == '\n')
+    return StopAt;
+  if (Rest.front() == ';' || Rest.starts_with("//"))
+    return std::min(Text.find('\n', StopAt), Text.size());
+  return At;
+}
+
+void Scanner::plainRun(size_t Begin, size_t End, bool &LineStart, unsigned &UnaryRun) {
+  StringRef Run = Text.slice(Begin, End);
+  if ((LineStart || UnaryRun) &&
+      llvm::any_of(Run, [](char C) { return classOf(C) != CharClass::Blank; })) {
+    LineStart = false;
+    UnaryRun = 0;
+  }
+  // Only a run this long can hold a literal over the limit.
+  if (Run.size() <= Limits.MaxLiteralLength)
+    return;
+  for (size_t I = 0; I < Run.size();) {
+    StringRef Word = identifierAt(Run.drop_front(I));
+    if (Word.empty()) {
+      ++I;
+      continue;
+    }
+    if (isDigit(Word.front()) && Word.size() > Limits.MaxLiteralLength)
+      return fail(Begin + I, "numeric literal of " + Twine(Word.size()) +
+                                 " characters exceeds the limit of " +
+                                 Twine(Limits.MaxLiteralLength) + " (--max-literal-length)");
+    I += Word.size();
+  }
+}
+
 void Scanner::statement(StringRef Code, size_t Offset) {
-  Code = Code.ltrim(" \t");
+  Code = skipBlanks(Code);
   if (Code.empty())
     return;
   // Most statements are instructions, which matter only inside repeated
   // blocks or macro bodies: what starts with a directive, a label, an
   // assignment or a macro's name goes on.
   if (Code.front() != '.') {
-    StringRef Word = Code.take_while(isIdentifierChar);
-    StringRef After = Code.drop_front(Word.size()).ltrim(" \t");
+    StringRef Word = identifierAt(Code);
+    StringRef After = skipBlanks(Code.drop_front(Word.size()));
     if (!After.starts_with(":") && !After.starts_with("=") &&
         (Word.empty() || !MacroInitials[uint8_t(Word.front())] || !Macros.contains(Word))) {
       if (!Blocks.empty()) {
@@ -413,20 +525,24 @@ void Scanner::statement(StringRef Code, size_t Offset) {
       return;
     }
   }
-  Code = Code.take_front(findComment(Code)).rtrim(" \t\r");
+  Code = dropTrailingBlanks(Code.take_front(findComment(Code)));
   // Labels in front of the statement (`loop: .rept 2`).
   while (true) {
-    StringRef Word = Code.take_while(isIdentifierChar);
+    StringRef Word = identifierAt(Code);
     if (Word.empty() || !Code.drop_front(Word.size()).starts_with(":") ||
         Code.drop_front(Word.size()).starts_with("::"))
       break;
-    Code = Code.drop_front(Word.size() + 1).ltrim();
+    Code = Code.drop_front(Word.size() + 1).drop_while(isSpace);
   }
   if (Code.empty())
     return;
-  StringRef Word = Code.take_while([](char C) { return !isSpace(C) && C != ','; });
-  StringRef Operands = Code.drop_front(Word.size()).trim();
-  std::string Directive = Word.lower();
+  StringRef Word = firstWord(Code);
+  StringRef Operands = trimSpace(Code.drop_front(Word.size()));
+  // Lower-cased on the stack: every directive gets here.
+  SmallString<32> LowerDirective;
+  for (char C : Word)
+    LowerDirective.push_back(toLower(C));
+  StringRef Directive = LowerDirective;
   bool Closes = (Directive == ".endr" && !Blocks.empty() && !Blocks.back().IsMacro) ||
                 ((Directive == ".endm" || Directive == ".endmacro") && !Blocks.empty() &&
                  Blocks.back().IsMacro);
@@ -464,7 +580,7 @@ void Scanner::statement(StringRef Code, size_t Offset) {
       !Blocks.back().IsMacro && !Blocks.back().OpenMacros &&
       llvm::any_of(Blocks, [](const Block &B) { return B.IsMacro; }))
     return fail(Offset, "a repeated block in this .macro has no .endr before its " + Directive);
-  if (!Blocks.empty() && StringRef(Directive).starts_with(".if")) {
+  if (!Blocks.empty() && Directive.starts_with(".if")) {
     ++Blocks.back().OpenConditionals;
     return;
   }
@@ -487,7 +603,7 @@ void Scanner::statement(StringRef Code, size_t Offset) {
     return repeatBlock(Directive, Operands, Offset);
   if (Directive == ".macro") {
     if (Blocks.empty()) {
-      StringRef Name = Operands.take_while([](char C) { return !isSpace(C) && C != ','; });
+      StringRef Name = firstWord(Operands);
       // MC keeps the first definition of a name (a second one is an error
       // and dropped): a redefinition must not change what invocations cost.
       auto [Entry, IsNew] = Macros.try_emplace(Name);
