@@ -71,12 +71,20 @@ Instruction::~Instruction() = default;
 OperandSource::~OperandSource() = default;
 
 void Instruction::splitStatement() const {
-  Statement S = stinkytofu::splitStatement(Source.rtrim("\r\n"));
+  // Every instruction read is split: a loop, not rtrim's table per call.
+  llvm::StringRef Line = Source;
+  while (!Line.empty() && (Line.back() == '\n' || Line.back() == '\r'))
+    Line = Line.drop_back();
+  Statement S = stinkytofu::splitStatement(Line);
   Unsplit = false;
   Details &Words = extra();
-  Words.Mnemonic = S.Mnemonic.lower();
-  if (S.Mnemonic != Words.Mnemonic)
+  // Mnemonics are nearly always written in lower case: copied as they are.
+  if (llvm::any_of(S.Mnemonic, [](char C) { return C >= 'A' && C <= 'Z'; })) {
+    Words.Mnemonic = S.Mnemonic.lower();
     Words.Spelling = S.Mnemonic.str();
+  } else {
+    Words.Mnemonic = S.Mnemonic.str();
+  }
   Words.Comment = S.Comment.str();
   Words.OperandText = S.Body;
 }

@@ -1,34 +1,75 @@
 //===- StatementText.cpp - The parts of one assembly statement -------------===//
 #include "stinkytofu/ir/StatementText.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/Endian.h"
 
 using namespace llvm;
 
 namespace stinkytofu {
 
+// Every instruction's text is split (mnemonic, comment), and most of its
+// bytes are none of the few that matter: the searches below test eight bytes
+// at a time.
+constexpr uint64_t EveryByte = 0x0101010101010101;
+
+/// The high bit of each byte of \p Word equal to \p C. Exact up to the first
+/// such byte, the lowest (borrows only carry towards higher bytes).
+static constexpr uint64_t bytesEqual(uint64_t Word, char C) {
+  uint64_t X = Word ^ (EveryByte * uint8_t(C));
+  return (X - EveryByte) & ~X & (EveryByte << 7);
+}
+
+/// The eight bytes of \p Text from \p From on, the first in the lowest byte;
+/// past its end NULs, which no search here looks for.
+static uint64_t loadWord(StringRef Text, size_t From) {
+  size_t Left = Text.size() - From;
+  if (Left >= 8)
+    return support::endian::read64le(Text.data() + From);
+  // The last eight bytes, those before From shifted out.
+  if (Text.size() >= 8)
+    return support::endian::read64le(Text.end() - 8) >> (8 * (8 - Left));
+  uint64_t Word = 0;
+  for (size_t I = 0; I < Left; ++I)
+    Word |= uint64_t(uint8_t(Text[From + I])) << (8 * I);
+  return Word;
+}
+
+/// Offset of the first byte at or after \p From that \p Matches (a mask of
+/// eight bytes, as bytesEqual gives), or npos.
+template <typename MatchFn>
+static size_t findByte(StringRef Text, size_t From, MatchFn Matches) {
+  for (; From < Text.size(); From += 8)
+    if (uint64_t Mask = Matches(loadWord(Text, From)))
+      return From + countr_zero(Mask) / 8;
+  return StringRef::npos;
+}
+
 size_t findComment(StringRef Line) {
-  bool InString = false;
-  for (size_t I = 0; I < Line.size(); ++I) {
+  auto QuoteOrMarker = [](uint64_t Word) {
+    return bytesEqual(Word, '"') | bytesEqual(Word, ';') | bytesEqual(Word, '/');
+  };
+  for (size_t I = findByte(Line, 0, QuoteOrMarker); I != StringRef::npos;
+       I = findByte(Line, I, QuoteOrMarker)) {
     char C = Line[I];
-    if (InString) {
-      if (C == '\\')
-        ++I;
-      else if (C == '"')
-        InString = false;
+    if (C == ';' ||
+        (C == '/' && I + 1 < Line.size() && (Line[I + 1] == '/' || Line[I + 1] == '*')))
+      return I;
+    if (C == '/') {
+      ++I;
       continue;
     }
-    if (C == '"')
-      InString = true;
-    else if (C == ';')
-      return I;
-    else if (C == '/' && I + 1 < Line.size() && (Line[I + 1] == '/' || Line[I + 1] == '*'))
-      return I;
+    // A string: on past its closing quote, escaped characters skipped.
+    for (++I; I < Line.size() && Line[I] != '"'; ++I)
+      if (Line[I] == '\\')
+        ++I;
+    ++I;
   }
   return StringRef::npos;
 }
 
 // Character loops: StringRef's set-based searches build a table per call,
-// and every instruction's mnemonic is cut out with these.
+// and every instruction is split with these.
 static bool isBlank(char C) { return C == ' ' || C == '\t'; }
 
 static size_t firstNonBlank(StringRef Line, size_t From) {
@@ -68,10 +109,9 @@ Statement splitStatement(StringRef Line) {
   }
   StringRef CodeTrimmed = trimTrailingSpace(Code);
   S.CommentGap = Code.drop_front(CodeTrimmed.size());
-  size_t MnemonicEnd = 0;
-  while (MnemonicEnd < CodeTrimmed.size() && !isBlank(CodeTrimmed[MnemonicEnd]))
-    ++MnemonicEnd;
-  S.Mnemonic = CodeTrimmed.take_front(MnemonicEnd);
+  S.Mnemonic = CodeTrimmed.take_front(findByte(CodeTrimmed, 0, [](uint64_t Word) {
+    return bytesEqual(Word, ' ') | bytesEqual(Word, '\t');
+  }));
   StringRef AfterMnemonic = CodeTrimmed.drop_front(S.Mnemonic.size());
   S.Body = AfterMnemonic.drop_front(
       std::min(firstNonBlank(AfterMnemonic, 0), AfterMnemonic.size()));
