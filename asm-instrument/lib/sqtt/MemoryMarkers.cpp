@@ -2,22 +2,38 @@
 #include "asm-instrument/sqtt/MemoryMarkers.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include <string_view>
 
 using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
 MemOpKind classifyMemoryName(StringRef Name) {
-  std::string Lower = Name.lower();
-  StringRef N = Lower;
-  if (!(N.starts_with("global_") || N.starts_with("buffer_") || N.starts_with("flat_") ||
-        N.starts_with("tbuffer_")))
+  // Called for every instruction, most of them s_ or v_: the first letter
+  // rules them out.
+  char First = Name.empty() ? 0 : toLower(Name.front());
+  if (First != 'g' && First != 'b' && First != 'f' && First != 't')
     return MemOpKind::None;
+  SmallString<64> Lower(Name);
+  for (char &C : Lower)
+    C = toLower(C);
+  StringRef N = Lower;
+  if (!(N.consume_front("global_") || N.consume_front("buffer_") || N.consume_front("flat_") ||
+        N.consume_front("tbuffer_")))
+    return MemOpKind::None;
+  // Searched after the prefix, which holds none of these words (nor does one
+  // run across its underscore), by std::string_view: it looks for a word's
+  // first letter with memchr, where StringRef compares at every offset of a
+  // short text and builds a table for a longer one.
+  std::string_view Rest = N;
+  auto Contains = [&](std::string_view Word) { return Rest.find(Word) != Rest.npos; };
   // Cache maintenance (buffer_wbinvl1, buffer_gl0_inv, global_inv, global_wb)
   // moves no data.
-  if (N.contains("atomic") || N.contains("store"))
+  if (Contains("atomic") || Contains("store"))
     return MemOpKind::Store;
-  if (N.contains("load"))
+  if (Contains("load"))
     return MemOpKind::Load;
   return MemOpKind::None;
 }
@@ -74,9 +90,12 @@ std::vector<MemoryGroup> groupMemoryOps(ArrayRef<MemOpKind> Stream, unsigned Chu
 std::vector<MarkerSite> memorySites(Function &F, unsigned Chunk, unsigned MaxGap) {
   const TargetInfo &TI = F.parent()->target();
   std::vector<MarkerSite> Sites;
+  // One stream for all blocks, not two vectors grown anew per block.
+  std::vector<Instruction *> Insts;
+  std::vector<MemOpKind> Stream;
   for (BasicBlock &BB : F.blocks()) {
-    std::vector<Instruction *> Insts;
-    std::vector<MemOpKind> Stream;
+    Insts.clear();
+    Stream.clear();
     for (Instruction &I : BB.instructions()) {
       if (I.kind() == InstKind::Pseudo)
         continue; // not an instruction of the program
@@ -92,7 +111,7 @@ std::vector<MarkerSite> memorySites(Function &F, unsigned Chunk, unsigned MaxGap
       S.System = G.Kind == MemOpKind::Load ? SystemMarker::VmemLoad : SystemMarker::VmemStore;
       S.Origin = Insts[G.Last];
       S.What = G.Kind == MemOpKind::Load ? "memory load group" : "memory store group";
-      Sites.push_back(S);
+      Sites.push_back(std::move(S));
     }
   }
   return Sites;
