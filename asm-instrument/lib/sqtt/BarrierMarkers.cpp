@@ -1,12 +1,22 @@
 //===- BarrierMarkers.cpp - Point markers at workgroup barriers -----------===//
 #include "asm-instrument/sqtt/BarrierMarkers.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/Module.h"
 
 using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
+static bool isBarrierOpcode(const Instruction &I) {
+  const Function *F = I.parent() ? I.parent()->parent() : nullptr;
+  if (!F || !F->parent())
+    return true; // no target to ask: let the mnemonic decide
+  return F->parent()->target().instrInfo().getName(I.facts().Opcode).starts_with("S_BARRIER");
+}
+
 BarrierKind classifyBarrier(const Instruction &I) {
-  if (I.kind() != InstKind::Machine)
+  // Barriers are MC's S_BARRIER* opcodes: the rest need no mnemonic.
+  if (I.kind() != InstKind::Machine || !isBarrierOpcode(I))
     return BarrierKind::None;
   StringRef M = I.mnemonic();
   if (M == "s_barrier")

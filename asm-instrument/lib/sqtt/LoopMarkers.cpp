@@ -134,7 +134,7 @@ Expected<EdgePoint> LoopPlanner::edgePoint(BasicBlock &From, BasicBlock &To,
     E.P = outsideIdioms(InsertPoint::atStart(To));
     return E;
   }
-  const std::vector<BasicBlock *> &Succs = From.successors();
+  ArrayRef<BasicBlock *> Succs = From.successors();
   if (llvm::all_of(Succs, [&](BasicBlock *S) { return S == &To; })) {
     E.P = endOf(From);
     return E;

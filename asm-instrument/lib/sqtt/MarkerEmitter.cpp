@@ -17,7 +17,6 @@
 #include "llvm/Support/Format.h"
 #include <algorithm>
 #include <list>
-#include <map>
 
 using namespace llvm;
 
@@ -215,7 +214,8 @@ void FunctionEmitter::buildGroups() {
       Past[P] = {&BB, nullptr};
   }
   // Sites on different edges out of one point are different groups.
-  std::map<std::pair<unsigned, std::string>, unsigned> GroupOf;
+  // Keyed by the site's own skip branch text, which outlives the map.
+  DenseMap<std::pair<unsigned, StringRef>, unsigned> GroupOf;
   for (unsigned S = 0; S < Sites.size(); ++S) {
     const InsertPoint &P = Sites[S].Point;
     InsertPoint Key = P;
@@ -654,15 +654,21 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
   };
   std::vector<Segment> Segments(1);
   size_t Loops = 0;
-  for (Statement &S : C.Body) {
-    if (S.Loop == TraceStatement::Kind::LoopHead) {
-      Segments.push_back({Plan.LoopLabels[Loops++], {}});
-      continue;
+  // Without trace loops the body is one segment: taken whole, not copied
+  // statement by statement.
+  if (Plan.LoopLabels.empty()) {
+    Segments.front().Code = std::move(C.Body);
+  } else {
+    for (Statement &S : C.Body) {
+      if (S.Loop == TraceStatement::Kind::LoopHead) {
+        Segments.push_back({Plan.LoopLabels[Loops++], {}});
+        continue;
+      }
+      bool Back = S.Loop == TraceStatement::Kind::LoopBack;
+      Segments.back().Code.push_back(std::move(S));
+      if (Back)
+        Segments.push_back({});
     }
-    bool Back = S.Loop == TraceStatement::Kind::LoopBack;
-    Segments.back().Code.push_back(std::move(S));
-    if (Back)
-      Segments.push_back({});
   }
   if (Segments.size() > 1 && Segments.back().Code.empty())
     Segments.pop_back();

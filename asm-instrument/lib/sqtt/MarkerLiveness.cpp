@@ -1,10 +1,13 @@
 //===- MarkerLiveness.cpp - Which registers inserted code may use ---------===//
 #include "asm-instrument/sqtt/MarkerLiveness.h"
 #include "stinkytofu/analysis/CallingConvention.h"
+#include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
 
@@ -59,13 +62,38 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
   // The verifier asks after the code changed: answer for the original.
   Core->computeAllInstructionSets();
   // Live somewhere = live out of a block, or read or written by one of its
-  // instructions.
+  // instructions. The same registers and calls come back all over a
+  // kernel: each distinct register is added once, and each call effect
+  // (calls of the same callees with the same registers share one).
+  DenseSet<unsigned> Accessed;
+  SmallPtrSet<const CallEffect *, 8> Calls;
   for (BasicBlock &BB : F.blocks()) {
     Busy |= Core->liveIn(BB);
     Busy |= Core->liveOut(BB);
-    for (Instruction &I : BB.instructions())
-      Core->addAccessesOf(I, Busy);
+    for (Instruction &I : BB.instructions()) {
+      const CallEffect *Call = Core->callEffect(I);
+      if (isOpaqueInstruction(I) || (Call && Calls.insert(Call).second)) {
+        Core->addAccessesOf(I, Busy);
+        continue;
+      }
+      if (Call)
+        continue;
+      for (MCRegister R : I.facts().Uses)
+        Accessed.insert(R.id());
+      for (MCRegister R : I.facts().Defs)
+        Accessed.insert(R.id());
+    }
   }
+  for (unsigned R : Accessed)
+    RU->set(Busy, MCRegister(R));
+  for (unsigned S = 0; S < Budget.Limit; ++S)
+    if (MCRegister R = TI.reg32(RegClass::SGPR, S); R.isValid())
+      Sgprs.push_back({R, RU->units(R)});
+}
+
+/// Whether any of \p Units is set in \p BV.
+static bool anyOf(const BitVector &BV, ArrayRef<unsigned> Units) {
+  return llvm::any_of(Units, [&](unsigned U) { return BV.test(U); });
 }
 
 MarkerLiveness::~MarkerLiveness() = default;
@@ -95,18 +123,22 @@ bool MarkerLiveness::isLive(const InsertPoint &P, MCRegister R) const {
 }
 
 bool MarkerLiveness::isLive(const InsertPoint &P, StringRef MCName) const {
-  MCRegister R = RU->byName(MCName);
+  auto Known = llvm::find_if(ByName, [&](const auto &E) { return E.first == MCName; });
+  if (Known == ByName.end())
+    Known = ByName.insert(ByName.end(), {MCName.str(), RU->byName(MCName)});
+  MCRegister R = Known->second;
   return !R.isValid() || isLive(P, R);
 }
 
 std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t Max) const {
   std::vector<MCRegister> Dead;
+  Dead.reserve(std::min(Max, Sgprs.size()));
   const BitVector &Live = liveAt(P);
-  const TargetInfo &TI = RU->target();
-  for (unsigned S = 0; S < Budget.Limit && Dead.size() < Max; ++S) {
-    MCRegister R = TI.reg32(RegClass::SGPR, S);
-    if (R.isValid() && !RU->any(Live, R))
-      Dead.push_back(R);
+  for (const Sgpr &S : Sgprs) {
+    if (Dead.size() >= Max)
+      break;
+    if (!anyOf(Live, S.Units))
+      Dead.push_back(S.Reg);
   }
   return Dead;
 }
@@ -128,12 +160,9 @@ std::vector<MCRegister> MarkerLiveness::deadVGPRs(const InsertPoint &P, size_t M
 }
 
 std::optional<MCRegister> MarkerLiveness::freeSGPR() const {
-  const TargetInfo &TI = RU->target();
-  for (unsigned S = 0; S < Budget.Limit; ++S) {
-    MCRegister R = TI.reg32(RegClass::SGPR, S);
-    if (R.isValid() && !RU->any(Busy, R))
-      return R;
-  }
+  for (const Sgpr &S : Sgprs)
+    if (!anyOf(Busy, S.Units))
+      return S.Reg;
   return std::nullopt;
 }
 

@@ -41,6 +41,10 @@ MemOpKind classifyMemoryName(StringRef Name) {
 MemOpKind classifyMemoryOp(const Instruction &I, const TargetInfo &TI) {
   switch (I.kind()) {
   case InstKind::Machine:
+    // MC flags every data move to or from memory: most instructions are
+    // ruled out without splitting their statement for the mnemonic.
+    if (!I.facts().has(IF_MayLoad) && !I.facts().has(IF_MayStore))
+      return MemOpKind::None;
     return classifyMemoryName(I.mnemonic());
   case InstKind::MacroCall: {
     MemOpKind K = MemOpKind::None;

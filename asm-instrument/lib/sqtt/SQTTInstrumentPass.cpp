@@ -68,6 +68,7 @@ namespace {
 void reserveInputIds(const Module &M, MarkerIdAllocator &Ids) {
   // Facts name registers canonically: a write of M0 names this one.
   const MCRegister M0Reg = M.target().findRegister("M0");
+  const MCInstrInfo &MII = M.target().instrInfo();
   for (const Function &F : M.functions())
     for (const BasicBlock &BB : F.blocks()) {
       std::optional<int64_t> M0;
@@ -76,6 +77,11 @@ void reserveInputIds(const Module &M, MarkerIdAllocator &Ids) {
           M0.reset();
           continue;
         }
+        // Trace records are MC's S_TTRACEDATA* opcodes: anything else
+        // that does not write M0 needs no mnemonic.
+        const bool WritesM0 = llvm::is_contained(I.facts().Defs, M0Reg);
+        if (!WritesM0 && !MII.getName(I.facts().Opcode).starts_with("S_TTRACEDATA"))
+          continue;
         StringRef Mn = I.mnemonic();
         if (Mn == "s_ttracedata_imm" && I.numOperands() == 1 && I.operand(0).immediate()) {
           Ids.reserve(uint32_t(*I.operand(0).immediate()) >> 2);
@@ -86,7 +92,7 @@ void reserveInputIds(const Module &M, MarkerIdAllocator &Ids) {
             Ids.reserve(uint32_t(*M0) >> 2);
           continue;
         }
-        if (!llvm::is_contained(I.facts().Defs, M0Reg))
+        if (!WritesM0)
           continue;
         M0.reset();
         if ((Mn == "s_mov_b32" || Mn == "s_movk_i32") && I.numOperands() == 2)

@@ -597,6 +597,9 @@ StringSet<> addressTakenLabels(const Module &M) {
       for (const Instruction &I : BB.instructions()) {
         if (isBranch(I) && !isComputedBranch(I))
           continue; // its label is a CFG edge, not a computed address
+        // Most instructions have no expression: their MC stays packed.
+        if (!I.facts().has(IF_ExprOperand))
+          continue;
         for (const MCInst &MI : I.mcInsts())
           for (const MCOperand &Op : MI)
             if (Op.isExpr())

@@ -5,7 +5,9 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ErrorHandling.h"
+#include <string>
 
 using namespace llvm;
 
@@ -24,24 +26,31 @@ public:
   Solver(const Function &F, const RegisterUnits &RU, LivenessOptions Options)
       : LiveUnitsDataflow(F, RU), Options(std::move(Options)) {
     CallEffectAnalyzer Callees(*F.parent(), RU);
+    // Calls of the same callees with the same registers share one record:
+    // a Tensile kernel makes a thousand calls to a few activation functions.
+    StringMap<const CallInfo *> Shared;
+    std::string Key;
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions())
         if (isTailCall(I)) {
           TailCallReads[&I] = Callees.effectOf(I).Reads;
         } else if (!isOpaqueInstruction(I) && I.facts().has(IF_Call)) {
-          CallEffect E = Callees.effectOf(I);
-          if (!E.Known && this->Options.UnknownCalleeReads)
-            E.Reads = *this->Options.UnknownCalleeReads;
-          CallTransfer T = makeCallTransfer(RU, I, E);
-          Calls[&I] = std::make_unique<CallInfo>(CallInfo{std::move(E), std::move(T)});
+          callKey(I, Key);
+          const CallInfo *&Info = Shared[Key];
+          if (!Info) {
+            CallEffect E = Callees.effectOf(I);
+            if (!E.Known && this->Options.UnknownCalleeReads)
+              E.Reads = *this->Options.UnknownCalleeReads;
+            CallTransfer T = makeCallTransfer(RU, I, E);
+            Infos.push_back(std::make_unique<CallInfo>(CallInfo{std::move(E), std::move(T)}));
+            Info = Infos.back().get();
+          }
+          Calls[&I] = Info;
         }
   }
 
   /// Null when \p I is not a call of this function.
-  const CallInfo *callInfo(const Instruction &I) const {
-    auto It = Calls.find(&I);
-    return It == Calls.end() ? nullptr : It->second.get();
-  }
+  const CallInfo *callInfo(const Instruction &I) const { return Calls.lookup(&I); }
 
   // Dataflow hooks.
   const CallTransfer &callTransfer(const Instruction &Call) const {
@@ -76,8 +85,25 @@ public:
   }
 
 private:
+  /// What the effect and transfer of call \p I depend on: its callees, its
+  /// kind and its own registers.
+  static void callKey(const Instruction &I, std::string &Key) {
+    Key.clear();
+    if (const auto *Targets = I.getModifier<CallTargetData>())
+      for (const std::string &Callee : Targets->Callees)
+        (Key += Callee) += '\n';
+    Key += char('0' + unsigned(I.kind()));
+    for (ArrayRef<MCRegister> Regs :
+         {ArrayRef<MCRegister>(I.facts().Defs), ArrayRef<MCRegister>(I.facts().Uses)}) {
+      Key += ';';
+      for (MCRegister R : Regs)
+        (Key += std::to_string(R.id())) += ',';
+    }
+  }
+
   LivenessOptions Options;
-  DenseMap<const Instruction *, std::unique_ptr<CallInfo>> Calls;
+  std::vector<std::unique_ptr<CallInfo>> Infos;
+  DenseMap<const Instruction *, const CallInfo *> Calls;
   DenseMap<const Instruction *, BitVector> TailCallReads;
 };
 

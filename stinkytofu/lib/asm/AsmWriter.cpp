@@ -6,6 +6,8 @@
 #include "stinkytofu/ir/PseudoInstructions.h"
 #include "stinkytofu/hw/VgprSpelling.h"
 #include "stinkytofu/support/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
+#include <tuple>
 
 using llvm::StringRef;
 
@@ -25,6 +27,10 @@ static void writeFunction(const Function &F, llvm::raw_ostream &OS) {
   // Its style, measured once for the run of new instructions after it.
   const Instruction *StyleSource = nullptr;
   AsmStyle Style;
+  // New instructions are mostly clones sharing one record of words and
+  // operands (Instruction::clone): each record is formatted once per style,
+  // keyed by where its words live, which no two live records share.
+  llvm::DenseMap<std::tuple<const char *, const Operand *, const char *>, std::string> Formatted;
   for (const BasicBlock &BB : F.blocks()) {
     OS << BB.leadingText();
     if (!BB.labelText().empty())
@@ -41,10 +47,23 @@ static void writeFunction(const Function &F, llvm::raw_ostream &OS) {
       const Instruction &I = *Inst;
       if (I.sourceText().empty() && LastSource) {
         if (StyleSource != LastSource) {
-          Style = AsmStyle::of(*LastSource);
+          AsmStyle New = AsmStyle::of(*LastSource);
+          if (New.Indent != Style.Indent || New.OperandColumn != Style.OperandColumn ||
+              New.CommentColumn != Style.CommentColumn)
+            Formatted.clear();
+          Style = std::move(New);
           StyleSource = LastSource;
         }
-        OS << formatInstruction(I, Style) << "\n";
+        llvm::StringRef Mnemonic = I.mnemonicSpelling();
+        if (Mnemonic.empty()) {
+          OS << formatInstruction(I, Style) << "\n";
+        } else {
+          auto [It, New] = Formatted.try_emplace(
+              {Mnemonic.data(), I.operands().data(), I.trailingComment().data()});
+          if (New)
+            It->second = formatInstruction(I, Style);
+          OS << It->second << "\n";
+        }
       } else if (!I.isModified()) {
         OS << I.sourceText(); // no copy: most instructions are unchanged
       } else {

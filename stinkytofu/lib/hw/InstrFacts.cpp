@@ -53,6 +53,8 @@ InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
   }
   // A branch to a register is indirect; one to an expression added to the
   // PC (gfx1250's `s_add_pc_i64 label-.-12`) still names its label.
+  if (HasExprOperand)
+    F.Flags |= IF_ExprOperand;
   if (Desc.isBranch() && !HasPCRelTarget) {
     F.Flags |= IF_ComputedTarget;
     if (!HasExprOperand)

@@ -161,52 +161,86 @@ unsigned TargetInfo::RegisterNameInfo::getHashValue(StringRef Name) {
   return unsigned(H);
 }
 
+/// The register files MC names <FILE><n> (32-bit registers) and
+/// <FILE><n>_<FILE><n+1>... (tuples), <FILE><n>_LO16 (halves).
+static constexpr StringRef FilePrefixes[] = {"SGPR", "VGPR", "AGPR", "TTMP"};
+static constexpr RegClass FileClasses[] = {RegClass::SGPR, RegClass::VGPR, RegClass::AGPR,
+                                           RegClass::TTMP};
+
+/// The file whose prefix \p Name starts with, or none.
+static std::optional<unsigned> fileOf(StringRef Name) {
+  for (unsigned F = 0; F < std::size(FilePrefixes); ++F)
+    if (Name.starts_with(FilePrefixes[F]))
+      return F;
+  return std::nullopt;
+}
+
 void TargetInfo::indexRegisters() const {
   unsigned N = MRI->getNumRegs();
   ClassOfReg.assign(N, uint8_t(RegClass::Special));
   IndexOfReg.assign(N, -1);
   CanonicalOf.resize(N);
-  RegByName.reserve(N);
-  struct File {
-    StringRef Prefix;
-    RegClass Class;
-    std::vector<MCRegister> *Regs;
-  } Files[] = {{"SGPR", RegClass::SGPR, &SGPRs},
-               {"VGPR", RegClass::VGPR, &VGPRs},
-               {"AGPR", RegClass::AGPR, &AGPRs},
-               {"TTMP", RegClass::TTMP, &TTMPs}};
+  std::vector<MCRegister> *FileRegs[] = {&SGPRs, &VGPRs, &AGPRs, &TTMPs};
   SmallVector<unsigned, 64> Encodings; // registers with a subtarget token
   for (unsigned R = 0; R < N; ++R) {
     CanonicalOf[R] = MCRegister(R);
     if (R == 0)
       continue;
     StringRef Name = MRI->getName(R);
-    RegByName.try_emplace(Name, MCRegister(R));
-    // MC names the 32-bit registers <FILE><n>; tuples (SGPR0_SGPR1) and
-    // halves (VGPR0_LO16) carry suffixes but start with their file's name.
-    for (File &F : Files) {
-      if (!Name.starts_with(F.Prefix))
-        continue;
-      ClassOfReg[R] = uint8_t(F.Class);
-      StringRef Digits = Name.drop_front(F.Prefix.size());
-      unsigned Index;
-      if (all_of(Digits, isDigit) && !Digits.getAsInteger(10, Index)) {
-        if (F.Regs->size() <= Index)
-          F.Regs->resize(Index + 1);
-        (*F.Regs)[Index] = MCRegister(R);
-        IndexOfReg[R] = int32_t(Index);
-      }
-      break;
-    }
     if (hasEncodingToken(Name))
       Encodings.push_back(R);
+    // MC names the 32-bit registers <FILE><n>; tuples (SGPR0_SGPR1) and
+    // halves (VGPR0_LO16) carry suffixes but start with their file's name.
+    std::optional<unsigned> F = fileOf(Name);
+    if (!F) {
+      RegByName.try_emplace(Name, MCRegister(R));
+      continue;
+    }
+    ClassOfReg[R] = uint8_t(FileClasses[*F]);
+    StringRef Digits = Name.drop_front(FilePrefixes[*F].size());
+    unsigned Index;
+    if (all_of(Digits, isDigit) && !Digits.getAsInteger(10, Index)) {
+      std::vector<MCRegister> &Regs = *FileRegs[*F];
+      if (Regs.size() <= Index)
+        Regs.resize(Index + 1);
+      Regs[Index] = MCRegister(R);
+      IndexOfReg[R] = int32_t(Index);
+    } else if (FileClasses[*F] == RegClass::SGPR || FileClasses[*F] == RegClass::TTMP) {
+      // The few hundred SGPR and TTMP tuple names are indexed now: the
+      // encodings below look some of them up.
+      FileNames[*F].try_emplace(Name, MCRegister(R));
+    }
   }
+  for (unsigned F = 0; F < std::size(FilePrefixes); ++F)
+    if (FileClasses[F] == RegClass::SGPR || FileClasses[F] == RegClass::TTMP)
+      std::call_once(FileNamesOnce[F], [] {}); // indexed above
   // Subtarget encodings (M0_gfxpre11, TTMP0_TTMP1_gfx9plus, FLAT_SCR_LO_vi,
   // SGPR_NULL_gfx11plus_LO16) map to the generic register of the same name
   // without the token.
   for (unsigned R : Encodings)
-    if (MCRegister G = RegByName.lookup(genericRegisterName(MRI->getName(R))))
+    if (MCRegister G = lookupRegister(genericRegisterName(MRI->getName(R))))
       CanonicalOf[R] = G;
+}
+
+MCRegister TargetInfo::lookupRegister(StringRef MCName) const {
+  std::optional<unsigned> F = fileOf(MCName);
+  if (!F)
+    return RegByName.lookup(MCName);
+  // A plain 32-bit register, from the tables being built (not reg32, which
+  // would wait for the indexing that may be calling this).
+  const std::vector<MCRegister> *FileRegs[] = {&SGPRs, &VGPRs, &AGPRs, &TTMPs};
+  const std::vector<MCRegister> &Regs = *FileRegs[*F];
+  StringRef Digits = MCName.drop_front(FilePrefixes[*F].size());
+  unsigned Index;
+  if (all_of(Digits, isDigit) && !Digits.getAsInteger(10, Index) && Index < Regs.size())
+    if (MCRegister R = Regs[Index]; R.isValid() && MRI->getName(R) == MCName)
+      return R;
+  std::call_once(FileNamesOnce[*F], [&] {
+    for (unsigned R = 1, N = MRI->getNumRegs(); R < N; ++R)
+      if (StringRef Name = MRI->getName(R); Name.starts_with(FilePrefixes[*F]))
+        FileNames[*F].try_emplace(Name, MCRegister(R));
+  });
+  return FileNames[*F].lookup(MCName);
 }
 
 MCRegister TargetInfo::canonical(MCRegister Reg) const {
@@ -216,7 +250,7 @@ MCRegister TargetInfo::canonical(MCRegister Reg) const {
 
 MCRegister TargetInfo::findRegister(StringRef MCName) const {
   ensureIndexed();
-  return RegByName.lookup(MCName);
+  return lookupRegister(MCName);
 }
 
 RegClass TargetInfo::classOf(MCRegister Reg) const {

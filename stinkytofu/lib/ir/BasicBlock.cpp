@@ -243,7 +243,7 @@ void BasicBlock::addSuccessor(BasicBlock *To, EdgeKind Kind) {
 
 void BasicBlock::clearEdges() {
   for (BasicBlock *S : Succs)
-    std::erase(S->Preds, this);
+    llvm::erase(S->Preds, this);
   for (BasicBlock *P : Preds) {
     for (size_t I = P->Succs.size(); I-- > 0;)
       if (P->Succs[I] == this) {

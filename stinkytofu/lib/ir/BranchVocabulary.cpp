@@ -90,24 +90,30 @@ static StringRef directTarget(const Instruction &I) {
   return {};
 }
 
-std::vector<std::string> getBranchTargets(const Instruction &I) {
+/// The label getBranchTargets names, or none.
+static std::optional<StringRef> branchTarget(const Instruction &I) {
   if (!isBranch(I))
-    return {};
+    return std::nullopt;
   if (const LabelData *L = I.getModifier<LabelData>())
-    return {L->Label};
+    return StringRef(L->Label);
   if (isComputedBranch(I))
-    return {};
+    return std::nullopt;
   StringRef Label = directTarget(I);
   if (Label.empty())
-    return {};
+    return std::nullopt;
   const Function *F = functionOf(I);
   const Module *M = F ? F->parent() : nullptr;
-  return {(M ? M->resolveAlias(Label) : Label).str()};
+  return M ? M->resolveAlias(Label) : Label;
+}
+
+std::vector<std::string> getBranchTargets(const Instruction &I) {
+  if (std::optional<StringRef> Label = branchTarget(I))
+    return {Label->str()};
+  return {};
 }
 
 std::string getBranchTarget(const Instruction &I) {
-  std::vector<std::string> Targets = getBranchTargets(I);
-  return Targets.empty() ? std::string() : Targets.front();
+  return branchTarget(I).value_or(StringRef()).str();
 }
 
 std::vector<std::string> getCallTargets(const Instruction &I) {

@@ -55,11 +55,15 @@ const BasicBlock *Function::findBlock(llvm::StringRef Label) const {
 
 void Function::renumberBlocks() {
   unsigned N = 0;
+  std::string Number;
   for (BasicBlock &BB : Blocks) {
-    if (BB.hasLabel())
-      BB.setName(BB.label().str());
-    else
-      BB.setName("bb" + std::to_string(N));
+    // Most names are right already: the CFG is rebuilt after every edit.
+    if (BB.hasLabel()) {
+      if (BB.name() != BB.label())
+        BB.setName(BB.label().str());
+    } else if (Number = "bb" + std::to_string(N); BB.name() != Number) {
+      BB.setName(Number);
+    }
     ++N;
   }
 }

@@ -2,7 +2,6 @@
 #include "stinkytofu/transforms/InsertionVerifier.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/asm/AsmWriter.h"
-#include "llvm/ADT/StringMap.h"
 
 using namespace llvm;
 
@@ -32,13 +31,46 @@ Value original(unsigned Unit) { return Unit; }
 constexpr unsigned LaneKeys = 1u << 24;
 unsigned laneKey(unsigned Unit, unsigned Lane) { return LaneKeys + Unit * 64 + Lane; }
 
+/// The keys a run has changed and their values. A run touches a handful
+/// of keys: a flat vector searched in order holds them without the
+/// allocations of a hash map, which every run, branch and merge made.
+class FlatState {
+public:
+  using Entry = std::pair<unsigned, Value>;
+  Entry *begin() { return Entries.begin(); }
+  Entry *end() { return Entries.end(); }
+  const Entry *begin() const { return Entries.begin(); }
+  const Entry *end() const { return Entries.end(); }
+  Entry *find(unsigned Key) {
+    return llvm::find_if(Entries, [&](const Entry &E) { return E.first == Key; });
+  }
+  const Entry *find(unsigned Key) const {
+    return llvm::find_if(Entries, [&](const Entry &E) { return E.first == Key; });
+  }
+  bool contains(unsigned Key) const { return find(Key) != end(); }
+  /// The value of \p Key, a new entry holding 0 when it has none.
+  Value &operator[](unsigned Key) {
+    if (Entry *E = find(Key); E != end())
+      return E->second;
+    return Entries.emplace_back(Key, 0).second;
+  }
+  void erase(unsigned Key) {
+    if (Entry *E = find(Key); E != end())
+      Entries.erase(E);
+  }
+  void clear() { Entries.clear(); }
+
+private:
+  SmallVector<Entry, 16> Entries;
+};
+
 class RunChecker {
 public:
   RunChecker(const RegisterUnits &RU) : RU(RU) {
     SCC = RU.byName("SCC");
   }
 
-  using State = DenseMap<unsigned, Value>;
+  using State = FlatState;
 
   Value get(const State &S, unsigned U) const {
     auto It = S.find(U);
@@ -209,19 +241,26 @@ Error InsertionSnapshot::verify(
     const Liveness &L = *LIt->second;
     RunChecker C(L.units());
     RunChecker::State S;
-    StringMap<RunChecker::State> Pending; // skip label -> state on the branch
+    // A run has a label or two: small vectors, searched in order, beat maps
+    // built and torn down for every run.
+    SmallVector<std::pair<std::string, RunChecker::State>, 2> Pending; // skip label -> state
+    auto Find = [](auto &Labeled, StringRef Label) {
+      return llvm::find_if(Labeled, [&](const auto &E) { return StringRef(E.first) == Label; });
+    };
     // The run's inserted instructions so far, and its loop heads (inserted
     // labels already passed): where each starts in Run, the state there.
     std::vector<const Instruction *> Run;
-    StringMap<std::pair<size_t, RunChecker::State>> Heads;
+    SmallVector<std::pair<std::string, std::pair<size_t, RunChecker::State>>, 2> Heads;
     auto Step = [&](const Instruction &I, RunChecker::State &St) {
       if (!isConditionalBranch(I)) {
         C.step(I, St);
         return;
       }
-      auto [P, New] = Pending.try_emplace(getBranchTarget(I), St);
-      if (!New)
+      std::string Label = getBranchTarget(I);
+      if (auto P = Find(Pending, Label); P != Pending.end())
         RunChecker::merge(P->second, St, C);
+      else
+        Pending.emplace_back(std::move(Label), St);
     };
     bool InRun = false;
     const Instruction *Prev = nullptr; // last original instruction
@@ -278,13 +317,17 @@ Error InsertionSnapshot::verify(
         LabelSinceRun = true;
       }
       if (InsertedBlock && BB.hasLabel()) {
-        auto P = Pending.find(BB.label());
+        auto P = Find(Pending, BB.label());
         if (P != Pending.end()) {
           RunChecker::merge(S, P->second, C);
           Pending.erase(P);
         }
-        if (InRun)
-          Heads[BB.label()] = {Run.size(), S};
+        if (InRun) {
+          if (auto H = Find(Heads, BB.label()); H != Heads.end())
+            H->second = {Run.size(), S};
+          else
+            Heads.emplace_back(BB.label().str(), std::make_pair(Run.size(), S));
+        }
       }
       for (const Instruction &I : BB.instructions()) {
         if (!Inserted.contains(&I)) {
@@ -306,7 +349,7 @@ Error InsertionSnapshot::verify(
           Heads.clear();
         }
         if (isConditionalBranch(I)) {
-          auto H = Heads.find(getBranchTarget(I));
+          auto H = Find(Heads, getBranchTarget(I));
           if (H != Heads.end()) {
             // A loop of inserted code: the state at its head is the join of
             // the entry and every back edge; iterate until it is stable.
@@ -333,7 +376,7 @@ Error InsertionSnapshot::verify(
       Ended = OpenRun{S, Prev, LabelSincePrev};
     Close(nullptr);
     for (auto &P : Pending)
-      Problem("function '" + F.name() + "': inserted branch to '" + P.getKey() +
+      Problem("function '" + F.name() + "': inserted branch to '" + P.first +
               "' leaves its run of inserted code");
   }
   if (Problems.empty())

@@ -193,7 +193,7 @@ L_far:
   ASSERT_TRUE(M);
   BasicBlock *K = blockOf(*M, "k"), *Jump = blockOf(*M, "L_jump"),
              *Near = blockOf(*M, "L_near"), *Far = blockOf(*M, "L_far");
-  ASSERT_EQ(Jump->successors(), (std::vector<BasicBlock *>{Far}));
+  ASSERT_EQ(Jump->successors().vec(), (std::vector<BasicBlock *>{Far}));
   DominatorTree DT(*M->entry());
   EXPECT_EQ(DT.immediateDominator(Near), K);
   EXPECT_EQ(DT.immediateDominator(Far), K);

@@ -221,6 +221,22 @@ TEST(InstrFacts, BarrierIsNotControlFlow) {
   }
 }
 
+// An expression operand (a label, label arithmetic) is flagged: passes that
+// look for address-taken labels read the MC operands of those only.
+TEST(InstrFacts, ExpressionOperandsAreFlagged) {
+  for (const char *Arch : {"gfx900", "gfx90a", "gfx1100", "gfx1250"}) {
+    auto M = readKernel("k:\n\ts_getpc_b64 s[4:5]\n.Lpc:\n"
+                        "\ts_add_u32 s4, s4, (k-.Lpc)&4294967295\n"
+                        "\ts_add_u32 s5, s5, 4\n\ts_branch k\n\ts_endpgm\n",
+                        Arch);
+    ASSERT_TRUE(M);
+    EXPECT_TRUE(findInst(*M, "s_add_u32", 0).facts().has(IF_ExprOperand)) << Arch;
+    EXPECT_FALSE(findInst(*M, "s_add_u32", 1).facts().has(IF_ExprOperand)) << Arch;
+    EXPECT_TRUE(findInst(*M, "s_branch").facts().has(IF_ExprOperand)) << Arch;
+    EXPECT_FALSE(findInst(*M, "s_getpc_b64").facts().has(IF_ExprOperand)) << Arch;
+  }
+}
+
 // --- Vector carry through VCC, EXEC ------------------------------------------
 
 TEST(InstrFacts, VectorCarryDefinesVCCAndReadsEXEC) {
@@ -426,6 +442,24 @@ TEST(InstrFacts, SpecialRegisterNames) {
   ASSERT_TRUE(bool(TI));
   EXPECT_EQ((*TI)->asmName((*TI)->reg32(RegClass::AGPR, 3)), "a3");
   EXPECT_EQ((*TI)->classOf((*TI)->reg32(RegClass::AGPR, 3)), RegClass::AGPR);
+}
+
+// Every MC register name finds its register: names outside the four files
+// from the index, plain registers from the tables, tuples and halves from
+// each file's names (some indexed only on first use).
+TEST(InstrFacts, EveryRegisterNameFindsItsRegister) {
+  for (const char *Arch : {"gfx900", "gfx90a", "gfx1100", "gfx1250"}) {
+    auto TI = TargetInfo::get(Arch);
+    ASSERT_TRUE(bool(TI)) << Arch;
+    const llvm::MCRegisterInfo &MRI = (*TI)->regInfo();
+    unsigned Missed = 0;
+    for (unsigned R = 1; R < MRI.getNumRegs(); ++R)
+      Missed += (*TI)->findRegister(MRI.getName(R)) != llvm::MCRegister(R);
+    EXPECT_EQ(Missed, 0u) << Arch;
+    EXPECT_FALSE((*TI)->findRegister("VGPR007").isValid()) << Arch;
+    EXPECT_FALSE((*TI)->findRegister("SGPR4_SGPR6").isValid()) << Arch;
+    EXPECT_FALSE((*TI)->findRegister("NOT_A_REGISTER").isValid()) << Arch;
+  }
 }
 
 // An explicit `m0` operand is MC's encoding-specific M0_gfxpre11 while the

@@ -2,6 +2,8 @@
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "asm-instrument/sqtt/MarkerIds.h"
 #include "asm-instrument/sqtt/MemoryMarkers.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "llvm/MC/MCInstrInfo.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu::sqtt;
@@ -138,6 +140,26 @@ TEST(MemoryGroupingTest, Classification) {
   EXPECT_EQ(classifyMemoryName("scratch_load_dword"), MemOpKind::None);
   EXPECT_EQ(classifyMemoryName("buffer_wbinvl1_vol"), MemOpKind::None);
   EXPECT_EQ(classifyMemoryName("global_inv"), MemOpKind::None);
+}
+
+// The memory sites skip the mnemonic of instructions MC gives no memory
+// access: every opcode the names classify must carry those flags.
+TEST(MemoryGroupingTest, ClassifiedOpcodesCarryTheirMCFlags) {
+  for (const char *Arch : {"gfx900", "gfx90a", "gfx942", "gfx1100", "gfx1201", "gfx1250"}) {
+    auto TI = stinkytofu::TargetInfo::get(Arch);
+    ASSERT_TRUE(bool(TI)) << Arch;
+    const llvm::MCInstrInfo &MII = (*TI)->instrInfo();
+    unsigned Memory = 0;
+    for (unsigned Op = 0; Op < MII.getNumOpcodes(); ++Op) {
+      llvm::StringRef Name = MII.getName(Op);
+      const llvm::MCInstrDesc &D = MII.get(Op);
+      if (classifyMemoryName(Name) != MemOpKind::None) {
+        ++Memory;
+        EXPECT_TRUE(D.mayLoad() || D.mayStore()) << Arch << " " << Name.str();
+      }
+    }
+    EXPECT_GT(Memory, 100u) << Arch;
+  }
 }
 
 } // namespace

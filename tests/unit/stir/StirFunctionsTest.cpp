@@ -72,11 +72,11 @@ TEST(StirFunctionsTest, SuccessorKindsFollowTheTerminator) {
   const Function &K = M->functions().front();
   auto It = K.blocks().begin();
   const BasicBlock &Entry = *It++, &BB1 = *It++;
-  EXPECT_EQ(Entry.successorKinds(),
+  EXPECT_EQ(Entry.successorKinds().vec(),
             (std::vector<EdgeKind>{EdgeKind::Branch, EdgeKind::FallThrough}));
   // A conditional branch to the next block: the branch edge, then the
   // fall-through to the same block.
-  EXPECT_EQ(BB1.successorKinds(),
+  EXPECT_EQ(BB1.successorKinds().vec(),
             (std::vector<EdgeKind>{EdgeKind::Branch, EdgeKind::FallThrough}));
 }
 

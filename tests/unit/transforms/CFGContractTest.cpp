@@ -42,7 +42,7 @@ label_T:
   ASSERT_TRUE(M);
   const BasicBlock *K = blockOf(*M, "k");
   EXPECT_EQ(succNames(K), std::vector<std::string>{"label_T"});
-  EXPECT_EQ(K->successorKinds(), std::vector<EdgeKind>{EdgeKind::Branch});
+  EXPECT_EQ(K->successorKinds().vec(), std::vector<EdgeKind>{EdgeKind::Branch});
   EXPECT_TRUE(isUnreachable(blockOf(*M, "label_Skip")));
 }
 
@@ -55,7 +55,7 @@ TEST(CFGContractTest, ConditionalBranchesAlsoFallThrough) {
     ASSERT_TRUE(M);
     const BasicBlock *K = blockOf(*M, "k");
     EXPECT_EQ(succNames(K), (std::vector<std::string>{"label_T", "bb1"}));
-    EXPECT_EQ(K->successorKinds(),
+    EXPECT_EQ(K->successorKinds().vec(),
               (std::vector<EdgeKind>{EdgeKind::Branch, EdgeKind::FallThrough}));
     EXPECT_EQ(unreachableBlocks(*K->parent()).size(), 0u);
   }
@@ -81,7 +81,7 @@ TEST(CFGContractTest, SetpcWithLabelDataGoesToTheLabel) {
   const BasicBlock *From = nth(*M, "s_setpc_b64")->parent();
   EXPECT_EQ(getBranchTargets(*nth(*M, "s_setpc_b64")), std::vector<std::string>{"label_X"});
   EXPECT_EQ(succNames(From), std::vector<std::string>{"label_X"});
-  EXPECT_EQ(From->successorKinds(), std::vector<EdgeKind>{EdgeKind::LongBranch});
+  EXPECT_EQ(From->successorKinds().vec(), std::vector<EdgeKind>{EdgeKind::LongBranch});
   // No fall-through: the next block is unreachable unless targeted.
   EXPECT_TRUE(isUnreachable(blockOf(*M, "label_After")));
 }
@@ -136,7 +136,7 @@ label_Next:
   ASSERT_TRUE(M);
   const BasicBlock *K = blockOf(*M, "k");
   EXPECT_EQ(succNames(K), std::vector<std::string>{"label_Next"});
-  EXPECT_EQ(K->successorKinds(), std::vector<EdgeKind>{EdgeKind::FallThrough});
+  EXPECT_EQ(K->successorKinds().vec(), std::vector<EdgeKind>{EdgeKind::FallThrough});
 }
 
 TEST(CFGContractTest, EndpgmEndsTheFunction) {
@@ -197,7 +197,7 @@ TEST(CFGContractTest, AddPcWithLabelDataGoesToTheLabel) {
     EXPECT_EQ(getBranchTargets(*I), std::vector<std::string>{"label_X"});
     const BasicBlock *K = blockOf(*M, "k");
     EXPECT_EQ(succNames(K), std::vector<std::string>{"label_X"});
-    EXPECT_EQ(K->successorKinds(), std::vector<EdgeKind>{EdgeKind::LongBranch});
+    EXPECT_EQ(K->successorKinds().vec(), std::vector<EdgeKind>{EdgeKind::LongBranch});
     EXPECT_TRUE(isUnreachable(blockOf(*M, "label_Dead")));
     EXPECT_FALSE(isUnreachable(blockOf(*M, "label_X")));
   }

@@ -32,6 +32,7 @@
 #include "llvm/MC/MCRegister.h"
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 
@@ -93,6 +94,15 @@ private:
   unsigned VGPRBudget = 0; ///< v0 .. v[VGPRBudget-1] are the function's own
   llvm::BitVector Busy; ///< live somewhere or written somewhere
   llvm::BitVector All;
+  /// s0 .. s[Budget.Limit-1] with their units, looked up once: every
+  /// marker group asks which of them are dead.
+  struct Sgpr {
+    llvm::MCRegister Reg;
+    llvm::SmallVector<unsigned, 2> Units;
+  };
+  std::vector<Sgpr> Sgprs;
+  /// Registers asked for by name (isLive), looked up once each.
+  mutable llvm::SmallVector<std::pair<std::string, llvm::MCRegister>, 4> ByName;
 };
 
 /// Whether \p F is a callable that follows the C calling convention: not a

@@ -32,6 +32,9 @@ enum InstrFlag : uint32_t {
   /// (s_setpc_b64) or an expression added to the PC (s_add_pc_i64): the
   /// long-branch forms.
   IF_ComputedTarget = 1u << 11,
+  /// An operand is an expression (a label, `label-.Lpc`): what a pass
+  /// looking for address-taken labels must read the MC operands of.
+  IF_ExprOperand = 1u << 12,
 };
 
 struct InstrFacts {

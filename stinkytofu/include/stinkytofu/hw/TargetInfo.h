@@ -19,6 +19,7 @@
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/Support/Error.h"
 #include "llvm/TargetParser/Triple.h"
+#include <array>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -128,7 +129,17 @@ private:
   struct RegisterNameInfo : llvm::DenseMapInfo<llvm::StringRef> {
     static unsigned getHashValue(llvm::StringRef Name);
   };
-  mutable llvm::DenseMap<llvm::StringRef, llvm::MCRegister, RegisterNameInfo> RegByName;
+  using NameMap = llvm::DenseMap<llvm::StringRef, llvm::MCRegister, RegisterNameInfo>;
+  /// The names outside the four register files (M0, SCC, EXEC_LO, ...).
+  mutable NameMap RegByName;
+  /// The names of each file (SGPR, VGPR, AGPR, TTMP) that are not a plain
+  /// 32-bit register (tuples, halves, encodings): the few hundred SGPR and
+  /// TTMP ones with the rest of the index, the VGPR and AGPR ones on the
+  /// first lookup of such a name (most runs ask for none of those 20,000).
+  mutable std::array<NameMap, 4> FileNames;
+  mutable std::array<std::once_flag, 4> FileNamesOnce;
+  /// findRegister without ensureIndexed (the indexing itself uses it).
+  llvm::MCRegister lookupRegister(llvm::StringRef MCName) const;
   mutable std::once_flag IndexOnce;
   /// Opcodes whose pseudo has an M0-free variant (dsReadsM0).
   mutable std::vector<bool> M0FreeDs;

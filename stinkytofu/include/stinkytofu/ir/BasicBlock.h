@@ -3,6 +3,8 @@
 #define STINKYTOFU_IR_BASICBLOCK_H
 
 #include "stinkytofu/ir/Instruction.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <memory>
@@ -95,10 +97,10 @@ public:
   void moveAfter(BasicBlock &Pos);
 
   /// Explicit CFG edges, filled by the CFG builder (or read from `.stir`).
-  const std::vector<BasicBlock *> &successors() const { return Succs; }
-  const std::vector<BasicBlock *> &predecessors() const { return Preds; }
+  llvm::ArrayRef<BasicBlock *> successors() const { return Succs; }
+  llvm::ArrayRef<BasicBlock *> predecessors() const { return Preds; }
   /// The kind of each successor edge, parallel to successors().
-  const std::vector<EdgeKind> &successorKinds() const { return SuccKinds; }
+  llvm::ArrayRef<EdgeKind> successorKinds() const { return SuccKinds; }
   /// Adds the edge this -> \p To (and the matching predecessor).
   void addSuccessor(BasicBlock *To, EdgeKind Kind);
   /// Removes every edge out of and into this block.
@@ -135,8 +137,10 @@ private:
   ItemList Items;
   /// Whether the items' order numbers increase along the list.
   mutable bool OrderValid = true;
-  std::vector<BasicBlock *> Succs, Preds;
-  std::vector<EdgeKind> SuccKinds;
+  // Inline: most blocks have one or two edges each way, and building the
+  // CFG of an instrumented kernel made three allocations per edge.
+  llvm::SmallVector<BasicBlock *, 2> Succs, Preds;
+  llvm::SmallVector<EdgeKind, 2> SuccKinds;
   Function *Parent = nullptr;
 };
 
