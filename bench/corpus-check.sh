@@ -20,9 +20,22 @@
 #   sqtt-funcmap patch, and `sqtt-funcmap dump` must give every K:/F: row the
 #   address llvm-nm gives its symbol (tests/lit/funcmap/Inputs/helper.py vaddrs).
 # These two modes print `N/M ok` and the first failure of each file.
+# --full: the parallel check of a broad corpus (bench/corpus_check.py): round
+#   trips; SQTT instrumentation with functions=1 and `verify`, assembled and
+#   compared as above, refusals counted; -O3, assembled, with no wait or
+#   hazard finding (--verify-waitcnt --verify-hazards) the input does not
+#   have; the input's own findings (counted, not failures). Prints ok/total
+#   per check for each variant and target (DIR/<variant>/<target>/..., the
+#   layout of bench/build-corpus.sh) and the failure classes, each with its
+#   first error lines, its count per variant/target and a command that
+#   reproduces it. Takes -j N (default: nproc), --checks LIST (roundtrip,
+#   instrument,o3,input), --failures FILE (every failing file's first lines)
+#   and several DIRs.
 #
 # Usage: bench/corpus-check.sh [--instrument | --end-to-end] [--opt PATH]
 #                              [--funcmap-tool PATH] [DIR]
+#        bench/corpus-check.sh --full [-j N] [--checks LIST] [--failures FILE]
+#                              [--opt PATH] [DIR ...]
 #   DIR     defaults to $STINKYTOFU_CORPUS; when neither is given the check is
 #           skipped (exit 77, which ctest reports as skipped).
 #   --opt   the stinkytofu-opt binary (default: $STINKYTOFU_OPT, else
@@ -37,6 +50,22 @@
 set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
+for arg in "$@"; do
+  if [ "$arg" = --full ]; then
+    args=()
+    for arg in "$@"; do [ "$arg" = --full ] || args+=("$arg"); done
+    dirs=0
+    for arg in "${args[@]}"; do [ -d "$arg" ] && dirs=1; done
+    if [ "$dirs" = 0 ]; then
+      if [ -z "${STINKYTOFU_CORPUS:-}" ]; then
+        echo "corpus-check: no directory given and STINKYTOFU_CORPUS is not set: skipped"
+        exit 77
+      fi
+      args+=("$STINKYTOFU_CORPUS")
+    fi
+    exec python3 "$root/bench/corpus_check.py" "${args[@]}"
+  fi
+done
 opt="${STINKYTOFU_OPT:-$root/build/bin/stinkytofu-opt}"
 funcmap_tool=""
 llvm="${LLVM_TOOLS_DIR:-/usr/lib/llvm-22/bin}"
@@ -50,7 +79,7 @@ while [ $# -gt 0 ]; do
     --opt=*) opt="${1#--opt=}"; shift ;;
     --funcmap-tool) funcmap_tool="$2"; shift 2 ;;
     --funcmap-tool=*) funcmap_tool="${1#--funcmap-tool=}"; shift ;;
-    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "corpus-check: unknown option $1" >&2; exit 2 ;;
     *) dir="$1"; shift ;;
   esac
