@@ -260,8 +260,12 @@ def main():
         nonlocal done
         result = checker.check(item[1])
         done += 1
-        if not args.quiet and sys.stderr.isatty():
+        if args.quiet:
+            pass
+        elif sys.stderr.isatty():
             print(f"\r{done}/{len(files)}", end="", file=sys.stderr, flush=True)
+        elif done % max(1, len(files) // 20) == 0:
+            print(f"{done}/{len(files)} files checked", file=sys.stderr, flush=True)
         return result
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
