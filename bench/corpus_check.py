@@ -268,7 +268,7 @@ def main():
             pass
         elif sys.stderr.isatty():
             print(f"\r{done}/{len(files)}", end="", file=sys.stderr, flush=True)
-        elif done % max(1, len(files) // 20) == 0:
+        elif done % max(25, len(files) // 20) == 0:
             print(f"{done}/{len(files)} files checked", file=sys.stderr, flush=True)
         return result
 
