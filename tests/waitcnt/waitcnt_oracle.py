@@ -203,7 +203,7 @@ def check(case, args):
         if args.dry_run:
             stripped.write_text("\n".join(waitlib.strip_waits(llvm_lines, target)) + "\n")
         else:
-            s = run([opt, src, "--StinkyRemoveWaitCntPass" + variant, "-o", stripped])
+            s = run([opt, src, "--no-verify", "--StinkyRemoveWaitCntPass" + variant, "-o", stripped])
             if s.rc != 0:
                 out.fail("s", "StinkyRemoveWaitCntPass%s: exit %d\n%s" % (variant, s.rc, tail(s.err)))
                 continue
@@ -227,7 +227,8 @@ def check(case, args):
     if args.dry_run:
         shutil.copyfile(src, inserted)
     else:
-        i = run([opt, src, "--StinkyRemoveWaitCntPass", "--StinkyWaitCntInsertionPass", "-o", inserted])
+        i = run([opt, src, "--no-verify", "--StinkyRemoveWaitCntPass", "--StinkyWaitCntInsertionPass",
+                  "-o", inserted])
         if i.rc != 0:
             out.fail("b", "remove + insert: exit %d\n%s" % (i.rc, tail(i.err)))
             out.seconds = time.time() - start

@@ -186,6 +186,11 @@ struct ToolOptions {
                "wait states and ALU waits are errors, missing or too strong "
                "s_delay_alu warnings"),
       cl::cat(Category)};
+  cl::opt<bool> NoVerify{
+      "no-verify",
+      cl::desc("Do not prove a pipeline that changes code: no hazard repair added to "
+               "named passes, no wait-count and hazard verification at the end"),
+      cl::cat(Category)};
   cl::opt<bool> VerifyInstrumentation{
       "verify-instrumentation",
       cl::desc("SQTTInstrumentPass: check that the inserted code changes no live "
@@ -203,7 +208,7 @@ const char *const ToolOptionNames[] = {
     "max-include-depth", "max-expanded-statements", "max-expression-depth",
     "max-literal-length", "max-file-number", "O", "vgpr-msb-mode", "NumWaves",
     "preserve-symbolic-regs", "preserve-comments", "verify-waitcnt", "warn-redundant-waitcnt",
-    "verify-hazards"};
+    "verify-hazards", "no-verify"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
@@ -420,6 +425,9 @@ int main(int argc, char **argv) {
                                                 : "WaitCntVerifier");
   if (Opt.VerifyHazards)
     Pipeline.push_back("HazardVerifier");
+  // A pipeline that changes code ends with the hazard repair and the
+  // verifiers (docs/passes.md, "How pipelines end").
+  size_t FirstProof = Opt.NoVerify ? Pipeline.size() : endPipelineProven(Pipeline, Registry);
   StringMap<PassArguments> Leading;
   if (Opt.NumWaves.getNumOccurrences())
     for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass"})
@@ -483,6 +491,10 @@ int main(int argc, char **argv) {
   AnalysisManager AM;
   if (Error E = PM.run(M, AM, *Scope)) {
     errs() << toString(std::move(E)) << "\n";
+    if (PM.failedPass() >= FirstProof)
+      WithColor::note(errs(), ToolName)
+          << "the pipeline's output fails verification (lines are the input's; "
+             "nothing was written; --no-verify writes it unchecked)\n";
     return 1;
   }
 

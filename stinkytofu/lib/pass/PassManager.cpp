@@ -10,12 +10,16 @@ namespace stinkytofu {
 
 Error PassManager::run(Module &M, AnalysisManager &AM, const PassScope &Scope) {
   std::vector<std::pair<std::string, double>> Times;
-  for (const std::unique_ptr<Pass> &P : Passes) {
+  Failed.reset();
+  for (size_t Index = 0; Index < Passes.size(); ++Index) {
+    Pass *P = Passes[Index].get();
     auto Start = std::chrono::steady_clock::now();
     Scope.Inside.reset(); // the previous pass may have added or removed instructions
     Expected<PreservedAnalyses> PA = P->run(M, AM, Scope);
-    if (!PA)
+    if (!PA) {
+      Failed = Index;
       return PA.takeError();
+    }
     AM.invalidateAll(*PA);
     Times.emplace_back(P->name().str(),
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)

@@ -59,23 +59,62 @@ Expected<std::vector<std::string>> parsePassPipeline(StringRef Text) {
   return Specs;
 }
 
+ArrayRef<const char *> hazardRepairPasses() {
+  // LLVM's order: wait states first, then the ALU waits, then the delays,
+  // which count the instructions the first two put in.
+  static const char *const Passes[] = {"HazardRecognizerPass", "InsertWaitAluPass",
+                                       "InsertDelayAluPass"};
+  return Passes;
+}
+
 Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   if (Level > 3)
     return createStringError(inconvertibleErrorCode(),
                              "-O" + Twine(Level) + " is not a level: use -O0 to -O3");
   // The levels differ in the reference only by passes StinkyTofu does not
-  // have yet (scheduling, s_delay_alu and s_wait_alu insertion). The
-  // reference's input holds logical VGPRs; assembly (LLVM's included) may
-  // hold s_set_vgpr_msb already, so it is raised first (a no-op otherwise).
-  // The memory waits are recomputed after the rewrites that can move a use.
-  return std::vector<std::string>{"Verifier",
-                                  "RaiseVgprMsbPass",
-                                  "CFGBuilder",
-                                  "AsmMovePropagationPass",
-                                  "StinkyRemoveWaitCntPass",
-                                  "StinkyWaitCntInsertionPass",
-                                  "InsertVgprMsbPass",
-                                  "SetMatrixReusePass=ifSupported"};
+  // have yet (scheduling). The reference's input holds logical VGPRs;
+  // assembly (LLVM's included) may hold s_set_vgpr_msb already, so it is
+  // raised first (a no-op otherwise). The memory waits are recomputed after
+  // the rewrites that can move a use; the hazard waits are put back after
+  // the last rewrite (deleting a copy brings a producer nearer its reader).
+  std::vector<std::string> Pipeline{"Verifier",
+                                    "RaiseVgprMsbPass",
+                                    "CFGBuilder",
+                                    "AsmMovePropagationPass",
+                                    "StinkyRemoveWaitCntPass",
+                                    "StinkyWaitCntInsertionPass",
+                                    "InsertVgprMsbPass",
+                                    "SetMatrixReusePass=ifSupported"};
+  llvm::append_range(Pipeline, hazardRepairPasses());
+  return Pipeline;
+}
+
+static StringRef passName(StringRef Spec) { return Spec.split('=').first; }
+
+size_t endPipelineProven(std::vector<std::string> &Specs, const PassRegistry &R) {
+  auto ChangesCode = [&](const std::string &Spec) {
+    const PassInfo *Info = R.find(passName(Spec));
+    return Info && Info->Effect == CodeEffect::Changes;
+  };
+  auto LastChange = std::find_if(Specs.rbegin(), Specs.rend(), ChangesCode);
+  if (LastChange == Specs.rend())
+    return Specs.size();
+  size_t After = Specs.rend() - LastChange;
+  // Whether \p Name runs after the last change (by its name or an alias).
+  auto RunsAfter = [&](StringRef Name) {
+    const PassInfo *Wanted = R.find(Name);
+    return std::any_of(Specs.begin() + After, Specs.end(), [&](const std::string &Spec) {
+      return R.find(passName(Spec)) == Wanted;
+    });
+  };
+  if (!llvm::all_of(hazardRepairPasses(), RunsAfter))
+    Specs.insert(Specs.begin() + After, hazardRepairPasses().begin(),
+                 hazardRepairPasses().end());
+  size_t FirstVerifier = Specs.size();
+  for (StringRef Verifier : {"WaitCntVerifier", "HazardVerifier"})
+    if (!RunsAfter(Verifier))
+      Specs.push_back(Verifier.str());
+  return FirstVerifier;
 }
 
 Error addPasses(PassManager &PM, ArrayRef<std::string> Specs, const PassRegistry &R,

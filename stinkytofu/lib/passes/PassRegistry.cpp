@@ -90,7 +90,8 @@ PassFactory notImplemented(StringRef Name) {
 PassRegistry &passRegistry(StinkyTofuContext &Ctx) {
   if (!Ctx.passRegistry()) {
     auto R = std::make_shared<PassRegistry>(Ctx.pseudoInstructions());
-#define STINKYTOFU_PASS(Name, Factory, Description) R->add({Name, Description, Factory});
+#define STINKYTOFU_PASS(Name, Factory, Effect, Description)                           \
+  R->add({Name, Description, Factory, {}, CodeEffect::Effect});
 #include "stinkytofu/passes/CorePasses.def"
     // The reference's names: ours under another name, or not written yet.
 #define STINKYTOFU_REFERENCE_ALIAS(Name, Ours) R->addAlias(Name, Ours);

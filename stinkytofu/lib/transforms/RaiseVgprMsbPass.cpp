@@ -1,6 +1,7 @@
 //===- RaiseVgprMsbPass.cpp - s_set_vgpr_msb + low VGPRs -> logical VGPRs -===//
 #include "VgprMsbSupport.h"
 #include "stinkytofu/analysis/Dataflow.h"
+#include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "llvm/Support/raw_ostream.h"
@@ -10,6 +11,13 @@ using namespace llvm;
 namespace stinkytofu {
 
 namespace {
+
+/// The statement of \p I as written: one a pass placed (InsertVgprMsbPass
+/// through withLogicalVgprs) has no source text, and restored from its
+/// operands alone it would lose its comment and spelling.
+StringRef statementText(Module &M, const Instruction &I) {
+  return I.sourceText().empty() ? M.save(instructionText(I)) : I.sourceText();
+}
 
 /// The text an instruction printed from its operands has, for its tokens.
 std::string formatForTokens(const Instruction &I) {
@@ -111,7 +119,7 @@ private:
             continue;
           Module::RaisedVgprMsbs &Notes = M.raisedVgprMsbs()[Anchor];
           (After ? Notes.After : Notes.Before)
-              .push_back({I.sourceText(), I.leadingText(), Imm});
+              .push_back({statementText(M, I), I.leadingText(), Imm});
           I.eraseFromParent();
           Erased[K] = true;
           ++Removed;

@@ -157,6 +157,59 @@ TEST(PassPipelineTest, AddPassesBuildsThePipeline) {
             "CFGBuilder: takes no arguments");
 }
 
+// How pipelines end (docs/passes.md): the repair after the last pass that
+// changes code, the verifiers at the end, nothing twice, nothing for a
+// pipeline that changes no code.
+TEST(PassPipelineTest, EndPipelineProven) {
+  StinkyTofuContext Ctx;
+  const PassRegistry &R = passRegistry(Ctx);
+  using Specs = std::vector<std::string>;
+  auto Proven = [&](Specs S, size_t *FirstVerifier = nullptr) {
+    size_t First = endPipelineProven(S, R);
+    if (FirstVerifier)
+      *FirstVerifier = First;
+    return S;
+  };
+
+  size_t First = 0;
+  EXPECT_EQ(Proven({}, &First), Specs{});
+  EXPECT_EQ(First, 0u);
+  EXPECT_EQ(Proven({"CFGBuilder", "EstimateAsmCyclesPass", "HazardRecognizerPass"}),
+            (Specs{"CFGBuilder", "EstimateAsmCyclesPass", "HazardRecognizerPass"}));
+
+  EXPECT_EQ(Proven({"CFGBuilder", "AsmMovePropagationPass=", "DumpStinkyModulePass"}, &First),
+            (Specs{"CFGBuilder", "AsmMovePropagationPass=", "HazardRecognizerPass",
+                   "InsertWaitAluPass", "InsertDelayAluPass", "DumpStinkyModulePass",
+                   "WaitCntVerifier", "HazardVerifier"}));
+  EXPECT_EQ(First, 6u);
+
+  // The repair already after the last change, a verifier already there
+  // (by its alias): only the other verifier.
+  EXPECT_EQ(Proven({"StinkyRemoveNopPass", "HazardRecognizerPass", "InsertWaitAluPass",
+                    "InsertDelayAluPass", "WaitCntValidationCheckPass=warnRedundant"},
+                   &First),
+            (Specs{"StinkyRemoveNopPass", "HazardRecognizerPass", "InsertWaitAluPass",
+                   "InsertDelayAluPass", "WaitCntValidationCheckPass=warnRedundant",
+                   "HazardVerifier"}));
+  EXPECT_EQ(First, 5u);
+
+  // A repair pass before the last change does not count.
+  EXPECT_EQ(Proven({"HazardRecognizerPass", "InsertWaitAluPass", "InsertDelayAluPass",
+                    "RemoveDelayAluPass"}),
+            (Specs{"HazardRecognizerPass", "InsertWaitAluPass", "InsertDelayAluPass",
+                   "RemoveDelayAluPass", "HazardRecognizerPass", "InsertWaitAluPass",
+                   "InsertDelayAluPass", "WaitCntVerifier", "HazardVerifier"}));
+
+  // -O: the repair is part of the pipeline, the verifiers are added.
+  Expected<Specs> O3 = standardPipeline(3);
+  ASSERT_TRUE(static_cast<bool>(O3));
+  Specs Expected = *O3;
+  EXPECT_EQ(Expected.back(), "InsertDelayAluPass");
+  Expected.push_back("WaitCntVerifier");
+  Expected.push_back("HazardVerifier");
+  EXPECT_EQ(Proven(*O3), Expected);
+}
+
 TEST(PassPipelineTest, PrintPassList) {
   PseudoInstructionRegistry Pseudos;
   PassRegistry R(Pseudos);

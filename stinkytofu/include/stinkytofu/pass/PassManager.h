@@ -7,6 +7,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace stinkytofu {
@@ -44,6 +45,9 @@ public:
   const PassArtifacts &artifacts() const { return Artifacts; }
 
   llvm::Error run(Module &M, AnalysisManager &AM, const PassScope &Scope = {});
+  /// The index in passes() of the pass whose error ended the last run, if
+  /// a pass's error did.
+  std::optional<size_t> failedPass() const { return Failed; }
 
 private:
   StinkyTofuContext &Ctx;
@@ -51,6 +55,7 @@ private:
   std::vector<std::unique_ptr<Pass>> Passes;
   Verifier Verify;
   PassArtifacts Artifacts;
+  std::optional<size_t> Failed;
 };
 
 } // namespace stinkytofu

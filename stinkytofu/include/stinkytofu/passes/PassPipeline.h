@@ -27,10 +27,24 @@ namespace stinkytofu {
 llvm::Expected<std::vector<std::string>> parsePassPipeline(llvm::StringRef Text);
 
 /// The pipeline of `-O<Level>` (0-3): the reference's gfx1250 pipeline in
-/// its order, restricted to the passes StinkyTofu has whose result stands
-/// without the passes it lacks (a pass that removes waits or nops is left
-/// out until the pass that puts them back exists). docs/passes.md lists it.
+/// its order, restricted to the passes StinkyTofu has, then the hazard
+/// repair (hazardRepairPasses). docs/passes.md lists it.
 llvm::Expected<std::vector<std::string>> standardPipeline(unsigned Level);
+
+/// The passes that put back the waits a code change may have taken away, in
+/// the order they run: hazard wait states (s_nop, v_nop), ALU waits
+/// (s_wait_alu, s_waitcnt_depctr), s_delay_alu. Each does nothing on a
+/// target without its kind of wait.
+llvm::ArrayRef<const char *> hazardRepairPasses();
+
+/// Makes \p Specs end proven (docs/passes.md, "How pipelines end"): when a
+/// pass that changes code (CodeEffect::Changes in \p R) is in it, the
+/// hazard repair passes go right after the last such pass, unless all of
+/// them run after it already, and `WaitCntVerifier` and `HazardVerifier`
+/// end the pipeline, each unless it runs after that pass already. Returns
+/// the index of the first verifier added (Specs.size() when none was).
+/// A pipeline without such a pass is left as it is.
+size_t endPipelineProven(std::vector<std::string> &Specs, const PassRegistry &R);
 
 /// Creates each spec's pass from \p R and appends it to \p PM; the first
 /// unknown pass or bad argument is the error. \p Leading holds, per pass

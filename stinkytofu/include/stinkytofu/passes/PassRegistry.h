@@ -20,6 +20,22 @@
 
 namespace stinkytofu {
 
+/// What a pass may do to the instructions, stated where it is registered.
+/// It decides how a pipeline ends (endPipelineProven, docs/passes.md "How
+/// pipelines end").
+enum class CodeEffect {
+  /// Leaves every instruction as it is: analyses, verifiers, printers, and
+  /// passes that change only what is not code (CFG edges, attached data).
+  None,
+  /// Inserts only waits or wait states that a verifier asks for (nops,
+  /// s_wait_alu, s_delay_alu, memory waits): it can take no finding away
+  /// from another rule's distance, so it is part of the repair, not a cause.
+  AddsWaits,
+  /// May delete, insert, move or rewrite instructions: the hazard repair
+  /// runs after the last such pass and the verifiers end the pipeline.
+  Changes,
+};
+
 struct PassInfo {
   std::string Name;
   std::string Description;
@@ -27,6 +43,10 @@ struct PassInfo {
   /// Mnemonics of the pseudo-instructions the pass lowers: registering the
   /// pass makes the reader of its context keep them.
   std::vector<std::string> PseudoInstructions = {};
+  /// What the pass does to the instructions. A pass that changes code
+  /// must say so (the core passes all say, in CorePasses.def); the default
+  /// keeps a library's pipelines as they were when it registered its pass.
+  CodeEffect Effect = CodeEffect::None;
 };
 
 class PassRegistry {
