@@ -162,7 +162,13 @@ public:
     Into.Known &= From.Known & Agree;
     Into.Value &= Into.Known;
   }
-  void transfer(const Instruction &I, MsbState &S) const { P.step(I, S); }
+  /// A block no path has reached yet stays so: the walk may visit it
+  /// before its predecessors (a loop header laid out first), and treating
+  /// it as unknown would leave the whole loop unknown.
+  void transfer(const Instruction &I, MsbState &S) const {
+    if (S.Reached)
+      P.step(I, S);
+  }
 
 private:
   const Planner &P;
