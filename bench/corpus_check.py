@@ -133,8 +133,7 @@ class Checker:
         out = self.must([self.opt, str(f), "-o", "-"], ".s -> .s").stdout
         if out != text:
             raise Failed(".s -> .s differs: " + first_difference(text, out))
-        stir = self.must([self.opt, str(f), "--print-output", "-o", str(t / "a.stir")],
-                         ".s -> .stir")
+        self.must([self.opt, str(f), "--print-output", "-o", str(t / "a.stir")], ".s -> .stir")
         back = self.must([self.opt, "--arch", arch, str(t / "a.stir"), "--emit-asm", "-o", "-"],
                          ".stir -> .s").stdout
         if back != text:
@@ -146,7 +145,7 @@ class Checker:
             raise Failed(".stir -> .stir differs: " + first_difference(a, again))
         return {}
 
-    def instrument(self, f, t, tid, text):
+    def instrument(self, f, t, tid):
         stats = t / "sqtt.stats"
         self.must([self.opt, str(f), *INSTRUMENT, f"--stats-file={stats}",
                    "-o", str(t / "k.s")], "instrumenting")
@@ -162,7 +161,7 @@ class Checker:
                          + first_lines(cmp.stdout.decode(errors="replace") + cmp.stderr))
         return {"refused": refused}
 
-    def o3(self, f, t, tid, text, before):
+    def o3(self, f, t, tid, before):
         self.must([self.opt, str(f), "-O3", "-o", str(t / "o3.s")], "-O3")
         self.assemble(tid, t / "o3.s", t / "o3.o", "llvm-mc on the -O3 output")
         after = self.findings(t / "o3.s")
@@ -193,12 +192,14 @@ class Checker:
                 if name == "input":
                     continue
                 try:
-                    if name == "o3":
-                        if before is None:
-                            raise Failed(results["input"][1])
-                        extra = self.o3(f, t, tid, text, before)
+                    if name == "roundtrip":
+                        extra = self.roundtrip(f, t, tid, text)
+                    elif name == "instrument":
+                        extra = self.instrument(f, t, tid)
+                    elif before is None:  # o3 without the input's findings
+                        raise Failed(results["input"][1])
                     else:
-                        extra = getattr(self, name)(f, t, tid, text)
+                        extra = self.o3(f, t, tid, before)
                     results[name] = (True, "", extra)
                 except Failed as e:
                     results[name] = (False, str(e), {})
