@@ -42,6 +42,7 @@ EmitStats &EmitStats::operator+=(const EmitStats &O) {
   BranchesToRelax += O.BranchesToRelax;
   CachedPredicate |= O.CachedPredicate;
   SGPRHighWater = std::max(SGPRHighWater, O.SGPRHighWater);
+  VGPRHighWater = std::max(VGPRHighWater, O.VGPRHighWater);
   return *this;
 }
 
@@ -496,6 +497,8 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
   // Parked SGPRs go first and come back last, on both ways past a guard.
   Add(Pre, sgprSpillSaves(Plan.Spills, TI));
   St.SgprSpills += Plan.Spills.size();
+  for (const SgprSpill &S : Plan.Spills)
+    St.VGPRHighWater = std::max(St.VGPRHighWater, TI.indexOf(S.Vgpr).value_or(0) + 1);
   if (WithPredicate)
     Add(Pre, predicateStatements(Ctx.Checks, Name(*Pred), PredTemp ? Name(*PredTemp) : ""));
   if (Plan.Guard && Plan.SaveScc)

@@ -43,12 +43,10 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
     // A callee may write less than all it may clobber: a call ends no
     // liveness.
     Options.CallsEndLiveness = false;
-    // Its unknown callees follow the convention too: none reads SCC or M0.
-    Options.UnknownCalleeReads = RU->all();
-    for (const char *Name : {"SCC", "M0"})
-      if (MCRegister R = RU->byName(Name); R.isValid())
-        RU->reset(*Options.UnknownCalleeReads, R);
   }
+  // Every call is by the convention (s_swappc_b64 with the return address
+  // in s[30:31]): a callee outside the module reads its inputs only.
+  Options.UnknownCalleeReads = calleeInputUnits(*RU);
   if (Callers) {
     // Both bound what is read after a return.
     if (Options.LiveAfterReturn)
@@ -58,6 +56,7 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
   }
   // v256 and up need s_set_vgpr_msb around every access: not lane storage.
   VGPRBudget = std::min(Callers ? Callers->VGPRBudget : namedVGPRCount(F), 256u);
+  GrowVGPR = growableVGPR(F);
   Core = std::make_unique<Liveness>(F, Options);
   // The verifier asks after the code changed: answer for the original.
   Core->computeAllInstructionSets();
@@ -145,7 +144,12 @@ std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t M
 
 std::vector<MCRegister> MarkerLiveness::deadVGPRs(const InsertPoint &P, size_t Max) const {
   std::vector<MCRegister> Unused, DeadHere;
-  const BitVector &Live = liveAt(P);
+  if (!Lanes)
+    Lanes = std::make_unique<LaneLiveness>(*Core);
+  BitVector Live = P.Before ? Lanes->liveBefore(*P.Before)
+                   : P.Block ? Lanes->liveAtEnd(*P.Block)
+                             : All;
+  Live |= liveAt(P);
   const TargetInfo &TI = RU->target();
   for (unsigned V = 0; V < VGPRBudget; ++V) {
     MCRegister R = TI.reg32(RegClass::VGPR, V);
@@ -154,6 +158,10 @@ std::vector<MCRegister> MarkerLiveness::deadVGPRs(const InsertPoint &P, size_t M
     (RU->any(Busy, R) ? DeadHere : Unused).push_back(R);
   }
   llvm::append_range(Unused, DeadHere);
+  // Last, one above the kernel's own, if its descriptor can grow.
+  if (GrowVGPR)
+    if (MCRegister R = TI.reg32(RegClass::VGPR, *GrowVGPR); R.isValid() && !RU->any(Live, R))
+      Unused.push_back(R);
   if (Unused.size() > Max)
     Unused.resize(Max);
   return Unused;

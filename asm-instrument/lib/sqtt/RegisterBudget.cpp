@@ -36,22 +36,37 @@ SGPRBudget sgprBudget(const Function &F, bool AllowGrowth) {
   return B;
 }
 
-Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
+/// The number kernel \p Name's descriptor states in \p Field, or why it
+/// cannot grow to \p NewCount \p Registers.
+static Expected<uint64_t> declaredCount(const Module &M, StringRef Name, StringRef Field,
+                                        unsigned NewCount, StringRef Registers) {
   auto Fail = [&](const Twine &Why) {
-    return createStringError(inconvertibleErrorCode(),
-                             "kernel '" + Name + "' needs " +
-                                 Twine(NewCount) + " SGPRs for the inserted code, but " + Why);
+    return createStringError(inconvertibleErrorCode(), "kernel '" + Name + "' needs " +
+                                                           Twine(NewCount) + " " + Registers +
+                                                           " for the inserted code, but " + Why);
   };
   std::optional<KernelDescriptor> D = KernelDescriptor::find(M, Name);
   if (!D)
     return Fail("its kernel descriptor was not found");
-  std::optional<uint64_t> Old = D->integer(".amdhsa_next_free_sgpr");
+  std::optional<uint64_t> Old = D->integer(Field);
   if (!Old)
-    return Fail("its .amdhsa_next_free_sgpr is not a number");
+    return Fail("its " + Field + " is not a number");
+  return *Old;
+}
+
+Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
+  Expected<uint64_t> Old =
+      declaredCount(M, Name, ".amdhsa_next_free_sgpr", NewCount, "SGPRs");
+  if (!Old)
+    return Old.takeError();
   if (NewCount > M.target().hardware().maxSGPRs())
-    return Fail("the target has " + Twine(M.target().hardware().maxSGPRs()));
+    return createStringError(inconvertibleErrorCode(),
+                             "kernel '" + Name + "' needs " + Twine(NewCount) +
+                                 " SGPRs for the inserted code, but the target has " +
+                                 Twine(M.target().hardware().maxSGPRs()));
   if (NewCount <= *Old)
     return Error::success();
+  std::optional<KernelDescriptor> D = KernelDescriptor::find(M, Name);
   unsigned Delta = NewCount - *Old;
 
   // Rewrite the descriptor and the metadata's .sgpr_count of the same
@@ -61,6 +76,45 @@ Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
   if (std::optional<KernelMetadata> Meta = KernelMetadata::find(M, Name))
     if (std::optional<uint64_t> Count = Meta->integer(".sgpr_count"))
       return Meta->setInteger(M, ".sgpr_count", *Count + Delta);
+  return Error::success();
+}
+
+std::optional<unsigned> growableVGPR(const Function &F) {
+  if (!F.isEntry())
+    return std::nullopt;
+  const Module &M = *F.parent();
+  std::optional<KernelDescriptor> D = KernelDescriptor::find(M, F.name());
+  std::optional<uint64_t> N = D ? D->integer(".amdhsa_next_free_vgpr") : std::nullopt;
+  if (!N || *N >= 256 || *N < namedVGPRCount(F))
+    return std::nullopt;
+  if (D->field(".amdhsa_accum_offset")) {
+    std::optional<uint64_t> Accum = D->integer(".amdhsa_accum_offset");
+    if (!Accum || *N > *Accum)
+      return std::nullopt;
+  }
+  return unsigned(*N);
+}
+
+Error growKernelVGPRs(Module &M, StringRef Name, unsigned NewCount) {
+  Expected<uint64_t> Old =
+      declaredCount(M, Name, ".amdhsa_next_free_vgpr", NewCount, "VGPRs");
+  if (!Old)
+    return Old.takeError();
+  if (NewCount <= *Old)
+    return Error::success();
+  std::optional<KernelDescriptor> D = KernelDescriptor::find(M, Name);
+  // The AGPRs start at accum_offset: it must stay above the VGPRs.
+  if (std::optional<uint64_t> Accum = D->integer(".amdhsa_accum_offset");
+      Accum && *Accum < alignTo(NewCount, 4))
+    if (Error E = D->setInteger(M, ".amdhsa_accum_offset", alignTo(NewCount, 4)))
+      return E;
+  // Read again: the text of the descriptor changed.
+  D = KernelDescriptor::find(M, Name);
+  if (Error E = D->setInteger(M, ".amdhsa_next_free_vgpr", NewCount))
+    return E;
+  if (std::optional<KernelMetadata> Meta = KernelMetadata::find(M, Name))
+    if (std::optional<uint64_t> Count = Meta->integer(".vgpr_count"))
+      return Meta->setInteger(M, ".vgpr_count", *Count + (NewCount - *Old));
   return Error::success();
 }
 

@@ -262,6 +262,10 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
     if (F->isEntry() && LiveOf.count(F) && S.SGPRHighWater > LiveOf[F]->budget().Budget)
       if (Error E = growKernelSGPRs(M, F->name(), S.SGPRHighWater))
         return moduleError(M, std::move(E));
+    // A VGPR above the kernel's own for parked SGPRs (growableVGPR).
+    if (F->isEntry() && LiveOf.count(F) && S.VGPRHighWater > LiveOf[F]->vgprBudget())
+      if (Error E = growKernelVGPRs(M, F->name(), S.VGPRHighWater))
+        return moduleError(M, std::move(E));
     Stats.emplace_back(F, S);
   }
 

@@ -17,6 +17,10 @@ bool isCalleeSavedVGPR(unsigned I) {
   return I >= 40 && I <= 255 && (I - 40) % 16 < 8;
 }
 
+bool isArgumentVGPR(unsigned I) { return I < 32; }
+
+bool isCalleeInputSGPR(unsigned I) { return I <= 32; }
+
 bool isCalleeSavedAGPR(unsigned I, bool HasGFX90AInsts) {
   return HasGFX90AInsts && I >= 32 && I <= 255;
 }
@@ -42,6 +46,23 @@ BitVector calleeSavedUnits(const RegisterUnits &RU) {
   AddFile(RegClass::VGPR, isCalleeSavedVGPR);
   AddFile(RegClass::AGPR, [&](unsigned I) { return isCalleeSavedAGPR(I, GFX90A); });
   return Saved;
+}
+
+BitVector calleeInputUnits(const RegisterUnits &RU) {
+  const TargetInfo &TI = RU.target();
+  BitVector Reads = RU.all();
+  for (RegClass C : {RegClass::SGPR, RegClass::VGPR, RegClass::AGPR})
+    for (unsigned I = 0;; ++I) {
+      MCRegister R = TI.reg32(C, I);
+      if (!R.isValid())
+        break;
+      if (!(C == RegClass::SGPR ? isCalleeInputSGPR(I) : C == RegClass::VGPR && isArgumentVGPR(I)))
+        RU.reset(Reads, R);
+    }
+  for (const char *Name : {"SCC", "M0"})
+    if (MCRegister R = RU.byName(Name); R.isValid())
+      RU.reset(Reads, R);
+  return Reads;
 }
 
 BitVector callClobberedUnits(const RegisterUnits &RU) {

@@ -1,5 +1,6 @@
 //===- InsertionVerifier.cpp - Inserted code changes nothing --------------===//
 #include "stinkytofu/transforms/InsertionVerifier.h"
+#include "stinkytofu/analysis/LaneLiveness.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/asm/AsmWriter.h"
 
@@ -149,9 +150,10 @@ public:
     for (unsigned K = 0; K < V.size(); ++K) {
       unsigned Key = laneKey(V[K], Lane);
       if (Write) {
-        Value Val = get(S, Sg[K]);
-        clobber(S, V[K]);
-        S[Key] = Val;
+        // The register changes in one lane: its other lanes, and the
+        // values parked there, stay.
+        S[Key] = get(S, Sg[K]);
+        S[V[K]] = Clobbered;
       } else {
         S[Sg[K]] = get(S, Key);
         S.erase(Key);
@@ -251,7 +253,16 @@ Error InsertionSnapshot::verify(
     // labels already passed): where each starts in Run, the state there.
     std::vector<const Instruction *> Run;
     SmallVector<std::pair<std::string, std::pair<size_t, RunChecker::State>>, 2> Heads;
+    // The vector registers the run writes: a lane write ignores EXEC, a
+    // VALU write leaves the inactive lanes, so the check is "no lane of it
+    // is read again" (LaneLiveness), whatever the symbolic state says.
+    SmallVector<MCRegister, 2> VectorWrites;
+    const TargetInfo &TI = L.units().target();
     auto Step = [&](const Instruction &I, RunChecker::State &St) {
+      for (MCRegister R : I.facts().Defs)
+        if (RegClass K = TI.classOf(R);
+            (K == RegClass::VGPR || K == RegClass::AGPR) && !is_contained(VectorWrites, R))
+          VectorWrites.push_back(R);
       if (!isConditionalBranch(I)) {
         C.step(I, St);
         return;
@@ -270,8 +281,21 @@ Error InsertionSnapshot::verify(
       RunChecker::State S;
       const Instruction *Prev;
       bool AfterLabel;
+      SmallVector<MCRegister, 2> VectorWrites;
+      const BasicBlock *End; ///< the block of the run's last instruction
     };
     std::optional<OpenRun> Ended; // a run waiting for the next original instruction
+    std::optional<LaneLiveness> Lanes; // made for the first vector write
+    const BasicBlock *RunBlock = nullptr;
+    const BasicBlock *Block = nullptr; // the block being walked
+    auto EndRun = [&]() {
+      Ended = OpenRun{S, Prev, LabelSincePrev, std::move(VectorWrites), RunBlock};
+      VectorWrites.clear();
+    };
+    auto Where = [](const Instruction *Next) {
+      return Next ? ("before '" + StringRef(instructionText(*Next)).trim() + "'").str()
+                  : std::string("at the end");
+    };
     auto Close = [&](const Instruction *Next) {
       if (!Ended)
         return;
@@ -285,14 +309,11 @@ Error InsertionSnapshot::verify(
       else
         LiveSet = nullptr;
       for (auto &[U, V] : Ended->S) {
-        if (V == original(U))
+        // A lane key is no register: its VGPR's own unit stands for it.
+        if (V == original(U) || U >= LaneKeys)
           continue;
         if (!LiveSet || LiveSet->test(U)) {
-          std::string Where = Next ? ("before '" + StringRef(instructionText(*Next)).trim() +
-                                      "'")
-                                         .str()
-                                   : std::string("at the end");
-          Problem("function '" + F.name() + "': inserted code " + Where +
+          Problem("function '" + F.name() + "': inserted code " + Where(Next) +
                   " changes register unit " + Twine(U) + " (" +
                   L.units().describe([&] {
                     BitVector B = L.units().none();
@@ -302,15 +323,27 @@ Error InsertionSnapshot::verify(
                   "), which the original program may still read");
         }
       }
+      if (!Ended->VectorWrites.empty()) {
+        if (!Lanes)
+          Lanes.emplace(L, &Inserted);
+        // Next follows the run in its block, or the run ended its block.
+        BitVector LaneLive = Next && Block == Ended->End ? Lanes->liveBefore(*Next)
+                                                         : Lanes->liveAtEnd(*Ended->End);
+        for (MCRegister R : Ended->VectorWrites)
+          if (L.units().any(LaneLive, R))
+            Problem("function '" + F.name() + "': inserted code " + Where(Next) + " writes " +
+                    TI.asmName(R) + ", a lane of which the original program may still read");
+      }
       Ended.reset();
     };
     for (const BasicBlock &BB : F.blocks()) {
+      Block = &BB;
       bool InsertedBlock = InsertedBlocks.contains(&BB);
       if (BB.hasLabel() && !InsertedBlock) {
         // No run spans an original label: one that is open ended here, at
         // the end of the previous block.
         if (InRun) {
-          Ended = OpenRun{S, Prev, LabelSincePrev};
+          EndRun();
           InRun = false;
         }
         LabelSincePrev = true;
@@ -332,7 +365,7 @@ Error InsertionSnapshot::verify(
       for (const Instruction &I : BB.instructions()) {
         if (!Inserted.contains(&I)) {
           if (InRun) {
-            Ended = OpenRun{S, Prev, LabelSincePrev};
+            EndRun();
             LabelSinceRun = false;
             InRun = false;
           }
@@ -365,15 +398,17 @@ Error InsertionSnapshot::verify(
                 Step(*Run[K], S);
             }
             Run.push_back(&I);
+            RunBlock = &BB;
             continue;
           }
         }
         Run.push_back(&I);
         Step(I, S);
+        RunBlock = &BB;
       }
     }
     if (InRun)
-      Ended = OpenRun{S, Prev, LabelSincePrev};
+      EndRun();
     Close(nullptr);
     for (auto &P : Pending)
       Problem("function '" + F.name() + "': inserted branch to '" + P.first +

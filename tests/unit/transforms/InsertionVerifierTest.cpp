@@ -121,4 +121,45 @@ TEST(InsertionVerifierTest, RejectsAChangedStream) {
   EXPECT_NE(E.find("is not the original instruction"), std::string::npos) << E;
 }
 
+/// v1 is dead before its first write; s4 and s5 live until the add. With
+/// \p ExecChanges, v1's second write is under another EXEC than the add.
+std::string laneText(bool ExecChanges) {
+  return (llvm::Twine("\t.text\n"
+                      "k:\n"
+                      "\ts_mov_b32 s4, 1\n"
+                      "\ts_mov_b32 s5, 2\n"
+                      "\tv_mov_b32_e32 v1, 7\n") +
+          (ExecChanges ? "\ts_mov_b64 exec, s[2:3]\n" : "") +
+          "\tv_mov_b32_e32 v1, s4\n" + (ExecChanges ? "\ts_mov_b64 exec, -1\n" : "") +
+          "\tv_add_u32_e32 v1, s5, v1\n"
+          "\tglobal_store_dword v0, v1, s[0:1]\n"
+          "\ts_endpgm\n")
+      .str();
+}
+
+TEST(InsertionVerifierTest, FollowsTwoSgprsThroughTwoLanesOfOneVgpr) {
+  // Writing lane 1 leaves the value parked in lane 0.
+  Fixture X(laneText(false));
+  for (llvm::StringRef Line :
+       {"v_writelane_b32 v1, s4, 0", "v_writelane_b32 v1, s5, 1", "s_mov_b32 s4, 7",
+        "s_mov_b32 s5, 8", "v_readlane_b32 s4, v1, 0", "v_readlane_b32 s5, v1, 1"})
+    X.insertBefore(2 + X.Inserted.size(), Line);
+  EXPECT_EQ(X.verify(), "");
+}
+
+TEST(InsertionVerifierTest, RejectsALaneWriteToAVgprLiveInOtherLanes) {
+  // v1's second write is under another EXEC than the first: the lanes it
+  // leaves are read by the add after EXEC is widened again.
+  Fixture X(laneText(true));
+  X.insertBefore(4, "v_writelane_b32 v1, s4, 0");
+  X.insertBefore(5, "v_readlane_b32 s4, v1, 0");
+  std::string E = X.verify();
+  EXPECT_NE(E.find("writes v1, a lane of which"), std::string::npos) << E;
+  // Without the EXEC change, v1 is free before its second write.
+  Fixture Y(laneText(false));
+  Y.insertBefore(3, "v_writelane_b32 v1, s4, 0");
+  Y.insertBefore(4, "v_readlane_b32 s4, v1, 0");
+  EXPECT_EQ(Y.verify(), "");
+}
+
 } // namespace

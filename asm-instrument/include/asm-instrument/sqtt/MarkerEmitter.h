@@ -66,6 +66,8 @@ struct EmitStats {
   unsigned BranchesToRelax = 0;
   /// One past the highest SGPR the inserted code uses (0: none).
   unsigned SGPRHighWater = 0;
+  /// One past the highest VGPR an SGPR was parked in (0 for none).
+  unsigned VGPRHighWater = 0;
   bool CachedPredicate = false;
 
   unsigned markers() const { return Entry + Exit + User + Barrier + Memory + AddressTraces; }

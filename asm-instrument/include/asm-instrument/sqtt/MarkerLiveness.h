@@ -12,9 +12,10 @@
 // (CallingConvention.h) are dead at its returns instead of live. Without the
 // refinement no register is ever dead before a return, and no exit marker
 // that needs M0 could be placed there. In such a function a call ends the
-// liveness of nothing, since its callee may write less than it may clobber,
-// and a callee outside the module reads everything but SCC and M0 (no
-// convention passes a value in them).
+// liveness of nothing, since its callee may write less than it may clobber.
+// In every function, a callee outside the module reads only what the
+// convention passes it (CallingConvention.h: s0-s32, v0-v31, none of SCC
+// and M0); callee-saved registers live across the call stay live.
 //
 // Scratch SGPRs come from the function's budget (RegisterBudget.h): its own
 // registers first, then, for a kernel that may grow, the ones above. VGPRs
@@ -26,6 +27,7 @@
 
 #include "asm-instrument/sqtt/MarkerSites.h"
 #include "asm-instrument/sqtt/RegisterBudget.h"
+#include "stinkytofu/analysis/LaneLiveness.h"
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "llvm/ADT/BitVector.h"
@@ -75,11 +77,13 @@ public:
   /// 32-bit SGPRs dead at \p P: the function's own, lowest first, then the
   /// ones above its budget up to the limit; at most \p Max of them.
   std::vector<llvm::MCRegister> deadSGPRs(const InsertPoint &P, size_t Max = SIZE_MAX) const;
-  /// VGPRs dead at \p P that an SGPR may be parked in (SgprSpill.h): the
-  /// function's own below v256 (no s_set_vgpr_msb needed), those live
-  /// nowhere in the function first. VGPR liveness is per register, not per
-  /// lane (Liveness.h): one live nowhere holds no lane anyone reads, even
-  /// under a partial EXEC.
+  /// VGPRs at \p P none of whose lanes the program may still read
+  /// (LaneLiveness.h: v_writelane_b32 writes its lane whatever EXEC is), that
+  /// an SGPR may be parked in (SgprSpill.h): the function's own below v256
+  /// (no s_set_vgpr_msb needed), those it never names first, then the one a
+  /// kernel may grow to (RegisterBudget.h). In a callable
+  /// function there are none: its caller's inactive lanes are in every
+  /// VGPR. Asked before the function changes.
   std::vector<llvm::MCRegister> deadVGPRs(const InsertPoint &P, size_t Max = SIZE_MAX) const;
   /// A 32-bit SGPR (the function's own if one is, else one above its
   /// budget) that is live nowhere in the function and written by none of
@@ -89,9 +93,13 @@ public:
 private:
   LivenessOptions Options;
   std::unique_ptr<Liveness> Core;
+  /// Made on the first deadVGPRs question.
+  mutable std::unique_ptr<LaneLiveness> Lanes;
   std::unique_ptr<RegisterUnits> RU;
   SGPRBudget Budget;
   unsigned VGPRBudget = 0; ///< v0 .. v[VGPRBudget-1] are the function's own
+  /// A kernel's VGPR above its own that it may grow to (growableVGPR).
+  std::optional<unsigned> GrowVGPR;
   llvm::BitVector Busy; ///< live somewhere or written somewhere
   llvm::BitVector All;
   /// s0 .. s[Budget.Limit-1] with their units, looked up once: every

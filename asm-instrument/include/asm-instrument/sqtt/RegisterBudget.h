@@ -8,6 +8,8 @@
 // up to the target's SGPR limit, and raises `.amdhsa_next_free_sgpr` and the
 // metadata's `.sgpr_count` of that kernel by the same amount. A callable
 // function cannot grow (its callers' descriptors count its registers).
+// A kernel's VGPRs grow the same way, by one, for lanes to park SGPRs in
+// where none of its own VGPRs is free in every lane.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_SQTT_REGISTERBUDGET_H
@@ -38,6 +40,17 @@ std::optional<unsigned> kernelNextFreeSGPR(const Module &M, llvm::StringRef Name
 /// metadata `.sgpr_count` by the same amount. An error when the descriptor
 /// or the metadata entry cannot be found or does not hold a number.
 llvm::Error growKernelSGPRs(Module &M, llvm::StringRef Name, unsigned NewCount);
+
+/// The index of a VGPR that kernel \p F may take above all it and its
+/// callees use, to park SGPRs in its lanes (SgprSpill.h): N for a
+/// descriptor that states `.amdhsa_next_free_vgpr N` as a number below 256.
+/// With `.amdhsa_accum_offset` (gfx90a and later: the AGPRs follow the
+/// VGPRs in one file) only when no AGPR is allocated, N >= accum_offset.
+std::optional<unsigned> growableVGPR(const Function &F);
+/// Raises kernel \p Name's `.amdhsa_next_free_vgpr` to \p NewCount (and its
+/// `.amdhsa_accum_offset` to cover it, a multiple of 4) and its metadata
+/// `.vgpr_count` by the same amount.
+llvm::Error growKernelVGPRs(Module &M, llvm::StringRef Name, unsigned NewCount);
 
 } // namespace stinkytofu::sqtt
 

@@ -14,6 +14,13 @@
 //   AGPRs  a32-a255 on targets with the gfx90a instructions (gfx90a, gfx942,
 //          gfx950); none on gfx908
 //
+// Arguments go in s0-s29 (with the implicit ones: private segment buffer,
+// dispatch and queue pointers, workgroup IDs) and v0-v31 (v31 also carries
+// the packed work-item IDs); s30:s31 hold the return address and s32 the
+// stack pointer. These are the only SGPRs and VGPRs a callee reads as
+// inputs: it keeps the callee-saved ones as they were and gives no meaning
+// to the others.
+//
 // Everything else, including SCC, VCC, EXEC, M0, the trap temporaries and
 // VGPRs above v255, is taken as clobbered by a call to an unknown callee.
 //
@@ -28,6 +35,9 @@ namespace stinkytofu {
 
 bool isCalleeSavedSGPR(unsigned Index);
 bool isCalleeSavedVGPR(unsigned Index);
+bool isArgumentVGPR(unsigned Index);
+/// s0-s32: the arguments, the return address and the stack pointer.
+bool isCalleeInputSGPR(unsigned Index);
 /// \p HasGFX90AInsts: the target has the gfx90a instructions (see below).
 bool isCalleeSavedAGPR(unsigned Index, bool HasGFX90AInsts);
 /// Whether \p TI's subtarget has FeatureGFX90AInsts (what LLVM keys the
@@ -38,6 +48,10 @@ bool hasGFX90AInsts(const TargetInfo &TI);
 llvm::BitVector calleeSavedUnits(const RegisterUnits &RU);
 /// The complement: what a call to a callee we cannot see may write.
 llvm::BitVector callClobberedUnits(const RegisterUnits &RU);
+/// What a callee we cannot see, called by the convention, may read: its
+/// input SGPRs and VGPRs, and every register outside the SGPR, VGPR and
+/// AGPR files but SCC and M0 (no argument is passed in them).
+llvm::BitVector calleeInputUnits(const RegisterUnits &RU);
 
 } // namespace stinkytofu
 

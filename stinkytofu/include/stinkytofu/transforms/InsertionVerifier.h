@@ -15,9 +15,16 @@
 //      with each back edge's until it is stable); a register copied away and back
 //      (`s_mov_b32 sX, m0` ... `s_mov_b32 m0, sX`), or SCC saved and
 //      restored (`s_cselect_b32 sX, 1, 0` ... `s_cmp_lg_u32 sX, 0`) counts
-//      as unchanged; anything else written must be dead at that point in the
-//      original program (Liveness computed before the change, with every
-//      block's sets: Liveness::computeAllInstructionSets).
+//      as unchanged, and so does an SGPR parked in a lane of a VGPR
+//      (`v_writelane_b32 vD, sX, L` ... `v_readlane_b32 sX, vD, L`: each
+//      lane holds its own value, on every path); anything else written must
+//      be dead at that point in the original program (Liveness computed
+//      before the change, with every block's sets:
+//      Liveness::computeAllInstructionSets). A vector register the code
+//      writes must be dead in every lane (LaneLiveness, computed on the
+//      changed function with the inserted code left out): a lane write
+//      ignores EXEC, and an EXEC-masked write leaves lanes that register
+//      liveness does not follow.
 //
 // Usage: take an InsertionSnapshot of the module before inserting, record
 // what the pass creates, then verify().
