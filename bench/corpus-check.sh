@@ -29,13 +29,16 @@
 #   layout of bench/build-corpus.sh) and the failure classes, each with its
 #   first error lines, its count per variant/target and a command that
 #   reproduces it. Takes -j N (default: nproc), --checks LIST (roundtrip,
-#   instrument,o3,input), --failures FILE (every failing file's first lines)
-#   and several DIRs.
+#   instrument,o3,input), --match REGEX (files whose path under DIR matches),
+#   --failures FILE (every failing file's first lines), --results FILE (each
+#   file's results as it is checked; --summarize FILE prints their tables
+#   while the run goes on) and several DIRs.
 #
 # Usage: bench/corpus-check.sh [--instrument | --end-to-end] [--opt PATH]
 #                              [--funcmap-tool PATH] [DIR]
-#        bench/corpus-check.sh --full [-j N] [--checks LIST] [--failures FILE]
-#                              [--opt PATH] [DIR ...]
+#        bench/corpus-check.sh --full [-j N] [--checks LIST] [--match REGEX]
+#                              [--failures FILE] [--results FILE] [--opt PATH] [DIR ...]
+#        bench/corpus-check.sh --full --summarize FILE
 #   DIR     defaults to $STINKYTOFU_CORPUS; when neither is given the check is
 #           skipped (exit 77, which ctest reports as skipped).
 #   --opt   the stinkytofu-opt binary (default: $STINKYTOFU_OPT, else
@@ -55,7 +58,7 @@ for arg in "$@"; do
     args=()
     for arg in "$@"; do [ "$arg" = --full ] || args+=("$arg"); done
     dirs=0
-    for arg in "${args[@]}"; do [ -d "$arg" ] && dirs=1; done
+    for arg in "${args[@]}"; do [ -d "$arg" ] || [ "$arg" = --summarize ] && dirs=1; done
     if [ "$dirs" = 0 ]; then
       if [ -z "${STINKYTOFU_CORPUS:-}" ]; then
         echo "corpus-check: no directory given and STINKYTOFU_CORPUS is not set: skipped"
@@ -79,7 +82,7 @@ while [ $# -gt 0 ]; do
     --opt=*) opt="${1#--opt=}"; shift ;;
     --funcmap-tool) funcmap_tool="$2"; shift 2 ;;
     --funcmap-tool=*) funcmap_tool="${1#--funcmap-tool=}"; shift ;;
-    -h|--help) sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "corpus-check: unknown option $1" >&2; exit 2 ;;
     *) dir="$1"; shift ;;
   esac

@@ -24,11 +24,14 @@ Files are grouped by variant and target: a file at DIR/<variant>/<target>/...
 file in the row `.`; the column is the processor of its directive.
 """
 import argparse
+import hashlib
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import threading
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -228,7 +231,7 @@ def group_of(rel):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("dirs", nargs="+", metavar="DIR")
+    parser.add_argument("dirs", nargs="*", metavar="DIR")
     parser.add_argument("--opt", default=os.environ.get("STINKYTOFU_OPT",
                                                         str(ROOT / "build/bin/stinkytofu-opt")))
     parser.add_argument("--checks", default=",".join(CHECKS))
@@ -236,12 +239,24 @@ def main():
     parser.add_argument("--failures", help="write every failing file's first lines here")
     parser.add_argument("--match", metavar="REGEX",
                         help="only the files whose path under DIR matches (re.search)")
+    parser.add_argument("--results", metavar="FILE",
+                        help="append each file's results to FILE (JSON lines) as it is checked")
+    parser.add_argument("--summarize", metavar="FILE",
+                        help="print the tables of a --results file (of a run that may still go "
+                             "on) instead of checking")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
     checks = [c for c in args.checks.split(",") if c]
     unknown = [c for c in checks if c not in CHECKS]
     if unknown:
         parser.error(f"unknown check {', '.join(unknown)} (known: {', '.join(CHECKS)})")
+    if args.summarize:
+        with open(args.summarize) as f:
+            entries = [json.loads(line) for line in f if line.endswith("\n")]
+        checks = [c for c in CHECKS if any(c in e["results"] for e in entries)]
+        return summarize(entries, checks, args.opt, args.failures, None)
+    if not args.dirs:
+        parser.error("no DIR given")
     llvm = os.environ.get("LLVM_TOOLS_DIR", "/usr/lib/llvm-22/bin")
     for tool in [args.opt, f"{llvm}/llvm-mc", f"{llvm}/llvm-objdump"]:
         if not os.access(tool, os.X_OK):
@@ -257,36 +272,52 @@ def main():
                   and (not args.match or re.search(args.match, p.relative_to(base).as_posix()))]
     if not files:
         sys.exit(f"corpus-check: no .s or .s.txt file under {' '.join(args.dirs)}")
+    # In an order that mixes variants, targets and suites: the files checked
+    # so far are a fair sample of the whole (see --summarize).
+    files.sort(key=lambda f: hashlib.sha1(str(f[1]).encode()).digest())
 
     checker = Checker(args.opt, llvm, checks)
     done = 0
+    lock = threading.Lock()
+    results_file = open(args.results, "a") if args.results else None
 
     def one(item):
         nonlocal done
-        result = checker.check(item[1])
-        done += 1
-        if args.quiet:
-            pass
-        elif sys.stderr.isatty():
-            print(f"\r{done}/{len(files)}", end="", file=sys.stderr, flush=True)
-        elif done % max(25, len(files) // 20) == 0:
-            print(f"{done}/{len(files)} files checked", file=sys.stderr, flush=True)
-        return result
+        base, path = item
+        target, res = checker.check(path)
+        entry = {"path": str(path), "cell": [group_of(path.relative_to(base).as_posix()), target],
+                 "results": res}
+        with lock:
+            done += 1
+            if results_file:
+                results_file.write(json.dumps(entry) + "\n")
+                results_file.flush()
+            if args.quiet:
+                pass
+            elif sys.stderr.isatty():
+                print(f"\r{done}/{len(files)}", end="", file=sys.stderr, flush=True)
+            elif done % max(25, len(files) // 20) == 0:
+                print(f"{done}/{len(files)} files checked", file=sys.stderr, flush=True)
+        return entry
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(one, files))
+        entries = list(pool.map(one, files))
     if not args.quiet and sys.stderr.isatty():
         print(file=sys.stderr)
+    return summarize(entries, checks, args.opt, args.failures, len(files))
 
+
+def summarize(entries, checks, opt, failures_path, total):
+    """Prints the table and the failure classes of the checked files; 1 when a
+    failing check failed."""
     # (variant, target) -> check -> [ok, total]; refusals; failure classes.
     table = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     refused = defaultdict(lambda: [0, 0])  # markers refused, files with a refusal
     classes = defaultdict(lambda: {"cells": Counter(), "example": None, "text": ""})
     failing = []
-    for (base, path), (target, res) in zip(files, results):
-        rel = path.relative_to(base).as_posix()
-        cell = (group_of(rel), target)
-        for name, (ok, message, extra) in res.items():
+    for entry in sorted(entries, key=lambda e: e["path"]):
+        path, cell = entry["path"], tuple(entry["cell"])
+        for name, (ok, message, extra) in entry["results"].items():
             table[cell][name][1] += 1
             table[cell][name][0] += ok
             if name == "instrument" and ok and extra.get("refused"):
@@ -300,15 +331,15 @@ def main():
                 failing.append((name, path, message))
 
     print_table(checks, table, refused)
-    print_classes(classes, args.opt)
-    if args.failures:
-        with open(args.failures, "w") as out:
+    print_classes(classes, opt)
+    if failures_path:
+        with open(failures_path, "w") as out:
             for name, path, message in failing:
                 out.write(f"FAIL {name} {path}\n" + "".join(f"    {l}\n"
                                                             for l in message.splitlines()))
     failed = sum(1 for name, _, _ in failing if name in FAILING)
-    total = len(files)
-    print(f"{total} files; {failed} failed checks "
+    checked = f"{len(entries)} files" + ("" if total in (None, len(entries)) else f" of {total}")
+    print(f"{checked}; {failed} failed checks "
           f"({', '.join(c for c in checks if c in FAILING) or 'no failing check'})"
           + ("; input findings are counted, not failures" if "input" in checks else ""))
     return 1 if failed else 0
