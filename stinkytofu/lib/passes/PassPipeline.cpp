@@ -67,6 +67,11 @@ ArrayRef<const char *> hazardRepairPasses() {
   return Passes;
 }
 
+ArrayRef<const char *> controlFlowRecoveryPasses() {
+  static const char *const Passes[] = {"LongBranchLoweringPass", "CallTargetRecoveryPass"};
+  return Passes;
+}
+
 Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   if (Level > 3)
     return createStringError(inconvertibleErrorCode(),
@@ -77,14 +82,14 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   // raised first (a no-op otherwise). The memory waits are recomputed after
   // the rewrites that can move a use; the hazard waits are put back after
   // the last rewrite (deleting a copy brings a producer nearer its reader).
-  std::vector<std::string> Pipeline{"Verifier",
-                                    "RaiseVgprMsbPass",
-                                    "CFGBuilder",
-                                    "AsmMovePropagationPass",
-                                    "StinkyRemoveWaitCntPass",
-                                    "StinkyWaitCntInsertionPass",
-                                    "InsertVgprMsbPass",
-                                    "SetMatrixReusePass=ifSupported"};
+  // Long branches and calls are followed first: an s_setpc_b64 taken for a
+  // return would end the paths the wait insertion and the verifiers follow.
+  std::vector<std::string> Pipeline{"Verifier"};
+  llvm::append_range(Pipeline, controlFlowRecoveryPasses());
+  llvm::append_range(Pipeline, std::initializer_list<const char *>{
+                                   "RaiseVgprMsbPass", "CFGBuilder", "AsmMovePropagationPass",
+                                   "StinkyRemoveWaitCntPass", "StinkyWaitCntInsertionPass",
+                                   "InsertVgprMsbPass", "SetMatrixReusePass=ifSupported"});
   llvm::append_range(Pipeline, hazardRepairPasses());
   return Pipeline;
 }
@@ -96,17 +101,22 @@ size_t endPipelineProven(std::vector<std::string> &Specs, const PassRegistry &R)
     const PassInfo *Info = R.find(passName(Spec));
     return Info && Info->Effect == CodeEffect::Changes;
   };
-  auto LastChange = std::find_if(Specs.rbegin(), Specs.rend(), ChangesCode);
-  if (LastChange == Specs.rend())
+  auto FirstChange = std::find_if(Specs.begin(), Specs.end(), ChangesCode);
+  if (FirstChange == Specs.end())
     return Specs.size();
-  size_t After = Specs.rend() - LastChange;
-  // Whether \p Name runs after the last change (by its name or an alias).
-  auto RunsAfter = [&](StringRef Name) {
+  // Whether \p Name runs in [Begin, End) (by its name or an alias).
+  auto RunsIn = [&](size_t Begin, size_t End, StringRef Name) {
     const PassInfo *Wanted = R.find(Name);
-    return std::any_of(Specs.begin() + After, Specs.end(), [&](const std::string &Spec) {
-      return R.find(passName(Spec)) == Wanted;
-    });
+    return std::any_of(Specs.begin() + Begin, Specs.begin() + End,
+                       [&](const std::string &Spec) { return R.find(passName(Spec)) == Wanted; });
   };
+  size_t First = FirstChange - Specs.begin();
+  if (!llvm::all_of(controlFlowRecoveryPasses(),
+                    [&](StringRef Name) { return RunsIn(0, First, Name); }))
+    Specs.insert(Specs.begin(), controlFlowRecoveryPasses().begin(),
+                 controlFlowRecoveryPasses().end());
+  size_t After = Specs.rend() - std::find_if(Specs.rbegin(), Specs.rend(), ChangesCode);
+  auto RunsAfter = [&](StringRef Name) { return RunsIn(After, Specs.size(), Name); };
   if (!llvm::all_of(hazardRepairPasses(), RunsAfter))
     Specs.insert(Specs.begin() + After, hazardRepairPasses().begin(),
                  hazardRepairPasses().end());

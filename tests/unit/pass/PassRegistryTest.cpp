@@ -178,29 +178,35 @@ TEST(PassPipelineTest, EndPipelineProven) {
             (Specs{"CFGBuilder", "EstimateAsmCyclesPass", "HazardRecognizerPass"}));
 
   EXPECT_EQ(Proven({"CFGBuilder", "AsmMovePropagationPass=", "DumpStinkyModulePass"}, &First),
-            (Specs{"CFGBuilder", "AsmMovePropagationPass=", "HazardRecognizerPass",
-                   "InsertWaitAluPass", "InsertDelayAluPass", "DumpStinkyModulePass",
-                   "WaitCntVerifier", "HazardVerifier"}));
-  EXPECT_EQ(First, 6u);
-
-  // The repair already after the last change, a verifier already there
-  // (by its alias): only the other verifier.
-  EXPECT_EQ(Proven({"StinkyRemoveNopPass", "HazardRecognizerPass", "InsertWaitAluPass",
-                    "InsertDelayAluPass", "WaitCntValidationCheckPass=warnRedundant"},
-                   &First),
-            (Specs{"StinkyRemoveNopPass", "HazardRecognizerPass", "InsertWaitAluPass",
-                   "InsertDelayAluPass", "WaitCntValidationCheckPass=warnRedundant",
+            (Specs{"LongBranchLoweringPass", "CallTargetRecoveryPass", "CFGBuilder",
+                   "AsmMovePropagationPass=", "HazardRecognizerPass", "InsertWaitAluPass",
+                   "InsertDelayAluPass", "DumpStinkyModulePass", "WaitCntVerifier",
                    "HazardVerifier"}));
-  EXPECT_EQ(First, 5u);
+  EXPECT_EQ(First, 8u);
 
-  // A repair pass before the last change does not count.
+  // The recovery before the first change, the repair after the last, a
+  // verifier already there (by its alias): only the other verifier.
+  EXPECT_EQ(Proven({"LongBranchLoweringPass", "CallTargetRecoveryPass", "StinkyRemoveNopPass",
+                    "HazardRecognizerPass", "InsertWaitAluPass", "InsertDelayAluPass",
+                    "WaitCntValidationCheckPass=warnRedundant"},
+                   &First),
+            (Specs{"LongBranchLoweringPass", "CallTargetRecoveryPass", "StinkyRemoveNopPass",
+                   "HazardRecognizerPass", "InsertWaitAluPass", "InsertDelayAluPass",
+                   "WaitCntValidationCheckPass=warnRedundant", "HazardVerifier"}));
+  EXPECT_EQ(First, 7u);
+
+  // A repair pass before the last change does not count, nor a recovery
+  // pass after the first.
   EXPECT_EQ(Proven({"HazardRecognizerPass", "InsertWaitAluPass", "InsertDelayAluPass",
-                    "RemoveDelayAluPass"}),
-            (Specs{"HazardRecognizerPass", "InsertWaitAluPass", "InsertDelayAluPass",
-                   "RemoveDelayAluPass", "HazardRecognizerPass", "InsertWaitAluPass",
-                   "InsertDelayAluPass", "WaitCntVerifier", "HazardVerifier"}));
+                    "RemoveDelayAluPass", "LongBranchLoweringPass", "CallTargetRecoveryPass"}),
+            (Specs{"LongBranchLoweringPass", "CallTargetRecoveryPass", "HazardRecognizerPass",
+                   "InsertWaitAluPass", "InsertDelayAluPass", "RemoveDelayAluPass",
+                   "HazardRecognizerPass", "InsertWaitAluPass", "InsertDelayAluPass",
+                   "LongBranchLoweringPass", "CallTargetRecoveryPass", "WaitCntVerifier",
+                   "HazardVerifier"}));
 
-  // -O: the repair is part of the pipeline, the verifiers are added.
+  // -O: the recovery and the repair are part of the pipeline, the
+  // verifiers are added.
   Expected<Specs> O3 = standardPipeline(3);
   ASSERT_TRUE(static_cast<bool>(O3));
   Specs Expected = *O3;

@@ -26,9 +26,10 @@ namespace stinkytofu {
 /// errors. Names are not looked up here.
 llvm::Expected<std::vector<std::string>> parsePassPipeline(llvm::StringRef Text);
 
-/// The pipeline of `-O<Level>` (0-3): the reference's gfx1250 pipeline in
-/// its order, restricted to the passes StinkyTofu has, then the hazard
-/// repair (hazardRepairPasses). docs/passes.md lists it.
+/// The pipeline of `-O<Level>` (0-3): the control-flow recovery
+/// (controlFlowRecoveryPasses), the reference's gfx1250 pipeline in its
+/// order, restricted to the passes StinkyTofu has, then the hazard repair
+/// (hazardRepairPasses). docs/passes.md lists it.
 llvm::Expected<std::vector<std::string>> standardPipeline(unsigned Level);
 
 /// The passes that put back the waits a code change may have taken away, in
@@ -37,13 +38,19 @@ llvm::Expected<std::vector<std::string>> standardPipeline(unsigned Level);
 /// target without its kind of wait.
 llvm::ArrayRef<const char *> hazardRepairPasses();
 
+/// The passes that let the analyses follow control where assembly hides
+/// it, in the order they run: the targets of long branches
+/// (`s_setpc_b64`, `s_add_pc_i64`), then of calls. They change no code.
+llvm::ArrayRef<const char *> controlFlowRecoveryPasses();
+
 /// Makes \p Specs end proven (docs/passes.md, "How pipelines end"): when a
 /// pass that changes code (CodeEffect::Changes in \p R) is in it, the
-/// hazard repair passes go right after the last such pass, unless all of
-/// them run after it already, and `WaitCntVerifier` and `HazardVerifier`
-/// end the pipeline, each unless it runs after that pass already. Returns
-/// the index of the first verifier added (Specs.size() when none was).
-/// A pipeline without such a pass is left as it is.
+/// control-flow recovery passes go first, unless both run before the first
+/// such pass already; the hazard repair passes go right after the last such
+/// pass, unless all of them run after it already; and `WaitCntVerifier` and
+/// `HazardVerifier` end the pipeline, each unless it runs after that pass
+/// already. Returns the index of the first verifier added (Specs.size()
+/// when none was). A pipeline without such a pass is left as it is.
 size_t endPipelineProven(std::vector<std::string> &Specs, const PassRegistry &R);
 
 /// Creates each spec's pass from \p R and appends it to \p PM; the first
