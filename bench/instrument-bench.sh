@@ -7,16 +7,20 @@
 # corpus-local/ when it is there. The ratio should stay within 1.5 and the
 # time grow linearly with the calls.
 #
-# Usage: bench/instrument-bench.sh [-n N] [--callgrind] [--opt PATH] [FILE ...]
+# Usage: bench/instrument-bench.sh [-n N] [--callgrind] [--opt PATH] [--no-verify] [FILE ...]
+#   --no-verify: instrument without the insertion verifier (verify=0; it is
+#         on by default), to measure what the proof costs
 #   FILE: more kernels to time (default: the DGEMM of corpus-local/, if any)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 args=()
 files=()
+verify=verify
 while [ $# -gt 0 ]; do
   case "$1" in
     -n|--opt) args+=("$1" "$2"); shift 2 ;;
+    --no-verify) verify=verify=0; shift ;;
     -*) args+=("$1"); shift ;;
     *) files+=("$1"); shift ;;
   esac
@@ -32,5 +36,5 @@ if [ ${#files[@]} -eq 0 ]; then
   done
 fi
 exec "$root/bench/bench-identity.sh" "${args[@]+"${args[@]}"}" \
-  --opt-args "--LongBranchLoweringPass --CallTargetRecoveryPass --SQTTInstrumentPass=functions=1,barriers,memory=4:8,verify" \
+  --opt-args "--LongBranchLoweringPass --CallTargetRecoveryPass --SQTTInstrumentPass=functions=1,barriers,memory=4:8,$verify" \
   "$work"/activation-{10,100,1000}.s "${files[@]+"${files[@]}"}"

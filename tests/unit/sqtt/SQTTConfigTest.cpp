@@ -33,6 +33,10 @@ TEST(SQTTConfigTest, DefaultsAreTheSpecs) {
   EXPECT_EQ(C->ShaderClockBits, 0u);
   EXPECT_EQ(C->ShaderClockShift, 4u);
   EXPECT_EQ(C->MemBarrier, MemBarrierMode::Fence);
+  // What the pass writes is proven unless the caller opts out.
+  EXPECT_TRUE(C->Verify);
+  ASSERT_FALSE(bool(C->applyArguments(parsePassArguments("verify=0"))));
+  EXPECT_FALSE(C->Verify);
 }
 
 TEST(SQTTConfigTest, ReadsEveryVariable) {

@@ -22,9 +22,9 @@
 // SQTT_MEM_BARRIER is accepted and checked but has no effect: it selects an
 // IR-level reordering boundary, and placement in final assembly is exact.
 // Output settings have no variable: arguments funcmap-out=FILE,
-// funcmap-in-asm, verify (the instrumentation verifier), stats (printed to
-// the context's statsStream(), with the density report), density-warn=N
-// (MarkerDensity.h), which a driver's options may supply
+// funcmap-in-asm, verify (the instrumentation verifier, on unless verify=0),
+// stats (printed to the context's statsStream(), with the density report),
+// density-warn=N (MarkerDensity.h), which a driver's options may supply
 // (addPasses' leading arguments). An invalid value is an error that names
 // the variable or argument.
 //
@@ -93,7 +93,9 @@ struct SQTTConfig {
   /// pass writes no file itself.
   std::string FuncmapOut;
   bool FuncmapInAsm = false;
-  bool Verify = false;
+  /// The insertion verifier runs unless turned off (`verify=0`): what the
+  /// pass writes is proven by default.
+  bool Verify = true;
   bool Stats = false;
   /// Warn about a loop body with more than one marker record per this many
   /// instructions (0: never); set, it warns also without `stats`.
