@@ -48,6 +48,7 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
   // in s[30:31]): a callee outside the module reads its inputs only.
   Options.UnknownCalleeReads = calleeInputUnits(*RU);
   if (Callers) {
+    LanesAfterReturn = Callers->LanesAfterReturn;
     // Both bound what is read after a return.
     if (Options.LiveAfterReturn)
       *Options.LiveAfterReturn &= Callers->LiveAfterReturn;
@@ -144,10 +145,8 @@ std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t M
 
 std::vector<MCRegister> MarkerLiveness::deadVGPRs(const InsertPoint &P, size_t Max) const {
   std::vector<MCRegister> Unused, DeadHere;
-  if (!Lanes)
-    Lanes = std::make_unique<LaneLiveness>(*Core);
-  BitVector Live = P.Before ? Lanes->liveBefore(*P.Before)
-                   : P.Block ? Lanes->liveAtEnd(*P.Block)
+  BitVector Live = P.Before ? lanes().liveBefore(*P.Before)
+                   : P.Block ? lanes().liveAtEnd(*P.Block)
                              : All;
   Live |= liveAt(P);
   const TargetInfo &TI = RU->target();
@@ -165,6 +164,16 @@ std::vector<MCRegister> MarkerLiveness::deadVGPRs(const InsertPoint &P, size_t M
   if (Unused.size() > Max)
     Unused.resize(Max);
   return Unused;
+}
+
+const LaneLiveness &MarkerLiveness::lanes() const {
+  if (!Lanes)
+    Lanes = std::make_unique<LaneLiveness>(*Core, lanesAfterReturn());
+  return *Lanes;
+}
+
+BitVector MarkerLiveness::laneLiveAfter(const Instruction &I) const {
+  return lanes().liveAfter(I);
 }
 
 std::optional<MCRegister> MarkerLiveness::freeSGPR() const {

@@ -76,8 +76,9 @@ LivenessMap markerLivenessOf(Module &M, ArrayRef<Function *> Funcs,
     for (auto [G, Call] : Sites.Of.lookup(&F)) {
       MarkerLiveness &Caller = Of(*G);
       if (V.LiveAfterReturn.empty())
-        V.LiveAfterReturn = Caller.units().none();
+        V.LiveAfterReturn = V.LanesAfterReturn = Caller.units().none();
       V.LiveAfterReturn |= Caller.liveAfter(*Call);
+      V.LanesAfterReturn |= Caller.laneLiveAfter(*Call);
       if (std::optional<MCRegister> Kept = Caller.freeSGPR())
         Caller.units().set(V.LiveAfterReturn, *Kept);
       Sgprs = std::min(Sgprs.value_or(UINT_MAX), Caller.budget().Budget);

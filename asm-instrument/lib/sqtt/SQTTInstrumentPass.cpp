@@ -324,9 +324,14 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   // 5. Verification and statistics.
   if (Snapshot) {
     DenseMap<const Function *, const Liveness *> Original;
-    for (auto &[F, L] : LiveOf)
+    DenseMap<const Function *, const BitVector *> LanesAfterReturn;
+    for (auto &[F, L] : LiveOf) {
       Original[F] = &L->core();
-    if (Error E = Snapshot->verify(M, Ctx.Inserted, Ctx.InsertedBlocks, Original))
+      if (const BitVector *Lanes = L->lanesAfterReturn())
+        LanesAfterReturn[F] = Lanes;
+    }
+    if (Error E =
+            Snapshot->verify(M, Ctx.Inserted, Ctx.InsertedBlocks, Original, &LanesAfterReturn))
       return moduleError(M, std::move(E));
   }
   // Short branches the markers pushed out of range become long branches,

@@ -33,7 +33,8 @@ uint64_t crossLaneFlags() {
 class LaneLiveness::Flow
     : public DataflowAnalysis<LaneLiveness::Flow, LaneState, DataflowDirection::Backward> {
 public:
-  Flow(const Liveness &L, const DenseSet<const Instruction *> *Ignore)
+  Flow(const Liveness &L, const BitVector *AfterReturn,
+       const DenseSet<const Instruction *> *Ignore)
       : DataflowAnalysis(L.function()), L(L), RU(L.units()), TI(RU.target()), Ignore(Ignore),
         CrossLaneFlags(crossLaneFlags()) {
     Exec = RU.byName("EXEC");
@@ -47,6 +48,8 @@ public:
         if (K == RegClass::VGPR && isArgumentVGPR(N))
           RU.set(ArgumentVgprs, R);
       }
+    AtReturn = AfterReturn ? *AfterReturn : Vector;
+    AtReturn &= Vector;
   }
 
   LaneState initialState() const { return {RU.none(), RU.none()}; }
@@ -102,7 +105,7 @@ public:
   LaneState exitState(const BasicBlock &BB) const {
     for (const Instruction &I : reverse(BB.instructions()))
       if (!(Ignore && Ignore->contains(&I)))
-        return {RU.none(), isProgramEnd(I) ? RU.none() : Vector};
+        return {RU.none(), isProgramEnd(I) ? RU.none() : isReturn(I) ? AtReturn : Vector};
     return {RU.none(), Vector};
   }
   void joinOutsideEdge(const BasicBlock &, const BasicBlock &, LaneState &S) const {
@@ -122,11 +125,12 @@ private:
   const DenseSet<const Instruction *> *Ignore;
   uint64_t CrossLaneFlags;
   MCRegister Exec;
-  BitVector Vector, ArgumentVgprs;
+  BitVector Vector, ArgumentVgprs, AtReturn;
 };
 
-LaneLiveness::LaneLiveness(const Liveness &L, const DenseSet<const Instruction *> *Ignore)
-    : RU(L.units()), Solved(std::make_unique<Flow>(L, Ignore)) {
+LaneLiveness::LaneLiveness(const Liveness &L, const BitVector *AfterReturn,
+                           const DenseSet<const Instruction *> *Ignore)
+    : RU(L.units()), Solved(std::make_unique<Flow>(L, AfterReturn, Ignore)) {
   cantFail(Solved->run());
 }
 
@@ -134,6 +138,10 @@ LaneLiveness::~LaneLiveness() = default;
 
 BitVector LaneLiveness::liveBefore(const Instruction &I) const {
   return Solved->live(Solved->stateBefore(I));
+}
+
+BitVector LaneLiveness::liveAfter(const Instruction &I) const {
+  return Solved->live(Solved->stateAfter(I));
 }
 
 BitVector LaneLiveness::liveAtEnd(const BasicBlock &BB) const {

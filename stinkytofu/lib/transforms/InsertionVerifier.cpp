@@ -199,7 +199,8 @@ public:
 Error InsertionSnapshot::verify(
     const Module &M, const DenseSet<const Instruction *> &Inserted,
     const DenseSet<const BasicBlock *> &InsertedBlocks,
-    const DenseMap<const Function *, const Liveness *> &Live) const {
+    const DenseMap<const Function *, const Liveness *> &Live,
+    const DenseMap<const Function *, const BitVector *> *LanesAfterReturn) const {
   std::string Problems;
   auto Problem = [&](const Twine &T) { Problems += ("  " + T + "\n").str(); };
 
@@ -325,7 +326,8 @@ Error InsertionSnapshot::verify(
       }
       if (!Ended->VectorWrites.empty()) {
         if (!Lanes)
-          Lanes.emplace(L, &Inserted);
+          Lanes.emplace(L, LanesAfterReturn ? LanesAfterReturn->lookup(&F) : nullptr,
+                        &Inserted);
         // Next follows the run in its block, or the run ended its block.
         BitVector LaneLive = Next && Block == Ended->End ? Lanes->liveBefore(*Next)
                                                          : Lanes->liveAtEnd(*Ended->End);

@@ -45,6 +45,9 @@ namespace stinkytofu::sqtt {
 struct CallerView {
   /// What any caller reads after a call of the function, or keeps across it.
   llvm::BitVector LiveAfterReturn;
+  /// The vector units of which any caller may read some lane after a call
+  /// of the function (LaneLiveness.h).
+  llvm::BitVector LanesAfterReturn;
   /// v0 .. v[VGPRBudget-1] are the function's to use.
   unsigned VGPRBudget = 0;
 };
@@ -64,6 +67,14 @@ public:
   const LivenessOptions &options() const { return Options; }
   /// The core liveness of the original program, every block's sets kept.
   const Liveness &core() const { return *Core; }
+  /// What the callers may read in some lane after a return (null: any
+  /// lane of any vector register; LaneLiveness.h).
+  const llvm::BitVector *lanesAfterReturn() const {
+    return LanesAfterReturn ? &*LanesAfterReturn : nullptr;
+  }
+  /// Vector units some lane of which the original program may read after
+  /// \p I (an original instruction; asked before the function changes).
+  llvm::BitVector laneLiveAfter(const Instruction &I) const;
 
   /// Live units at \p P in the original program.
   const llvm::BitVector &liveAt(const InsertPoint &P) const;
@@ -82,8 +93,9 @@ public:
   /// an SGPR may be parked in (SgprSpill.h): the function's own below v256
   /// (no s_set_vgpr_msb needed), those it never names first, then the one a
   /// kernel may grow to (RegisterBudget.h). In a callable
-  /// function there are none: its caller's inactive lanes are in every
-  /// VGPR. Asked before the function changes.
+  /// function only when every call site is known and the callers read no
+  /// lane of it after the calls (CallerView): elsewhere its callers'
+  /// inactive lanes are in every VGPR. Asked before the function changes.
   std::vector<llvm::MCRegister> deadVGPRs(const InsertPoint &P, size_t Max = SIZE_MAX) const;
   /// A 32-bit SGPR (the function's own if one is, else one above its
   /// budget) that is live nowhere in the function and written by none of
@@ -93,8 +105,10 @@ public:
 private:
   LivenessOptions Options;
   std::unique_ptr<Liveness> Core;
-  /// Made on the first deadVGPRs question.
+  /// Made on the first lane question.
   mutable std::unique_ptr<LaneLiveness> Lanes;
+  std::optional<llvm::BitVector> LanesAfterReturn;
+  const LaneLiveness &lanes() const;
   std::unique_ptr<RegisterUnits> RU;
   SGPRBudget Budget;
   unsigned VGPRBudget = 0; ///< v0 .. v[VGPRBudget-1] are the function's own

@@ -21,7 +21,8 @@
 // does not read EXEC, like v_writelane_b32's own destination). Everything
 // is in Any at a return, a tail call or a jump out of the function (the
 // calling convention has a callee preserve the inactive lanes of every
-// VGPR, and the caller's lanes are unknown) and before an opaque
+// VGPR, and the caller's lanes are unknown; a function whose every call
+// site is known may be told what its callers read there) and before an opaque
 // instruction. A call reads in Exec what its callee reads (its argument
 // VGPRs when the callee is not known, CallingConvention.h): by the convention a callee reads its arguments in
 // the lanes it is called with and keeps the other lanes. Lane-live is the
@@ -51,8 +52,10 @@ namespace stinkytofu {
 class LaneLiveness {
 public:
   /// \p L: the register liveness of the same function (its units and call
-  /// effects). \p Ignore: instructions that are not the program's.
-  explicit LaneLiveness(const Liveness &L,
+  /// effects). \p AfterReturn: the vector units of which the callers may
+  /// read some lane after a return, when every call site is known (null:
+  /// all). \p Ignore: instructions that are not the program's.
+  explicit LaneLiveness(const Liveness &L, const llvm::BitVector *AfterReturn = nullptr,
                         const llvm::DenseSet<const Instruction *> *Ignore = nullptr);
   ~LaneLiveness();
 
@@ -60,6 +63,7 @@ public:
   /// \p I / at the end of \p BB (of the function): test a register with
   /// RegisterUnits::any.
   llvm::BitVector liveBefore(const Instruction &I) const;
+  llvm::BitVector liveAfter(const Instruction &I) const;
   llvm::BitVector liveAtEnd(const BasicBlock &BB) const;
 
 private:

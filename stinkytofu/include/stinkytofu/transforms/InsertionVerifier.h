@@ -51,10 +51,16 @@ public:
   /// Checks \p M after the insertions; \p Inserted and \p InsertedBlocks
   /// are what the pass created, \p Live the liveness of each changed
   /// function before the change (a function without one is checked for 1
-  /// only). One error lists every problem.
-  llvm::Error verify(const Module &M, const llvm::DenseSet<const Instruction *> &Inserted,
-                     const llvm::DenseSet<const BasicBlock *> &InsertedBlocks,
-                     const llvm::DenseMap<const Function *, const Liveness *> &Live) const;
+  /// only). \p LanesAfterReturn: for a function whose every caller is
+  /// known, the vector units of which they may read some lane after its
+  /// returns (LaneLiveness; any lane of any vector register when absent).
+  /// One error lists every problem.
+  llvm::Error
+  verify(const Module &M, const llvm::DenseSet<const Instruction *> &Inserted,
+         const llvm::DenseSet<const BasicBlock *> &InsertedBlocks,
+         const llvm::DenseMap<const Function *, const Liveness *> &Live,
+         const llvm::DenseMap<const Function *, const llvm::BitVector *> *LanesAfterReturn =
+             nullptr) const;
 
 private:
   struct Entry {
