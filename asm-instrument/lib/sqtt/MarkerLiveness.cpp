@@ -89,6 +89,9 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
   for (unsigned S = 0; S < Budget.Limit; ++S)
     if (MCRegister R = TI.reg32(RegClass::SGPR, S); R.isValid())
       Sgprs.push_back({R, RU->units(R)});
+  for (const char *Name : {"VCC_LO", "VCC_HI"})
+    if (MCRegister R = RU->byName(Name); R.isValid())
+      Vcc.push_back(R);
 }
 
 /// Whether any of \p Units is set in \p BV.
@@ -140,6 +143,14 @@ std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t M
     if (!anyOf(Live, S.Units))
       Dead.push_back(S.Reg);
   }
+  return Dead;
+}
+
+std::vector<MCRegister> MarkerLiveness::deadVccHalves(const InsertPoint &P) const {
+  std::vector<MCRegister> Dead;
+  for (MCRegister R : Vcc)
+    if (!RU->any(liveAt(P), R))
+      Dead.push_back(R);
   return Dead;
 }
 

@@ -14,6 +14,20 @@ ScratchSGPRs::ScratchSGPRs(const MarkerLiveness &Live, const InsertPoint &P,
 std::optional<MCRegister> ScratchSGPRs::take() {
   if (NextDead < Dead.size())
     return Dead[NextDead++];
+  if (std::optional<MCRegister> R = park())
+    return R;
+  // Last, VCC's halves where VCC is dead (callable functions whose every
+  // SGPR is live and whose VGPRs hold their callers' lanes).
+  if (!Vcc) {
+    Vcc = Live.deadVccHalves(P);
+    std::erase_if(*Vcc, [&](MCRegister R) { return is_contained(Reserved, R); });
+  }
+  if (NextVcc < Vcc->size())
+    return (*Vcc)[NextVcc++];
+  return std::nullopt;
+}
+
+std::optional<MCRegister> ScratchSGPRs::park() {
   if (NoVgpr)
     return std::nullopt;
   const TargetInfo &TI = Live.units().target();

@@ -88,6 +88,9 @@ public:
   /// 32-bit SGPRs dead at \p P: the function's own, lowest first, then the
   /// ones above its budget up to the limit; at most \p Max of them.
   std::vector<llvm::MCRegister> deadSGPRs(const InsertPoint &P, size_t Max = SIZE_MAX) const;
+  /// VCC_LO and VCC_HI where dead at \p P: SALU code may use them as any
+  /// SGPR, and no descriptor counts them.
+  std::vector<llvm::MCRegister> deadVccHalves(const InsertPoint &P) const;
   /// VGPRs at \p P none of whose lanes the program may still read
   /// (LaneLiveness.h: v_writelane_b32 writes its lane whatever EXEC is), that
   /// an SGPR may be parked in (SgprSpill.h): the function's own below v256
@@ -123,6 +126,7 @@ private:
     llvm::SmallVector<unsigned, 2> Units;
   };
   std::vector<Sgpr> Sgprs;
+  llvm::SmallVector<llvm::MCRegister, 2> Vcc; ///< VCC_LO, VCC_HI
   /// Registers asked for by name (isLive), looked up once each.
   mutable llvm::SmallVector<std::pair<std::string, llvm::MCRegister>, 4> ByName;
 };

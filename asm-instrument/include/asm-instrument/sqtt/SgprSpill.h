@@ -10,8 +10,10 @@
 //   v_readlane_b32 sX, vD, <lane>      last of it, on every way out
 //   <SgprLaneRestoreWait>
 //
-// Both instructions ignore EXEC, so every lane of the wave is there to use.
-// The VGPR comes from MarkerLiveness::deadVGPRs; only then is a marker
+// Both instructions ignore EXEC, so every lane of the wave is there to use,
+// in a VGPR no lane of which the program may still read
+// (MarkerLiveness::deadVGPRs). Without one, a dead VCC half is the last
+// scratch SGPR (and a dead M0 the scope check's); only then is a marker
 // refused for want of a register.
 //
 //===----------------------------------------------------------------------===//
@@ -41,8 +43,8 @@ public:
   ScratchSGPRs(const MarkerLiveness &Live, const InsertPoint &P,
                std::vector<llvm::MCRegister> Dead, llvm::ArrayRef<llvm::MCRegister> Reserved);
 
-  /// The next scratch SGPR, or none when no SGPR is dead and no live one
-  /// can be parked.
+  /// The next scratch SGPR, or none when no SGPR is dead, no live one can
+  /// be parked and VCC is live.
   std::optional<llvm::MCRegister> take();
   /// The SGPRs take() parked, in the order taken.
   const llvm::SmallVector<SgprSpill, 4> &spills() const { return Spills; }
@@ -56,6 +58,11 @@ private:
   llvm::SmallVector<SgprSpill, 4> Spills;
   std::optional<llvm::MCRegister> Vgpr; ///< looked up on the first spill
   bool NoVgpr = false;
+  /// Dead VCC halves, looked up when parking fails.
+  std::optional<std::vector<llvm::MCRegister>> Vcc;
+  size_t NextVcc = 0;
+  /// Parks the highest live SGPR of the budget, if a lane is free.
+  std::optional<llvm::MCRegister> park();
 };
 
 /// The instructions that park \p Spills (before the code) and bring them
