@@ -40,7 +40,9 @@ test_tools = read_test_tools(Path(config.stinkytofu_src_root))
 missing_tools = sorted(
     "%s (Debian package %s)" % (name, package)
     for name, package in test_tools.items()
-    if not shutil.which(name, path=config.environment["PATH"]))
+    # A data file (device-library bitcode) is named by its path, a program by its name.
+    if not (os.path.isfile(name) if os.path.isabs(name)
+            else shutil.which(name, path=config.environment["PATH"])))
 if missing_tools:
     lit_config.fatal("tools the tests run are missing: %s; scripts/bootstrap.sh installs them"
                      % ", ".join(missing_tools))
