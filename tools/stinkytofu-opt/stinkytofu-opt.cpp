@@ -21,6 +21,7 @@
 #include "stinkytofu/pass/PassManager.h"
 #include "stinkytofu/passes/PassPipeline.h"
 #include "stinkytofu/passes/PassRegistry.h"
+#include "stinkytofu/passes/PipelineProof.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/analysis/CfgDotWriter.h"
@@ -189,7 +190,8 @@ struct ToolOptions {
   cl::opt<bool> NoVerify{
       "no-verify",
       cl::desc("Do not prove a pipeline that changes code: no hazard repair added to "
-               "named passes, no wait-count and hazard verification at the end"),
+               "named passes, no wait-count and hazard verification at the end, no "
+               "insertion verifier in SQTTInstrumentPass (its verify=0)"),
       cl::cat(Category)};
   cl::opt<bool> VerifyInstrumentation{
       "verify-instrumentation",
@@ -231,8 +233,14 @@ Expected<PassArguments> instrumentationArguments(const ToolOptions &Opt,
     Args.emplace_back("funcmap-out", Opt.FuncmapOut);
   if (Opt.FuncmapInAsm)
     Args.emplace_back("funcmap-in-asm", "");
+  if (Opt.VerifyInstrumentation && Opt.NoVerify)
+    return createStringError(inconvertibleErrorCode(),
+                             "--verify-instrumentation and --no-verify contradict each other");
   if (Opt.VerifyInstrumentation)
     Args.emplace_back("verify", "");
+  // --no-verify turns every proof off, the insertion verifier's included.
+  if (Opt.NoVerify)
+    Args.emplace_back("verify", "0");
   if (Opt.Stats || !Opt.StatsFile.empty())
     Args.emplace_back("stats", "");
   return Args;
@@ -427,7 +435,11 @@ int main(int argc, char **argv) {
     Pipeline.push_back("HazardVerifier");
   // A pipeline that changes code ends with the hazard repair and the
   // verifiers (docs/passes.md, "How pipelines end").
+  // The verifiers it adds run after the others, judged against the input
+  // (proveAgainstInput).
   size_t FirstProof = Opt.NoVerify ? Pipeline.size() : endPipelineProven(Pipeline, Registry);
+  std::vector<std::string> ProofSpecs(Pipeline.begin() + FirstProof, Pipeline.end());
+  Pipeline.resize(FirstProof);
   StringMap<PassArguments> Leading;
   if (Opt.NumWaves.getNumOccurrences())
     for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass"})
@@ -463,6 +475,11 @@ int main(int argc, char **argv) {
   if (!Buffer)
     return fail(Opt.InputFile + ": " + Buffer.getError().message());
   reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
+  // The input as read, for proveAgainstInput (stdin cannot be read twice).
+  std::unique_ptr<MemoryBuffer> InputCopy;
+  if (!ProofSpecs.empty())
+    InputCopy = MemoryBuffer::getMemBufferCopy((*Buffer)->getBuffer(),
+                                               (*Buffer)->getBufferIdentifier());
   ReaderOptions ReadOpts;
   ReadOpts.Arch = Opt.Arch;
   ReadOpts.AllowUnknownInstructions = Opt.AllowUnknown;
@@ -491,11 +508,32 @@ int main(int argc, char **argv) {
   AnalysisManager AM;
   if (Error E = PM.run(M, AM, *Scope)) {
     errs() << toString(std::move(E)) << "\n";
-    if (PM.failedPass() >= FirstProof)
+    return 1;
+  }
+  if (!ProofSpecs.empty()) {
+    auto ReadInput = [&]() -> Expected<std::unique_ptr<Module>> {
+      std::unique_ptr<MemoryBuffer> Text = std::move(InputCopy);
+      return IsStir ? readStir(std::move(Text), ReadOpts) : readAsm(std::move(Text), ReadOpts);
+    };
+    Expected<ProofResult> Proof =
+        proveAgainstInput(M, AM, ProofSpecs, Registry, Leading, Ctx, ReadInput);
+    if (!Proof) {
+      errs() << toString(Proof.takeError()) << "\n";
+      return 1;
+    }
+    for (const SourceDiagnostic &D : Proof->NewFindings)
+      errs() << D.render();
+    if (Proof->InputFindings)
+      WithColor::note(errs(), ToolName)
+          << Proof->InputFindings << " wait and hazard findings of the output were "
+          << "in the input already: not errors (--verify-waitcnt --verify-hazards "
+             "on the input lists them)\n";
+    if (!Proof->NewFindings.empty()) {
       WithColor::note(errs(), ToolName)
           << "the pipeline's output fails verification (lines are the input's; "
              "nothing was written; --no-verify writes it unchecked)\n";
-    return 1;
+      return 1;
+    }
   }
 
   // --stats and --print-cfg need edges: build the CFG when no pass did. The

@@ -1,0 +1,47 @@
+//===- PipelineProof.h - The verifiers that end a pipeline ------*- C++ -*-===//
+//
+// The last step of a pipeline that changes code (docs/passes.md, "How
+// pipelines end"): the wait and hazard verifiers on the output, judged
+// against the input, so that a finding the input already had is not blamed
+// on the pipeline.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_PASSES_PIPELINEPROOF_H
+#define STINKYTOFU_PASSES_PIPELINEPROOF_H
+
+#include "stinkytofu/pass/PassManager.h"
+#include "stinkytofu/passes/PassRegistry.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+/// What the final verifiers found in the output.
+struct ProofResult {
+  /// Findings the input did not have: each one fails the pipeline.
+  std::vector<SourceDiagnostic> NewFindings;
+  /// Output findings the input had too (not errors).
+  size_t InputFindings = 0;
+};
+
+/// Runs each of \p Verifiers (pass specs) over \p Output, all of them even
+/// when one finds something. Only when there are findings, verifies the
+/// input as well: \p ReadInput reads it again, the control-flow recovery
+/// passes run on it, then the same verifiers. An output finding matches an
+/// input finding with the same position (the consumer's input line and
+/// column) and the same message (rule or wait kind, producer and its input
+/// line, wait states missing); each input finding matches one output
+/// finding. Inserted instructions have no input position, so a finding at
+/// or after one is always new. Errors other than findings are returned.
+llvm::Expected<ProofResult>
+proveAgainstInput(Module &Output, AnalysisManager &AM, llvm::ArrayRef<std::string> Verifiers,
+                  const PassRegistry &R, const llvm::StringMap<PassArguments> &Leading,
+                  StinkyTofuContext &Ctx,
+                  llvm::function_ref<llvm::Expected<std::unique_ptr<Module>>()> ReadInput);
+
+} // namespace stinkytofu
+
+#endif
