@@ -3,6 +3,7 @@
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/InstTiming.h"
+#include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
 
@@ -39,6 +40,23 @@ uint64_t functionSize(const Function &F, CostMode Mode) {
   return Size;
 }
 
+InsertPoint functionEntryPoint(Function &F) {
+  BasicBlock &Entry = F.blocks().front();
+  InsertPoint P = InsertPoint::atStart(Entry);
+  if (F.isEntry())
+    return P;
+  CounterModel CM(F.parent()->target());
+  for (Instruction &I : Entry.instructions()) {
+    if (I.kind() == InstKind::Pseudo)
+      continue;
+    if (I.kind() != InstKind::Machine || I.mcInsts().size() != 1 ||
+        !CM.decodeWait(I.mcInsts().front(), I.mnemonic()))
+      break;
+    P = InsertPoint::after(I);
+  }
+  return P;
+}
+
 std::vector<MarkerSite> functionSites(Function &F, unsigned Handle) {
   std::vector<MarkerSite> Sites;
   if (F.blocks().empty())
@@ -48,7 +66,7 @@ std::vector<MarkerSite> functionSites(Function &F, unsigned Handle) {
   MarkerSite In;
   In.Kind = SiteKind::FunctionEntry;
   In.Rank = SiteRank::FunctionEntry;
-  In.Point = InsertPoint::atStart(Entry);
+  In.Point = functionEntryPoint(F);
   In.Source = MarkerSite::IdSource::Ledger;
   In.Handle = Handle;
   In.Flags = FlagEnter;

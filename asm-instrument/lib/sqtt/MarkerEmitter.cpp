@@ -1,12 +1,15 @@
 //===- MarkerEmitter.cpp - Planned markers become instructions ------------===//
 #include "asm-instrument/sqtt/MarkerEmitter.h"
 #include "asm-instrument/sqtt/AddressTrace.h"
+#include "asm-instrument/sqtt/FunctionMarkers.h"
 #include "asm-instrument/sqtt/MarkerEncoding.h"
 #include "asm-instrument/sqtt/SgprSpill.h"
 #include "asm-instrument/sqtt/UserMarkers.h"
+#include "asm-instrument/sqtt/VgprMsbStates.h"
 #include "stinkytofu/analysis/BranchRange.h"
 #include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/VgprMsb.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/AssemblerState.h"
 #include "stinkytofu/support/Diagnostics.h"
@@ -50,6 +53,8 @@ EmitContext::EmitContext(Module &M, StinkyTofuContext &Context, const SQTTConfig
                          const MarkerIdAllocator &Ids, std::vector<ScopeDimCheck> Checks)
     : M(M), Context(Context), Config(Config), HW(M.target().hardware()), Ids(Ids),
       Checks(std::move(Checks)), Factory(M) {
+  if (HW.hasHighVgprs())
+    SetVgprMsbOpcode = VgprMsbCodec(M.target()).setVgprMsbOpcode();
   for (const Function &F : M.functions())
     for (const BasicBlock &BB : F.blocks())
       if (BB.hasLabel())
@@ -93,6 +98,9 @@ struct GroupPlan {
   /// A group on a CFG edge: the branch that skips it (MarkerSite::SkipBranch).
   std::string SkipBranch;
   std::string Label; ///< the skip label of a guarded or edge group
+  /// The program's s_set_vgpr_msb state at the group, set again after its
+  /// branches when not 0 (VgprMsbStates.h).
+  std::optional<uint8_t> VgprMsb;
 };
 
 using InstructionPoint = std::pair<BasicBlock *, Instruction *>;
@@ -102,6 +110,7 @@ struct Group {
   unsigned Order = 0; // layout position
   std::vector<unsigned> Sites;
   std::string SkipBranch; ///< the sites' MarkerSite::SkipBranch
+  std::optional<uint8_t> VgprMsb; ///< the program's state here (gfx1250)
 };
 
 /// One inserted statement: assembly text, or the guard's branch to the
@@ -229,7 +238,7 @@ void FunctionEmitter::buildGroups() {
     unsigned Order = OrderOf.lookup({P.Block, P.Before});
     auto [It, New] = GroupOf.try_emplace({KeyOrder, Sites[S].SkipBranch}, Groups.size());
     if (New)
-      Groups.push_back({P, Order, {}, Sites[S].SkipBranch});
+      Groups.push_back({P, Order, {}, Sites[S].SkipBranch, {}});
     Group &G = Groups[It->second];
     // The group sits at its earliest point: liveness there covers what the
     // pseudo-instructions after it read (a data marker's payload register).
@@ -238,6 +247,11 @@ void FunctionEmitter::buildGroups() {
       G.Order = Order;
     }
     G.Sites.push_back(S);
+  }
+  if (unsigned SetOpcode = Ctx.SetVgprMsbOpcode) {
+    VgprMsbStates States(F, SetOpcode);
+    for (Group &G : Groups)
+      G.VgprMsb = States.at(G.P);
   }
   for (Group &G : Groups)
     stableSort(G.Sites, [&](unsigned A, unsigned B) {
@@ -306,6 +320,7 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
   });
   if (P.Emit.empty())
     return P;
+  P.VgprMsb = G.VgprMsb;
   const bool Packing = Ctx.Config.ShaderClockBits != 0;
   const bool ClockPair =
       Packing && Ctx.HW.shaderClock().Kind == ShaderClockKind::GetShaderCyclesU64;
@@ -322,7 +337,8 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
   std::optional<ScratchSGPRs> Scratch;
   auto Take = [&]() -> std::optional<MCRegister> {
     if (!Scratch)
-      Scratch.emplace(Live, G.P, Free, keptSGPRs(P.Emit));
+      Scratch.emplace(Live, G.P, Free, keptSGPRs(P.Emit),
+                      !Ctx.SetVgprMsbOpcode || G.VgprMsb == uint8_t(0));
     return Scratch->take();
   };
   // Refuses the sites that need what is missing; the others still go in.
@@ -413,7 +429,7 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
 void FunctionEmitter::decidePredicate() {
   if (Ctx.Checks.empty() || F.blocks().empty())
     return;
-  EntryPoint = InsertPoint::atStart(F.blocks().front());
+  EntryPoint = functionEntryPoint(F);
   std::optional<MCRegister> P = Live.freeSGPR();
   if (!P || Live.isLive(EntryPoint, "SCC"))
     return;
@@ -630,6 +646,15 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
     Body.push_back({"s_cmp_lg_u32 " + Name(*Plan.SaveScc) + ", 0"});
   Add(Plan.Guard || !Plan.SkipBranch.empty() ? Post : Body,
       sgprSpillRestores(Plan.Spills, TI));
+  // After a branch the state is the program's again for llvm-objdump too.
+  bool Branches = Plan.Guard || !Plan.SkipBranch.empty() ||
+                  llvm::any_of(Body, [](const Statement &S) {
+                    return S.Loop == TraceStatement::Kind::LoopBack;
+                  });
+  if (Branches && Plan.VgprMsb.value_or(0) != 0)
+    Post.push_back({"s_set_vgpr_msb " +
+                    hex(uint32_t(vgprmsb::immediateFor(Ctx.HW.vgprMsbMode(), *Plan.VgprMsb,
+                                                       *Plan.VgprMsb)))});
   St.Added = Pre.size() + Body.size() + Post.size() -
              llvm::count_if(Body, [](const Statement &S) {
                return S.Loop == TraceStatement::Kind::LoopHead;
@@ -731,6 +756,7 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
     Insert(*BB, BB->items().end(), *PreI);
     Insert(*BB, BB->items().end(), Made[0]);
     InsertLoops(Rest);
+    Insert(Rest, Rest.items().begin(), *PostI);
   } else {
     // BB: ... guard -> [markers, loops] -> .Lsqtt_skip_N: restore, rest of BB.
     BasicBlock &Skip = F.splitBlock(*BB, Pos, Plan.Label);
@@ -904,7 +930,7 @@ Expected<EmitStats> FunctionEmitter::run() {
     PredicateEmitted |= AtEntry;
   }
   if (!PredicateEmitted) {
-    Group G{EntryPoint, 0, {}, {}};
+    Group G{EntryPoint, 0, {}, {}, {}};
     if (Error E = emitGroup(G, GroupPlan(), /*WithPredicate=*/true))
       return std::move(E);
   }

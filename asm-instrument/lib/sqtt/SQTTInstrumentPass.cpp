@@ -4,6 +4,7 @@
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/sqtt/AddressTrace.h"
 #include "asm-instrument/sqtt/BarrierMarkers.h"
+#include "asm-instrument/sqtt/ClauseSites.h"
 #include "asm-instrument/sqtt/FunctionMarkers.h"
 #include "asm-instrument/sqtt/LoopMarkers.h"
 #include "asm-instrument/sqtt/MarkerDensity.h"
@@ -216,6 +217,8 @@ Expected<PreservedAnalyses> SQTTInstrumentPass::run(Module &M, AnalysisManager &
   if (Config.Loops != LoopMode::Off)
     for (Function *F : Funcs)
       Add(F, loopSites(*F, LoopsOf[F]->LI, Config.Loops, Ids, context()));
+  for (Function *F : Funcs)
+    placeOutsideClauses(*F, SitesOf[F]);
   std::vector<FunctionDensity> Densities;
   if (Density)
     for (Function *F : Funcs)

@@ -8,8 +8,9 @@ using namespace llvm;
 namespace stinkytofu::sqtt {
 
 ScratchSGPRs::ScratchSGPRs(const MarkerLiveness &Live, const InsertPoint &P,
-                           std::vector<MCRegister> Dead, ArrayRef<MCRegister> Reserved)
-    : Live(Live), P(P), Dead(std::move(Dead)), Reserved(Reserved) {}
+                           std::vector<MCRegister> Dead, ArrayRef<MCRegister> Reserved,
+                           bool LanesReachable)
+    : Live(Live), P(P), Dead(std::move(Dead)), Reserved(Reserved), NoVgpr(!LanesReachable) {}
 
 std::optional<MCRegister> ScratchSGPRs::take() {
   if (NextDead < Dead.size())

@@ -24,6 +24,12 @@ namespace stinkytofu::sqtt {
 /// The size of \p F in the configured mode.
 uint64_t functionSize(const Function &F, CostMode Mode);
 
+/// Where code at the start of \p F (non-empty) goes: a callable function is
+/// called with its caller's memory operations in flight and waits for them
+/// first (LLVM's callees start so), and the inserted code, which reads
+/// hardware registers and writes SGPRs, goes after those waits.
+InsertPoint functionEntryPoint(Function &F);
+
 /// The entry and exit sites of \p F for the ledger entry \p Handle.
 std::vector<MarkerSite> functionSites(Function &F, unsigned Handle);
 

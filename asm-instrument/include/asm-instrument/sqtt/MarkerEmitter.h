@@ -92,6 +92,8 @@ public:
   /// Every instruction and block the emitters created.
   llvm::DenseSet<const Instruction *> Inserted;
   llvm::DenseSet<const BasicBlock *> InsertedBlocks;
+  /// s_set_vgpr_msb's MC opcode; 0 on a target without it.
+  unsigned SetVgprMsbOpcode = 0;
 
   /// A label no symbol of the module has: `<Prefix><N>`.
   std::string newLabel(llvm::StringRef Prefix = ".Lsqtt_skip_");

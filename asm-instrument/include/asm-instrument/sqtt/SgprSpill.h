@@ -39,9 +39,12 @@ class ScratchSGPRs {
 public:
   /// \p Dead: the SGPRs dead at \p P to hand out first, in order. Then live
   /// SGPRs of the function's budget are parked, none of \p Reserved (what
-  /// the inserted code itself reads, or keeps across points).
+  /// the inserted code itself reads, or keeps across points), unless
+  /// \p LanesReachable is false: on gfx1250 under an s_set_vgpr_msb state
+  /// that is not 0, `v0` in the inserted code would be another VGPR.
   ScratchSGPRs(const MarkerLiveness &Live, const InsertPoint &P,
-               std::vector<llvm::MCRegister> Dead, llvm::ArrayRef<llvm::MCRegister> Reserved);
+               std::vector<llvm::MCRegister> Dead, llvm::ArrayRef<llvm::MCRegister> Reserved,
+               bool LanesReachable);
 
   /// The next scratch SGPR, or none when no SGPR is dead, no live one can
   /// be parked and VCC is live.

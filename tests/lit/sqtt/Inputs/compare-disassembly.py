@@ -16,19 +16,33 @@ import re
 import subprocess
 import sys
 
-INSERTED = [re.compile(p) for p in (
+# The SGPRs inserted code may take for its own values: a dead SGPR, a dead
+# half of VCC, a dead M0.
+SREG = r"(?:s\d+|vcc_lo|vcc_hi|m0)"
+INSERTED = [re.compile(p.replace("SREG", SREG)) for p in (
     r"^s_ttracedata(_imm \S+)?$",
-    r"^s_mov_b32 (m0|s\d+), \S+$",
-    r"^s_nop 0$",
-    r"^s_getreg_b32 s\d+, hwreg\(.*\)$",
-    r"^s_lshr_b32 (s\d+), \S+, \1$",
-    r"^s_and_b32 (s\d+), \1, s\d+$",
-    r"^s_bitcmp1_b32 s\d+, 0$",
+    r"^s_mov_b32 SREG, \S+$",
+    r"^s_getreg_b32 SREG, hwreg\(.*\)$",
+    r"^s_lshr_b32 (SREG), \S+, \1$",
+    r"^s_and_b32 (SREG), \1, SREG$",
+    r"^s_bitcmp1_b32 SREG, 0$",
     # the scope check's skip branch; any condition skips a marker on a
     # loop's edge (the edge's branch, or its inverse)
     r"^s_cbranch_\w+$",
-    r"^s_cselect_b32 s\d+, 1, 0$",
-    r"^s_cmp_lg_u32 s\d+, 0$",
+    r"^s_cselect_b32 SREG, 1, 0$",
+    r"^s_cmp_lg_u32 SREG, 0$",
+    # a live SGPR parked in a VGPR lane and brought back
+    r"^v_writelane_b32 v\d+, SREG, \d+$",
+    r"^v_readlane_b32 SREG, v\d+, \d+$",
+    # wait states the hazard repair gives inserted code (after a restore
+    # by v_readlane, after an M0 write): gfx9/10 nops, gfx11/12 waits
+    r"^s_nop \d+$",
+    r"^v_nop$",
+    r"^s_delay_alu instid0\(\w+\)( \| instskip\(\w+\))?( \| instid1\(\w+\))?$",
+    r"^s_(wait_alu|waitcnt_depctr) (0x[0-9a-fA-F]+|\w+\(\d+\)( \w+\(\d+\))*)$",
+    # gfx1250: the program's VGPR MSB state set again after inserted
+    # branches (llvm-objdump forgets it at every branch)
+    r"^s_set_vgpr_msb \S+$",
 )]
 # Scalar adds that may hold a label distance (long branches, Tensile's
 # computed branch offsets): their constants move with the code.
