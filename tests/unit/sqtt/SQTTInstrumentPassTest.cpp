@@ -142,14 +142,33 @@ TEST(SQTTInstrumentPassTest, RefusesRatherThanClobbers) {
   // s0 is dead and below s5: the save goes there.
   EXPECT_NE(Out.find("s_mov_b32 s0, m0"), std::string::npos) << Out;
 
+  // Every SGPR is live but VCC is dead: its low half saves M0.
+  auto VccFree = read("\t.text\n"
+                      "k:\n"
+                      "\ts_mov_b32 s0, 1\n"
+                      "\ts_mov_b32 s1, 2\n"
+                      "\ts_mov_b32 m0, s0\n"
+                      "\tsqtt_marker_point \"p\"\n"
+                      "\ts_movrels_b32 s1, s1\n"
+                      "\ts_add_u32 s0, s0, s1\n"
+                      "\ts_endpgm\n",
+                      "gfx942");
+  ASSERT_TRUE(VccFree);
+  Out = instrument(*VccFree, SQTTConfig());
+  EXPECT_NE(Out.find("s_mov_b32 vcc_lo, m0"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("s_mov_b32 m0, vcc_lo"), std::string::npos) << Out;
+
+  // VCC is live across the site too: nothing is left, so no marker.
   auto Tight = read("\t.text\n"
                     "k:\n"
                     "\ts_mov_b32 s0, 1\n"
                     "\ts_mov_b32 s1, 2\n"
+                    "\ts_mov_b64 vcc, 0\n"
                     "\ts_mov_b32 m0, s0\n"
                     "\tsqtt_marker_point \"p\"\n"
                     "\ts_movrels_b32 s1, s1\n"
                     "\ts_add_u32 s0, s0, s1\n"
+                    "\ts_add_u32 s0, vcc_lo, vcc_hi\n"
                     "\ts_endpgm\n",
                     "gfx942");
   ASSERT_TRUE(Tight);
