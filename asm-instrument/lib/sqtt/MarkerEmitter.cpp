@@ -376,7 +376,7 @@ GroupPlan FunctionEmitter::plan(const Group &G, const DenseSet<unsigned> &Forced
       // Last, a dead M0 holds the check's bits (the markers write it only
       // after the branch).
       if (MCRegister M0 = Live.units().byName("M0");
-          !P.Temp && M0.isValid() && !Live.isLive(G.P, M0))
+          !P.Temp && M0.isValid() && !Live.isLive(G.P, M0) && !Live.isInFlight(G.P, M0))
         P.Temp = M0;
       if (!P.Temp) {
         RefuseAll("no SGPR is free here for the scope check");

@@ -5,6 +5,8 @@
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -30,6 +32,64 @@ static BitVector liveAfterAbiReturn(const RegisterUnits &RU) {
         RU.reset(Live, R);
   return Live;
 }
+
+namespace {
+
+/// Per counter, the register units a memory operation issued on it may
+/// still write: set by the operation, cleared only by a wait of that
+/// counter for 0 (a wait for N > 0 proves nothing about an out-of-order
+/// counter, and keeping the set is the safe side for an in-order one).
+/// Joins take the union: a unit is in flight if it is on some path.
+using InFlightState = SmallVector<BitVector, MaxWaitCounters>;
+
+struct InFlightLoads
+    : DataflowAnalysis<InFlightLoads, InFlightState, DataflowDirection::Forward> {
+  const CounterModel CM;
+  const RegisterUnits &RU;
+
+  InFlightLoads(const Function &F, const RegisterUnits &RU)
+      : DataflowAnalysis(F), CM(F.parent()->target()), RU(RU) {}
+
+  /// Also at a callable function's entry: its caller's loads still in
+  /// flight there are not modelled (see MarkerLiveness.h).
+  InFlightState initialState() const {
+    return InFlightState(CM.numCounters(), RU.none());
+  }
+  void join(InFlightState &Into, const InFlightState &From) const {
+    for (unsigned C = 0; C < Into.size(); ++C)
+      Into[C] |= From[C];
+  }
+  void transfer(const Instruction &I, InFlightState &S) const {
+    const TargetInfo &TI = CM.target();
+    const bool OneInstruction = I.kind() == InstKind::Machine && I.mcInsts().size() == 1;
+    for (const MCInst &MI : I.mcInsts()) {
+      std::string Printed = OneInstruction ? std::string() : TI.printMC(MI);
+      StringRef Mnemonic =
+          OneInstruction ? I.mnemonic() : StringRef(Printed).split(' ').first.trim();
+      if (std::optional<WaitCounts> W = CM.decodeWait(MI, Mnemonic))
+        for (unsigned C = 0; C < S.size(); ++C)
+          if (W->Count[C] == 0)
+            S[C].reset();
+      MemoryAccess A = CM.classify(MI, Mnemonic);
+      for (unsigned E = 0; E < NumWaitEvents; ++E)
+        if (A.has(WaitEvent(E)))
+          if (std::optional<unsigned> C = CM.counterOf(WaitEvent(E)))
+            for (MCRegister R : I.facts().Defs)
+              RU.set(S[*C], R);
+    }
+  }
+  /// An instruction MC does not describe is live everywhere already.
+  void transferOpaque(const Instruction &, InFlightState &) const {}
+};
+
+BitVector unionOf(const InFlightState &S, const BitVector &Empty) {
+  BitVector U = Empty;
+  for (const BitVector &C : S)
+    U |= C;
+  return U;
+}
+
+} // namespace
 
 MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
                                const CallerView *Callers)
@@ -86,12 +146,53 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
   }
   for (unsigned R : Accessed)
     RU->set(Busy, MCRegister(R));
+  computeInFlight(F);
   for (unsigned S = 0; S < Budget.Limit; ++S)
     if (MCRegister R = TI.reg32(RegClass::SGPR, S); R.isValid())
       Sgprs.push_back({R, RU->units(R)});
   for (const char *Name : {"VCC_LO", "VCC_HI"})
     if (MCRegister R = RU->byName(Name); R.isValid())
       Vcc.push_back(R);
+}
+
+void MarkerLiveness::computeInFlight(Function &F) {
+  InFlightLoads Flow(F, *RU);
+  // The lattice is finite (sets of units, only growing): no visit limit.
+  cantFail(Flow.run());
+  const BitVector Empty = RU->none();
+  for (BasicBlock &BB : F.blocks()) {
+    const std::vector<InFlightState> &States = Flow.blockStates(BB);
+    unsigned N = 0;
+    for (Instruction &I : BB.instructions())
+      if (BitVector U = unionOf(States[N++], Empty); U.any())
+        InFlightBefore.try_emplace(&I, std::move(U));
+    if (BitVector U = unionOf(States.back(), Empty); U.any())
+      InFlightAtEnd.try_emplace(&BB, std::move(U));
+  }
+}
+
+const BitVector *MarkerLiveness::inFlightAt(const InsertPoint &P) const {
+  if (P.Before) {
+    auto It = InFlightBefore.find(P.Before);
+    return It == InFlightBefore.end() ? nullptr : &It->second;
+  }
+  if (P.Block) {
+    auto It = InFlightAtEnd.find(P.Block);
+    return It == InFlightAtEnd.end() ? nullptr : &It->second;
+  }
+  return nullptr;
+}
+
+BitVector MarkerLiveness::unusableAt(const InsertPoint &P) const {
+  BitVector Out = liveAt(P);
+  if (const BitVector *Pending = inFlightAt(P))
+    Out |= *Pending;
+  return Out;
+}
+
+bool MarkerLiveness::isInFlight(const InsertPoint &P, MCRegister R) const {
+  const BitVector *Pending = inFlightAt(P);
+  return Pending && RU->any(*Pending, R);
 }
 
 /// Whether any of \p Units is set in \p BV.
@@ -136,7 +237,7 @@ bool MarkerLiveness::isLive(const InsertPoint &P, StringRef MCName) const {
 std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t Max) const {
   std::vector<MCRegister> Dead;
   Dead.reserve(std::min(Max, Sgprs.size()));
-  const BitVector &Live = liveAt(P);
+  const BitVector Live = unusableAt(P);
   for (const Sgpr &S : Sgprs) {
     if (Dead.size() >= Max)
       break;
@@ -148,8 +249,9 @@ std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t M
 
 std::vector<MCRegister> MarkerLiveness::deadVccHalves(const InsertPoint &P) const {
   std::vector<MCRegister> Dead;
+  const BitVector Unusable = unusableAt(P);
   for (MCRegister R : Vcc)
-    if (!RU->any(liveAt(P), R))
+    if (!RU->any(Unusable, R))
       Dead.push_back(R);
   return Dead;
 }
@@ -159,7 +261,7 @@ std::vector<MCRegister> MarkerLiveness::deadVGPRs(const InsertPoint &P, size_t M
   BitVector Live = P.Before ? lanes().liveBefore(*P.Before)
                    : P.Block ? lanes().liveAtEnd(*P.Block)
                              : All;
-  Live |= liveAt(P);
+  Live |= unusableAt(P);
   const TargetInfo &TI = RU->target();
   for (unsigned V = 0; V < VGPRBudget; ++V) {
     MCRegister R = TI.reg32(RegClass::VGPR, V);

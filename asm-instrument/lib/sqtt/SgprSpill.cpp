@@ -46,7 +46,7 @@ std::optional<MCRegister> ScratchSGPRs::park() {
   // kernel arguments and descriptors the code around reads most.
   for (unsigned S = Live.budget().Budget; S-- > 0;) {
     MCRegister R = TI.reg32(RegClass::SGPR, S);
-    if (!R.isValid() || !Live.isLive(P, R) || is_contained(Reserved, R) ||
+    if (!R.isValid() || !Live.isLive(P, R) || Live.isInFlight(P, R) || is_contained(Reserved, R) ||
         any_of(Spills, [&](const SgprSpill &X) { return X.Sgpr == R; }))
       continue;
     Spills.push_back({R, *Vgpr, unsigned(Spills.size())});

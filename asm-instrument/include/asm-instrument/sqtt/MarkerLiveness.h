@@ -17,6 +17,13 @@
 // convention passes it (CallingConvention.h: s0-s32, v0-v31, none of SCC
 // and M0); callee-saved registers live across the call stay live.
 //
+// A register a memory operation of the function may still write at a point
+// (issued on some path with no wait of its counter for 0 since) is not
+// scratch there either, dead or not: the load could land between the
+// inserted code's write and read. A caller's loads still in flight at a
+// callable function's entry are not modelled: markers there go after the
+// entry's leading waits (functionEntryPoint, FunctionMarkers.h).
+//
 // Scratch SGPRs come from the function's budget (RegisterBudget.h): its own
 // registers first, then, for a kernel that may grow, the ones above. VGPRs
 // (lanes to park an SGPR in) only from the function's own.
@@ -31,6 +38,7 @@
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCRegister.h"
 #include <memory>
 #include <optional>
@@ -85,13 +93,16 @@ public:
   const llvm::BitVector &liveAfter(const Instruction &I) const;
   const llvm::BitVector &liveIn(const BasicBlock &BB) const;
 
-  /// 32-bit SGPRs dead at \p P: the function's own, lowest first, then the
+  /// Whether a memory operation of the original program may still write
+  /// \p R at \p P: not scratch, and not to be parked (read) either.
+  bool isInFlight(const InsertPoint &P, llvm::MCRegister R) const;
+  /// 32-bit SGPRs dead and not in flight at \p P: the function's own, lowest first, then the
   /// ones above its budget up to the limit; at most \p Max of them.
   std::vector<llvm::MCRegister> deadSGPRs(const InsertPoint &P, size_t Max = SIZE_MAX) const;
-  /// VCC_LO and VCC_HI where dead at \p P: SALU code may use them as any
+  /// VCC_LO and VCC_HI where dead and not in flight at \p P: SALU code may use them as any
   /// SGPR, and no descriptor counts them.
   std::vector<llvm::MCRegister> deadVccHalves(const InsertPoint &P) const;
-  /// VGPRs at \p P none of whose lanes the program may still read
+  /// VGPRs at \p P, not in flight, none of whose lanes the program may still read
   /// (LaneLiveness.h: v_writelane_b32 writes its lane whatever EXEC is), that
   /// an SGPR may be parked in (SgprSpill.h): the function's own below v256
   /// (no s_set_vgpr_msb needed), those it never names first, then the one a
@@ -117,6 +128,14 @@ private:
   unsigned VGPRBudget = 0; ///< v0 .. v[VGPRBudget-1] are the function's own
   /// A kernel's VGPR above its own that it may grow to (growableVGPR).
   std::optional<unsigned> GrowVGPR;
+  /// Units a memory operation may still write before each original
+  /// instruction / at the end of each block; absent where none.
+  llvm::DenseMap<const Instruction *, llvm::BitVector> InFlightBefore;
+  llvm::DenseMap<const BasicBlock *, llvm::BitVector> InFlightAtEnd;
+  void computeInFlight(Function &F);
+  const llvm::BitVector *inFlightAt(const InsertPoint &P) const;
+  /// Live or in flight at \p P.
+  llvm::BitVector unusableAt(const InsertPoint &P) const;
   llvm::BitVector Busy; ///< live somewhere or written somewhere
   llvm::BitVector All;
   /// s0 .. s[Budget.Limit-1] with their units, looked up once: every
