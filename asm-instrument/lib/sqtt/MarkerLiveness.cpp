@@ -5,7 +5,6 @@
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/RegisterUsage.h"
 #include "stinkytofu/hw/HardwareModel.h"
-#include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/DenseSet.h"
@@ -60,23 +59,26 @@ struct InFlightLoads
       Into[C] |= From[C];
   }
   void transfer(const Instruction &I, InFlightState &S) const {
-    const TargetInfo &TI = CM.target();
-    const bool OneInstruction = I.kind() == InstKind::Machine && I.mcInsts().size() == 1;
-    for (const MCInst &MI : I.mcInsts()) {
-      std::string Printed = OneInstruction ? std::string() : TI.printMC(MI);
-      StringRef Mnemonic =
-          OneInstruction ? I.mnemonic() : StringRef(Printed).split(' ').first.trim();
-      if (std::optional<WaitCounts> W = CM.decodeWait(MI, Mnemonic))
-        for (unsigned C = 0; C < S.size(); ++C)
-          if (W->Count[C] == 0)
-            S[C].reset();
-      MemoryAccess A = CM.classify(MI, Mnemonic);
-      for (unsigned E = 0; E < NumWaitEvents; ++E)
-        if (A.has(WaitEvent(E)))
-          if (std::optional<unsigned> C = CM.counterOf(WaitEvent(E)))
-            for (MCRegister R : I.facts().Defs)
-              RU.set(S[*C], R);
+    // A macro statement (or an expansion into several instructions) is not
+    // taken apart: its waits complete nothing, and any counter may bring
+    // its writes.
+    if (I.kind() != InstKind::Machine || I.mcInsts().size() != 1) {
+      for (BitVector &Pending : S)
+        for (MCRegister R : I.facts().Defs)
+          RU.set(Pending, R);
+      return;
     }
+    const MCInst &MI = I.mcInsts().front();
+    if (std::optional<WaitCounts> W = CM.decodeWait(MI, I.mnemonic()))
+      for (unsigned C = 0; C < S.size(); ++C)
+        if (W->Count[C] == 0)
+          S[C].reset();
+    MemoryAccess A = CM.classify(MI, I.mnemonic());
+    for (unsigned E = 0; E < NumWaitEvents; ++E)
+      if (A.has(WaitEvent(E)))
+        if (std::optional<unsigned> C = CM.counterOf(WaitEvent(E)))
+          for (MCRegister R : I.facts().Defs)
+            RU.set(S[*C], R);
   }
   /// An instruction MC does not describe is live everywhere already.
   void transferOpaque(const Instruction &, InFlightState &) const {}
