@@ -1,0 +1,114 @@
+//===- RegisterPressure.h - Live VGPRs, AGPRs and SGPRs at every point -*- C++ -*-===//
+//
+// How many registers of each file a function holds at each instruction, per
+// block, per loop and over the function, on top of Liveness.h. The
+// registers an instruction occupies are those live before it (its reads
+// included) and those it writes: a write that is never read still needs its
+// register while the instruction runs. Registers are counted as 32-bit
+// registers of their file, a tuple as every register it covers (what the
+// hardware allocates); VCC, EXEC, M0, SCC and trap temporaries are not
+// counted. What a call's callee reads and writes is counted at the call,
+// as Liveness (CallEffects.h) assumes it.
+//
+// Pressure is about values; the allocation (the highest register a kernel
+// names, what its descriptor reserves) is what occupancy depends on, since
+// registers are not renamed: highestUsed() gives that next to the counts.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_REGISTERPRESSURE_H
+#define STINKYTOFU_ANALYSIS_REGISTERPRESSURE_H
+
+#include "stinkytofu/analysis/Liveness.h"
+#include "stinkytofu/analysis/LoopInfo.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include <array>
+#include <vector>
+
+namespace stinkytofu {
+
+/// The register files whose pressure is counted.
+enum class PressureFile : uint8_t { VGPR, AGPR, SGPR };
+inline constexpr unsigned NumPressureFiles = 3;
+/// "vgpr", "agpr", "sgpr".
+llvm::StringRef pressureFileName(PressureFile F);
+
+/// A count per file.
+struct PressureCounts {
+  std::array<unsigned, NumPressureFiles> Count{};
+
+  unsigned operator[](PressureFile F) const { return Count[unsigned(F)]; }
+  unsigned &operator[](PressureFile F) { return Count[unsigned(F)]; }
+  /// The larger count of each file.
+  void maxWith(const PressureCounts &O);
+  bool operator==(const PressureCounts &O) const { return Count == O.Count; }
+};
+
+/// Which 32-bit register of which file each register unit belongs to.
+class PressureUnitMap {
+public:
+  explicit PressureUnitMap(const RegisterUnits &RU);
+
+  /// The registers of each file with any unit set in \p Units.
+  PressureCounts count(const llvm::BitVector &Units) const;
+  /// The registers of file \p F with any unit set in \p Units, ascending.
+  std::vector<unsigned> registers(const llvm::BitVector &Units, PressureFile F) const;
+  /// The highest index + 1 of a register of each file with a unit set.
+  PressureCounts highest(const llvm::BitVector &Units) const;
+
+private:
+  struct Slot {
+    int8_t File = -1; ///< a PressureFile, -1 for other registers
+    uint16_t Index = 0;
+    unsigned First = 0; ///< the first unit of the register
+  };
+  std::vector<Slot> Slots; // by unit
+};
+
+class RegisterPressure {
+public:
+  /// The pressure of the function \p Live describes.
+  explicit RegisterPressure(const Liveness &Live);
+
+  const Liveness &liveness() const { return *Live; }
+  const PressureUnitMap &unitMap() const { return Map; }
+
+  /// The registers \p I occupies: live before it or written by it. Zero
+  /// counts for an instruction of another function.
+  PressureCounts at(const Instruction &I) const;
+  /// The units behind at(\p I).
+  llvm::BitVector occupiedAt(const Instruction &I) const;
+  /// The largest count of each file over the instructions of \p BB, its
+  /// live-in and its live-out.
+  PressureCounts blockMax(const BasicBlock &BB) const;
+  /// The largest count of each file over the blocks of \p L.
+  PressureCounts loopMax(const Loop &L) const;
+  /// The largest count of each file over the function.
+  const PressureCounts &max() const { return FunctionMax; }
+  /// The instructions where file \p F reaches max(), in layout order.
+  const std::vector<const Instruction *> &maxPoints(PressureFile F) const {
+    return MaxPoints[unsigned(F)];
+  }
+  /// The highest index + 1 of a register of each file the function reads,
+  /// writes or holds live anywhere: the registers it needs allocated.
+  const PressureCounts &highestUsed() const { return Highest; }
+
+private:
+  const Liveness *Live;
+  PressureUnitMap Map;
+  llvm::DenseMap<const Instruction *, PressureCounts> AtInst;
+  llvm::DenseMap<const BasicBlock *, PressureCounts> BlockMax;
+  PressureCounts FunctionMax, Highest;
+  std::array<std::vector<const Instruction *>, NumPressureFiles> MaxPoints;
+};
+
+/// The pressure of a function: an error when its CFG is not valid.
+struct RegisterPressureAnalysis {
+  static AnalysisKey Key;
+  using Result = RegisterPressure;
+  llvm::Expected<Result> run(Function &F, AnalysisManager &AM);
+};
+
+} // namespace stinkytofu
+
+#endif

@@ -1,0 +1,130 @@
+//===- RegisterPressure.cpp - Live VGPRs, AGPRs and SGPRs at every point --===//
+#include "stinkytofu/analysis/RegisterPressure.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/Module.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+AnalysisKey RegisterPressureAnalysis::Key;
+
+StringRef pressureFileName(PressureFile F) {
+  switch (F) {
+  case PressureFile::VGPR: return "vgpr";
+  case PressureFile::AGPR: return "agpr";
+  case PressureFile::SGPR: return "sgpr";
+  }
+  llvm_unreachable("unknown register file");
+}
+
+void PressureCounts::maxWith(const PressureCounts &O) {
+  for (unsigned F = 0; F < NumPressureFiles; ++F)
+    Count[F] = std::max(Count[F], O.Count[F]);
+}
+
+PressureUnitMap::PressureUnitMap(const RegisterUnits &RU) : Slots(RU.numUnits()) {
+  const TargetInfo &TI = RU.target();
+  const std::pair<RegClass, PressureFile> Files[] = {{RegClass::VGPR, PressureFile::VGPR},
+                                                     {RegClass::AGPR, PressureFile::AGPR},
+                                                     {RegClass::SGPR, PressureFile::SGPR}};
+  for (auto [Class, File] : Files)
+    for (unsigned Index = 0;; ++Index) {
+      MCRegister R = TI.reg32(Class, Index);
+      if (!R.isValid())
+        break;
+      SmallVector<unsigned, 8> Units = RU.units(R);
+      assert(!Units.empty() && Units.size() <= 2 && "a 32-bit register is one or two halves");
+      for (unsigned U : Units)
+        Slots[U] = Slot{int8_t(File), uint16_t(Index), Units.front()};
+    }
+}
+
+// A 32-bit register has a unit per 16-bit half: it is counted at its first
+// unit, or at its second when only that half is set.
+PressureCounts PressureUnitMap::count(const BitVector &Units) const {
+  PressureCounts Counts;
+  for (unsigned U : Units.set_bits()) {
+    const Slot &S = Slots[U];
+    if (S.File >= 0 && (U == S.First || !Units.test(S.First)))
+      ++Counts.Count[unsigned(S.File)];
+  }
+  return Counts;
+}
+
+std::vector<unsigned> PressureUnitMap::registers(const BitVector &Units, PressureFile F) const {
+  BitVector Marks;
+  for (unsigned U : Units.set_bits())
+    if (const Slot &S = Slots[U]; S.File == int8_t(F)) {
+      if (Marks.size() <= S.Index)
+        Marks.resize(std::max<unsigned>(S.Index + 1, 2 * Marks.size()));
+      Marks.set(S.Index);
+    }
+  std::vector<unsigned> Regs;
+  for (unsigned Index : Marks.set_bits())
+    Regs.push_back(Index);
+  return Regs;
+}
+
+PressureCounts PressureUnitMap::highest(const BitVector &Units) const {
+  PressureCounts Top;
+  for (unsigned U : Units.set_bits())
+    if (const Slot &S = Slots[U]; S.File >= 0)
+      Top.Count[unsigned(S.File)] = std::max<unsigned>(Top.Count[unsigned(S.File)], S.Index + 1);
+  return Top;
+}
+
+RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live.units()) {
+  const Function &F = Live.function();
+  BitVector Accessed = Live.units().none();
+  for (const BasicBlock &BB : F.blocks()) {
+    PressureCounts Block = Map.count(Live.liveIn(BB));
+    Block.maxWith(Map.count(Live.liveOut(BB)));
+    for (const Instruction &I : BB.instructions()) {
+      PressureCounts C = Map.count(occupiedAt(I));
+      AtInst[&I] = C;
+      Block.maxWith(C);
+      Live.addAccessesOf(I, Accessed);
+    }
+    BlockMax[&BB] = Block;
+    FunctionMax.maxWith(Block);
+  }
+  Highest = Map.highest(Accessed);
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      const PressureCounts &C = AtInst[&I];
+      for (unsigned File = 0; File < NumPressureFiles; ++File)
+        if (FunctionMax.Count[File] && C.Count[File] == FunctionMax.Count[File])
+          MaxPoints[File].push_back(&I);
+    }
+}
+
+BitVector RegisterPressure::occupiedAt(const Instruction &I) const {
+  BitVector Units = Live->liveBefore(I);
+  Units |= Live->writesOf(I);
+  return Units;
+}
+
+PressureCounts RegisterPressure::at(const Instruction &I) const {
+  return AtInst.lookup(&I);
+}
+
+PressureCounts RegisterPressure::blockMax(const BasicBlock &BB) const {
+  return BlockMax.lookup(&BB);
+}
+
+PressureCounts RegisterPressure::loopMax(const Loop &L) const {
+  PressureCounts Max;
+  for (const BasicBlock *BB : L.blocks())
+    Max.maxWith(blockMax(*BB));
+  return Max;
+}
+
+Expected<RegisterPressure> RegisterPressureAnalysis::run(Function &F, AnalysisManager &AM) {
+  Expected<Liveness &> Live = AM.getResult<LivenessAnalysis>(F);
+  if (!Live)
+    return Live.takeError();
+  return RegisterPressure(*Live);
+}
+
+} // namespace stinkytofu
