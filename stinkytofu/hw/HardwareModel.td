@@ -378,6 +378,48 @@ def Hz_VALUTransUse : DepCtrHazard<"VALUTransUse">;
 //===----------------------------------------------------------------------===//
 // Processors.
 //===----------------------------------------------------------------------===//
+// Occupancy: how many waves of a kernel one SIMD holds, as LLVM 22 counts
+// them (AMDGPUBaseInfo: getMaxWavesPerEU, getVGPRAllocGranule,
+// getTotalNumVGPRs; GCNSubtarget: the SGPR steps of
+// getOccupancyWithNumSGPRs). docs/pressure.md gives the rules.
+//===----------------------------------------------------------------------===//
+
+class Occupancy<int maxWaves, int granule, int file, int granule64, int file64,
+                list<int> sgprSteps, int ldsBytes> {
+  int MaxWavesPerSimd = maxWaves;
+  // VGPRs are allocated in blocks of VgprGranule; a SIMD holds VgprFile
+  // VGPRs per lane, for the default wave size (AGPRs included where the
+  // file is unified: gfx90a and later).
+  int VgprGranule = granule;
+  int VgprFile = file;
+  // The same for wave64 on a wave32 processor (0: no wave64).
+  int VgprGranuleWave64 = granule64;
+  int VgprFileWave64 = file64;
+  // The most SGPRs (VCC, FLAT_SCRATCH and XNACK_MASK included) that allow
+  // 10, 9, 8, ... waves; more than the last allows one wave less. Empty
+  // when SGPRs never limit.
+  list<int> SgprWaveSteps = sgprSteps;
+  // LDS the waves of one CU (gfx9) or WGP (gfx10+, WGP mode) share.
+  int LdsBytes = ldsBytes;
+  // SGPRs a kernel holds above .amdhsa_next_free_sgpr when its descriptor
+  // reserves VCC, XNACK_MASK, FLAT_SCRATCH (LLVM's getNumExtraSGPRs: they
+  // sit at the top of the SGPRs, each count includes the ones before).
+  int ExtraSgprsVcc = 2;
+  int ExtraSgprsXnack = 0;
+  int ExtraSgprsFlatScratch = 0;
+}
+
+let ExtraSgprsXnack = 4, ExtraSgprsFlatScratch = 6 in {
+  def Occupancy_Gfx9   : Occupancy<10, 4, 256, 0, 0, [80, 88, 100], 65536>;
+  def Occupancy_Gfx90a : Occupancy<8, 8, 512, 0, 0, [80, 88, 100], 65536>;
+  def Occupancy_Gfx950 : Occupancy<8, 8, 512, 0, 0, [80, 88, 100], 163840>;
+}
+def Occupancy_Gfx103 : Occupancy<16, 16, 1024, 8, 512, [], 131072>;
+// gfx11 and gfx12 have 1.5 times the VGPRs of gfx10.3.
+def Occupancy_Gfx11  : Occupancy<16, 24, 1536, 12, 768, [], 131072>;
+def Occupancy_Gfx1250 : Occupancy<16, 16, 1024, 0, 0, [], 327680>;
+
+//===----------------------------------------------------------------------===//
 
 class Processor<string name> {
   string Name = name;
@@ -389,6 +431,7 @@ class Processor<string name> {
   int MaxSGPRs = ?;                   // addressable SGPRs (s0..sN-1)
   int MaxVGPRs = 256;                 // addressable VGPRs (unified incl. AGPRs)
   bit HasAGPRs = 0;
+  Occupancy Occupancy = ?;           // waves per SIMD from registers and LDS
   // VGPRs 256..1023 through s_set_vgpr_msb, and how its immediate is
   // written (hw/VgprMsbMode.h): "None", "Msb8", or "Msb16" (bits 15:8 hold
   // the state replaced; what LLVM 22 writes for gfx1250).
@@ -445,6 +488,7 @@ let Generation = "gfx9", WaveSize = 64, HasTtraceDataImm = 0,
     SgprLaneRestoreWait = "s_nop 4", // VMEM reads VALU-written SGPR: 5 wait states
     DsM0FreeVariant = "_gfx9",
     NeedsNopBeforeTtraceData = 1, MaxSGPRs = 102, Clock = Clock_SMemTime,
+    Occupancy = Occupancy_Gfx9,
     ScopeCuField = "CU_ID", ScopeWgField = "TG_ID",
     Counters = Gfx9Counters, CounterEvents = Gfx9Events, FlatCountsInOrder = 0 in {
   let HwIdFields = Gfx9HwIdFields<2>.Ret in {
@@ -455,7 +499,7 @@ let Generation = "gfx9", WaveSize = 64, HasTtraceDataImm = 0,
       let HasAGPRs = 1, CycleOverrides = [CycleOverride<IC_MFMA, 4, 64>] in
       def GFX908 : Processor<"gfx908">;
     }
-    let HasAGPRs = 1, MaxVGPRs = 512,
+    let HasAGPRs = 1, MaxVGPRs = 512, Occupancy = Occupancy_Gfx90a,
         CycleOverrides = [CycleOverride<IC_MFMA, 4, 64>] in
     def GFX90A : Processor<"gfx90a">;
   }
@@ -464,7 +508,9 @@ let Generation = "gfx9", WaveSize = 64, HasTtraceDataImm = 0,
   let HwIdFields = !listconcat(Gfx9HwIdFields<3>.Ret, Gfx940XccIdFields),
       SgprLaneSaveWait = "s_nop 1", HasAGPRs = 1, MaxVGPRs = 512,
       CycleOverrides = [CycleOverride<IC_MFMA, 4, 32>] in {
+    let Occupancy = Occupancy_Gfx90a in
     def GFX942 : Processor<"gfx942">;
+    let Occupancy = Occupancy_Gfx950 in
     def GFX950 : Processor<"gfx950">;
   }
 }
@@ -477,10 +523,11 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
   let Generation = "gfx10", HasTtraceDataImm = 0, Clock = Clock_ShaderCycles20,
       Counters = Gfx10Counters, CounterEvents = Gfx10Events,
       HwIdFields = !listconcat(Gfx10HwId1Fields<HwReg_HW_ID1, 2, 0>.Ret,
-                               Gfx10HwId2Fields<HwReg_HW_ID2, 1>.Ret) in
+                               Gfx10HwId2Fields<HwReg_HW_ID2, 1>.Ret),
+      Occupancy = Occupancy_Gfx103 in
   def GFX1030 : Processor<"gfx1030">;
 
-  let HasTtraceDataImm = 1, TtraceDataImmMax = 0xFF in {
+  let HasTtraceDataImm = 1, TtraceDataImmMax = 0xFF, Occupancy = Occupancy_Gfx11 in {
     let Generation = "gfx11", Clock = Clock_ShaderCycles20,
         Counters = Gfx10Counters, CounterEvents = Gfx10Events,
         HwIdFields = !listconcat(Gfx10HwId1Fields<HwReg_HW_ID1, 3, 1>.Ret,
@@ -505,7 +552,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
       }
       // SHADER_CYCLES_LO/HI assemble on gfx1250 but read 0.
       let Clock = Clock_GetShaderCyclesU64, SeAidSendMsgId = 135,
-          MaxVGPRs = 1024, VgprMsb = "Msb16",
+          MaxVGPRs = 1024, VgprMsb = "Msb16", Occupancy = Occupancy_Gfx1250,
           HwIdFields = !listconcat(
               Gfx1250HwId1Fields,
               Gfx10HwId2Fields<HwReg_WAVE_HW_ID2, 0>.Ret),

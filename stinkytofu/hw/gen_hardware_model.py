@@ -245,6 +245,7 @@ def collect_processors(recs, classes):
         p["timing"] = timing
         collect_counters(recs, r, p)
         collect_depctr(recs, r, p)
+        p["occupancy"] = collect_occupancy(recs, recs.field(r, "Occupancy", "def"))
         procs.append(p)
     procs.sort(key=lambda p: natural_key(p["name"]))
     names = [p["name"] for p in procs]
@@ -253,6 +254,26 @@ def collect_processors(recs, classes):
     if not procs:
         fail("no Processor records")
     return procs
+
+
+def collect_occupancy(recs, o):
+    """The occupancy rules of a processor (Occupancy records)."""
+    where = o.get("!name", "?")
+    occ = {k: recs.field(o, k, "int") for k in (
+        "MaxWavesPerSimd", "VgprGranule", "VgprFile", "VgprGranuleWave64",
+        "VgprFileWave64", "LdsBytes", "ExtraSgprsVcc", "ExtraSgprsXnack",
+        "ExtraSgprsFlatScratch")}
+    steps = recs.field(o, "SgprWaveSteps", "list")
+    if any(not isinstance(x, int) for x in steps) or steps != sorted(set(steps)):
+        fail(f"{where}: SgprWaveSteps must be ascending integers")
+    if not 0 < occ["MaxWavesPerSimd"] <= 20 or occ["VgprGranule"] <= 0 or \
+            occ["VgprFile"] % occ["VgprGranule"]:
+        fail(f"{where}: the VGPR file must be a whole number of granules")
+    if (occ["VgprGranuleWave64"] == 0) != (occ["VgprFileWave64"] == 0):
+        fail(f"{where}: wave64 granule and file are both set or both 0")
+    occ["SgprWaveSteps"] = steps
+    occ["def"] = where
+    return occ
 
 
 def collect_depctr(recs, r, p):
@@ -466,6 +487,13 @@ def emit(classes, prefixes, default_index, procs, roles=(), waits=(),
             w(f"    {{{cstr(ev)}, {idx}, {'true' if in_order else 'false'}}},")
         w("};")
     w("")
+    occupancies = {p["occupancy"]["def"]: p["occupancy"] for p in procs}
+    for name, o in sorted(occupancies.items()):
+        steps = ", ".join(str(x) for x in o["SgprWaveSteps"])
+        if steps:
+            w(f"inline constexpr unsigned {name}_SgprWaveSteps[] = {{{steps}}};")
+        else:
+            w(f"inline constexpr llvm::ArrayRef<unsigned> {name}_SgprWaveSteps;")
     w("inline constexpr ProcessorDesc Processors[] = {")
     for p in procs:
         ident = p["name"].upper()
@@ -481,6 +509,11 @@ def emit(classes, prefixes, default_index, procs, roles=(), waits=(),
         w(f"        .MaxSGPRs = {p['sgprs']},")
         w(f"        .MaxVGPRs = {p['vgprs']},")
         w(f"        .HasAGPRs = {b(p['agprs'])},")
+        o = p["occupancy"]
+        w(f"        .Occupancy = {{{o['MaxWavesPerSimd']}, {o['VgprGranule']}, "
+          f"{o['VgprFile']}, {o['VgprGranuleWave64']}, {o['VgprFileWave64']}, "
+          f"{o['def']}_SgprWaveSteps, {o['LdsBytes']}, {o['ExtraSgprsVcc']}, "
+          f"{o['ExtraSgprsXnack']}, {o['ExtraSgprsFlatScratch']}}},")
         w(f"        .VgprMsb = VgprMsbMode::{p['vgpr_msb']},")
         w(f"        .HwIdFields = {ident}_HwIdFields,")
         w("        .ScopeFields = {" +

@@ -56,6 +56,7 @@ struct ProcessorDesc {
   unsigned MaxSGPRs;
   unsigned MaxVGPRs;
   bool HasAGPRs;
+  OccupancyRules Occupancy;
   VgprMsbMode VgprMsb;
   llvm::ArrayRef<HwIdField> HwIdFields;
   /// Field names for ScopeDim::Wave, Simd, Cu, Wg.
@@ -137,6 +138,7 @@ bool HardwareModel::needsNopBeforeTtraceData() const {
 unsigned HardwareModel::maxSGPRs() const { return D->MaxSGPRs; }
 unsigned HardwareModel::maxVGPRs() const { return D->MaxVGPRs; }
 bool HardwareModel::hasAGPRs() const { return D->HasAGPRs; }
+const OccupancyRules &HardwareModel::occupancy() const { return D->Occupancy; }
 VgprMsbMode HardwareModel::vgprMsbMode() const { return D->VgprMsb; }
 
 llvm::ArrayRef<HwIdField> HardwareModel::hwIdFields() const {

@@ -130,6 +130,29 @@ struct DepCtrField {
   unsigned decode(uint32_t Imm) const { return (Imm >> Offset) & max(); }
 };
 
+/// How many waves of a kernel one SIMD holds (HardwareModel.td, Occupancy;
+/// hw/Occupancy.h computes with it).
+struct OccupancyRules {
+  unsigned MaxWavesPerSimd;
+  /// VGPR allocation block and VGPRs per lane of one SIMD, default wave
+  /// size; AGPRs included where the file is unified.
+  unsigned VgprGranule;
+  unsigned VgprFile;
+  /// The same for wave64 on a wave32 processor; 0 when it has no wave64.
+  unsigned VgprGranuleWave64;
+  unsigned VgprFileWave64;
+  /// The most SGPRs allowing 10, 9, 8, ... waves; empty when SGPRs never
+  /// limit.
+  llvm::ArrayRef<unsigned> SgprWaveSteps;
+  /// LDS shared by the waves of one CU (gfx9) or WGP (gfx10+).
+  unsigned LdsBytes;
+  /// SGPRs held above .amdhsa_next_free_sgpr for a reserved VCC,
+  /// XNACK_MASK, FLAT_SCRATCH (each count includes the ones before).
+  unsigned ExtraSgprsVcc;
+  unsigned ExtraSgprsXnack;
+  unsigned ExtraSgprsFlatScratch;
+};
+
 /// The HW_ID dimensions an SQTT scope check filters on.
 enum class ScopeDim : uint8_t { Wave, Simd, Cu, Wg };
 
@@ -159,6 +182,7 @@ public:
   /// Addressable VGPRs; on gfx90a/gfx942/gfx950 the unified file incl. AGPRs.
   unsigned maxVGPRs() const;
   bool hasAGPRs() const;
+  const OccupancyRules &occupancy() const;
   /// How this processor reaches VGPRs 256 and up (s_set_vgpr_msb), None
   /// when it has none (hw/VgprMsbMode.h).
   VgprMsbMode vgprMsbMode() const;
