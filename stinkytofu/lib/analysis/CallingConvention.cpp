@@ -59,7 +59,8 @@ BitVector calleeInputUnits(const RegisterUnits &RU) {
       if (!(C == RegClass::SGPR ? isCalleeInputSGPR(I) : C == RegClass::VGPR && isArgumentVGPR(I)))
         RU.reset(Reads, R);
     }
-  for (const char *Name : {"SCC", "M0"})
+  // The convention passes nothing in SCC, M0 or VCC; all three are clobbered.
+  for (const char *Name : {"SCC", "M0", "VCC"})
     if (MCRegister R = RU.byName(Name); R.isValid())
       RU.reset(Reads, R);
   return Reads;

@@ -50,7 +50,8 @@ llvm::BitVector calleeSavedUnits(const RegisterUnits &RU);
 llvm::BitVector callClobberedUnits(const RegisterUnits &RU);
 /// What a callee we cannot see, called by the convention, may read: its
 /// input SGPRs and VGPRs, and every register outside the SGPR, VGPR and
-/// AGPR files but SCC and M0 (no argument is passed in them).
+/// AGPR files but SCC, M0 and VCC (the convention passes no argument in them
+/// and a call clobbers all three).
 llvm::BitVector calleeInputUnits(const RegisterUnits &RU);
 
 } // namespace stinkytofu
