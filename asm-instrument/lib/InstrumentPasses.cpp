@@ -14,7 +14,10 @@ void registerInstrumentPasses(PassRegistry &R, StringMap<std::string> SQTTEnviro
          [Env = std::move(SQTTEnvironment)](const PassArguments &Args) {
            return sqtt::createSQTTInstrumentPass(Env, Args);
          },
-         sqtt::markerPseudoInstructions()});
+         sqtt::markerPseudoInstructions(),
+         // It inserts instructions: its pipelines end with the hazard repair
+         // and the wait and hazard verifiers (docs/passes.md).
+         CodeEffect::Changes});
 }
 
 } // namespace stinkytofu

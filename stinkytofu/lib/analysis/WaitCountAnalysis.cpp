@@ -21,7 +21,10 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include <deque>
+#include <mutex>
 
 using namespace llvm;
 
@@ -153,6 +156,38 @@ bool jumpsToReturnAddress(const Instruction &I) {
   return Target.isReg() && M && M->target().asmName(Target.getReg()) == "s[30:31]";
 }
 
+/// The register units a memory operation can write: those of the
+/// registers in the destination classes MC gives its real (encodable)
+/// instructions that load (SGPRs, VGPRs, AGPRs, and vcc, ttmp and
+/// flat_scratch, which SMEM loads may name; code-generator pseudos such as
+/// spill restores are left out). EXEC, M0, SCC or MODE are in none of them: no caller's
+/// load can still be writing them. Computed once per target.
+const BitVector &loadDestinationUnits(const RegisterUnits &RU) {
+  static std::mutex Lock;
+  static DenseMap<const TargetInfo *, std::unique_ptr<BitVector>> Cache;
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::unique_ptr<BitVector> &Units = Cache[&RU.target()];
+  if (Units)
+    return *Units;
+  const MCInstrInfo &MII = RU.target().instrInfo();
+  const MCRegisterInfo &MRI = RU.target().regInfo();
+  const unsigned HwMode = RU.target().subtargetInfo().getHwMode(MCSubtargetInfo::HwMode_RegInfo);
+  BitVector Classes(MRI.getNumRegClasses());
+  for (unsigned Op = 0; Op < MII.getNumOpcodes(); ++Op) {
+    const MCInstrDesc &D = MII.get(Op);
+    if (!D.mayLoad() || D.isPseudo())
+      continue;
+    for (unsigned Def = 0; Def < D.getNumDefs(); ++Def)
+      if (int16_t RC = MII.getOpRegClassID(D.operands()[Def], HwMode); RC >= 0)
+        Classes.set(RC);
+  }
+  Units = std::make_unique<BitVector>(RU.none());
+  for (unsigned RC : Classes.set_bits())
+    for (MCPhysReg R : MRI.getRegClass(RC))
+      RU.set(*Units, R);
+  return *Units;
+}
+
 /// What the analysis needs of each instruction, computed once.
 struct InstInfo {
   MemoryAccess Access;
@@ -182,11 +217,14 @@ struct WaitCountAnalysis::Impl
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
   std::optional<unsigned> TranslationCounter;
   MCRegister Exec;
+  /// The units a caller's pending load may write (loadDestinationUnits).
+  const BitVector &LoadDestinations;
   /// Set while the final pass records what each instruction lacks.
   mutable MissingWait *Recording = nullptr;
 
   Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts)
-      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")) {
+      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")),
+        LoadDestinations(loadDestinationUnits(RU)) {
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (auto C = CM.counterOf(WaitEvent(E)); C && !CM.inOrder(WaitEvent(E)))
         OutOfOrderEvents[*C] |= 1u << E;
@@ -257,8 +295,8 @@ struct WaitCountAnalysis::Impl
   }
 
   /// A callable function starts with its caller's loads, LDS and scalar
-  /// work possibly in flight into any register (LLVM waits for them at the
-  /// callee's entry).
+  /// work possibly in flight into any register a load can write (LLVM
+  /// waits for them at the callee's entry).
   WaitState entryState() const {
     WaitState S = initialState();
     if (blocks().empty() || blocks().front()->parent()->isEntry())
@@ -395,7 +433,7 @@ struct WaitCountAnalysis::Impl
         const CounterState &CS = S.C[C];
         if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
           need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
-        if (CS.pending(CS.UnknownScore))
+        if (CS.pending(CS.UnknownScore) && LoadDestinations.test(U))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Read, nullptr, R));
       }
     const bool InOrderVmem = CM.hardware().vmemWritesVgprInOrder() &&
@@ -413,7 +451,7 @@ struct WaitCountAnalysis::Impl
         if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
           need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C, It->second.Score,
                reason(WaitReason::Overwrite, It->second.Producer, R));
-        if (CS.pending(CS.UnknownScore))
+        if (CS.pending(CS.UnknownScore) && LoadDestinations.test(U))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Write, nullptr, R));
       }
     if (II.WritesExec)

@@ -19,7 +19,9 @@
 //     gfx900/906/908), invalidates caches (an acquire: vector memory must be
 //     done), or returns from a callable function (every counter but the
 //     store counter and xcnt);
-//   - a callable function starts with its caller's work pending everywhere;
+//   - a callable function starts with its caller's work pending in every
+//     register a load can write (the destination classes of MC's loads:
+//     not EXEC, M0, SCC or MODE);
 //     a call ends with everything but the store counter idle (the callee
 //     waits at entry and return);
 //   - joins keep the longest queue and the newest pending write of each

@@ -179,7 +179,9 @@ class Machine:
     def step(self, text):
         """Executes one inserted instruction; returns a branch target or None."""
         mn, ops, _ = split_operands(text)
-        if mn in ("s_nop", "s_wait_alu"):
+        # Wait states and ALU waits (the emitter's and the hazard repair's
+        # that ends the pipeline) change no register.
+        if mn in ("s_nop", "v_nop", "s_wait_alu", "s_waitcnt_depctr", "s_delay_alu"):
             return None
         if mn == "s_ttracedata":
             self.records.append(self.m0)
