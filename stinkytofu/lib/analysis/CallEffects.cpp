@@ -28,12 +28,14 @@ CallTransfer makeCallTransfer(const RegisterUnits &RU, const Instruction &Call,
   return T;
 }
 
-CallEffectAnalyzer::CallEffectAnalyzer(const Module &M, const RegisterUnits &RU)
-    : M(M), RU(RU) {}
+CallEffectAnalyzer::CallEffectAnalyzer(const Module &M, const RegisterUnits &RU,
+                                       std::optional<BitVector> UnknownCalleeReads)
+    : M(M), RU(RU), UnknownCalleeReads(std::move(UnknownCalleeReads)) {}
 
 const CallEffect &CallEffectAnalyzer::unknown() {
   if (!Unknown)
-    Unknown = CallEffect{/*Known=*/false, RU.all(), callClobberedUnits(RU), RU.none()};
+    Unknown = CallEffect{/*Known=*/false, UnknownCalleeReads ? *UnknownCalleeReads : RU.all(),
+                         callClobberedUnits(RU), RU.none()};
   return *Unknown;
 }
 

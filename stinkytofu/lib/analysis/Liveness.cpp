@@ -25,7 +25,9 @@ public:
 
   Solver(const Function &F, const RegisterUnits &RU, LivenessOptions Options)
       : LiveUnitsDataflow(F, RU), Options(std::move(Options)) {
-    CallEffectAnalyzer Callees(*F.parent(), RU);
+    // An unknown callee's reads are the option's, also inside the summaries
+    // of known callees (a callee of the module calling an external one).
+    CallEffectAnalyzer Callees(*F.parent(), RU, this->Options.UnknownCalleeReads);
     // Calls of the same callees with the same registers share one record:
     // a Tensile kernel makes a thousand calls to a few activation functions.
     StringMap<const CallInfo *> Shared;
@@ -39,8 +41,6 @@ public:
           const CallInfo *&Info = Shared[Key];
           if (!Info) {
             CallEffect E = Callees.effectOf(I);
-            if (!E.Known && this->Options.UnknownCalleeReads)
-              E.Reads = *this->Options.UnknownCalleeReads;
             CallTransfer T = makeCallTransfer(RU, I, E);
             Infos.push_back(std::make_unique<CallInfo>(CallInfo{std::move(E), std::move(T)}));
             Info = Infos.back().get();

@@ -72,7 +72,12 @@ CallTransfer makeCallTransfer(const RegisterUnits &RU, const Instruction &Call,
 /// callee. Holds references to \p M and \p RU: use it while they live.
 class CallEffectAnalyzer {
 public:
-  CallEffectAnalyzer(const Module &M, const RegisterUnits &RU);
+  /// \p UnknownCalleeReads: what a callee that is not known reads, where the
+  /// client knows every call follows a convention that passes less than
+  /// everything (LivenessOptions::UnknownCalleeReads); it holds in the
+  /// summaries of known callees too, for the calls they make.
+  CallEffectAnalyzer(const Module &M, const RegisterUnits &RU,
+                     std::optional<llvm::BitVector> UnknownCalleeReads = std::nullopt);
 
   /// The effect of the callee(s) of the call \p Call (not of the call's own
   /// operands).
@@ -82,8 +87,8 @@ public:
   /// are followed); null when the module has none.
   const Function *findCallee(llvm::StringRef Name) const;
 
-  /// The unknown-callee effect: reads everything, may clobber what the
-  /// calling convention allows, surely writes nothing.
+  /// The unknown-callee effect: reads everything (or UnknownCalleeReads),
+  /// may clobber what the calling convention allows, surely writes nothing.
   const CallEffect &unknown();
 
 private:
@@ -94,6 +99,7 @@ private:
 
   const Module &M;
   const RegisterUnits &RU;
+  std::optional<llvm::BitVector> UnknownCalleeReads;
   std::optional<CallEffect> Unknown;
   llvm::DenseMap<const Function *, std::unique_ptr<CallEffect>> Summaries;
   llvm::DenseSet<const Function *> InProgress;
