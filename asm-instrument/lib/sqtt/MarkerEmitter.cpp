@@ -431,7 +431,8 @@ void FunctionEmitter::decidePredicate() {
     return;
   EntryPoint = functionEntryPoint(F);
   std::optional<MCRegister> P = Live.freeSGPR();
-  if (!P || Live.isLive(EntryPoint, "SCC"))
+  // A caller's load may still land in it at a callable function's entry.
+  if (!P || Live.isInFlight(EntryPoint, *P) || Live.isLive(EntryPoint, "SCC"))
     return;
   if (Ctx.Checks.size() > 1) {
     for (MCRegister R : Live.deadSGPRs(EntryPoint))

@@ -46,13 +46,27 @@ struct InFlightLoads
   const CounterModel CM;
   const RegisterUnits &RU;
 
-  InFlightLoads(const Function &F, const RegisterUnits &RU)
-      : DataflowAnalysis(F), CM(F.parent()->target()), RU(RU) {}
+  const Function &F;
 
-  /// Also at a callable function's entry: its caller's loads still in
-  /// flight there are not modelled (see MarkerLiveness.h).
+  InFlightLoads(const Function &F, const RegisterUnits &RU)
+      : DataflowAnalysis(F), CM(F.parent()->target()), RU(RU), F(F) {}
+
   InFlightState initialState() const {
     return InFlightState(CM.numCounters(), RU.none());
+  }
+  /// A function that is not a kernel is entered with its caller's loads,
+  /// LDS and scalar memory work possibly in flight into any register (the
+  /// convention leaves the waits to the callee; the waitcnt verifier's entry
+  /// state is the same): nothing is scratch before its first wait for 0 of
+  /// those counters.
+  InFlightState entryState() const {
+    InFlightState S = initialState();
+    if (F.isEntry())
+      return S;
+    for (WaitEvent E : {WaitEvent::VmemLoad, WaitEvent::Lds, WaitEvent::Smem})
+      if (std::optional<unsigned> C = CM.counterOf(E))
+        S[*C] = RU.all();
+    return S;
   }
   void join(InFlightState &Into, const InFlightState &From) const {
     for (unsigned C = 0; C < Into.size(); ++C)

@@ -14,15 +14,18 @@
 // that needs M0 could be placed there. In such a function a call ends the
 // liveness of nothing, since its callee may write less than it may clobber.
 // In every function, a callee outside the module reads only what the
-// convention passes it (CallingConvention.h: s0-s32, v0-v31, none of SCC
-// and M0); callee-saved registers live across the call stay live.
+// convention passes it (CallingConvention.h: s0-s32, v0-v31, none of SCC,
+// M0 and VCC); callee-saved registers live across the call stay live.
 //
 // A register a memory operation of the function may still write at a point
 // (issued on some path with no wait of its counter for 0 since) is not
 // scratch there either, dead or not: the load could land between the
-// inserted code's write and read. A caller's loads still in flight at a
-// callable function's entry are not modelled: markers there go after the
-// entry's leading waits (functionEntryPoint, FunctionMarkers.h).
+// inserted code's write and read. A function that is not a kernel starts
+// with every register in flight on the load, LDS and scalar memory
+// counters (its caller's loads: the convention leaves the waits to the
+// callee), so nothing is scratch before its first waits for 0; LLVM's
+// callees wait at once, and entry markers go after those waits
+// (functionEntryPoint, FunctionMarkers.h).
 //
 // Scratch SGPRs come from the function's budget (RegisterBudget.h): its own
 // registers first, then, for a kernel that may grow, the ones above. VGPRs
