@@ -213,6 +213,7 @@ std::vector<HazardFinding> HazardAnalysis::findings() const {
                       "clause reads, or it stores";
         } else {
           Fd.Rule = S.Rule->Name.str();
+          Fd.Register = S.Reg;
           if (S.Reg.isValid())
             Fd.Detail = "on " + TI.asmName(S.Reg);
           if (S.Rule->CountsValus)

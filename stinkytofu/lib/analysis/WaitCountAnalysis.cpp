@@ -738,14 +738,22 @@ static std::string blockPath(const BasicBlock *From, const BasicBlock *To) {
   return "";
 }
 
+std::string waitRuleName(const CounterModel &CM, const WaitReason &R) {
+  static constexpr const char *Kinds[] = {"read",   "write",      "overwrite", "lds",
+                                          "barrier", "return",    "invalidate", "opaque"};
+  static_assert(std::size(Kinds) == WaitReason::Opaque + 1);
+  return (Twine(Kinds[R.What]) + " " + CM.counterName(R.Counter)).str();
+}
+
 std::string describeMissingWait(const CounterModel &CM, const MissingWait &W,
                                 const WaitReason &R) {
   std::string Reg = R.Register ? CM.target().asmName(R.Register) : "";
   std::string Op;
   if (R.Producer) {
     Op = ("the " + R.Producer->mnemonic()).str();
-    if (R.Producer->location().isValid())
-      Op += " at line " + std::to_string(R.Producer->location().Line);
+    Op += R.Producer->location().isValid()
+              ? " at line " + std::to_string(R.Producer->location().Line)
+              : std::string(" of inserted code");
   } else {
     Op = W.Consumer->parent() && W.Consumer->parent()->parent()->isEntry()
              ? "the memory operations of a call"

@@ -10,6 +10,8 @@
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
+#include "stinkytofu/transforms/VerifierFinding.h"
+#include "stinkytofu/asm/AsmWriter.h"
 #include "VgprMsbSupport.h"
 
 using namespace llvm;
@@ -35,10 +37,12 @@ Error forEachHazardAnalysis(Module &M, AnalysisManager &AM, StinkyTofuContext &C
   });
 }
 
-/// "line L" of \p I, for messages naming a second instruction.
+/// \p I and its input line, for messages naming a second instruction.
 std::string lineOf(const Instruction &I) {
-  return "'" + I.sourceText().trim().str() + "' (line " + std::to_string(I.location().Line) +
-         ")";
+  std::string Text = "'" + StringRef(instructionText(I)).trim().str() + "' ";
+  if (!I.location().isValid())
+    return Text + "(inserted code)";
+  return Text + "(line " + std::to_string(I.location().Line) + ")";
 }
 
 std::string describe(const HazardFinding &F) {
@@ -69,12 +73,15 @@ public:
       llvm::append_range(Findings, findMissingDelayAlu(Fn));
       for (const HazardFinding &F : Findings) {
         if (F.Level == HazardFinding::Severity::Warning) {
-          context().diagnose(diagnosticAt(M, *F.Consumer, SourceMgr::DK_Warning, describe(F)));
+          context().diagnose(
+              findingDiagnostic(M, *F.Consumer, SourceMgr::DK_Warning, describe(F)));
           continue;
         }
-        Missing = joinErrors(std::move(Missing),
-                             make_error<SourceDiagnosticError>(diagnosticAt(
-                                 M, *F.Consumer, SourceMgr::DK_Error, describe(F))));
+        Missing = joinErrors(
+            std::move(Missing),
+            make_error<VerifierFindingError>(
+                findingDiagnostic(M, *F.Consumer, SourceMgr::DK_Error, describe(F)),
+                makeFindingKey(M, F.Rule, F.Register, *F.Consumer, F.Producer)));
       }
       return Error::success();
     });

@@ -10,6 +10,7 @@
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
+#include "stinkytofu/transforms/VerifierFinding.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "VgprMsbSupport.h"
 #include "llvm/ADT/STLExtras.h"
@@ -67,14 +68,17 @@ public:
       return forEachAnalysedFunction(M, Opts, [&](Function &, const WaitCountAnalysis &A) -> Error {
       for (const MissingWait &W : A.missingWaits())
         for (const WaitReason &R : W.Reasons)
-          Missing = joinErrors(std::move(Missing),
-                               make_error<SourceDiagnosticError>(diagnosticAt(
-                                   M, *W.Consumer, SourceMgr::DK_Error,
-                                   describeMissingWait(A.counters(), W, R))));
+          Missing = joinErrors(
+              std::move(Missing),
+              make_error<VerifierFindingError>(
+                  findingDiagnostic(M, *W.Consumer, SourceMgr::DK_Error,
+                                    describeMissingWait(A.counters(), W, R)),
+                  makeFindingKey(M, waitRuleName(A.counters(), R), R.Register, *W.Consumer,
+                                 R.Producer)));
       if (WarnRedundant)
         for (const Instruction *I : A.redundantWaits())
-          context().diagnose(diagnosticAt(M, *I, SourceMgr::DK_Warning,
-                                          (I->mnemonic() + " waits for nothing").str()));
+          context().diagnose(findingDiagnostic(M, *I, SourceMgr::DK_Warning,
+                                               (I->mnemonic() + " waits for nothing").str()));
       return Error::success();
     });
     });

@@ -1,5 +1,6 @@
 //===- PipelineProofTest.cpp - Output findings judged against the input ---===//
 #include "TestModules.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/passes/PipelineProof.h"
 #include "gtest/gtest.h"
 
@@ -31,20 +32,43 @@ struct ProofRun {
   unsigned InputReads;
 };
 
-/// Proves the module of \p OutputText against Input.
-ProofRun prove(StringRef OutputText) {
-  StinkyTofuContext Ctx;
-  std::unique_ptr<Module> Output = test::readAsmText(OutputText, "", false, "k.s", &Ctx);
+/// Proves \p Output against Input.
+ProofRun prove(Module &Output, StinkyTofuContext &Ctx) {
   unsigned Reads = 0;
   AnalysisManager AM;
   Expected<ProofResult> Result = proveAgainstInput(
-      *Output, AM, Verifiers, passRegistry(Ctx), {}, Ctx,
+      Output, AM, Verifiers, passRegistry(Ctx), {}, Ctx,
       [&]() -> Expected<std::unique_ptr<Module>> {
         ++Reads;
         return test::readAsmText(Input, "", false, "k.s", &Ctx);
       });
   return {std::move(Result), Reads};
 }
+
+/// Proves the module of \p OutputText against Input.
+ProofRun prove(StringRef OutputText) {
+  StinkyTofuContext Ctx;
+  std::unique_ptr<Module> Output = test::readAsmText(OutputText, "", false, "k.s", &Ctx);
+  return prove(*Output, Ctx);
+}
+
+/// Input as a pipeline would leave it after inserting \p Texts before its
+/// \p N-th instruction (0-based): the inserted instructions have no input
+/// position, the others keep theirs while their output lines move.
+struct Inserted {
+  StinkyTofuContext Ctx;
+  std::unique_ptr<Module> M = test::readAsmText(Input, "", false, "k.s", &Ctx);
+  Inserted(unsigned N, std::initializer_list<StringRef> Texts) {
+    BasicBlock &BB = M->functions().front().blocks().front();
+    auto It = BB.instructions().begin();
+    std::advance(It, N);
+    for (StringRef Text : Texts) {
+      Expected<Instruction> I = createInstruction(*M, Text);
+      EXPECT_TRUE(static_cast<bool>(I)) << toString(I.takeError());
+      BB.insert(It, std::move(*I));
+    }
+  }
+};
 
 TEST(PipelineProofTest, FindingsTheInputHadAreNoErrors) {
   ProofRun R = prove(Input);
@@ -65,6 +89,51 @@ TEST(PipelineProofTest, AFindingTheInputDidNotHaveIsNew) {
   EXPECT_NE(R.Result->NewFindings[0].Message.find("v8 read before the global_load_dword"),
             std::string::npos);
   EXPECT_EQ(R.Result->InputFindings, 1u) << "the input's hazard is still excused";
+}
+
+TEST(PipelineProofTest, AnInputFindingIsRecognisedAfterInsertionsMoveIt) {
+  // Two instructions at the top move every line down by two, and one wait
+  // state between the carry pair's writer and reader changes the message
+  // (1 more wait state instead of 2): the finding is the input's still.
+  Inserted Out(0, {"s_nop 0", "v_mov_b32_e32 v20, 0"});
+  BasicBlock &BB = Out.M->functions().front().blocks().front();
+  Expected<Instruction> Nop = createInstruction(*Out.M, "s_nop 0");
+  ASSERT_TRUE(static_cast<bool>(Nop));
+  BB.insert(std::next(BB.instructions().begin(), 3), std::move(*Nop));
+  ProofRun R = prove(*Out.M, Out.Ctx);
+  ASSERT_TRUE(static_cast<bool>(R.Result)) << toString(R.Result.takeError());
+  EXPECT_TRUE(R.Result->NewFindings.empty());
+  EXPECT_EQ(R.Result->InputFindings, 1u);
+}
+
+TEST(PipelineProofTest, AFindingInInsertedCodeIsNewAndNamesTheLineItStandsBefore) {
+  // An inserted read of v8 right after its load, before the wait: new, at
+  // the input line of the s_waitcnt the inserted code stands before.
+  Inserted Out(3, {"v_mov_b32_e32 v20, v8"});
+  ProofRun R = prove(*Out.M, Out.Ctx);
+  ASSERT_TRUE(static_cast<bool>(R.Result)) << toString(R.Result.takeError());
+  ASSERT_EQ(R.Result->NewFindings.size(), 1u);
+  const SourceDiagnostic &D = R.Result->NewFindings[0];
+  EXPECT_EQ(D.File, "k.s");
+  EXPECT_EQ(D.Line, 10u);
+  EXPECT_EQ(D.Column, 2u);
+  EXPECT_EQ(D.Message, "in the code inserted before this instruction ('v_mov_b32_e32 v20, v8'): "
+                       "v8 read before the global_load_dword at line 9 completes (vmcnt needs "
+                       "<= 0 here, is 1)");
+  EXPECT_EQ(R.Result->InputFindings, 1u) << "the input's hazard is still excused";
+}
+
+TEST(PipelineProofTest, AHazardAtAnInsertedReaderIsNewTheInputsStaysExcused) {
+  // An inserted VALU reads the carry pair right after its writer: the same
+  // rule and producer as the input's hazard, but its consumer is inserted.
+  // The original reader, one wait state further now, is still the input's.
+  Inserted Out(1, {"v_addc_co_u32_e64 v10, s[20:21], v4, v5, s[16:17]"});
+  ProofRun R = prove(*Out.M, Out.Ctx);
+  ASSERT_TRUE(static_cast<bool>(R.Result)) << toString(R.Result.takeError());
+  ASSERT_EQ(R.Result->NewFindings.size(), 1u);
+  EXPECT_EQ(R.Result->NewFindings[0].Line, 8u) << "the original instruction after it";
+  EXPECT_NE(R.Result->NewFindings[0].Message.find("VALUWriteSGPR_VALURead"), std::string::npos);
+  EXPECT_EQ(R.Result->InputFindings, 1u);
 }
 
 TEST(PipelineProofTest, TheInputIsReadOnlyWhenTheOutputHasFindings) {

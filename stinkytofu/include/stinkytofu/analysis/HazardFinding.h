@@ -10,6 +10,7 @@
 #ifndef STINKYTOFU_ANALYSIS_HAZARDFINDING_H
 #define STINKYTOFU_ANALYSIS_HAZARDFINDING_H
 
+#include "llvm/MC/MCRegister.h"
 #include <string>
 
 namespace stinkytofu {
@@ -36,6 +37,9 @@ struct HazardFinding {
   unsigned Missing = 0;
   /// What is missing in words: the register, the wait that would fix it.
   std::string Detail;
+  /// The register the rule is about, where the check names one (part of
+  /// what makes two findings the same, transforms/VerifierFinding.h).
+  llvm::MCRegister Register;
   Severity Level = Severity::Error;
 };
 

@@ -118,6 +118,10 @@ private:
 std::string describeMissingWait(const CounterModel &CM, const MissingWait &W,
                                 const WaitReason &R);
 
+/// The rule a missing wait breaks, without its counts: the reason and the
+/// counter (`read vmcnt`), for telling findings apart across runs.
+std::string waitRuleName(const CounterModel &CM, const WaitReason &R);
+
 } // namespace stinkytofu
 
 #endif

@@ -31,11 +31,12 @@ struct ProofResult {
 /// when one finds something. Only when there are findings, verifies the
 /// input as well: \p ReadInput reads it again, the control-flow recovery
 /// passes run on it, then the same verifiers. An output finding matches an
-/// input finding with the same position (the consumer's input line and
-/// column) and the same message (rule or wait kind, producer and its input
-/// line, wait states missing); each input finding matches one output
-/// finding. Inserted instructions have no input position, so a finding at
-/// or after one is always new. Errors other than findings are returned.
+/// input finding with the same key (transforms/VerifierFinding.h: the rule
+/// or wait kind and counter, the register units, the consumer's and the
+/// producer's input positions), whatever the message says about counts and
+/// paths; each input finding matches one output finding. A finding at or
+/// after inserted code, or one without a key, is always new. Errors other
+/// than findings are returned.
 llvm::Expected<ProofResult>
 proveAgainstInput(Module &Output, AnalysisManager &AM, llvm::ArrayRef<std::string> Verifiers,
                   const PassRegistry &R, const llvm::StringMap<PassArguments> &Leading,
