@@ -156,38 +156,6 @@ bool jumpsToReturnAddress(const Instruction &I) {
   return Target.isReg() && M && M->target().asmName(Target.getReg()) == "s[30:31]";
 }
 
-/// The register units a memory operation can write: those of the
-/// registers in the destination classes MC gives its real (encodable)
-/// instructions that load (SGPRs, VGPRs, AGPRs, and vcc, ttmp and
-/// flat_scratch, which SMEM loads may name; code-generator pseudos such as
-/// spill restores are left out). EXEC, M0, SCC or MODE are in none of them: no caller's
-/// load can still be writing them. Computed once per target.
-const BitVector &loadDestinationUnits(const RegisterUnits &RU) {
-  static std::mutex Lock;
-  static DenseMap<const TargetInfo *, std::unique_ptr<BitVector>> Cache;
-  std::lock_guard<std::mutex> Guard(Lock);
-  std::unique_ptr<BitVector> &Units = Cache[&RU.target()];
-  if (Units)
-    return *Units;
-  const MCInstrInfo &MII = RU.target().instrInfo();
-  const MCRegisterInfo &MRI = RU.target().regInfo();
-  const unsigned HwMode = RU.target().subtargetInfo().getHwMode(MCSubtargetInfo::HwMode_RegInfo);
-  BitVector Classes(MRI.getNumRegClasses());
-  for (unsigned Op = 0; Op < MII.getNumOpcodes(); ++Op) {
-    const MCInstrDesc &D = MII.get(Op);
-    if (!D.mayLoad() || D.isPseudo())
-      continue;
-    for (unsigned Def = 0; Def < D.getNumDefs(); ++Def)
-      if (int16_t RC = MII.getOpRegClassID(D.operands()[Def], HwMode); RC >= 0)
-        Classes.set(RC);
-  }
-  Units = std::make_unique<BitVector>(RU.none());
-  for (unsigned RC : Classes.set_bits())
-    for (MCPhysReg R : MRI.getRegClass(RC))
-      RU.set(*Units, R);
-  return *Units;
-}
-
 /// What the analysis needs of each instruction, computed once.
 struct InstInfo {
   MemoryAccess Access;
@@ -665,6 +633,35 @@ struct WaitCountAnalysis::Impl
     return false;
   }
 };
+
+// The destination classes MC gives its real (encodable) load instructions;
+// code-generator pseudos such as spill restores are left out. Computed once
+// per target.
+const BitVector &loadDestinationUnits(const RegisterUnits &RU) {
+  static std::mutex Lock;
+  static DenseMap<const TargetInfo *, std::unique_ptr<BitVector>> Cache;
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::unique_ptr<BitVector> &Units = Cache[&RU.target()];
+  if (Units)
+    return *Units;
+  const MCInstrInfo &MII = RU.target().instrInfo();
+  const MCRegisterInfo &MRI = RU.target().regInfo();
+  const unsigned HwMode = RU.target().subtargetInfo().getHwMode(MCSubtargetInfo::HwMode_RegInfo);
+  BitVector Classes(MRI.getNumRegClasses());
+  for (unsigned Op = 0; Op < MII.getNumOpcodes(); ++Op) {
+    const MCInstrDesc &D = MII.get(Op);
+    if (!D.mayLoad() || D.isPseudo())
+      continue;
+    for (unsigned Def = 0; Def < D.getNumDefs(); ++Def)
+      if (int16_t RC = MII.getOpRegClassID(D.operands()[Def], HwMode); RC >= 0)
+        Classes.set(RC);
+  }
+  Units = std::make_unique<BitVector>(RU.none());
+  for (unsigned RC : Classes.set_bits())
+    for (MCPhysReg R : MRI.getRegClass(RC))
+      RU.set(*Units, R);
+  return *Units;
+}
 
 WaitCountAnalysis::~WaitCountAnalysis() = default;
 WaitCountAnalysis::WaitCountAnalysis(WaitCountAnalysis &&) = default;

@@ -37,6 +37,7 @@
 #ifndef STINKYTOFU_ANALYSIS_WAITCOUNTANALYSIS_H
 #define STINKYTOFU_ANALYSIS_WAITCOUNTANALYSIS_H
 
+#include "stinkytofu/analysis/RegisterUnits.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Function.h"
 #include "llvm/ADT/DenseMap.h"
@@ -117,6 +118,12 @@ private:
 /// operation's result travels through when it crosses blocks.
 std::string describeMissingWait(const CounterModel &CM, const MissingWait &W,
                                 const WaitReason &R);
+
+/// The register units a memory operation can write: SGPRs, VGPRs, AGPRs,
+/// and vcc, ttmp and flat_scratch, which SMEM loads may name; never EXEC,
+/// M0, SCC or MODE. What a caller's loads may still be writing when a
+/// callable function starts.
+const llvm::BitVector &loadDestinationUnits(const RegisterUnits &RU);
 
 /// The rule a missing wait breaks, without its counts: the reason and the
 /// counter (`read vmcnt`), for telling findings apart across runs.
