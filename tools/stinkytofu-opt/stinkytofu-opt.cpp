@@ -30,6 +30,8 @@
 #include "stinkytofu/support/PendingOutputs.h"
 #include "stinkytofu/support/StableSort.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/CallTargetRecoveryPass.h"
+#include "stinkytofu/transforms/PrintPressurePass.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -133,6 +135,16 @@ struct ToolOptions {
       "print-cfg", cl::desc("Write each function's CFG instead of the IR"),
       cl::init(CfgFormat::None),
       cl::values(clEnumValN(CfgFormat::Dot, "dot", "Graphviz digraph")),
+      cl::cat(Category)};
+  cl::opt<bool> PrintPressure{
+      "print-pressure",
+      cl::desc("Write the live registers at each instruction, per loop, and each kernel's "
+               "occupancy instead of the IR (docs/pressure.md)"),
+      cl::cat(Category)};
+  cl::opt<PressureFormat> PressureFormatOpt{
+      "pressure-format", cl::desc("Format of --print-pressure"), cl::init(PressureFormat::Text),
+      cl::values(clEnumValN(PressureFormat::Text, "text", "listing, loops, occupancy table"),
+                 clEnumValN(PressureFormat::JSON, "json", "one object per kernel")),
       cl::cat(Category)};
   cl::opt<bool> Stats{"stats",
                       cl::desc("Print per-function CFG counts and SQTTInstrumentPass's per-kernel "
@@ -383,6 +395,12 @@ int main(int argc, char **argv) {
     return fail("--print-cfg replaces the output: it excludes --emit-asm and --print-output");
   if (Opt.EmitObj && (Opt.EmitAsm || Opt.PrintOutput || Opt.PrintCfg != CfgFormat::None))
     return fail("--emit-obj excludes --emit-asm, --print-output and --print-cfg");
+  if (Opt.PrintPressure && (Opt.EmitAsm || Opt.PrintOutput || Opt.EmitObj ||
+                            Opt.PrintCfg != CfgFormat::None))
+    return fail("--print-pressure replaces the output: it excludes --emit-asm, --print-output, "
+                "--emit-obj and --print-cfg");
+  if (Opt.PressureFormatOpt.getNumOccurrences() && !Opt.PrintPressure)
+    return fail("--pressure-format needs --print-pressure");
   if (Opt.Link && !Opt.EmitObj)
     return fail("--link needs --emit-obj");
   if (!Opt.LdLld.empty() && !Opt.Link)
@@ -571,6 +589,13 @@ int main(int argc, char **argv) {
                  EnsureCFG();
                  writeCfgDot(M, OS);
                  return Error::success();
+               }
+               if (Opt.PrintPressure) {
+                 EnsureCFG();
+                 // Known callees read what they read, not everything.
+                 recoverCallTargets(M);
+                 AnalysisManager ReportAM;
+                 return printModulePressure(M, ReportAM, OS, Opt.PressureFormatOpt);
                }
                if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
                  writeStir(M, OS);

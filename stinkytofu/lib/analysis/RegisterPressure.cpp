@@ -1,6 +1,8 @@
 //===- RegisterPressure.cpp - Live VGPRs, AGPRs and SGPRs at every point --===//
 #include "stinkytofu/analysis/RegisterPressure.h"
+#include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/ir/Module.h"
 
 using namespace llvm;
@@ -28,8 +30,18 @@ PressureUnitMap::PressureUnitMap(const RegisterUnits &RU) : Slots(RU.numUnits())
   const std::pair<RegClass, PressureFile> Files[] = {{RegClass::VGPR, PressureFile::VGPR},
                                                      {RegClass::AGPR, PressureFile::AGPR},
                                                      {RegClass::SGPR, PressureFile::SGPR}};
-  for (auto [Class, File] : Files)
-    for (unsigned Index = 0;; ++Index) {
+  // MC names every file on every target (v1023 and a0 on gfx900): count
+  // the registers this processor has.
+  const HardwareModel &HW = TI.hardware();
+  for (auto [Class, File] : Files) {
+    if (File == PressureFile::AGPR && !HW.hasAGPRs())
+      continue;
+    // A unified file (gfx90a) holds 256 VGPRs and 256 AGPRs; only gfx1250
+    // reaches VGPRs above v255.
+    unsigned Limit = File == PressureFile::SGPR ? HW.maxSGPRs()
+                     : HW.hasHighVgprs()        ? HW.maxVGPRs()
+                                                : 256;
+    for (unsigned Index = 0; Index < Limit; ++Index) {
       MCRegister R = TI.reg32(Class, Index);
       if (!R.isValid())
         break;
@@ -38,6 +50,7 @@ PressureUnitMap::PressureUnitMap(const RegisterUnits &RU) : Slots(RU.numUnits())
       for (unsigned U : Units)
         Slots[U] = Slot{int8_t(File), uint16_t(Index), Units.front()};
     }
+  }
 }
 
 // A 32-bit register has a unit per 16-bit half: it is counted at its first
@@ -76,6 +89,8 @@ PressureCounts PressureUnitMap::highest(const BitVector &Units) const {
 
 RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live.units()) {
   const Function &F = Live.function();
+  // The registers the function's own operands name (a call's callee and an
+  // opaque instruction's unknown effect excluded).
   BitVector Accessed = Live.units().none();
   for (const BasicBlock &BB : F.blocks()) {
     PressureCounts Block = Map.count(Live.liveIn(BB));
@@ -83,8 +98,13 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
     for (const Instruction &I : BB.instructions()) {
       PressureCounts C = Map.count(occupiedAt(I));
       AtInst[&I] = C;
+      if (const CallEffect *E = Live.callEffect(I); E && !E->Known)
+        ++UnknownCalls;
       Block.maxWith(C);
-      Live.addAccessesOf(I, Accessed);
+      for (MCRegister R : I.facts().Uses)
+        Live.units().set(Accessed, R);
+      for (MCRegister R : I.facts().Defs)
+        Live.units().set(Accessed, R);
     }
     BlockMax[&BB] = Block;
     FunctionMax.maxWith(Block);
@@ -99,9 +119,14 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
     }
 }
 
+// A call counts its own destination, not what its callee may write: the
+// callee's registers are its own function's pressure.
 BitVector RegisterPressure::occupiedAt(const Instruction &I) const {
   BitVector Units = Live->liveBefore(I);
-  Units |= Live->writesOf(I);
+  if (isOpaqueInstruction(I))
+    return Units; // everything is live before it
+  for (MCRegister R : I.facts().Defs)
+    Live->units().set(Units, R);
   return Units;
 }
 

@@ -6,6 +6,7 @@
 #include "stinkytofu/transforms/CyclePasses.h"
 #include "stinkytofu/transforms/LongBranchLoweringPass.h"
 #include "stinkytofu/transforms/PrintLivenessPass.h"
+#include "stinkytofu/transforms/PrintPressurePass.h"
 #include "stinkytofu/transforms/VerifierPass.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "stinkytofu/transforms/AsmMovePropagationPass.h"

@@ -7,8 +7,9 @@
 // register while the instruction runs. Registers are counted as 32-bit
 // registers of their file, a tuple as every register it covers (what the
 // hardware allocates); VCC, EXEC, M0, SCC and trap temporaries are not
-// counted. What a call's callee reads and writes is counted at the call,
-// as Liveness (CallEffects.h) assumes it.
+// counted. At a call, what its callee reads is live before it (Liveness,
+// CallEffects.h) and counts; what the callee may write does not: that is
+// the callee's own pressure.
 //
 // Pressure is about values; the allocation (the highest register a kernel
 // names, what its descriptor reserves) is what occupancy depends on, since
@@ -89,9 +90,14 @@ public:
   const std::vector<const Instruction *> &maxPoints(PressureFile F) const {
     return MaxPoints[unsigned(F)];
   }
-  /// The highest index + 1 of a register of each file the function reads,
-  /// writes or holds live anywhere: the registers it needs allocated.
+  /// The highest index + 1 of a register of each file the function's
+  /// operands name: the registers it needs allocated (its callees' not
+  /// included).
   const PressureCounts &highestUsed() const { return Highest; }
+  /// Calls of a callee outside the module, which may read every register
+  /// (CallEffects.h): everything is live before them (and before a call of
+  /// a function that makes one).
+  unsigned unknownCalls() const { return UnknownCalls; }
 
 private:
   const Liveness *Live;
@@ -99,6 +105,7 @@ private:
   llvm::DenseMap<const Instruction *, PressureCounts> AtInst;
   llvm::DenseMap<const BasicBlock *, PressureCounts> BlockMax;
   PressureCounts FunctionMax, Highest;
+  unsigned UnknownCalls = 0;
   std::array<std::vector<const Instruction *>, NumPressureFiles> MaxPoints;
 };
 

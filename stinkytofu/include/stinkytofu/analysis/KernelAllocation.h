@@ -1,0 +1,38 @@
+//===- KernelAllocation.h - What a kernel is allocated per wave --*- C++ -*-===//
+//
+// The registers and LDS a kernel holds, as the occupancy model needs them
+// (hw/Occupancy.h): from its metadata entry (`.vgpr_count`, `.sgpr_count`,
+// `.agpr_count`, `.group_segment_fixed_size`, `.max_flat_workgroup_size`,
+// `.wavefront_size`) when it has one with numbers; else from its
+// descriptor (`.amdhsa_next_free_vgpr`, `.amdhsa_next_free_sgpr` plus the
+// SGPRs it reserves for VCC, XNACK_MASK and FLAT_SCRATCH,
+// `.amdhsa_group_segment_fixed_size`, `.amdhsa_wavefront_size32`); else
+// from the registers its code names (RegisterPressure::highestUsed, with
+// the reservations the assembler assumes by default).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_KERNELALLOCATION_H
+#define STINKYTOFU_ANALYSIS_KERNELALLOCATION_H
+
+#include "stinkytofu/analysis/RegisterPressure.h"
+#include "stinkytofu/hw/Occupancy.h"
+
+namespace stinkytofu {
+
+enum class AllocationSource : uint8_t { Metadata, Descriptor, Code };
+/// "metadata", "descriptor", "code".
+llvm::StringRef allocationSourceName(AllocationSource S);
+
+struct KernelAllocation {
+  KernelResources Resources;
+  /// AGPRs, where the source says (metadata `.agpr_count`, the code).
+  std::optional<unsigned> AGPRs;
+  AllocationSource Source = AllocationSource::Code;
+};
+
+/// What the function \p P describes is allocated.
+KernelAllocation kernelAllocation(const RegisterPressure &P);
+
+} // namespace stinkytofu
+
+#endif

@@ -1,0 +1,289 @@
+//===- PrintPressurePass.cpp - The register pressure report ---------------===//
+#include "stinkytofu/transforms/PrintPressurePass.h"
+#include "stinkytofu/analysis/CallGraph.h"
+#include "stinkytofu/analysis/KernelAllocation.h"
+#include "stinkytofu/analysis/LoopInfo.h"
+#include "stinkytofu/analysis/RegisterPressure.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/Module.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+constexpr PressureFile Files[] = {PressureFile::VGPR, PressureFile::AGPR, PressureFile::SGPR};
+
+unsigned lineOf(const Instruction &I) { return I.location().Line; }
+
+/// The first and last source line of the instructions of \p L (0 when none
+/// has one).
+std::pair<unsigned, unsigned> lineRange(const Loop &L) {
+  unsigned First = 0, Last = 0;
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : BB->instructions())
+      if (unsigned Line = lineOf(I)) {
+        First = First ? std::min(First, Line) : Line;
+        Last = std::max(Last, Line);
+      }
+  return {First, Last};
+}
+
+/// The loop with the most live VGPRs (then SGPRs), the innermost on a tie.
+const Loop *hottestLoop(const LoopInfo &LI, const RegisterPressure &P) {
+  const Loop *Hot = nullptr;
+  PressureCounts HotMax;
+  for (const Loop *L : LI.loopsInPreorder()) {
+    PressureCounts Max = P.loopMax(*L);
+    auto Key = [](const PressureCounts &C) {
+      return std::make_pair(C[PressureFile::VGPR] + C[PressureFile::AGPR], C[PressureFile::SGPR]);
+    };
+    if (!Hot || Key(Max) >= Key(HotMax)) {
+      Hot = L;
+      HotMax = Max;
+    }
+  }
+  return Hot;
+}
+
+/// What the kernel must give up for one more wave: the resource, the most
+/// it may be allocated, and how much less that is. None at the wave slots
+/// or when LDS limits.
+struct NextWave {
+  OccupancyLimit Resource;
+  unsigned AtMost, Free;
+};
+std::optional<NextWave> nextWave(const HardwareModel &HW, const KernelResources &R,
+                                 const OccupancyEstimate &E) {
+  unsigned Target = E.waves() + 1;
+  switch (E.limitedBy()) {
+  case OccupancyLimit::VGPR:
+    if (unsigned Most = vgprsForWaves(HW, Target, R.Wave64))
+      return NextWave{OccupancyLimit::VGPR, Most, R.VGPRs - Most};
+    return std::nullopt;
+  case OccupancyLimit::SGPR:
+    if (unsigned Most = sgprsForWaves(HW, Target); Most && Most != ~0u)
+      return NextWave{OccupancyLimit::SGPR, Most, R.SGPRs - Most};
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// One character per VGPR of [0, Width): '^' written, 'v' read, 'x' read
+/// and written, ':' live and untouched, ' ' free.
+std::string vgprMap(const RegisterPressure &P, const Instruction &I, unsigned Width) {
+  const Liveness &L = P.liveness();
+  std::string Row(Width, ' ');
+  auto Mark = [&](const BitVector &Units, auto Update) {
+    for (unsigned R : P.unitMap().registers(Units, PressureFile::VGPR))
+      if (R < Width)
+        Row[R] = Update(Row[R]);
+  };
+  Mark(L.liveBefore(I), [](char) { return ':'; });
+  Mark(L.readsOf(I), [](char) { return 'v'; });
+  Mark(L.writesOf(I), [](char C) { return C == 'v' ? 'x' : '^'; });
+  return Row;
+}
+
+void printCounts(raw_ostream &OS, const PressureCounts &C) {
+  OS << "vgpr " << C[PressureFile::VGPR] << " agpr " << C[PressureFile::AGPR] << " sgpr "
+     << C[PressureFile::SGPR];
+}
+
+void printListing(raw_ostream &OS, const RegisterPressure &P) {
+  const Function &F = P.liveness().function();
+  unsigned Width = P.highestUsed()[PressureFile::VGPR];
+  OS << "  line  vgpr agpr sgpr  |" << std::string(Width, ' ') << "|  instruction\n";
+  for (const BasicBlock &BB : F.blocks()) {
+    if (BB.hasLabel())
+      OS << "                          " << BB.label() << ":\n";
+    for (const Instruction &I : BB.instructions()) {
+      PressureCounts C = P.at(I);
+      OS << format("%6u %5u %4u %4u  |", lineOf(I), C[PressureFile::VGPR],
+                   C[PressureFile::AGPR], C[PressureFile::SGPR])
+         << vgprMap(P, I, Width) << "|  "
+         << (I.sourceText().empty() ? I.mnemonic() : I.sourceText().trim()) << "\n";
+    }
+  }
+}
+
+void printLoops(raw_ostream &OS, const RegisterPressure &P, const LoopInfo &LI) {
+  if (LI.empty())
+    return;
+  const Loop *Hot = hottestLoop(LI, P);
+  OS << "loops:\n";
+  for (const Loop *L : LI.loopsInPreorder()) {
+    auto [First, Last] = lineRange(*L);
+    OS << "  " << std::string(2 * (L->depth() - 1), ' ') << L->header()->name() << ": depth "
+       << L->depth() << ", lines " << First << "-" << Last << ", " << L->size()
+       << (L->size() == 1 ? " block" : " blocks") << ", max ";
+    printCounts(OS, P.loopMax(*L));
+    OS << (L == Hot ? "  (hottest)" : "") << "\n";
+  }
+}
+
+void printOccupancy(raw_ostream &OS, const RegisterPressure &P, const KernelAllocation &A) {
+  const HardwareModel &HW = P.liveness().units().target().hardware();
+  OccupancyEstimate E = estimateOccupancy(HW, A.Resources);
+  const KernelResources &R = A.Resources;
+  const PressureCounts &Live = P.max();
+  OS << "occupancy (" << HW.processor() << ", allocation from "
+     << allocationSourceName(A.Source) << "):\n"
+     << "  resource  allocated  live max  waves\n"
+     << format("  vgpr      %9u  %8u  %5u\n", R.VGPRs, Live[PressureFile::VGPR], E.ByVGPRs);
+  if (HW.hasAGPRs())
+    OS << format("  agpr      %9s  %8u\n", A.AGPRs ? std::to_string(*A.AGPRs).c_str() : "-",
+                 Live[PressureFile::AGPR]);
+  OS << format("  sgpr      %9u  %8u  %5u\n", R.SGPRs, Live[PressureFile::SGPR], E.BySGPRs)
+     << format("  lds       %9u            %5u\n", R.LdsBytes, E.ByLDS)
+     << "  waves per SIMD: " << E.waves() << " of " << E.MaxWaves << ", limited by "
+     << occupancyLimitName(E.limitedBy()) << "; by registers alone: " << E.byRegisters()
+     << "\n";
+  if (std::optional<NextWave> N = nextWave(HW, R, E))
+    OS << "  one more wave: at most " << N->AtMost << " " << occupancyLimitName(N->Resource)
+       << "s allocated (free " << N->Free << ")\n";
+}
+
+json::Object counts(const PressureCounts &C) {
+  json::Object O;
+  for (PressureFile F : Files)
+    O[pressureFileName(F)] = C[F];
+  return O;
+}
+
+json::Object kernelJSON(const RegisterPressure &P, const LoopInfo &LI,
+                        const KernelAllocation &A, unsigned UnknownCalls) {
+  const HardwareModel &HW = P.liveness().units().target().hardware();
+  const KernelResources &R = A.Resources;
+  OccupancyEstimate E = estimateOccupancy(HW, R);
+  json::Object O;
+  O["kernel"] = P.liveness().function().name();
+  O["target"] = HW.processor();
+  O["occupancy"] = E.waves();
+  O["occupancy_by_registers"] = E.byRegisters();
+  O["limited_by"] = occupancyLimitName(E.limitedBy());
+  O["max_waves"] = E.MaxWaves;
+  O["waves_by"] = json::Object{{"vgpr", E.ByVGPRs}, {"sgpr", E.BySGPRs}, {"lds", E.ByLDS}};
+  json::Object Alloc{{"source", allocationSourceName(A.Source)},
+                     {"vgpr", R.VGPRs},
+                     {"sgpr", R.SGPRs},
+                     {"lds", R.LdsBytes}};
+  if (A.AGPRs)
+    Alloc["agpr"] = *A.AGPRs;
+  O["allocated"] = std::move(Alloc);
+  O["live_max"] = counts(P.max());
+  O["unknown_calls"] = UnknownCalls;
+  json::Object MaxLines;
+  for (PressureFile F : Files) {
+    json::Array Lines;
+    for (const Instruction *I : P.maxPoints(F))
+      Lines.push_back(lineOf(*I));
+    MaxLines[pressureFileName(F)] = std::move(Lines);
+  }
+  O["max_lines"] = std::move(MaxLines);
+  json::Array Loops;
+  for (const Loop *L : LI.loopsInPreorder()) {
+    auto [First, Last] = lineRange(*L);
+    json::Object J = counts(P.loopMax(*L));
+    J["header"] = L->header()->name();
+    J["depth"] = L->depth();
+    J["first_line"] = First;
+    J["last_line"] = Last;
+    Loops.push_back(std::move(J));
+  }
+  O["loops"] = std::move(Loops);
+  const Loop *Hot = hottestLoop(LI, P);
+  O["hottest_loop"] = Hot ? json::Value(Hot->header()->name()) : json::Value(nullptr);
+  if (std::optional<NextWave> N = nextWave(HW, R, E))
+    O["next_wave"] = json::Object{{"resource", occupancyLimitName(N->Resource)},
+                                  {"allocate_at_most", N->AtMost},
+                                  {"free", N->Free}};
+  else
+    O["next_wave"] = nullptr;
+  return O;
+}
+
+} // namespace
+
+Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
+                          PressureFormat Format) {
+  // Calls of unknown callees, made by a function or by one it calls: they
+  // make everything live before the call that reaches them.
+  DenseMap<const Function *, unsigned> DirectUnknown;
+  for (Function &F : M.functions()) {
+    Expected<RegisterPressure &> P = AM.getResult<RegisterPressureAnalysis>(F);
+    if (!P)
+      return P.takeError();
+    DirectUnknown[&F] = P->unknownCalls();
+  }
+  CallGraph CG(M);
+  auto UnknownCalls = [&](const Function &F) {
+    unsigned N = DirectUnknown.lookup(&F);
+    for (const Function *Callee : CG.transitiveCallees(F))
+      N += DirectUnknown.lookup(Callee);
+    return N;
+  };
+  json::Array Kernels;
+  for (Function &F : M.functions()) {
+    Expected<RegisterPressure &> P = AM.getResult<RegisterPressureAnalysis>(F);
+    if (!P)
+      return P.takeError();
+    Expected<LoopInfo &> LI = AM.getResult<LoopAnalysis>(F);
+    if (!LI)
+      return LI.takeError();
+    if (Format == PressureFormat::JSON) {
+      if (F.isEntry())
+        Kernels.push_back(kernelJSON(*P, *LI, kernelAllocation(*P), UnknownCalls(F)));
+      continue;
+    }
+    OS << "pressure of @" << F.name() << ": max ";
+    printCounts(OS, P->max());
+    if (unsigned N = UnknownCalls(F))
+      OS << " (" << N << " calls of unknown callees: everything live before them)";
+    OS << "\n";
+    printListing(OS, *P);
+    printLoops(OS, *P, *LI);
+    if (F.isEntry())
+      printOccupancy(OS, *P, kernelAllocation(*P));
+  }
+  if (Format == PressureFormat::JSON)
+    OS << formatv("{0:2}", json::Value(std::move(Kernels))) << "\n";
+  return Error::success();
+}
+
+namespace {
+
+class PrintPressurePass final : public Pass {
+public:
+  explicit PrintPressurePass(PressureFormat Format) : Format(Format) {}
+  StringRef name() const override { return "PrintPressure"; }
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
+                                  const PassScope &) override {
+    if (Error E = printModulePressure(M, AM, context().dumpStream(), Format))
+      return std::move(E);
+    return PreservedAnalyses::all();
+  }
+
+private:
+  PressureFormat Format;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createPrintPressurePass(const PassArguments &Args) {
+  PressureFormat Format = PressureFormat::Text;
+  for (const auto &[Key, Value] : Args) {
+    if (Key != "format" || (Value != "text" && Value != "json"))
+      return createStringError(inconvertibleErrorCode(),
+                               "takes format=text or format=json, not '" + Key +
+                                   (Value.empty() ? "" : "=" + Value) + "'");
+    Format = Value == "json" ? PressureFormat::JSON : PressureFormat::Text;
+  }
+  return std::make_unique<PrintPressurePass>(Format);
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Occupancy oracle: stinkytofu-opt's occupancy_by_registers against clang's.
+
+For every kernel of tests/kernels/*.cl on every target and -O level, clang
+writes `.s` with a `; Occupancy:` comment after each kernel descriptor: a
+number, or an MC expression occupancy(MaxWaves, Granule, TotalVGPRs,
+Generation, InitOccupancy, SGPRs, VGPRs). InitOccupancy carries the limits
+that are not registers (LDS, workgroup size, attributes); it is replaced by
+MaxWaves, and the VGPR floor LLVM derives from the same limits (the last
+argument of `max(totalnumvgprs(...), 1, N)`) by 0, so that the figure is
+occupancy from registers alone. llvm-mc
+evaluates each expression (appended as `.long` data in a section of its
+own); the script reads the section from the object. Then
+`stinkytofu-opt --print-pressure --pressure-format=json` must give the same
+occupancy_by_registers for the kernel, and its live maxima must not exceed
+the allocation. A number comment is compared as it is.
+
+Prints one line per target and a summary; exits 1 on any difference.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+
+TARGETS = ("gfx900 gfx906 gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 gfx1200 "
+           "gfx1201 gfx1250").split()
+DESCRIPTOR = re.compile(r"^\s*\.amdhsa_kernel (\S+)\n.*?\.end_amdhsa_kernel", re.M | re.S)
+OCCUPANCY = re.compile(r"^; Occupancy: ([^\n]*)$", re.M)
+CALL = re.compile(r"occupancy\((\d+), (\d+), (\d+), (\d+), (\d+),")
+# The VGPRs LLVM raises a kernel to for its waves-per-EU range.
+VGPR_FLOOR = re.compile(r"(max\(totalnumvgprs\([^()]*\), 1, )\d+\)")
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def section_bytes(obj_path, name):
+    """The contents of section `name` of an ELF64 little-endian object."""
+    data = open(obj_path, "rb").read()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    def header(i):
+        return struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize)
+    strtab = header(shstrndx)
+    for i in range(shnum):
+        nm, _, _, _, off, size = header(i)
+        end = data.index(b"\0", strtab[4] + nm)
+        if data[strtab[4] + nm:end].decode() == name:
+            return data[off:off + size]
+    raise RuntimeError(f"{obj_path}: no section {name}")
+
+
+def llvm_occupancy(asm, target, work, args):
+    """(kernel, occupancy from registers) of every kernel of `asm`."""
+    kernels = []
+    for m in DESCRIPTOR.finditer(asm):
+        occ = OCCUPANCY.search(asm, m.end()).group(1).strip()
+        # The limits other than registers: InitOccupancy := MaxWaves.
+        occ = CALL.sub(lambda c: "occupancy(%s, %s, %s, %s, %s," % (
+            c.group(1), c.group(2), c.group(3), c.group(4), c.group(1)), occ, count=1)
+        occ = VGPR_FLOOR.sub(r"\g<1>0)", occ)
+        kernels.append((m.group(1), occ))
+    src = work + ".eval.s"
+    with open(src, "w") as f:
+        f.write(asm + '\n\t.section .occupancy_oracle,"a",@progbits\n')
+        f.writelines(f"\t.long {occ}\n" for _, occ in kernels)
+    obj = work + ".eval.o"
+    r = run([args.llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}",
+             "-filetype=obj", src, "-o", obj])
+    if r.returncode:
+        raise RuntimeError(f"{src}: llvm-mc failed: {r.stderr[:400]}")
+    raw = section_bytes(obj, ".occupancy_oracle")
+    return [(name, struct.unpack_from("<I", raw, 4 * i)[0])
+            for i, (name, _) in enumerate(kernels)]
+
+
+def check(job, args):
+    kernel_file, target, opt = job
+    base = os.path.join(args.work, f"{os.path.basename(kernel_file)[:-3]}-{target}-{opt}")
+    asm = base + ".s"
+    r = run([args.clang, "-x", "cl", "-Xclang", "-finclude-default-header",
+             "--target=amdgcn-amd-amdhsa", f"-mcpu={target}", "-nogpulib", f"-{opt}",
+             "-S", kernel_file, "-o", asm])
+    if r.returncode:
+        return [(job, None, f"clang failed: {r.stderr[:300]}", "")]
+    expected = llvm_occupancy(open(asm).read(), target, base, args)
+    r = run([args.opt, asm, "--print-pressure", "--pressure-format=json"])
+    if r.returncode:
+        return [(job, None, f"stinkytofu-opt failed: {r.stderr[:300]}", "")]
+    ours = {k["kernel"]: k for k in json.loads(r.stdout)}
+    results = []
+    for name, llvm in expected:
+        k = ours.get(name)
+        if k is None:
+            results.append((job, name, "no report", ""))
+            continue
+        problems = []
+        if k["occupancy_by_registers"] != llvm:
+            problems.append(f"occupancy_by_registers {k['occupancy_by_registers']} != "
+                            f"LLVM's {llvm}")
+        alloc, live = k["allocated"], k["live_max"]
+        if k["unknown_calls"]:
+            # A callee outside the module (or one calling such) may read
+            # anything (CallEffects.h): everything is live before the call.
+            # Counted, not compared.
+            results.append((job, name, "; ".join(problems), "unknown-callee"))
+            continue
+        if live["sgpr"] > alloc["sgpr"]:
+            problems.append(f"live sgpr {live['sgpr']} > allocated {alloc['sgpr']}")
+        if live["vgpr"] > alloc["vgpr"]:
+            problems.append(f"live vgpr {live['vgpr']} > allocated {alloc['vgpr']}")
+        if "agpr" in alloc and live["agpr"] > max(alloc["agpr"], 0):
+            problems.append(f"live agpr {live['agpr']} > allocated {alloc['agpr']}")
+        results.append((job, name, "; ".join(problems), ""))
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--opt", required=True)
+    ap.add_argument("--clang", required=True)
+    ap.add_argument("--llvm-mc", required=True)
+    ap.add_argument("--kernels-dir", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--targets", default=",".join(TARGETS))
+    ap.add_argument("--opt-levels", default="O0,O2")
+    ap.add_argument("-j", type=int, default=2)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    kernels = sorted(os.path.join(args.kernels_dir, f)
+                     for f in os.listdir(args.kernels_dir) if f.endswith(".cl"))
+    targets = args.targets.split(",")
+    jobs = [(k, t, o) for t in targets for k in kernels for o in args.opt_levels.split(",")]
+    with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
+        results = [r for rs in pool.map(lambda j: check(j, args), jobs) for r in rs]
+    failed = 0
+    for target in targets:
+        mine = [r for r in results if r[0][1] == target]
+        bad = [r for r in mine if r[2]]
+        unknown = sum(1 for r in mine if r[3])
+        failed += len(bad)
+        print(f"{target}: {len(mine)} kernels, {len(bad)} failed, "
+              f"{unknown} with unknown callees (live counts not compared)")
+        for (kernel_file, _, opt), name, why, _ in bad:
+            print(f"  FAIL {os.path.basename(kernel_file)} -{opt} {name}: {why}")
+    print(f"summary: {len(results)} kernels, {failed} failed")
+    print("occupancy oracle: " + ("OK" if failed == 0 else "FAILED"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
