@@ -106,6 +106,24 @@ TEST(PipelineProofTest, AnInputFindingIsRecognisedAfterInsertionsMoveIt) {
   EXPECT_EQ(R.Result->InputFindings, 1u);
 }
 
+TEST(PipelineProofTest, AnInputFindingIsRecognisedWhenItsProducerWasRewritten) {
+  // A pass rewrote the carry pair's writer (another source operand), which
+  // keeps its input position: the message quotes the new text, the key is
+  // the same.
+  Inserted Out(0, {});
+  BasicBlock &BB = Out.M->functions().front().blocks().front();
+  Instruction &Old = *BB.instructions().begin();
+  Expected<Instruction> New = createInstruction(*Out.M, "v_add_co_u32_e64 v2, s[16:17], v0, v11");
+  ASSERT_TRUE(static_cast<bool>(New));
+  New->setLocation(Old.location());
+  BB.insert(Old.getIterator(), std::move(*New));
+  Old.eraseFromParent();
+  ProofRun R = prove(*Out.M, Out.Ctx);
+  ASSERT_TRUE(static_cast<bool>(R.Result)) << toString(R.Result.takeError());
+  EXPECT_TRUE(R.Result->NewFindings.empty());
+  EXPECT_EQ(R.Result->InputFindings, 1u);
+}
+
 TEST(PipelineProofTest, AFindingInInsertedCodeIsNewAndNamesTheLineItStandsBefore) {
   // An inserted read of v8 right after its load, before the wait: new, at
   // the input line of the s_waitcnt the inserted code stands before.
