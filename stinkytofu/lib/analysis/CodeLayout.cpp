@@ -79,9 +79,10 @@ std::optional<unsigned> CodeLayout::labelPosition(const BasicBlock &BB) const {
 namespace {
 /// Walks forward from the end of an instruction to the next instruction,
 /// calling \p OnLabel for each label passed; stops (returning null) at the
-/// first text that may emit bytes.
+/// first text that may emit bytes, or at the end of the function (setting
+/// \p AtEnd).
 template <typename Fn>
-const Instruction *walkForward(const Instruction &I, Fn OnLabel) {
+const Instruction *walkForward(const Instruction &I, Fn OnLabel, bool *AtEnd = nullptr) {
   const BasicBlock *BB = I.parent();
   if (!BB || !BB->parent())
     return nullptr;
@@ -97,7 +98,12 @@ const Instruction *walkForward(const Instruction &I, Fn OnLabel) {
       if (!isTrivia(cast<Directive>(*It).text()))
         return nullptr;
     }
-    if (++Block == F.blocks().end() || !isTrivia(Block->leadingText()))
+    if (++Block == F.blocks().end()) {
+      if (AtEnd)
+        *AtEnd = true;
+      return nullptr;
+    }
+    if (!isTrivia(Block->leadingText()))
       return nullptr;
     if (Block->hasLabel()) {
       if (!labelLineIsTrivia(*Block))
@@ -113,9 +119,41 @@ const Instruction *CodeLayout::adjacentNext(const Instruction &I) {
   return walkForward(I, [](StringRef) {});
 }
 
+/// The labels that open the module text right after function \p F (clang
+/// ends a function whose last instruction is a long branch with its
+/// `.Lpost_addpcN:` there, then `.Lfunc_endN:`): each line `name:` or
+/// trivia, up to the first other line.
+static void labelsAfterFunction(const Function &F, SmallVectorImpl<StringRef> &Labels) {
+  const Module *M = F.parent();
+  if (!M)
+    return;
+  const std::vector<ModuleItem> &Items = M->items();
+  auto It = llvm::find_if(Items, [&](const ModuleItem &Item) { return Item.Func == &F; });
+  if (It == Items.end() || ++It == Items.end() || It->K != ModuleItem::Kind::Text)
+    return;
+  StringRef Rest = It->Contents;
+  while (!Rest.empty()) {
+    auto [Line, Next] = Rest.split('\n');
+    Rest = Next;
+    if (isTrivia(Line))
+      continue;
+    StringRef Text = Line.ltrim(" \t");
+    size_t Colon = Text.find(':');
+    StringRef Name = Text.take_front(Colon);
+    if (Colon == StringRef::npos || Name.empty() ||
+        !llvm::all_of(Name, [](char C) { return isAlnum(C) || C == '_' || C == '.' || C == '$'; }) ||
+        !isTrivia(Text.drop_front(Colon + 1)))
+      return;
+    Labels.push_back(Name);
+  }
+}
+
 SmallVector<StringRef, 2> CodeLayout::labelsAfter(const Instruction &I) {
   SmallVector<StringRef, 2> Labels;
-  walkForward(I, [&](StringRef L) { Labels.push_back(L); });
+  bool AtEnd = false;
+  walkForward(I, [&](StringRef L) { Labels.push_back(L); }, &AtEnd);
+  if (AtEnd)
+    labelsAfterFunction(*I.parent()->parent(), Labels);
   return Labels;
 }
 

@@ -52,7 +52,9 @@ public:
   /// anything else lies between or \p I ends its function.
   static const Instruction *adjacentNext(const Instruction &I);
   /// The labels naming the address right after \p I: labels reached before
-  /// the next instruction with nothing but comments and white space between.
+  /// the next instruction with nothing but comments and white space between;
+  /// after a function's last instruction, also those opening the module text
+  /// that follows it.
   static llvm::SmallVector<llvm::StringRef, 2> labelsAfter(const Instruction &I);
 
   /// The distance in bytes from the end of \p From to the literal of \p To
