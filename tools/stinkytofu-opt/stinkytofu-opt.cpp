@@ -31,6 +31,7 @@
 #include "stinkytofu/support/StableSort.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
+#include "stinkytofu/transforms/LongBranchLoweringPass.h"
 #include "stinkytofu/transforms/PrintPressurePass.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -592,7 +593,9 @@ int main(int argc, char **argv) {
                }
                if (Opt.PrintPressure) {
                  EnsureCFG();
-                 // Known callees read what they read, not everything.
+                 // Proven long-branch targets and callees: edges and callee
+                 // reads instead of everything live (as -O pipelines begin).
+                 lowerLongBranches(M);
                  recoverCallTargets(M);
                  AnalysisManager ReportAM;
                  return printModulePressure(M, ReportAM, OS, Opt.PressureFormatOpt);
