@@ -8,19 +8,21 @@
 # time grow linearly with the calls.
 #
 # Usage: bench/instrument-bench.sh [-n N] [--callgrind] [--opt PATH] [--no-verify] [FILE ...]
-#   --no-verify: instrument without the insertion verifier (verify=0; it is
-#         on by default), to measure what the proof costs
+#   --no-verify: the tool's --no-verify: the instrumentation alone, without
+#         its insertion verifier and without the hazard repair and the wait
+#         and hazard verifiers that end its pipeline (all on by default), to
+#         measure what the proof costs
 #   FILE: more kernels to time (default: the DGEMM of corpus-local/, if any)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 args=()
 files=()
-verify=verify
+verify=(verify)
 while [ $# -gt 0 ]; do
   case "$1" in
     -n|--opt) args+=("$1" "$2"); shift 2 ;;
-    --no-verify) verify=verify=0; shift ;;
+    --no-verify) verify=(verify=0 --no-verify); shift ;;
     -*) args+=("$1"); shift ;;
     *) files+=("$1"); shift ;;
   esac
@@ -36,5 +38,5 @@ if [ ${#files[@]} -eq 0 ]; then
   done
 fi
 exec "$root/bench/bench-identity.sh" "${args[@]+"${args[@]}"}" \
-  --opt-args "--LongBranchLoweringPass --CallTargetRecoveryPass --SQTTInstrumentPass=functions=1,barriers,memory=4:8,$verify" \
+  --opt-args "--LongBranchLoweringPass --CallTargetRecoveryPass --SQTTInstrumentPass=functions=1,barriers,memory=4:8,${verify[*]}" \
   "$work"/activation-{10,100,1000}.s "${files[@]+"${files[@]}"}"
