@@ -598,7 +598,13 @@ int main(int argc, char **argv) {
                  lowerLongBranches(M);
                  recoverCallTargets(M);
                  AnalysisManager ReportAM;
-                 return printModulePressure(M, ReportAM, OS, Opt.PressureFormatOpt);
+                 // A register outside the descriptor is reported at its
+                 // instruction, as a write error is.
+                 if (Error E = printModulePressure(
+                         M, ReportAM, OS, Opt.PressureFormatOpt,
+                         [&Ctx](const SourceDiagnostic &D) { Ctx.diagnose(D); }))
+                   return make_error<ModuleWriteError>(std::move(E));
+                 return Error::success();
                }
                if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
                  writeStir(M, OS);

@@ -1,6 +1,7 @@
 //===- PrintPressurePass.cpp - The register pressure report ---------------===//
 #include "stinkytofu/transforms/PrintPressurePass.h"
 #include "stinkytofu/analysis/CallGraph.h"
+#include "stinkytofu/analysis/DescriptorBudget.h"
 #include "stinkytofu/analysis/KernelAllocation.h"
 #include "stinkytofu/analysis/LoopInfo.h"
 #include "stinkytofu/analysis/RegisterPressure.h"
@@ -210,7 +211,7 @@ json::Object kernelJSON(const RegisterPressure &P, const LoopInfo &LI,
 } // namespace
 
 Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
-                          PressureFormat Format) {
+                          PressureFormat Format, const DiagnosticHandler &Warn) {
   // Calls of unknown callees, made by a function or by one it calls: they
   // make everything live before the call that reaches them.
   DenseMap<const Function *, unsigned> DirectUnknown;
@@ -219,6 +220,12 @@ Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
     if (!P)
       return P.takeError();
     DirectUnknown[&F] = P->unknownCalls();
+    if (!F.isEntry())
+      continue;
+    if (Error E = checkDescriptorBudget(*P))
+      return E;
+    if (std::optional<SourceDiagnostic> W = overAllocationWarning(*P))
+      Warn(*W);
   }
   CallGraph CG(M);
   auto UnknownCalls = [&](const Function &F) {
@@ -263,7 +270,8 @@ public:
   StringRef name() const override { return "PrintPressure"; }
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
                                   const PassScope &) override {
-    if (Error E = printModulePressure(M, AM, context().dumpStream(), Format))
+    if (Error E = printModulePressure(M, AM, context().dumpStream(), Format,
+                                      [this](const SourceDiagnostic &D) { context().diagnose(D); }))
       return std::move(E);
     return PreservedAnalyses::all();
   }

@@ -15,6 +15,7 @@
 
 #include "stinkytofu/analysis/AnalysisManager.h"
 #include "stinkytofu/pass/PassArguments.h"
+#include "stinkytofu/support/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace stinkytofu {
@@ -22,8 +23,11 @@ namespace stinkytofu {
 enum class PressureFormat : uint8_t { Text, JSON };
 
 /// Writes the report of every function of \p M (a CFG in each) to \p OS.
+/// A kernel naming a register its descriptor does not allocate is an error
+/// (DescriptorBudget.h), before anything is written; a descriptor that
+/// allocates waves away is a warning to \p Warn.
 llvm::Error printModulePressure(Module &M, AnalysisManager &AM, llvm::raw_ostream &OS,
-                                PressureFormat Format);
+                                PressureFormat Format, const DiagnosticHandler &Warn);
 
 /// The `PrintPressure` pass (`format=text|json`): the report to the
 /// context's dumpStream().
