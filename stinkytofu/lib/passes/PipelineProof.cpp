@@ -15,6 +15,8 @@ namespace {
 struct Finding {
   SourceDiagnostic Diagnostic;
   std::optional<FindingKey> Key;
+  /// The verifier that found it (its spec).
+  std::string Verifier;
 };
 } // namespace
 
@@ -30,10 +32,10 @@ static Error collectFindings(Module &M, AnalysisManager &AM, ArrayRef<std::strin
     if (Error E = handleErrors(
             PM.run(M, AM),
             [&](const VerifierFindingError &F) {
-              Findings.push_back({F.diagnostic(), F.key()});
+              Findings.push_back({F.diagnostic(), F.key(), Spec});
             },
             [&](const SourceDiagnosticError &F) {
-              Findings.push_back({F.diagnostic(), std::nullopt});
+              Findings.push_back({F.diagnostic(), std::nullopt, Spec});
             }))
       return E;
   }
@@ -69,8 +71,14 @@ proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Ver
     if (Error E = PM.run(**Input, InputAM))
       return std::move(E);
   }
+  // Only the verifiers that found something in the output have input
+  // findings worth knowing.
+  std::vector<std::string> Needed;
+  for (const std::string &Spec : Verifiers)
+    if (any_of(OutputFindings, [&](const Finding &F) { return F.Verifier == Spec; }))
+      Needed.push_back(Spec);
   std::vector<Finding> InputFindings;
-  if (Error E = collectFindings(**Input, InputAM, Verifiers, R, Leading, Quiet, InputFindings))
+  if (Error E = collectFindings(**Input, InputAM, Needed, R, Leading, Quiet, InputFindings))
     return std::move(E);
 
   // The input's findings by key; each excuses one output finding.

@@ -30,7 +30,8 @@ struct ProofResult {
 /// Runs each of \p Verifiers (pass specs) over \p Output, all of them even
 /// when one finds something. Only when there are findings, verifies the
 /// input as well: \p ReadInput reads it again, the control-flow recovery
-/// passes run on it, then the same verifiers. An output finding matches an
+/// passes run on it, then those of the verifiers that found something in
+/// the output. An output finding matches an
 /// input finding with the same key (transforms/VerifierFinding.h: the rule
 /// or wait kind and counter, the register units, the consumer's and the
 /// producer's input positions), whatever the message says about counts and
