@@ -145,7 +145,8 @@ struct ToolOptions {
   cl::opt<PressureFormat> PressureFormatOpt{
       "pressure-format", cl::desc("Format of --print-pressure"), cl::init(PressureFormat::Text),
       cl::values(clEnumValN(PressureFormat::Text, "text", "listing, loops, occupancy table"),
-                 clEnumValN(PressureFormat::JSON, "json", "one object per kernel")),
+                 clEnumValN(PressureFormat::JSON, "json", "one object per kernel"),
+                 clEnumValN(PressureFormat::SVG, "svg", "a plot per kernel")),
       cl::cat(Category)};
   cl::opt<bool> Stats{"stats",
                       cl::desc("Print per-function CFG counts and SQTTInstrumentPass's per-kernel "

@@ -1,5 +1,6 @@
 //===- PrintPressurePass.cpp - The register pressure report ---------------===//
 #include "stinkytofu/transforms/PrintPressurePass.h"
+#include "stinkytofu/transforms/PressurePlot.h"
 #include "stinkytofu/analysis/CallGraph.h"
 #include "stinkytofu/analysis/DescriptorBudget.h"
 #include "stinkytofu/analysis/KernelAllocation.h"
@@ -208,6 +209,56 @@ json::Object kernelJSON(const RegisterPressure &P, const LoopInfo &LI,
   return O;
 }
 
+PressurePlot kernelPlot(const RegisterPressure &P, const LoopInfo &LI,
+                        const KernelAllocation &A) {
+  const HardwareModel &HW = P.liveness().units().target().hardware();
+  OccupancyEstimate E = estimateOccupancy(HW, A.Resources);
+  const Function &F = P.liveness().function();
+  PressurePlot Plot;
+  DenseMap<const BasicBlock *, std::pair<unsigned, unsigned>> BlockSpan;
+  for (const BasicBlock &BB : F.blocks()) {
+    unsigned First = Plot.VectorLive.size();
+    for (const Instruction &I : BB.instructions()) {
+      PressureCounts C = P.at(I);
+      Plot.VectorLive.push_back(C[PressureFile::VGPR] + C[PressureFile::AGPR]);
+      Plot.ScalarLive.push_back(C[PressureFile::SGPR]);
+    }
+    if (Plot.VectorLive.size() > First)
+      BlockSpan[&BB] = {First, unsigned(Plot.VectorLive.size() - 1)};
+  }
+  for (const Loop *L : LI.loopsInPreorder()) {
+    PressurePlot::Span S;
+    bool Any = false;
+    for (const BasicBlock *BB : L->blocks())
+      if (auto It = BlockSpan.find(BB); It != BlockSpan.end()) {
+        S.First = Any ? std::min(S.First, It->second.first) : It->second.first;
+        S.Last = Any ? std::max(S.Last, It->second.second) : It->second.second;
+        Any = true;
+      }
+    if (!Any)
+      continue;
+    PressureCounts Max = P.loopMax(*L);
+    auto [FirstLine, LastLine] = lineRange(*L);
+    S.Name = L->header()->name().str();
+    S.Note = formatv("loop {0}: lines {1}-{2}, max vgpr {3} agpr {4} sgpr {5}", S.Name,
+                     FirstLine, LastLine, Max[PressureFile::VGPR], Max[PressureFile::AGPR],
+                     Max[PressureFile::SGPR]);
+    Plot.Loops.push_back(std::move(S));
+  }
+  Plot.AllocatedVGPRs = A.Resources.VGPRs;
+  if (std::optional<NextWave> N = nextWave(HW, A.Resources, E);
+      N && N->Resource == OccupancyLimit::VGPR)
+    Plot.NextWaveVGPRs = N->AtMost;
+  unsigned MostLive = Plot.VectorLive.empty()
+                         ? 0
+                         : *std::max_element(Plot.VectorLive.begin(), Plot.VectorLive.end());
+  Plot.Title = formatv("{0} ({1}): {2} waves per SIMD, limited by {3}; VGPRs and AGPRs live "
+                       "at most {4}, allocated {5}",
+                       F.name(), HW.processor(), E.waves(), occupancyLimitName(E.limitedBy()),
+                       MostLive, A.Resources.VGPRs);
+  return Plot;
+}
+
 } // namespace
 
 Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
@@ -235,6 +286,7 @@ Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
     return N;
   };
   json::Array Kernels;
+  std::vector<PressurePlot> Plots;
   for (Function &F : M.functions()) {
     Expected<RegisterPressure &> P = AM.getResult<RegisterPressureAnalysis>(F);
     if (!P)
@@ -245,6 +297,11 @@ Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
     if (Format == PressureFormat::JSON) {
       if (F.isEntry())
         Kernels.push_back(kernelJSON(*P, *LI, kernelAllocation(*P), UnknownCalls(F)));
+      continue;
+    }
+    if (Format == PressureFormat::SVG) {
+      if (F.isEntry())
+        Plots.push_back(kernelPlot(*P, *LI, kernelAllocation(*P)));
       continue;
     }
     OS << "pressure of @" << F.name() << ": max ";
@@ -259,6 +316,8 @@ Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
   }
   if (Format == PressureFormat::JSON)
     OS << formatv("{0:2}", json::Value(std::move(Kernels))) << "\n";
+  if (Format == PressureFormat::SVG)
+    writePressureSvg(OS, Plots);
   return Error::success();
 }
 
@@ -285,11 +344,16 @@ private:
 Expected<std::unique_ptr<Pass>> createPrintPressurePass(const PassArguments &Args) {
   PressureFormat Format = PressureFormat::Text;
   for (const auto &[Key, Value] : Args) {
-    if (Key != "format" || (Value != "text" && Value != "json"))
+    std::optional<PressureFormat> Named =
+        Value == "text"   ? std::optional(PressureFormat::Text)
+        : Value == "json" ? std::optional(PressureFormat::JSON)
+        : Value == "svg"  ? std::optional(PressureFormat::SVG)
+                          : std::nullopt;
+    if (Key != "format" || !Named)
       return createStringError(inconvertibleErrorCode(),
-                               "takes format=text or format=json, not '" + Key +
+                               "takes format=text, format=json or format=svg, not '" + Key +
                                    (Value.empty() ? "" : "=" + Value) + "'");
-    Format = Value == "json" ? PressureFormat::JSON : PressureFormat::Text;
+    Format = *Named;
   }
   return std::make_unique<PrintPressurePass>(Format);
 }

@@ -6,7 +6,8 @@
 // instruction), the maxima per loop, and for a kernel the waves per SIMD
 // its allocation allows (hw/Occupancy.h, analysis/KernelAllocation.h), the
 // resource that limits them and what to free for one more wave. In JSON
-// (format=json) one object per kernel, without the listing.
+// (format=json) one object per kernel, without the listing; as a picture
+// (format=svg, PressurePlot.h) one panel per kernel.
 // docs/pressure.md describes both.
 //
 //===----------------------------------------------------------------------===//
@@ -20,7 +21,7 @@
 
 namespace stinkytofu {
 
-enum class PressureFormat : uint8_t { Text, JSON };
+enum class PressureFormat : uint8_t { Text, JSON, SVG };
 
 /// Writes the report of every function of \p M (a CFG in each) to \p OS.
 /// A kernel naming a register its descriptor does not allocate is an error
