@@ -35,7 +35,8 @@ static BitVector liveAfterAbiReturn(const RegisterUnits &RU) {
 namespace {
 
 /// Per counter, the register units a memory operation issued on it may
-/// still write: set by the operation, cleared only by a wait of that
+/// still write, or still read (the events that keep their operands busy):
+/// set by the operation, cleared only by a wait of that
 /// counter for 0 (a wait for N > 0 proves nothing about an out-of-order
 /// counter, and keeping the set is the safe side for an in-order one).
 /// Joins take the union: a unit is in flight if it is on some path.
@@ -90,9 +91,21 @@ struct InFlightLoads
     MemoryAccess A = CM.classify(MI, I.mnemonic());
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (A.has(WaitEvent(E)))
-        if (std::optional<unsigned> C = CM.counterOf(WaitEvent(E)))
+        if (std::optional<unsigned> C = CM.counterOf(WaitEvent(E))) {
           for (MCRegister R : I.facts().Defs)
             RU.set(S[*C], R);
+          // The operation still reads these until its counter says so
+          // (gfx1250 xcnt: a VMEM or SMEM operation's address registers;
+          // an export's or a GDS operation's data VGPRs): writing one
+          // there changes what it reads.
+          if (readsOperandsWhilePending(WaitEvent(E)))
+            for (MCRegister R : I.facts().Uses)
+              RU.set(S[*C], R);
+        }
+  }
+  static bool readsOperandsWhilePending(WaitEvent E) {
+    return E == WaitEvent::Translation || E == WaitEvent::SmemTranslation ||
+           E == WaitEvent::Export || E == WaitEvent::GdsGprLock;
   }
   /// An instruction MC does not describe is live everywhere already.
   void transferOpaque(const Instruction &, InFlightState &) const {}
