@@ -59,8 +59,10 @@ struct CounterState {
   void idle() {
     LB = UB;
     Kinds = 0;
-    Writes.clear();
-    Reads.clear();
+    // Released, not cleared: a map keeps its buckets through clear(), and
+    // every copy of the state copies them all.
+    Writes = DenseMap<unsigned, Pending>();
+    Reads = DenseMap<unsigned, Pending>();
     LdsWrites.clear();
     LdsReads.clear();
   }
@@ -76,70 +78,121 @@ bool entryPending(const WaitState &S, const CounterState &CS, const Pending &P) 
          !(P.DoneWith >= 0 && P.DoneScore <= S.C[P.DoneWith].LB);
 }
 
-/// Rebases every counter to LB = 0 with at most Max events in flight and
-/// drops what is complete. Shift[C] is what was taken off counter C.
-WaitState canonical(const WaitState &S) {
-  WaitState Out = S;
+/// Gives a register map that lost most of its entries buckets for those
+/// left: a copy of a map copies every bucket, used or not. (Only for the
+/// register maps: nothing depends on the order they are walked in.)
+void shrinkToFit(DenseMap<unsigned, Pending> &Map) {
+  constexpr size_t BucketSize = sizeof(DenseMap<unsigned, Pending>::value_type);
+  if (Map.getMemorySize() <= 4 * BucketSize * std::max<size_t>(Map.size(), 16))
+    return;
+  DenseMap<unsigned, Pending> Fitted(Map.size());
+  for (const auto &Entry : Map)
+    Fitted.insert(Entry);
+  Map = std::move(Fitted);
+}
+
+/// What canonical form takes off each counter: it rebases every counter to
+/// LB = 0 with at most Max events in flight and drops what is complete.
+SmallVector<int64_t, MaxWaitCounters> canonicalShift(const WaitState &S) {
   SmallVector<int64_t, MaxWaitCounters> Shift(S.C.size());
   for (unsigned C = 0; C < S.C.size(); ++C) {
     const CounterState &CS = S.C[C];
     Shift[C] = CS.UB - std::min<int64_t>(CS.UB - CS.LB, CS.Max);
   }
+  return Shift;
+}
+
+/// A score of counter \p CS in canonical form (0 when complete).
+int64_t rebasedScore(const CounterState &CS, int64_t Score, int64_t Shift) {
+  return CS.pending(Score) ? std::max<int64_t>(Score - Shift, 1) : 0;
+}
+
+/// A pending entry of counter \p C in canonical form.
+Pending rebasedEntry(Pending P, ArrayRef<int64_t> Shift, unsigned C) {
+  P.Score = std::max<int64_t>(P.Score - Shift[C], 1);
+  if (P.DoneWith >= 0)
+    P.DoneScore = std::max<int64_t>(P.DoneScore - Shift[P.DoneWith], 1);
+  return P;
+}
+
+/// Puts \p S in canonical form in place. Comparing and joining read the
+/// other side's canonical form on the fly (a copy of a state copies every
+/// map's buckets, the analysis's main cost on large kernels).
+void canonicalize(WaitState &S) {
+  SmallVector<int64_t, MaxWaitCounters> Shift = canonicalShift(S);
+  // Whether an entry is pending asks other counters' LBs as they were.
+  WaitState Bounds;
+  Bounds.C.resize(S.C.size());
+  for (unsigned C = 0; C < S.C.size(); ++C)
+    Bounds.C[C].LB = S.C[C].LB;
   for (unsigned C = 0; C < S.C.size(); ++C) {
-    const CounterState &CS = S.C[C];
-    CounterState &O = Out.C[C];
-    O.UB = CS.UB - Shift[C];
-    O.LB = 0;
-    auto Rebase = [&](int64_t Score) {
-      return CS.pending(Score) ? std::max<int64_t>(Score - Shift[C], 1) : 0;
-    };
-    O.FlatScore = Rebase(CS.FlatScore);
-    O.LdsScore = Rebase(CS.LdsScore);
-    O.UnknownScore = Rebase(CS.UnknownScore);
-    if (!O.UB)
-      O.Kinds = 0;
+    CounterState &CS = S.C[C];
+    CS.FlatScore = rebasedScore(CS, CS.FlatScore, Shift[C]);
+    CS.LdsScore = rebasedScore(CS, CS.LdsScore, Shift[C]);
+    CS.UnknownScore = rebasedScore(CS, CS.UnknownScore, Shift[C]);
     auto RebaseMap = [&](auto &Map) {
       for (auto It = Map.begin(); It != Map.end(); ++It) {
-        Pending &P = It->second;
-        if (!entryPending(S, CS, P)) {
+        if (!entryPending(Bounds, CS, It->second)) {
           Map.erase(It);
           continue;
         }
-        P.Score = std::max<int64_t>(P.Score - Shift[C], 1);
-        if (P.DoneWith >= 0)
-          P.DoneScore = std::max<int64_t>(P.DoneScore - Shift[P.DoneWith], 1);
+        It->second = rebasedEntry(It->second, Shift, C);
       }
     };
-    RebaseMap(O.Writes);
-    RebaseMap(O.Reads);
-    RebaseMap(O.LdsWrites);
-    RebaseMap(O.LdsReads);
+    RebaseMap(CS.Writes);
+    RebaseMap(CS.Reads);
+    RebaseMap(CS.LdsWrites);
+    RebaseMap(CS.LdsReads);
+    shrinkToFit(CS.Writes);
+    shrinkToFit(CS.Reads);
+    CS.UB -= Shift[C];
+    CS.LB = 0;
+    if (!CS.UB)
+      CS.Kinds = 0;
   }
-  return Out;
 }
 
-template <typename MapT> bool sameEntries(const MapT &A, const MapT &B) {
-  if (A.size() != B.size())
-    return false;
+/// Whether the pending entries of \p A and \p B (of counter \p C of states
+/// \p SA and \p SB) are the same in canonical form.
+template <typename MapT>
+bool sameEntries(const WaitState &SA, ArrayRef<int64_t> ShA, const MapT &A, const WaitState &SB,
+                 ArrayRef<int64_t> ShB, const MapT &B, unsigned C) {
+  const CounterState &CA = SA.C[C], &CB = SB.C[C];
+  size_t PendingInB = count_if(B, [&](const auto &E) { return entryPending(SB, CB, E.second); });
+  size_t PendingInA = 0;
   for (const auto &[K, P] : A) {
+    if (!entryPending(SA, CA, P))
+      continue;
+    ++PendingInA;
     auto It = B.find(K);
-    if (It == B.end() || It->second.Score != P.Score || It->second.DoneWith != P.DoneWith ||
-        It->second.DoneScore != P.DoneScore)
+    if (It == B.end() || !entryPending(SB, CB, It->second))
+      return false;
+    Pending X = rebasedEntry(P, ShA, C), Y = rebasedEntry(It->second, ShB, C);
+    if (X.Score != Y.Score || X.DoneWith != Y.DoneWith || X.DoneScore != Y.DoneScore)
       return false;
   }
-  return true;
+  return PendingInA == PendingInB;
 }
 
 bool WaitState::operator==(const WaitState &Other) const {
   if (C.size() != Other.C.size())
     return false;
-  WaitState A = canonical(*this), B = canonical(Other);
-  for (unsigned I = 0; I < A.C.size(); ++I) {
-    const CounterState &X = A.C[I], &Y = B.C[I];
-    if (X.UB != Y.UB || X.Kinds != Y.Kinds || X.FlatScore != Y.FlatScore ||
-        X.LdsScore != Y.LdsScore || X.UnknownScore != Y.UnknownScore ||
-        !sameEntries(X.Writes, Y.Writes) || !sameEntries(X.Reads, Y.Reads) ||
-        !sameEntries(X.LdsWrites, Y.LdsWrites) || !sameEntries(X.LdsReads, Y.LdsReads))
+  SmallVector<int64_t, MaxWaitCounters> ShA = canonicalShift(*this), ShB = canonicalShift(Other);
+  for (unsigned I = 0; I < C.size(); ++I) {
+    const CounterState &X = C[I], &Y = Other.C[I];
+    int64_t UBX = X.UB - ShA[I], UBY = Y.UB - ShB[I];
+    if (UBX != UBY || (UBX ? X.Kinds : 0) != (UBY ? Y.Kinds : 0) ||
+        rebasedScore(X, X.FlatScore, ShA[I]) != rebasedScore(Y, Y.FlatScore, ShB[I]) ||
+        rebasedScore(X, X.LdsScore, ShA[I]) != rebasedScore(Y, Y.LdsScore, ShB[I]) ||
+        rebasedScore(X, X.UnknownScore, ShA[I]) != rebasedScore(Y, Y.UnknownScore, ShB[I]))
+      return false;
+  }
+  for (unsigned I = 0; I < C.size(); ++I) {
+    const CounterState &X = C[I], &Y = Other.C[I];
+    if (!sameEntries(*this, ShA, X.Writes, Other, ShB, Y.Writes, I) ||
+        !sameEntries(*this, ShA, X.Reads, Other, ShB, Y.Reads, I) ||
+        !sameEntries(*this, ShA, X.LdsWrites, Other, ShB, Y.LdsWrites, I) ||
+        !sameEntries(*this, ShA, X.LdsReads, Other, ShB, Y.LdsReads, I))
       return false;
   }
   return true;
@@ -278,13 +331,16 @@ struct WaitCountAnalysis::Impl
   }
 
   void join(WaitState &Into, const WaitState &From) const {
-    WaitState A = canonical(Into), B = canonical(From);
+    canonicalize(Into);
+    // From in canonical form, read on the fly.
+    SmallVector<int64_t, MaxWaitCounters> ShB = canonicalShift(From);
     // How far each side's scores move up so that the two UBs meet.
-    SmallVector<int64_t, MaxWaitCounters> DA(A.C.size()), DB(A.C.size());
-    for (unsigned C = 0; C < A.C.size(); ++C) {
-      int64_t UB = std::max(A.C[C].UB, B.C[C].UB);
-      DA[C] = UB - A.C[C].UB;
-      DB[C] = UB - B.C[C].UB;
+    SmallVector<int64_t, MaxWaitCounters> DA(Into.C.size()), DB(Into.C.size());
+    for (unsigned C = 0; C < Into.C.size(); ++C) {
+      int64_t UBB = From.C[C].UB - ShB[C];
+      int64_t UB = std::max(Into.C[C].UB, UBB);
+      DA[C] = UB - Into.C[C].UB;
+      DB[C] = UB - UBB;
     }
     auto Shifted = [](int64_t Score, int64_t D) { return Score ? Score + D : 0; };
     auto Moved = [&](Pending P, ArrayRef<int64_t> D, unsigned C) {
@@ -293,24 +349,30 @@ struct WaitCountAnalysis::Impl
         P.DoneScore += D[P.DoneWith];
       return P;
     };
-    for (unsigned C = 0; C < A.C.size(); ++C) {
-      CounterState &X = A.C[C];
-      const CounterState &Y = B.C[C];
+    for (unsigned C = 0; C < Into.C.size(); ++C) {
+      CounterState &X = Into.C[C];
+      const CounterState &Y = From.C[C];
       X.UB += DA[C];
-      X.Kinds |= Y.Kinds;
-      X.FlatScore = std::max(Shifted(X.FlatScore, DA[C]), Shifted(Y.FlatScore, DB[C]));
-      X.UnknownScore = std::max(Shifted(X.UnknownScore, DA[C]), Shifted(Y.UnknownScore, DB[C]));
-      int64_t LX = Shifted(X.LdsScore, DA[C]), LY = Shifted(Y.LdsScore, DB[C]);
+      if (Y.UB - ShB[C])
+        X.Kinds |= Y.Kinds;
+      X.FlatScore = std::max(Shifted(X.FlatScore, DA[C]),
+                             Shifted(rebasedScore(Y, Y.FlatScore, ShB[C]), DB[C]));
+      X.UnknownScore = std::max(Shifted(X.UnknownScore, DA[C]),
+                                Shifted(rebasedScore(Y, Y.UnknownScore, ShB[C]), DB[C]));
+      int64_t LX = Shifted(X.LdsScore, DA[C]),
+              LY = Shifted(rebasedScore(Y, Y.LdsScore, ShB[C]), DB[C]);
       if (LY > LX)
         X.LdsProducer = Y.LdsProducer;
       X.LdsScore = std::max(LX, LY);
       if (!X.Newest)
         X.Newest = Y.Newest;
-      auto MergeMap = [&](auto &Into, const auto &From) {
+      auto MergeMap = [&](auto &Into, const auto &FromMap) {
         for (auto &Entry : Into)
           Entry.second = Moved(Entry.second, DA, C);
-        for (const auto &Entry : From) {
-          Pending Q = Moved(Entry.second, DB, C);
+        for (const auto &Entry : FromMap) {
+          if (!entryPending(From, Y, Entry.second))
+            continue;
+          Pending Q = Moved(rebasedEntry(Entry.second, ShB, C), DB, C);
           auto [It, New] = Into.try_emplace(Entry.first, Q);
           if (New)
             continue;
@@ -329,7 +391,6 @@ struct WaitCountAnalysis::Impl
       MergeMap(X.LdsWrites, Y.LdsWrites);
       MergeMap(X.LdsReads, Y.LdsReads);
     }
-    Into = std::move(A);
   }
 
   bool outOfOrder(const WaitState &S, unsigned C) const {
