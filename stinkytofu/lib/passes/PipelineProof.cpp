@@ -1,5 +1,7 @@
 //===- PipelineProof.cpp - The verifiers that end a pipeline --------------===//
 #include "stinkytofu/passes/PipelineProof.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/passes/PassPipeline.h"
 #include "stinkytofu/transforms/VerifierFinding.h"
 #include <map>
@@ -42,23 +44,10 @@ static Error collectFindings(Module &M, AnalysisManager &AM, ArrayRef<std::strin
   return Error::success();
 }
 
-Expected<ProofResult>
-proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Verifiers,
-                  const PassRegistry &R, const StringMap<PassArguments> &Leading,
-                  StinkyTofuContext &Ctx,
-                  function_ref<Expected<std::unique_ptr<Module>>()> ReadInput) {
-  ProofResult Result;
-  std::vector<Finding> OutputFindings;
-  if (Error E = collectFindings(Output, AM, Verifiers, R, Leading, Ctx, OutputFindings))
-    return std::move(E);
-  if (OutputFindings.empty())
-    return Result;
-
-  Expected<std::unique_ptr<Module>> Input = ReadInput();
-  if (!Input)
-    return Input.takeError();
-  // The input is verified on the CFG the pipeline saw (long branches and
-  // calls followed); its warnings were the input's to give, not ours.
+Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifiers,
+                                    const PassRegistry &R, const StringMap<PassArguments> &Leading) {
+  // The CFG the pipeline sees (long branches and calls followed); the
+  // input's warnings were the input's to give, not ours.
   StinkyTofuContext Quiet;
   Quiet.setDiagnosticHandler([](const SourceDiagnostic &) {});
   std::vector<std::string> InputPipeline(controlFlowRecoveryPasses().begin(),
@@ -68,27 +57,31 @@ proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Ver
     PassManager PM(Quiet);
     if (Error E = addPasses(PM, InputPipeline, R, Leading))
       return std::move(E);
-    if (Error E = PM.run(**Input, InputAM))
+    if (Error E = PM.run(Input, InputAM))
       return std::move(E);
   }
-  // Only the verifiers that found something in the output have input
-  // findings worth knowing.
-  std::vector<std::string> Needed;
-  for (const std::string &Spec : Verifiers)
-    if (any_of(OutputFindings, [&](const Finding &F) { return F.Verifier == Spec; }))
-      Needed.push_back(Spec);
-  std::vector<Finding> InputFindings;
-  if (Error E = collectFindings(**Input, InputAM, Needed, R, Leading, Quiet, InputFindings))
+  std::vector<Finding> Findings;
+  if (Error E = collectFindings(Input, InputAM, Verifiers, R, Leading, Quiet, Findings))
     return std::move(E);
-
-  // The input's findings by key; each excuses one output finding.
-  std::map<FindingKey, unsigned> Unmatched;
-  for (const Finding &F : InputFindings)
+  InputFindings Keys;
+  Keys.Verifiers.assign(Verifiers.begin(), Verifiers.end());
+  for (const Finding &F : Findings)
     if (F.Key && !F.Key->Inserted)
-      ++Unmatched[*F.Key];
+      ++Keys.Count[*F.Key];
+  return Keys;
+}
+
+bool canVerifyInputInPlace(const Module &Input) {
+  return !Input.target().hardware().hasHighVgprs();
+}
+
+/// Judges \p OutputFindings against the input's: each input finding
+/// excuses one output finding with its key.
+static ProofResult judge(std::vector<Finding> &OutputFindings, InputFindings Input) {
+  ProofResult Result;
   for (Finding &F : OutputFindings) {
     if (F.Key && !F.Key->Inserted)
-      if (auto It = Unmatched.find(*F.Key); It != Unmatched.end() && It->second) {
+      if (auto It = Input.Count.find(*F.Key); It != Input.Count.end() && It->second) {
         --It->second;
         ++Result.InputFindings;
         continue;
@@ -96,6 +89,37 @@ proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Ver
     Result.NewFindings.push_back(std::move(F.Diagnostic));
   }
   return Result;
+}
+
+Expected<ProofResult>
+proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Verifiers,
+                  const PassRegistry &R, const StringMap<PassArguments> &Leading,
+                  StinkyTofuContext &Ctx,
+                  function_ref<Expected<std::unique_ptr<Module>>()> ReadInput,
+                  const InputFindings *Known) {
+  std::vector<Finding> OutputFindings;
+  if (Error E = collectFindings(Output, AM, Verifiers, R, Leading, Ctx, OutputFindings))
+    return std::move(E);
+  if (OutputFindings.empty())
+    return ProofResult();
+
+  // Only the verifiers that found something in the output have input
+  // findings worth knowing.
+  std::vector<std::string> Needed;
+  for (const std::string &Spec : Verifiers)
+    if (any_of(OutputFindings, [&](const Finding &F) { return F.Verifier == Spec; }))
+      Needed.push_back(Spec);
+  if (Known && all_of(Needed, [&](const std::string &Spec) {
+        return is_contained(Known->Verifiers, Spec);
+      }))
+    return judge(OutputFindings, *Known);
+  Expected<std::unique_ptr<Module>> Input = ReadInput();
+  if (!Input)
+    return Input.takeError();
+  Expected<InputFindings> Keys = verifyInput(**Input, Needed, R, Leading);
+  if (!Keys)
+    return Keys.takeError();
+  return judge(OutputFindings, std::move(*Keys));
 }
 
 } // namespace stinkytofu

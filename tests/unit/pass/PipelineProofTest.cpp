@@ -154,6 +154,37 @@ TEST(PipelineProofTest, AHazardAtAnInsertedReaderIsNewTheInputsStaysExcused) {
   EXPECT_EQ(R.Result->InputFindings, 1u);
 }
 
+TEST(PipelineProofTest, TheInputVerifiedBeforeThePipelineExcusesItsFindingsOnly) {
+  // The module itself is verified before a "pipeline" inserts an early read
+  // of v8 into it: its hazard stays excused, the new read is new, and the
+  // module's text is what the pipeline made of it.
+  StinkyTofuContext Ctx;
+  std::unique_ptr<Module> M = test::readAsmText(Input, "", false, "k.s", &Ctx);
+  ASSERT_TRUE(canVerifyInputInPlace(*M));
+  Expected<InputFindings> Keys = verifyInput(*M, Verifiers, passRegistry(Ctx), {});
+  ASSERT_TRUE(static_cast<bool>(Keys)) << toString(Keys.takeError());
+  ASSERT_EQ(Keys->Count.size(), 1u);
+  EXPECT_EQ(Keys->Count.begin()->first.Rule, "VALUWriteSGPR_VALURead");
+  BasicBlock &BB = M->functions().front().blocks().front();
+  Expected<Instruction> Read = createInstruction(*M, "v_mov_b32_e32 v20, v8");
+  ASSERT_TRUE(static_cast<bool>(Read));
+  BB.insert(std::next(BB.instructions().begin(), 3), std::move(*Read));
+  AnalysisManager AM;
+  Expected<ProofResult> R = proveAgainstInput(
+      *M, AM, Verifiers, passRegistry(Ctx), {}, Ctx,
+      []() -> Expected<std::unique_ptr<Module>> {
+        ADD_FAILURE() << "the input is read again";
+        return nullptr;
+      },
+      &*Keys);
+  ASSERT_TRUE(static_cast<bool>(R)) << toString(R.takeError());
+  ASSERT_EQ(R->NewFindings.size(), 1u);
+  EXPECT_EQ(R->NewFindings[0].Line, 10u);
+  EXPECT_NE(R->NewFindings[0].Message.find("v8 read before the global_load_dword at line 9"),
+            std::string::npos);
+  EXPECT_EQ(R->InputFindings, 1u);
+}
+
 TEST(PipelineProofTest, TheInputIsReadOnlyWhenTheOutputHasFindings) {
   // Two wait states between the carry pair's writer and reader.
   std::string Output = Input;

@@ -11,8 +11,10 @@
 
 #include "stinkytofu/pass/PassManager.h"
 #include "stinkytofu/passes/PassRegistry.h"
+#include "stinkytofu/transforms/VerifierFinding.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,11 +29,35 @@ struct ProofResult {
   size_t InputFindings = 0;
 };
 
+/// The findings of an input by key (transforms/VerifierFinding.h), how
+/// many of each, and the verifiers (specs) that looked.
+struct InputFindings {
+  std::vector<std::string> Verifiers;
+  std::map<FindingKey, unsigned> Count;
+};
+
+/// Whether verifyInput leaves \p Input as it was: not where the
+/// verifiers raise high VGPRs and write their `s_set_vgpr_msb` form back
+/// (which may place them differently from the input).
+bool canVerifyInputInPlace(const Module &Input);
+
+/// Verifies \p Input (before the pipeline changes it, or as read again) on
+/// the CFG the pipeline sees (the control-flow recovery passes run first;
+/// they change no code), with each of \p Verifiers, quietly and with
+/// analyses of its own, and keeps only the keys of its findings. Run on the
+/// module before the pipeline, it gives proveAgainstInput what it needs of
+/// the input without a second read (only where canVerifyInputInPlace).
+llvm::Expected<InputFindings> verifyInput(Module &Input, llvm::ArrayRef<std::string> Verifiers,
+                                          const PassRegistry &R,
+                                          const llvm::StringMap<PassArguments> &Leading);
+
 /// Runs each of \p Verifiers (pass specs) over \p Output, all of them even
 /// when one finds something. Only when there are findings, verifies the
 /// input as well: \p ReadInput reads it again, the control-flow recovery
 /// passes run on it, then those of the verifiers that found something in
-/// the output. An output finding matches an
+/// the output; when \p Known (verifyInput before the pipeline) ran all of
+/// those, its findings serve and the input is not read. An output finding
+/// matches an
 /// input finding with the same key (transforms/VerifierFinding.h: the rule
 /// or wait kind and counter, the register units, the consumer's and the
 /// producer's input positions), whatever the message says about counts and
@@ -42,7 +68,8 @@ llvm::Expected<ProofResult>
 proveAgainstInput(Module &Output, AnalysisManager &AM, llvm::ArrayRef<std::string> Verifiers,
                   const PassRegistry &R, const llvm::StringMap<PassArguments> &Leading,
                   StinkyTofuContext &Ctx,
-                  llvm::function_ref<llvm::Expected<std::unique_ptr<Module>>()> ReadInput);
+                  llvm::function_ref<llvm::Expected<std::unique_ptr<Module>>()> ReadInput,
+                  const InputFindings *Known = nullptr);
 
 } // namespace stinkytofu
 
