@@ -52,7 +52,7 @@ public:
           const DelayAluDemand &D = *Found->second;
           if (D.Covered || !inScope(M, Scope, I)) {
             // What LLVM would have left open after this consumer.
-            Open = D.Covered && D.Announcer && !D.Second && hasFreeSecond(*D.Announcer)
+            Open = D.Covered && D.Announcer && !D.Second && canFoldInto(*D.Announcer)
                        ? const_cast<Instruction *>(D.Announcer)
                        : nullptr;
             continue;
@@ -72,7 +72,16 @@ public:
   }
 
 private:
-  static bool hasFreeSecond(const Instruction &DelayAlu) {
+  /// Whether a second delay may go into \p DelayAlu: its instid1 is free
+  /// and it is not the input's. An s_delay_alu read from the input stays
+  /// byte for byte (what a rewriter does not touch comes out as it came
+  /// in): after a pass that inserted code, the repair adds its own
+  /// s_delay_alu instead of editing the input's. Those a pass put in
+  /// (RemoveDelayAluPass + InsertDelayAluPass recomputes them all) fold as
+  /// LLVM's do.
+  static bool canFoldInto(const Instruction &DelayAlu) {
+    if (DelayAlu.location().isValid())
+      return false;
     if (DelayAlu.mcInsts().size() != 1 || !DelayAlu.mcInsts()[0].getNumOperands() ||
         !DelayAlu.mcInsts()[0].getOperand(0).isImm())
       return false;

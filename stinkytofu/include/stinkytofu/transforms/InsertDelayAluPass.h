@@ -7,7 +7,9 @@
 // already ask for. As LLVM's AMDGPUInsertDelayAlu does, a single delay goes
 // into the free `instid1` of the previous s_delay_alu of the block when
 // fewer than 6 instructions lie between them (`instskip`), never across an
-// `s_set_vgpr_msb`. Each new or edited s_delay_alu carries `mod.delayalu`.
+// `s_set_vgpr_msb`, and never into one of the input's: those stay byte for
+// byte, so the repair after a pass that inserted code only adds s_delay_alu.
+// Each new or edited s_delay_alu carries `mod.delayalu`.
 // A second run adds nothing; `RemoveDelayAluPass` first recomputes them all.
 //
 //===----------------------------------------------------------------------===//
