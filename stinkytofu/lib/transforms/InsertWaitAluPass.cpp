@@ -63,8 +63,9 @@ public:
 
 private:
   /// Zeroes \p Zero before \p Consumer: in the depctr wait right before it
-  /// (or before the s_delay_alu that describes it) when there is one,
-  /// else in a new wait there.
+  /// (or before the s_delay_alu that describes it) when this pass wrote
+  /// it, else in a new wait there. A wait read from the input is never
+  /// rewritten: a repair after another pass adds only what it needs.
   static Error insertBefore(Module &M, const PassScope &Scope, InstBuilder &B,
                             StringRef Mnemonic, Instruction &Consumer, uint8_t Zero) {
     const TargetInfo &TI = M.target();
@@ -78,7 +79,8 @@ private:
       Instruction &P = *std::prev(It);
       if (HardwareModel::roleOf(P.mnemonic()) == InstRole::DepCtrWait &&
           P.mcInsts().size() == 1 && P.mcInsts()[0].getNumOperands() &&
-          P.mcInsts()[0].getOperand(0).isImm() && isRewritable(M, Scope, P))
+          P.mcInsts()[0].getOperand(0).isImm() && isRewritable(M, Scope, P) &&
+          !P.location().isValid())
         Previous = &P;
     }
     if (Previous) {
