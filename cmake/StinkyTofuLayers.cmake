@@ -11,7 +11,9 @@
 #   INCLUDE_PREFIX <prefix>  how others include them ("stinkytofu/ir/")
 #   [DEPENDS <layer>...]     the layers it builds on
 #   [LINK <target>...]       other libraries (LLVM, simdjson, ...)
-#   [EXTRA_SOURCES <file>...])
+#   [EXTRA_SOURCES <file>...]
+#   [OWN_PCH])               compiled with flags of its own: precompiles the
+#                            common headers itself (cmake/StinkyTofuPch.cmake)
 
 set(STINKYTOFU_LAYER_FILE ${CMAKE_BINARY_DIR}/layers.txt)
 set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_LINES "")
@@ -20,13 +22,18 @@ set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_FILES "")
 set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_TARGETS "")
 
 function(stinkytofu_add_layer TARGET)
-  cmake_parse_arguments(L "" "SOURCES;HEADERS;INCLUDE_PREFIX" "DEPENDS;LINK;EXTRA_SOURCES" ${ARGN})
+  cmake_parse_arguments(L "OWN_PCH" "SOURCES;HEADERS;INCLUDE_PREFIX" "DEPENDS;LINK;EXTRA_SOURCES" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${L_SOURCES}/*.cpp)
   file(GLOB checked CONFIGURE_DEPENDS ${L_SOURCES}/*.cpp ${L_SOURCES}/*.h
        ${L_HEADERS}/*.h ${L_HEADERS}/*.def)
   add_library(${TARGET} ${sources} ${L_EXTRA_SOURCES})
   target_link_libraries(${TARGET} PUBLIC ${L_DEPENDS} ${L_LINK})
   add_dependencies(${TARGET} stinkytofu_layer_check)
+  if(L_OWN_PCH)
+    target_precompile_headers(${TARGET} PRIVATE ${STINKYTOFU_PCH_HEADERS})
+  else()
+    stinkytofu_use_pch(stinkytofu_pch_layers ${TARGET})
+  endif()
   file(RELATIVE_PATH src ${PROJECT_SOURCE_DIR} ${L_SOURCES})
   file(RELATIVE_PATH hdr ${PROJECT_SOURCE_DIR} ${L_HEADERS})
   string(JOIN " " deps ${L_DEPENDS})

@@ -3,7 +3,7 @@
 # Idempotent: returns at once when everything is already installed.
 set -euo pipefail
 packages=(
-  cmake ninja-build python3 python3-dev
+  cmake ninja-build ccache python3 python3-dev
   llvm-22-dev llvm-22-tools clang-22 clang-tools-22 lld-22 libclang-rt-22-dev
   libabsl-dev libgtest-dev libbenchmark-dev pybind11-dev python3-pytest libsimdjson-dev
   graphviz chromium

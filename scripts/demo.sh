@@ -9,10 +9,11 @@
 #      target recovery, with the instrumentation verifier on;
 #   3. assembles and links the result (llvm-mc, ld.lld) and prints the
 #      `.sqtt_funcmap` the code object carries, as decoders will read it.
-# Outputs go to build/demo/.
+# Outputs go to build/demo/. Builds only the two tools it runs (the tests
+# are built by scripts/test.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-"$root/scripts/build.sh"
+"$root/scripts/build.sh" stinkytofu-opt sqtt-funcmap
 
 bin="$root/build/bin"
 llvm_bin="$(llvm-config-22 --bindir 2>/dev/null || echo /usr/lib/llvm-22/bin)"
