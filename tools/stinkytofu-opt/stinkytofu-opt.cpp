@@ -57,10 +57,24 @@ enum class CfgFormat { None, Dot };
 /// The tool's own options. Built in main, after the libLLVM options of the
 /// same names (-stats, -time-passes, -print-after-all, ...) are unregistered.
 struct ToolOptions {
-  cl::opt<std::string> InputFile{cl::Positional, cl::desc("<input .s or .stir>"),
-                                 cl::cat(Category)};
-  cl::opt<std::string> OutputFile{"o", cl::desc("Output file ('-' for stdout)"),
-                                  cl::value_desc("file"), cl::init("-"), cl::cat(Category)};
+  cl::list<std::string> InputFiles{cl::Positional, cl::desc("<input .s or .stir>..."),
+                                   cl::cat(Category)};
+  cl::opt<std::string> OutputFile{"o",
+                                  cl::desc("Output file ('-' for stdout), or an existing "
+                                           "directory for the outputs of a batch"),
+                                  cl::value_desc("file|dir"), cl::init("-"), cl::cat(Category)};
+  cl::opt<std::string> OutputDir{"output-dir",
+                                 cl::desc("Write each input's output into this directory, "
+                                          "under the input's file name"),
+                                 cl::value_desc("dir"), cl::cat(Category)};
+  cl::opt<std::string> OutputSuffix{"output-suffix",
+                                    cl::desc("Name each input's output after it, its "
+                                             "extension replaced by this suffix"),
+                                    cl::value_desc("suffix"), cl::cat(Category)};
+  cl::opt<unsigned> Jobs{"jobs",
+                         cl::desc("Inputs processed at once (only 1: inputs run one after "
+                                  "another; see docs/stinkytofu-opt.md)"),
+                         cl::value_desc("N"), cl::init(1), cl::cat(Category)};
   cl::opt<std::string> Arch{"arch",
                             cl::desc("Target processor when the input has no "
                                      ".amdgcn_target (default gfx942)"),
@@ -215,7 +229,8 @@ struct ToolOptions {
 };
 
 const char *const ToolOptionNames[] = {
-    "o",           "arch",        "emit-asm",        "print-output",
+    "o",           "output-dir",  "output-suffix",   "jobs",
+    "arch",        "emit-asm",    "print-output",
     "allow-unknown-instructions", "passes",          "list-passes",
     "verify-each", "time-passes", "print-after-all", "from-label",
     "to-label",    "print-cfg",   "stats",           "stats-file",
@@ -341,13 +356,281 @@ std::optional<std::string> renderObject(const Module &M, const PassManager &PM, 
   }
   return std::move(*CodeObject);
 }
+
+/// The output file of each input: -o's for one input; in a batch (several
+/// inputs, an output directory or a suffix) each input's file name, its
+/// extension replaced by --output-suffix when given, in the output directory
+/// or else beside the input. No two inputs may share an output, and no
+/// output may be its own input.
+Expected<std::vector<std::string>> outputNames(const ToolOptions &Opt) {
+  auto Bad = [](const Twine &Message) {
+    return createStringError(inconvertibleErrorCode(), Message);
+  };
+  if (Opt.Jobs != 1)
+    return Bad("--jobs " + Twine(unsigned(Opt.Jobs)) + ": inputs run one after another in this "
+               "version, only --jobs 1 is accepted (docs/stinkytofu-opt.md says why)");
+  bool OutputIsDir = Opt.OutputFile != "-" && sys::fs::is_directory(Opt.OutputFile);
+  if (!Opt.OutputDir.empty()) {
+    if (Opt.OutputFile.getNumOccurrences())
+      return Bad("-o and --output-dir exclude each other");
+    if (!sys::fs::is_directory(Opt.OutputDir))
+      return Bad("--output-dir " + Opt.OutputDir + ": not a directory");
+  }
+  StringRef Dir = !Opt.OutputDir.empty() ? StringRef(Opt.OutputDir)
+                  : OutputIsDir          ? StringRef(Opt.OutputFile)
+                                         : StringRef();
+  bool Batch = Opt.InputFiles.size() > 1 || !Dir.empty() || Opt.OutputSuffix.getNumOccurrences();
+  if (!Batch)
+    return std::vector<std::string>{Opt.OutputFile};
+  if (Dir.empty() && Opt.OutputFile.getNumOccurrences())
+    return Bad("-o " + Opt.OutputFile + " names one file: several inputs need -o DIR (an "
+               "existing directory), --output-dir DIR or --output-suffix SUFFIX");
+  if (Dir.empty() && !Opt.OutputSuffix.getNumOccurrences())
+    return Bad("several inputs need -o DIR (an existing directory), --output-dir DIR or "
+               "--output-suffix SUFFIX");
+  if (Opt.InputFiles.size() > 1 && (!Opt.StatsFile.empty() || !Opt.FuncmapOut.empty()))
+    return Bad("--stats-file and --funcmap-out name one file: not with several inputs");
+  std::vector<std::string> Names;
+  StringMap<StringRef> Claimed; // output -> the input writing it
+  for (const std::string &Input : Opt.InputFiles) {
+    if (Input == "-")
+      return Bad("a batch reads files: '-' (stdin) cannot be one of its inputs");
+    SmallString<256> Output(Dir.empty() ? sys::path::parent_path(Input) : Dir);
+    if (Opt.OutputSuffix.getNumOccurrences())
+      sys::path::append(Output, Twine(sys::path::stem(Input)) + Opt.OutputSuffix);
+    else
+      sys::path::append(Output, sys::path::filename(Input));
+    if (sys::fs::equivalent(Input, Output))
+      return Bad(Input + ": its output would overwrite it (give another directory or "
+                 "--output-suffix)");
+    auto [It, New] = Claimed.try_emplace(Output, Input);
+    if (!New)
+      return Bad(It->second + " and " + Input + " would both be written to " + Output);
+    Names.push_back(Output.str().str());
+  }
+  return Names;
+}
+
+/// What the command line makes of every input alike.
+struct RunPlan {
+  std::vector<std::string> Pipeline;   // the passes to run
+  std::vector<std::string> ProofSpecs; // the verifiers judged against the input
+  StringMap<PassArguments> Leading;    // arguments the tool's options give passes
+  std::string Lld;                     // --link's linker
+};
+
+/// runInput's result when the pipeline could not be set up: every other
+/// input would fail the same way.
+constexpr int SetupFailed = 2;
+
+/// Reads \p InputFile, runs the pipeline of \p Plan on it in \p Ctx and
+/// writes \p OutputFile (and the files the passes leave). Returns 0, 1 when
+/// the input failed (reported on stderr, nothing written), or SetupFailed.
+int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx,
+             PassRegistry &Registry, StringRef InputFile, StringRef OutputFile,
+             bool LastInput) {
+  PassManagerOptions PMOpts;
+  PMOpts.VerifyEach = Opt.VerifyEach;
+  PMOpts.TimePasses = Opt.TimePasses;
+  PMOpts.PrintAfterAll = Opt.PrintAfterAll;
+  PMOpts.TimingStream = &errs();
+  PassManager PM(Ctx, PMOpts);
+  // The passes' --stats reports come before the tool's own table.
+  std::string PassStats;
+  raw_string_ostream PassStatsOS(PassStats);
+  Ctx.setStatsStream(PassStatsOS);
+  PM.setVerifier(verifyModule);
+  if (Error E = addPasses(PM, Plan.Pipeline, Registry, Plan.Leading)) {
+    fail(toString(std::move(E)));
+    return SetupFailed;
+  }
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(InputFile);
+  if (!Buffer)
+    return fail(InputFile + ": " + Buffer.getError().message());
+  reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
+  // The input as read, for proveAgainstInput (stdin cannot be read twice).
+  std::unique_ptr<MemoryBuffer> InputCopy;
+  if (!Plan.ProofSpecs.empty())
+    InputCopy = MemoryBuffer::getMemBufferCopy((*Buffer)->getBuffer(),
+                                               (*Buffer)->getBufferIdentifier());
+  ReaderOptions ReadOpts;
+  ReadOpts.Arch = Opt.Arch;
+  ReadOpts.AllowUnknownInstructions = Opt.AllowUnknown;
+  ReadOpts.Limits.MaxIncludeDepth = Opt.MaxIncludeDepth;
+  ReadOpts.Limits.MaxExpandedStatements = Opt.MaxExpandedStatements;
+  ReadOpts.Limits.MaxExpressionDepth = Opt.MaxExpressionDepth;
+  ReadOpts.Limits.MaxLiteralLength = Opt.MaxLiteralLength;
+  ReadOpts.Limits.MaxFileNumber = Opt.MaxFileNumber;
+  ReadOpts.Context = &Ctx;
+  bool IsStir = StringRef(InputFile).ends_with(".stir");
+  Expected<std::unique_ptr<Module>> MOrErr =
+      IsStir ? readStir(std::move(*Buffer), ReadOpts) : readAsm(std::move(*Buffer), ReadOpts);
+  if (!MOrErr) {
+    errs() << StringRef(toString(MOrErr.takeError())).rtrim("\n") << "\n";
+    return 1;
+  }
+  Module &M = **MOrErr;
+
+  Expected<PassScope> Scope = resolveLabelScope(M, Opt.FromLabel, Opt.ToLabel);
+  if (!Scope)
+    return fail(toString(Scope.takeError()));
+
+  if (Opt.VerifyEach)
+    if (Error E = verifyModule(M))
+      return fail("the input does not verify:\n" + toString(std::move(E)));
+  // A pipeline that inserts no memory waits keeps the input's wait
+  // findings, so its output has findings whenever the input has (every
+  // Tensile kernel): the input's are then known before the pipeline
+  // changes it, and it is not read again (proveAgainstInput). An error
+  // here is left to the pipeline, which reports it where it would have.
+  std::optional<InputFindings> InputKeys;
+  auto SpecName = [](const std::string &S) { return StringRef(S).split('=').first; };
+  std::vector<std::string> SurvivingFindings;
+  if (!is_contained(map_range(Plan.Pipeline, SpecName), "StinkyWaitCntInsertionPass"))
+    copy_if(Plan.ProofSpecs, std::back_inserter(SurvivingFindings),
+            [&](const std::string &S) { return SpecName(S) == "WaitCntVerifier"; });
+  if (!SurvivingFindings.empty() && canVerifyInputInPlace(M)) {
+    if (Expected<InputFindings> Keys = verifyInput(M, SurvivingFindings, Registry, Plan.Leading))
+      InputKeys = std::move(*Keys);
+    else
+      consumeError(Keys.takeError());
+  }
+  AnalysisManager AM;
+  if (Error E = PM.run(M, AM, *Scope)) {
+    errs() << toString(std::move(E)) << "\n";
+    return 1;
+  }
+  if (!Plan.ProofSpecs.empty()) {
+    auto ReadInput = [&]() -> Expected<std::unique_ptr<Module>> {
+      std::unique_ptr<MemoryBuffer> Text = std::move(InputCopy);
+      return IsStir ? readStir(std::move(Text), ReadOpts) : readAsm(std::move(Text), ReadOpts);
+    };
+    Expected<ProofResult> Proof =
+        proveAgainstInput(M, AM, Plan.ProofSpecs, Registry, Plan.Leading, Ctx, ReadInput,
+                          InputKeys ? &*InputKeys : nullptr);
+    if (!Proof) {
+      errs() << toString(Proof.takeError()) << "\n";
+      return 1;
+    }
+    for (const SourceDiagnostic &D : Proof->NewFindings)
+      errs() << D.render();
+    if (Proof->InputFindings)
+      WithColor::note(errs(), ToolName)
+          << Proof->InputFindings << " wait and hazard findings of the output were "
+          << "in the input already: not errors (--verify-waitcnt --verify-hazards "
+             "on the input lists them)\n";
+    if (!Proof->NewFindings.empty()) {
+      WithColor::note(errs(), ToolName)
+          << "the pipeline's output fails verification (lines are the input's; "
+             "nothing was written; --no-verify writes it unchecked)\n";
+      return 1;
+    }
+  }
+
+  // --stats and --print-cfg need edges: build the CFG when no pass did. The
+  // normal output is rendered first so that this never changes it.
+  bool PipelineBuildsCFG = is_contained(
+      map_range(Plan.Pipeline, [](const std::string &S) { return StringRef(S).split('=').first; }),
+      "CFGBuilder");
+  auto EnsureCFG = [&] {
+    if (!PipelineBuildsCFG)
+      for (Function &F : M.functions())
+        buildCFG(F);
+    PipelineBuildsCFG = true;
+  };
+
+  // Every output is rendered into a temporary file beside its destination
+  // and all are renamed into place only when the whole run has succeeded.
+  PendingOutputs Outputs;
+  auto Report = [](Error E) {
+    handleAllErrors(
+        std::move(E), [](const ModuleWriteError &W) { errs() << W.message() << "\n"; },
+        [](const ErrorInfoBase &W) { fail(W.message()); });
+    return 1;
+  };
+  if (Opt.EmitObj) {
+    std::optional<std::string> Object = renderObject(M, PM, Plan.Lld, Ctx);
+    if (!Object)
+      return 1;
+    if (Error E = Outputs.add(OutputFile, [&](raw_ostream &OS) {
+          OS << *Object;
+          return Error::success();
+        }))
+      return Report(std::move(E));
+  } else if (Error E = Outputs.add(OutputFile, [&](raw_ostream &OS) -> Error {
+               if (Opt.PrintCfg == CfgFormat::Dot) {
+                 EnsureCFG();
+                 writeCfgDot(M, OS);
+                 return Error::success();
+               }
+               if (Opt.PrintPressure) {
+                 EnsureCFG();
+                 // Proven long-branch targets and callees: edges and callee
+                 // reads instead of everything live (as -O pipelines begin).
+                 lowerLongBranches(M);
+                 recoverCallTargets(M);
+                 AnalysisManager ReportAM;
+                 // A register outside the descriptor is reported at its
+                 // instruction, as a write error is.
+                 if (Error E = printModulePressure(
+                         M, ReportAM, OS, Opt.PressureFormatOpt,
+                         [&Ctx](const SourceDiagnostic &D) { Ctx.diagnose(D); }))
+                   return make_error<ModuleWriteError>(std::move(E));
+                 return Error::success();
+               }
+               if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
+                 writeStir(M, OS);
+                 return Error::success();
+               }
+               if (Error E = writeAsm(M, OS))
+                 return make_error<ModuleWriteError>(std::move(E));
+               return Error::success();
+             })) {
+    return Report(std::move(E));
+  }
+  for (const auto &[Path, Text] : PM.artifacts().files())
+    if (Error E = Outputs.add(Path, [&](raw_ostream &OS) {
+          OS << Text;
+          return Error::success();
+        }))
+      return Report(std::move(E));
+
+  if (Opt.Stats || !Opt.StatsFile.empty()) {
+    EnsureCFG();
+    std::string StatsText = std::move(PassStats);
+    raw_string_ostream StatsOS(StatsText);
+    printModuleStats(computeModuleStats(M), StatsOS);
+    printCycleStats(M, StatsOS);
+    if (Opt.StatsFile.empty())
+      errs() << StatsText;
+    else if (Error E = Outputs.add(Opt.StatsFile, [&](raw_ostream &OS) {
+               OS << StatsText;
+               return Error::success();
+             }))
+      return Report(std::move(E));
+  }
+  if (Error E = Outputs.commit())
+    return Report(std::move(E));
+  // Like clang's -disable-free: after the last input the process ends, and
+  // the OS takes the module's memory back faster than its destructors would.
+  // Sanitizer builds free it: LeakSanitizer would report it, and the
+  // destructors get checked.
+#ifndef STINKYTOFU_SANITIZE
+  if (LastInput)
+    (void)MOrErr->release();
+#endif
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   StinkyTofuContext Ctx;
   PassRegistry &Registry = passRegistry(Ctx);
-  registerInstrumentPasses(Registry, sqttEnvironment());
+  const StringMap<std::string> SqttEnvironment = sqttEnvironment();
+  registerInstrumentPasses(Registry, SqttEnvironment);
 
   for (const char *Name : ToolOptionNames)
     unregisterClashingOption(Name);
@@ -389,7 +672,7 @@ int main(int argc, char **argv) {
     printPassList(Registry, outs());
     return 0;
   }
-  if (Opt.InputFile.empty())
+  if (Opt.InputFiles.empty())
     return fail("no input file (see --help)");
   if (Opt.EmitAsm && Opt.PrintOutput)
     return fail("--emit-asm and --print-output exclude each other");
@@ -407,12 +690,12 @@ int main(int argc, char **argv) {
     return fail("--link needs --emit-obj");
   if (!Opt.LdLld.empty() && !Opt.Link)
     return fail("--ld-lld needs --link");
-  std::string Lld;
+  RunPlan Plan;
   if (Opt.Link) {
     Expected<std::string> Found = findLld(Opt.LdLld);
     if (!Found)
       return fail(toString(Found.takeError()));
-    Lld = *Found;
+    Plan.Lld = *Found;
   }
 
   // The pipeline, in command-line order: every --<PassName> occurrence and
@@ -471,199 +754,39 @@ int main(int argc, char **argv) {
     Leading["InsertVgprMsbPass"] = vgprMsbModeArguments(*Mode);
     Leading["RaiseVgprMsbPass"] = vgprMsbModeArguments(*Mode);
   }
-
-  PassManagerOptions PMOpts;
-  PMOpts.VerifyEach = Opt.VerifyEach;
-  PMOpts.TimePasses = Opt.TimePasses;
-  PMOpts.PrintAfterAll = Opt.PrintAfterAll;
-  PMOpts.TimingStream = &errs();
-  PassManager PM(Ctx, PMOpts);
-  // The passes' --stats reports come before the tool's own table.
-  std::string PassStats;
-  raw_string_ostream PassStatsOS(PassStats);
-  Ctx.setStatsStream(PassStatsOS);
   Expected<PassArguments> InstrumentArgs = instrumentationArguments(Opt, Pipeline);
   if (!InstrumentArgs)
     return fail(toString(InstrumentArgs.takeError()));
-  PM.setVerifier(verifyModule);
   Leading["SQTTInstrumentPass"] = *InstrumentArgs;
-  if (Error E = addPasses(PM, Pipeline, Registry, Leading))
-    return fail(toString(std::move(E)));
+  Plan.Pipeline = std::move(Pipeline);
+  Plan.ProofSpecs = std::move(ProofSpecs);
+  Plan.Leading = std::move(Leading);
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFileOrSTDIN(Opt.InputFile);
-  if (!Buffer)
-    return fail(Opt.InputFile + ": " + Buffer.getError().message());
-  reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
-  // The input as read, for proveAgainstInput (stdin cannot be read twice).
-  std::unique_ptr<MemoryBuffer> InputCopy;
-  if (!ProofSpecs.empty())
-    InputCopy = MemoryBuffer::getMemBufferCopy((*Buffer)->getBuffer(),
-                                               (*Buffer)->getBufferIdentifier());
-  ReaderOptions ReadOpts;
-  ReadOpts.Arch = Opt.Arch;
-  ReadOpts.AllowUnknownInstructions = Opt.AllowUnknown;
-  ReadOpts.Limits.MaxIncludeDepth = Opt.MaxIncludeDepth;
-  ReadOpts.Limits.MaxExpandedStatements = Opt.MaxExpandedStatements;
-  ReadOpts.Limits.MaxExpressionDepth = Opt.MaxExpressionDepth;
-  ReadOpts.Limits.MaxLiteralLength = Opt.MaxLiteralLength;
-  ReadOpts.Limits.MaxFileNumber = Opt.MaxFileNumber;
-  ReadOpts.Context = &Ctx;
-  bool IsStir = StringRef(Opt.InputFile).ends_with(".stir");
-  Expected<std::unique_ptr<Module>> MOrErr =
-      IsStir ? readStir(std::move(*Buffer), ReadOpts) : readAsm(std::move(*Buffer), ReadOpts);
-  if (!MOrErr) {
-    errs() << StringRef(toString(MOrErr.takeError())).rtrim("\n") << "\n";
-    return 1;
-  }
-  Module &M = **MOrErr;
-
-  Expected<PassScope> Scope = resolveLabelScope(M, Opt.FromLabel, Opt.ToLabel);
-  if (!Scope)
-    return fail(toString(Scope.takeError()));
-
-  if (Opt.VerifyEach)
-    if (Error E = verifyModule(M))
-      return fail("the input does not verify:\n" + toString(std::move(E)));
-  // A pipeline that inserts no memory waits keeps the input's wait
-  // findings, so its output has findings whenever the input has (every
-  // Tensile kernel): the input's are then known before the pipeline
-  // changes it, and it is not read again (proveAgainstInput). An error
-  // here is left to the pipeline, which reports it where it would have.
-  std::optional<InputFindings> InputKeys;
-  auto SpecName = [](const std::string &S) { return StringRef(S).split('=').first; };
-  std::vector<std::string> SurvivingFindings;
-  if (!is_contained(map_range(Pipeline, SpecName), "StinkyWaitCntInsertionPass"))
-    copy_if(ProofSpecs, std::back_inserter(SurvivingFindings),
-            [&](const std::string &S) { return SpecName(S) == "WaitCntVerifier"; });
-  if (!SurvivingFindings.empty() && canVerifyInputInPlace(M)) {
-    if (Expected<InputFindings> Keys = verifyInput(M, SurvivingFindings, Registry, Leading))
-      InputKeys = std::move(*Keys);
-    else
-      consumeError(Keys.takeError());
-  }
-  AnalysisManager AM;
-  if (Error E = PM.run(M, AM, *Scope)) {
-    errs() << toString(std::move(E)) << "\n";
-    return 1;
-  }
-  if (!ProofSpecs.empty()) {
-    auto ReadInput = [&]() -> Expected<std::unique_ptr<Module>> {
-      std::unique_ptr<MemoryBuffer> Text = std::move(InputCopy);
-      return IsStir ? readStir(std::move(Text), ReadOpts) : readAsm(std::move(Text), ReadOpts);
-    };
-    Expected<ProofResult> Proof = proveAgainstInput(M, AM, ProofSpecs, Registry, Leading, Ctx,
-                                                    ReadInput, InputKeys ? &*InputKeys : nullptr);
-    if (!Proof) {
-      errs() << toString(Proof.takeError()) << "\n";
-      return 1;
+  Expected<std::vector<std::string>> Outputs = outputNames(Opt);
+  if (!Outputs)
+    return fail(toString(Outputs.takeError()));
+  // Each input in a context of its own (the first in the one the options
+  // were made with), one after another: diagnostics come in input order and
+  // a failed input leaves the others' outputs written.
+  bool Failed = false;
+  for (size_t I = 0; I < Opt.InputFiles.size(); ++I) {
+    std::unique_ptr<StinkyTofuContext> OwnCtx;
+    StinkyTofuContext *InputCtx = &Ctx;
+    PassRegistry *InputRegistry = &Registry;
+    if (I) {
+      OwnCtx = std::make_unique<StinkyTofuContext>();
+      InputCtx = OwnCtx.get();
+      InputRegistry = &passRegistry(*InputCtx);
+      registerInstrumentPasses(*InputRegistry, SqttEnvironment);
     }
-    for (const SourceDiagnostic &D : Proof->NewFindings)
-      errs() << D.render();
-    if (Proof->InputFindings)
-      WithColor::note(errs(), ToolName)
-          << Proof->InputFindings << " wait and hazard findings of the output were "
-          << "in the input already: not errors (--verify-waitcnt --verify-hazards "
-             "on the input lists them)\n";
-    if (!Proof->NewFindings.empty()) {
-      WithColor::note(errs(), ToolName)
-          << "the pipeline's output fails verification (lines are the input's; "
-             "nothing was written; --no-verify writes it unchecked)\n";
+    int Status = runInput(Opt, Plan, *InputCtx, *InputRegistry, Opt.InputFiles[I], (*Outputs)[I],
+                          I + 1 == Opt.InputFiles.size());
+    if (Status == SetupFailed)
       return 1;
-    }
+    // Not every error names its input (a label scope, a pass failure).
+    if (Status != 0 && Opt.InputFiles.size() > 1)
+      WithColor::note(errs(), ToolName) << Opt.InputFiles[I] << ": nothing written\n";
+    Failed |= Status != 0;
   }
-
-  // --stats and --print-cfg need edges: build the CFG when no pass did. The
-  // normal output is rendered first so that this never changes it.
-  bool PipelineBuildsCFG = is_contained(
-      map_range(Pipeline, [](const std::string &S) { return StringRef(S).split('=').first; }),
-      "CFGBuilder");
-  auto EnsureCFG = [&] {
-    if (!PipelineBuildsCFG)
-      for (Function &F : M.functions())
-        buildCFG(F);
-    PipelineBuildsCFG = true;
-  };
-
-  // Every output is rendered into a temporary file beside its destination
-  // and all are renamed into place only when the whole run has succeeded.
-  PendingOutputs Outputs;
-  auto Report = [](Error E) {
-    handleAllErrors(
-        std::move(E), [](const ModuleWriteError &W) { errs() << W.message() << "\n"; },
-        [](const ErrorInfoBase &W) { fail(W.message()); });
-    return 1;
-  };
-  if (Opt.EmitObj) {
-    std::optional<std::string> Object = renderObject(M, PM, Lld, Ctx);
-    if (!Object)
-      return 1;
-    if (Error E = Outputs.add(Opt.OutputFile, [&](raw_ostream &OS) {
-          OS << *Object;
-          return Error::success();
-        }))
-      return Report(std::move(E));
-  } else if (Error E = Outputs.add(Opt.OutputFile, [&](raw_ostream &OS) -> Error {
-               if (Opt.PrintCfg == CfgFormat::Dot) {
-                 EnsureCFG();
-                 writeCfgDot(M, OS);
-                 return Error::success();
-               }
-               if (Opt.PrintPressure) {
-                 EnsureCFG();
-                 // Proven long-branch targets and callees: edges and callee
-                 // reads instead of everything live (as -O pipelines begin).
-                 lowerLongBranches(M);
-                 recoverCallTargets(M);
-                 AnalysisManager ReportAM;
-                 // A register outside the descriptor is reported at its
-                 // instruction, as a write error is.
-                 if (Error E = printModulePressure(
-                         M, ReportAM, OS, Opt.PressureFormatOpt,
-                         [&Ctx](const SourceDiagnostic &D) { Ctx.diagnose(D); }))
-                   return make_error<ModuleWriteError>(std::move(E));
-                 return Error::success();
-               }
-               if (Opt.PrintOutput || (IsStir && !Opt.EmitAsm)) {
-                 writeStir(M, OS);
-                 return Error::success();
-               }
-               if (Error E = writeAsm(M, OS))
-                 return make_error<ModuleWriteError>(std::move(E));
-               return Error::success();
-             })) {
-    return Report(std::move(E));
-  }
-  for (const auto &[Path, Text] : PM.artifacts().files())
-    if (Error E = Outputs.add(Path, [&](raw_ostream &OS) {
-          OS << Text;
-          return Error::success();
-        }))
-      return Report(std::move(E));
-
-  if (Opt.Stats || !Opt.StatsFile.empty()) {
-    EnsureCFG();
-    std::string StatsText = std::move(PassStats);
-    raw_string_ostream StatsOS(StatsText);
-    printModuleStats(computeModuleStats(M), StatsOS);
-    printCycleStats(M, StatsOS);
-    if (Opt.StatsFile.empty())
-      errs() << StatsText;
-    else if (Error E = Outputs.add(Opt.StatsFile, [&](raw_ostream &OS) {
-               OS << StatsText;
-               return Error::success();
-             }))
-      return Report(std::move(E));
-  }
-  if (Error E = Outputs.commit())
-    return Report(std::move(E));
-  // Like clang's -disable-free: the process ends here, and the OS takes the
-  // module's memory back faster than its destructors would. Sanitizer builds
-  // free it: LeakSanitizer would report it, and the destructors get checked.
-#ifdef STINKYTOFU_SANITIZE
-  MOrErr->reset();
-#else
-  (void)MOrErr->release();
-#endif
-  return 0;
+  return Failed ? 1 : 0;
 }
