@@ -279,7 +279,8 @@ void Liveness::print(raw_ostream &OS) const {
   }
 }
 
-Expected<Liveness> LivenessAnalysis::run(Function &F, AnalysisManager &AM) {
+Expected<Liveness> computeLiveness(Function &F, AnalysisManager &AM, const AnalysisKey &Key,
+                                   LivenessOptions Options) {
   if (Error E = requireValidCFG(F, "liveness"))
     return std::move(E);
   // Calls are read through their callees' bodies (CallEffects.h).
@@ -287,7 +288,11 @@ Expected<Liveness> LivenessAnalysis::run(Function &F, AnalysisManager &AM) {
     for (const Function *Callee :
          AM.getModuleResult<CallGraphAnalysis>(*M).transitiveCallees(F))
       AM.addDependency(F, &Key, *Callee);
-  return Liveness(F);
+  return Liveness(F, std::move(Options));
+}
+
+Expected<Liveness> LivenessAnalysis::run(Function &F, AnalysisManager &AM) {
+  return computeLiveness(F, AM, Key);
 }
 
 } // namespace stinkytofu

@@ -1,5 +1,6 @@
 //===- RegisterPressure.cpp - Live VGPRs, AGPRs and SGPRs at every point --===//
 #include "stinkytofu/analysis/RegisterPressure.h"
+#include "stinkytofu/analysis/CallingConvention.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/analysis/Dataflow.h"
@@ -87,6 +88,28 @@ PressureCounts PressureUnitMap::highest(const BitVector &Units) const {
   return Top;
 }
 
+LivenessOptions pressureLivenessOptions(const Function &F) {
+  LivenessOptions Options;
+  if (F.isEntry())
+    return Options;
+  RegisterUnits RU(F.parent()->target());
+  // An instruction MC does not describe may write anything.
+  BitVector Written = RU.none();
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      if (isOpaqueInstruction(I))
+        Written.set();
+      for (MCRegister R : I.facts().Defs)
+        RU.set(Written, R);
+    }
+  Options.LiveAfterReturn = heldAtAbiReturn(RU, Written, returnValueVGPRs(F));
+  return Options;
+}
+
+RegisterPressure::RegisterPressure(std::unique_ptr<Liveness> Own) : RegisterPressure(*Own) {
+  Owned = std::move(Own);
+}
+
 RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live.units()) {
   const Function &F = Live.function();
   // The registers the function's own operands name (a call's callee and an
@@ -146,6 +169,12 @@ PressureCounts RegisterPressure::loopMax(const Loop &L) const {
 }
 
 Expected<RegisterPressure> RegisterPressureAnalysis::run(Function &F, AnalysisManager &AM) {
+  if (!F.isEntry()) {
+    Expected<Liveness> Own = computeLiveness(F, AM, Key, pressureLivenessOptions(F));
+    if (!Own)
+      return Own.takeError();
+    return RegisterPressure(std::make_unique<Liveness>(std::move(*Own)));
+  }
   Expected<Liveness &> Live = AM.getResult<LivenessAnalysis>(F);
   if (!Live)
     return Live.takeError();

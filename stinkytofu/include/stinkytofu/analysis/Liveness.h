@@ -145,6 +145,12 @@ private:
   llvm::BitVector AllLive;
 };
 
+/// Liveness of \p F with \p Options, for an analysis that needs other
+/// options than LivenessAnalysis's: an error when F's CFG is not valid, and
+/// the result of analysis \p Key depends on F's callees' bodies.
+llvm::Expected<Liveness> computeLiveness(Function &F, AnalysisManager &AM, const AnalysisKey &Key,
+                                         LivenessOptions Options = {});
+
 /// Liveness over a function's edges: an error when its CFG is not valid.
 struct LivenessAnalysis {
   static AnalysisKey Key;

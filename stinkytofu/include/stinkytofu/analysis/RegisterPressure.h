@@ -11,6 +11,14 @@
 // CallEffects.h) and counts; what the callee may write does not: that is
 // the callee's own pressure.
 //
+// A callable function (not a kernel: `.type f,@function`, AMDGPU calling
+// convention) is counted with what its caller reads after a return bounded
+// by the convention (pressureLivenessOptions): the return address, the
+// stack pointer, and of the return-value VGPRs and the callee-saved
+// registers those it writes (CallingConvention.h, heldAtAbiReturn). A
+// callee-saved register it never writes holds its caller's value
+// untouched: no register of its own, as a register it never names.
+//
 // Pressure is about values; the allocation (the highest register a kernel
 // names, what its descriptor reserves) is what occupancy depends on, since
 // registers are not renamed: highestUsed() gives that next to the counts.
@@ -66,10 +74,17 @@ private:
   std::vector<Slot> Slots; // by unit
 };
 
+/// The liveness options a function's pressure is counted with: the
+/// defaults for a kernel; for a callable function, what it holds at a
+/// return by the calling convention (heldAtAbiReturn of what it writes).
+LivenessOptions pressureLivenessOptions(const Function &F);
+
 class RegisterPressure {
 public:
   /// The pressure of the function \p Live describes.
   explicit RegisterPressure(const Liveness &Live);
+  /// The same, keeping \p Own.
+  explicit RegisterPressure(std::unique_ptr<Liveness> Own);
 
   const Liveness &liveness() const { return *Live; }
   const PressureUnitMap &unitMap() const { return Map; }
@@ -100,6 +115,7 @@ public:
   unsigned unknownCalls() const { return UnknownCalls; }
 
 private:
+  std::unique_ptr<Liveness> Owned;
   const Liveness *Live;
   PressureUnitMap Map;
   llvm::DenseMap<const Instruction *, PressureCounts> AtInst;
@@ -109,7 +125,9 @@ private:
   std::array<std::vector<const Instruction *>, NumPressureFiles> MaxPoints;
 };
 
-/// The pressure of a function: an error when its CFG is not valid.
+/// The pressure of a function, on LivenessAnalysis for a kernel and on a
+/// liveness of its own (pressureLivenessOptions) for a callable function:
+/// an error when its CFG is not valid.
 struct RegisterPressureAnalysis {
   static AnalysisKey Key;
   using Result = RegisterPressure;
