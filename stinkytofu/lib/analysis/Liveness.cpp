@@ -187,41 +187,40 @@ bool Liveness::isLiveAfter(const Instruction &I, StringRef MCName) const {
 }
 
 BitVector Liveness::readsOf(const Instruction &I) const {
-  if (isOpaqueInstruction(I))
-    return RU->all();
-  if (const Solver::CallInfo *CI = Flow->callInfo(I))
-    return CI->Transfer.Gen;
   BitVector Reads = RU->none();
-  for (MCRegister R : I.facts().Uses)
-    RU->set(Reads, R);
+  addReadsOf(I, Reads);
   return Reads;
 }
 
 BitVector Liveness::writesOf(const Instruction &I) const {
-  if (isOpaqueInstruction(I))
-    return RU->all();
-  if (const Solver::CallInfo *CI = Flow->callInfo(I))
-    return CI->Transfer.MayWrite;
   BitVector Writes = RU->none();
-  for (MCRegister R : I.facts().Defs)
-    RU->set(Writes, R);
+  addWritesOf(I, Writes);
   return Writes;
 }
 
-void Liveness::addAccessesOf(const Instruction &I, BitVector &Into) const {
-  if (isOpaqueInstruction(I)) {
+void Liveness::addReadsOf(const Instruction &I, BitVector &Into) const {
+  if (isOpaqueInstruction(I))
     Into.set();
-    return;
-  }
-  if (const Solver::CallInfo *CI = Flow->callInfo(I)) {
+  else if (const Solver::CallInfo *CI = Flow->callInfo(I))
     Into |= CI->Transfer.Gen;
+  else
+    for (MCRegister R : I.facts().Uses)
+      RU->set(Into, R);
+}
+
+void Liveness::addWritesOf(const Instruction &I, BitVector &Into) const {
+  if (isOpaqueInstruction(I))
+    Into.set();
+  else if (const Solver::CallInfo *CI = Flow->callInfo(I))
     Into |= CI->Transfer.MayWrite;
-    return;
-  }
-  for (MCRegister R : I.facts().Uses)
-    RU->set(Into, R);
-  for (MCRegister R : I.facts().Defs)
-    RU->set(Into, R);
+  else
+    for (MCRegister R : I.facts().Defs)
+      RU->set(Into, R);
+}
+
+void Liveness::addAccessesOf(const Instruction &I, BitVector &Into) const {
+  addReadsOf(I, Into);
+  addWritesOf(I, Into);
 }
 
 std::vector<MCRegister> Liveness::deadSGPRsBefore(const Instruction &I) const {

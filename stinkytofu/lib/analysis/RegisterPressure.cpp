@@ -50,6 +50,7 @@ PressureUnitMap::PressureUnitMap(const RegisterUnits &RU) : Slots(RU.numUnits())
       assert(!Units.empty() && Units.size() <= 2 && "a 32-bit register is one or two halves");
       for (unsigned U : Units)
         Slots[U] = Slot{int8_t(File), uint16_t(Index), Units.front()};
+      UnitsOf[unsigned(File)].emplace_back(Units.front(), Units.back());
     }
   }
 }
@@ -58,22 +59,21 @@ PressureUnitMap::PressureUnitMap(const RegisterUnits &RU) : Slots(RU.numUnits())
 // unit, or at its second when only that half is set.
 PressureCounts PressureUnitMap::count(const BitVector &Units) const {
   PressureCounts Counts;
-  for (unsigned U : Units.set_bits()) {
+  forEachSetUnit(Units, [&](unsigned U) {
     const Slot &S = Slots[U];
     if (S.File >= 0 && (U == S.First || !Units.test(S.First)))
       ++Counts.Count[unsigned(S.File)];
-  }
+  });
   return Counts;
 }
 
 std::vector<unsigned> PressureUnitMap::registers(const BitVector &Units, PressureFile F) const {
   BitVector Marks;
-  for (unsigned U : Units.set_bits())
-    if (const Slot &S = Slots[U]; S.File == int8_t(F)) {
-      if (Marks.size() <= S.Index)
-        Marks.resize(std::max<unsigned>(S.Index + 1, 2 * Marks.size()));
-      Marks.set(S.Index);
-    }
+  forEachRegisterUnit(Units, F, [&](unsigned Index) {
+    if (Marks.size() <= Index)
+      Marks.resize(std::max<unsigned>(Index + 1, 2 * Marks.size()));
+    Marks.set(Index);
+  });
   std::vector<unsigned> Regs;
   for (unsigned Index : Marks.set_bits())
     Regs.push_back(Index);
@@ -82,9 +82,10 @@ std::vector<unsigned> PressureUnitMap::registers(const BitVector &Units, Pressur
 
 PressureCounts PressureUnitMap::highest(const BitVector &Units) const {
   PressureCounts Top;
-  for (unsigned U : Units.set_bits())
+  forEachSetUnit(Units, [&](unsigned U) {
     if (const Slot &S = Slots[U]; S.File >= 0)
       Top.Count[unsigned(S.File)] = std::max<unsigned>(Top.Count[unsigned(S.File)], S.Index + 1);
+  });
   return Top;
 }
 
@@ -115,11 +116,13 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
   // The registers the function's own operands name (a call's callee and an
   // opaque instruction's unknown effect excluded).
   BitVector Accessed = Live.units().none();
+  BitVector Occupied;
   for (const BasicBlock &BB : F.blocks()) {
     PressureCounts Block = Map.count(Live.liveIn(BB));
     Block.maxWith(Map.count(Live.liveOut(BB)));
     for (const Instruction &I : BB.instructions()) {
-      PressureCounts C = Map.count(occupiedAt(I));
+      occupiedAt(I, Occupied);
+      PressureCounts C = Map.count(Occupied);
       AtInst[&I] = C;
       if (const CallEffect *E = Live.callEffect(I); E && !E->Known)
         ++UnknownCalls;
@@ -144,12 +147,17 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
 
 // A call counts its own destination, not what its callee may write: the
 // callee's registers are its own function's pressure.
-BitVector RegisterPressure::occupiedAt(const Instruction &I) const {
-  BitVector Units = Live->liveBefore(I);
+void RegisterPressure::occupiedAt(const Instruction &I, BitVector &Units) const {
+  Units = Live->liveBefore(I);
   if (isOpaqueInstruction(I))
-    return Units; // everything is live before it
+    return; // everything is live before it
   for (MCRegister R : I.facts().Defs)
     Live->units().set(Units, R);
+}
+
+BitVector RegisterPressure::occupiedAt(const Instruction &I) const {
+  BitVector Units;
+  occupiedAt(I, Units);
   return Units;
 }
 

@@ -95,8 +95,11 @@ public:
   /// callee reads and may write for a call, everything for an opaque one.
   llvm::BitVector readsOf(const Instruction &I) const;
   llvm::BitVector writesOf(const Instruction &I) const;
-  /// Adds readsOf(\p I) and writesOf(\p I) to \p Into without building
-  /// either (a union over every instruction of a function).
+  /// Add readsOf(\p I), writesOf(\p I) or both to \p Into without building
+  /// a set (a union over every instruction of a function, a buffer reused
+  /// from one instruction to the next).
+  void addReadsOf(const Instruction &I, llvm::BitVector &Into) const;
+  void addWritesOf(const Instruction &I, llvm::BitVector &Into) const;
   void addAccessesOf(const Instruction &I, llvm::BitVector &Into) const;
 
   /// The 32-bit SGPRs s0..s[maxSGPRs-1] with no unit live before \p I.
