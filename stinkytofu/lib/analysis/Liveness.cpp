@@ -278,15 +278,19 @@ void Liveness::print(raw_ostream &OS) const {
   }
 }
 
-Expected<Liveness> computeLiveness(Function &F, AnalysisManager &AM, const AnalysisKey &Key,
-                                   LivenessOptions Options) {
-  if (Error E = requireValidCFG(F, "liveness"))
-    return std::move(E);
+void addCalleeDependencies(Function &F, AnalysisManager &AM, const AnalysisKey &Key) {
   // Calls are read through their callees' bodies (CallEffects.h).
   if (Module *M = F.parent())
     for (const Function *Callee :
          AM.getModuleResult<CallGraphAnalysis>(*M).transitiveCallees(F))
       AM.addDependency(F, &Key, *Callee);
+}
+
+Expected<Liveness> computeLiveness(Function &F, AnalysisManager &AM, const AnalysisKey &Key,
+                                   LivenessOptions Options) {
+  if (Error E = requireValidCFG(F, "liveness"))
+    return std::move(E);
+  addCalleeDependencies(F, AM, Key);
   return Liveness(F, std::move(Options));
 }
 

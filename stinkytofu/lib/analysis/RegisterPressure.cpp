@@ -186,6 +186,8 @@ Expected<RegisterPressure> RegisterPressureAnalysis::run(Function &F, AnalysisMa
   Expected<Liveness &> Live = AM.getResult<LivenessAnalysis>(F);
   if (!Live)
     return Live.takeError();
+  // It keeps a reference to that result, which a change to a callee drops.
+  addCalleeDependencies(F, AM, Key);
   return RegisterPressure(*Live);
 }
 

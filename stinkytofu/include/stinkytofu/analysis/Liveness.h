@@ -148,6 +148,10 @@ private:
   llvm::BitVector AllLive;
 };
 
+/// Declares that \p F's result of analysis \p Key depends on the bodies of
+/// F's callees, as liveness does (calls are read through them).
+void addCalleeDependencies(Function &F, AnalysisManager &AM, const AnalysisKey &Key);
+
 /// Liveness of \p F with \p Options, for an analysis that needs other
 /// options than LivenessAnalysis's: an error when F's CFG is not valid, and
 /// the result of analysis \p Key depends on F's callees' bodies.
