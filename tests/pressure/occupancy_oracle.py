@@ -15,6 +15,11 @@ own); the script reads the section from the object. Then
 occupancy_by_registers for the kernel, and its live maxima must not exceed
 the allocation. A number comment is compared as it is.
 
+Callable functions (`.type f,@function`, not kernels; docs/pressure.md):
+the live maxima of the text report, counted by the calling convention,
+must not exceed the function's own register counts, the first argument of
+clang's `.set f.num_vgpr, max(N, <callees>)` (and num_agpr, num_sgpr).
+
 Prints one line per target and a summary; exits 1 on any difference.
 """
 import argparse
@@ -33,6 +38,39 @@ OCCUPANCY = re.compile(r"^; Occupancy: ([^\n]*)$", re.M)
 CALL = re.compile(r"occupancy\((\d+), (\d+), (\d+), (\d+), (\d+),")
 # The VGPRs LLVM raises a kernel to for its waves-per-EU range.
 VGPR_FLOOR = re.compile(r"(max\(totalnumvgprs\([^()]*\), 1, )\d+\)")
+FUNCTION_PRESSURE = re.compile(
+    r"^pressure of @(\S+): max vgpr (\d+) agpr (\d+) sgpr (\d+)(.*)$", re.M)
+
+
+def own_registers(asm, name, what):
+    """N of `.set name.num_<what>, max(N, ...)` (or `, N`): the function's own."""
+    m = re.search(r"^\s*\.set\s+" + re.escape(name) + r"\.num_" + what + r",\s*(?:max\()?(\d+)",
+                  asm, re.M)
+    return int(m.group(1)) if m else None
+
+
+def check_callables(job, asm, kernels, args):
+    """The live maxima of each callable function within its own counts."""
+    r = run([args.opt, asm, "--print-pressure"])
+    if r.returncode:
+        return [(job, None, f"stinkytofu-opt failed: {r.stderr[:300]}", "callable")]
+    text = open(asm).read()
+    results = []
+    for m in FUNCTION_PRESSURE.finditer(r.stdout):
+        name, rest = m.group(1), m.group(5)
+        if name in kernels:
+            continue
+        if "unknown callees" in rest:
+            results.append((job, name, "", "callable-unknown-callee"))
+            continue
+        problems = []
+        for what, live in (("vgpr", int(m.group(2))), ("agpr", int(m.group(3))),
+                           ("sgpr", int(m.group(4)))):
+            own = own_registers(text, name, what)
+            if own is not None and live > own:
+                problems.append(f"live {what} {live} > its own {own}")
+        results.append((job, name, "; ".join(problems), "callable"))
+    return results
 
 
 def run(cmd):
@@ -117,7 +155,7 @@ def check(job, args):
         if "agpr" in alloc and live["agpr"] > max(alloc["agpr"], 0):
             problems.append(f"live agpr {live['agpr']} > allocated {alloc['agpr']}")
         results.append((job, name, "; ".join(problems), ""))
-    return results
+    return results + check_callables(job, asm, set(ours), args)
 
 
 def main():
@@ -139,16 +177,20 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
         results = [r for rs in pool.map(lambda j: check(j, args), jobs) for r in rs]
     failed = 0
+    kernels = [r for r in results if not r[3].startswith("callable")]
     for target in targets:
-        mine = [r for r in results if r[0][1] == target]
-        bad = [r for r in mine if r[2]]
-        unknown = sum(1 for r in mine if r[3])
-        failed += len(bad)
-        print(f"{target}: {len(mine)} kernels, {len(bad)} failed, "
-              f"{unknown} with unknown callees (live counts not compared)")
-        for (kernel_file, _, opt), name, why, _ in bad:
-            print(f"  FAIL {os.path.basename(kernel_file)} -{opt} {name}: {why}")
-    print(f"summary: {len(results)} kernels, {failed} failed")
+        for what, tag in (("kernels", ""), ("callables", "callable")):
+            mine = [r for r in results
+                    if r[0][1] == target and r[3].startswith("callable") == bool(tag)]
+            bad = [r for r in mine if r[2]]
+            unknown = sum(1 for r in mine if r[3].endswith("unknown-callee"))
+            failed += len(bad)
+            print(f"{target}: {len(mine)} {what}, {len(bad)} failed, "
+                  f"{unknown} with unknown callees (live counts not compared)")
+            for (kernel_file, _, opt), name, why, _ in bad:
+                print(f"  FAIL {os.path.basename(kernel_file)} -{opt} {name}: {why}")
+    print(f"summary: {len(kernels)} kernels, {len(results) - len(kernels)} callables, "
+          f"{failed} failed")
     print("occupancy oracle: " + ("OK" if failed == 0 else "FAILED"))
     return 1 if failed else 0
 

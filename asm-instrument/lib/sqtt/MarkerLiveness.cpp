@@ -16,22 +16,6 @@ using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
-/// What the caller of a function that follows the calling convention may
-/// read after it returns: everything but M0, SCC, VCC and the caller-saved
-/// SGPRs.
-static BitVector liveAfterAbiReturn(const RegisterUnits &RU) {
-  const TargetInfo &TI = RU.target();
-  BitVector Live = RU.all();
-  for (const char *Name : {"M0", "SCC", "VCC"})
-    if (MCRegister R = RU.byName(Name); R.isValid())
-      RU.reset(Live, R);
-  for (unsigned S = 0, E = TI.hardware().maxSGPRs(); S < E; ++S)
-    if (!isCalleeSavedSGPR(S))
-      if (MCRegister R = TI.reg32(RegClass::SGPR, S); R.isValid())
-        RU.reset(Live, R);
-  return Live;
-}
-
 namespace {
 
 /// Per counter, the register units a memory operation issued on it may

@@ -35,21 +35,22 @@ std::optional<Budget> budgetOf(const Function &F) {
   return B;
 }
 
-/// Why register \p Index of \p Class is outside \p B, or "".
-std::string outside(const Budget &B, RegClass Class, unsigned Index, StringRef Name) {
+/// Why register \p Index of \p Class is outside \p B ("is ...", after its
+/// name), or "". Most registers are inside: their names are not built.
+std::string outside(const Budget &B, RegClass Class, unsigned Index) {
   std::string Why;
   raw_string_ostream OS(Why);
   switch (Class) {
   case RegClass::VGPR:
     if (B.AccumOffset && Index >= *B.AccumOffset)
-      OS << Name << " is at or above the descriptor's .amdhsa_accum_offset " << *B.AccumOffset
+      OS << "is at or above the descriptor's .amdhsa_accum_offset " << *B.AccumOffset
          << " (the first AGPR)";
     else if (Index >= B.NextFreeVGPR)
-      OS << Name << " is not below the descriptor's .amdhsa_next_free_vgpr " << B.NextFreeVGPR;
+      OS << "is not below the descriptor's .amdhsa_next_free_vgpr " << B.NextFreeVGPR;
     break;
   case RegClass::AGPR:
     if ((B.AccumOffset ? *B.AccumOffset : 0) + Index >= B.NextFreeVGPR)
-      OS << Name << " is past the AGPRs the descriptor allocates (.amdhsa_next_free_vgpr "
+      OS << "is past the AGPRs the descriptor allocates (.amdhsa_next_free_vgpr "
          << B.NextFreeVGPR;
     if (B.AccumOffset && !Why.empty())
       OS << ", .amdhsa_accum_offset " << *B.AccumOffset;
@@ -58,7 +59,7 @@ std::string outside(const Budget &B, RegClass Class, unsigned Index, StringRef N
     break;
   case RegClass::SGPR:
     if (Index >= B.NextFreeSGPR)
-      OS << Name << " is not below the descriptor's .amdhsa_next_free_sgpr " << B.NextFreeSGPR;
+      OS << "is not below the descriptor's .amdhsa_next_free_sgpr " << B.NextFreeSGPR;
     break;
   default:
     break;
@@ -80,10 +81,11 @@ Error checkDescriptorBudget(const RegisterPressure &P) {
         std::optional<unsigned> Index = TI.indexOf(Part);
         if (!Index)
           continue;
-        std::string Why = outside(*B, TI.classOf(Part), *Index, TI.asmName(Part));
+        std::string Why = outside(*B, TI.classOf(Part), *Index);
         if (!Why.empty())
           return sourceError(F.parent()->fileName(), I.location().Line, I.location().Column,
-                             I.sourceText().rtrim("\r\n"), "kernel " + F.name() + ": " + Why);
+                             I.sourceText().rtrim("\r\n"),
+                             "kernel " + F.name() + ": " + TI.asmName(Part) + " " + Why);
       }
     return Error::success();
   };

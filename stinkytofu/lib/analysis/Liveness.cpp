@@ -187,41 +187,40 @@ bool Liveness::isLiveAfter(const Instruction &I, StringRef MCName) const {
 }
 
 BitVector Liveness::readsOf(const Instruction &I) const {
-  if (isOpaqueInstruction(I))
-    return RU->all();
-  if (const Solver::CallInfo *CI = Flow->callInfo(I))
-    return CI->Transfer.Gen;
   BitVector Reads = RU->none();
-  for (MCRegister R : I.facts().Uses)
-    RU->set(Reads, R);
+  addReadsOf(I, Reads);
   return Reads;
 }
 
 BitVector Liveness::writesOf(const Instruction &I) const {
-  if (isOpaqueInstruction(I))
-    return RU->all();
-  if (const Solver::CallInfo *CI = Flow->callInfo(I))
-    return CI->Transfer.MayWrite;
   BitVector Writes = RU->none();
-  for (MCRegister R : I.facts().Defs)
-    RU->set(Writes, R);
+  addWritesOf(I, Writes);
   return Writes;
 }
 
-void Liveness::addAccessesOf(const Instruction &I, BitVector &Into) const {
-  if (isOpaqueInstruction(I)) {
+void Liveness::addReadsOf(const Instruction &I, BitVector &Into) const {
+  if (isOpaqueInstruction(I))
     Into.set();
-    return;
-  }
-  if (const Solver::CallInfo *CI = Flow->callInfo(I)) {
+  else if (const Solver::CallInfo *CI = Flow->callInfo(I))
     Into |= CI->Transfer.Gen;
+  else
+    for (MCRegister R : I.facts().Uses)
+      RU->set(Into, R);
+}
+
+void Liveness::addWritesOf(const Instruction &I, BitVector &Into) const {
+  if (isOpaqueInstruction(I))
+    Into.set();
+  else if (const Solver::CallInfo *CI = Flow->callInfo(I))
     Into |= CI->Transfer.MayWrite;
-    return;
-  }
-  for (MCRegister R : I.facts().Uses)
-    RU->set(Into, R);
-  for (MCRegister R : I.facts().Defs)
-    RU->set(Into, R);
+  else
+    for (MCRegister R : I.facts().Defs)
+      RU->set(Into, R);
+}
+
+void Liveness::addAccessesOf(const Instruction &I, BitVector &Into) const {
+  addReadsOf(I, Into);
+  addWritesOf(I, Into);
 }
 
 std::vector<MCRegister> Liveness::deadSGPRsBefore(const Instruction &I) const {
@@ -279,15 +278,24 @@ void Liveness::print(raw_ostream &OS) const {
   }
 }
 
-Expected<Liveness> LivenessAnalysis::run(Function &F, AnalysisManager &AM) {
-  if (Error E = requireValidCFG(F, "liveness"))
-    return std::move(E);
+void addCalleeDependencies(Function &F, AnalysisManager &AM, const AnalysisKey &Key) {
   // Calls are read through their callees' bodies (CallEffects.h).
   if (Module *M = F.parent())
     for (const Function *Callee :
          AM.getModuleResult<CallGraphAnalysis>(*M).transitiveCallees(F))
       AM.addDependency(F, &Key, *Callee);
-  return Liveness(F);
+}
+
+Expected<Liveness> computeLiveness(Function &F, AnalysisManager &AM, const AnalysisKey &Key,
+                                   LivenessOptions Options) {
+  if (Error E = requireValidCFG(F, "liveness"))
+    return std::move(E);
+  addCalleeDependencies(F, AM, Key);
+  return Liveness(F, std::move(Options));
+}
+
+Expected<Liveness> LivenessAnalysis::run(Function &F, AnalysisManager &AM) {
+  return computeLiveness(F, AM, Key);
 }
 
 } // namespace stinkytofu

@@ -1,5 +1,6 @@
 //===- RegisterPressure.cpp - Live VGPRs, AGPRs and SGPRs at every point --===//
 #include "stinkytofu/analysis/RegisterPressure.h"
+#include "stinkytofu/analysis/CallingConvention.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/analysis/Dataflow.h"
@@ -49,6 +50,7 @@ PressureUnitMap::PressureUnitMap(const RegisterUnits &RU) : Slots(RU.numUnits())
       assert(!Units.empty() && Units.size() <= 2 && "a 32-bit register is one or two halves");
       for (unsigned U : Units)
         Slots[U] = Slot{int8_t(File), uint16_t(Index), Units.front()};
+      UnitsOf[unsigned(File)].emplace_back(Units.front(), Units.back());
     }
   }
 }
@@ -57,22 +59,21 @@ PressureUnitMap::PressureUnitMap(const RegisterUnits &RU) : Slots(RU.numUnits())
 // unit, or at its second when only that half is set.
 PressureCounts PressureUnitMap::count(const BitVector &Units) const {
   PressureCounts Counts;
-  for (unsigned U : Units.set_bits()) {
+  forEachSetUnit(Units, [&](unsigned U) {
     const Slot &S = Slots[U];
     if (S.File >= 0 && (U == S.First || !Units.test(S.First)))
       ++Counts.Count[unsigned(S.File)];
-  }
+  });
   return Counts;
 }
 
 std::vector<unsigned> PressureUnitMap::registers(const BitVector &Units, PressureFile F) const {
   BitVector Marks;
-  for (unsigned U : Units.set_bits())
-    if (const Slot &S = Slots[U]; S.File == int8_t(F)) {
-      if (Marks.size() <= S.Index)
-        Marks.resize(std::max<unsigned>(S.Index + 1, 2 * Marks.size()));
-      Marks.set(S.Index);
-    }
+  forEachRegisterUnit(Units, F, [&](unsigned Index) {
+    if (Marks.size() <= Index)
+      Marks.resize(std::max<unsigned>(Index + 1, 2 * Marks.size()));
+    Marks.set(Index);
+  });
   std::vector<unsigned> Regs;
   for (unsigned Index : Marks.set_bits())
     Regs.push_back(Index);
@@ -81,10 +82,33 @@ std::vector<unsigned> PressureUnitMap::registers(const BitVector &Units, Pressur
 
 PressureCounts PressureUnitMap::highest(const BitVector &Units) const {
   PressureCounts Top;
-  for (unsigned U : Units.set_bits())
+  forEachSetUnit(Units, [&](unsigned U) {
     if (const Slot &S = Slots[U]; S.File >= 0)
       Top.Count[unsigned(S.File)] = std::max<unsigned>(Top.Count[unsigned(S.File)], S.Index + 1);
+  });
   return Top;
+}
+
+LivenessOptions pressureLivenessOptions(const Function &F) {
+  LivenessOptions Options;
+  if (F.isEntry())
+    return Options;
+  RegisterUnits RU(F.parent()->target());
+  // An instruction MC does not describe may write anything.
+  BitVector Written = RU.none();
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      if (isOpaqueInstruction(I))
+        Written.set();
+      for (MCRegister R : I.facts().Defs)
+        RU.set(Written, R);
+    }
+  Options.LiveAfterReturn = heldAtAbiReturn(RU, Written, returnValueVGPRs(F));
+  return Options;
+}
+
+RegisterPressure::RegisterPressure(std::unique_ptr<Liveness> Own) : RegisterPressure(*Own) {
+  Owned = std::move(Own);
 }
 
 RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live.units()) {
@@ -92,11 +116,13 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
   // The registers the function's own operands name (a call's callee and an
   // opaque instruction's unknown effect excluded).
   BitVector Accessed = Live.units().none();
+  BitVector Occupied;
   for (const BasicBlock &BB : F.blocks()) {
     PressureCounts Block = Map.count(Live.liveIn(BB));
     Block.maxWith(Map.count(Live.liveOut(BB)));
     for (const Instruction &I : BB.instructions()) {
-      PressureCounts C = Map.count(occupiedAt(I));
+      occupiedAt(I, Occupied);
+      PressureCounts C = Map.count(Occupied);
       AtInst[&I] = C;
       if (const CallEffect *E = Live.callEffect(I); E && !E->Known)
         ++UnknownCalls;
@@ -121,12 +147,17 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
 
 // A call counts its own destination, not what its callee may write: the
 // callee's registers are its own function's pressure.
-BitVector RegisterPressure::occupiedAt(const Instruction &I) const {
-  BitVector Units = Live->liveBefore(I);
+void RegisterPressure::occupiedAt(const Instruction &I, BitVector &Units) const {
+  Units = Live->liveBefore(I);
   if (isOpaqueInstruction(I))
-    return Units; // everything is live before it
+    return; // everything is live before it
   for (MCRegister R : I.facts().Defs)
     Live->units().set(Units, R);
+}
+
+BitVector RegisterPressure::occupiedAt(const Instruction &I) const {
+  BitVector Units;
+  occupiedAt(I, Units);
   return Units;
 }
 
@@ -146,9 +177,17 @@ PressureCounts RegisterPressure::loopMax(const Loop &L) const {
 }
 
 Expected<RegisterPressure> RegisterPressureAnalysis::run(Function &F, AnalysisManager &AM) {
+  if (!F.isEntry()) {
+    Expected<Liveness> Own = computeLiveness(F, AM, Key, pressureLivenessOptions(F));
+    if (!Own)
+      return Own.takeError();
+    return RegisterPressure(std::make_unique<Liveness>(std::move(*Own)));
+  }
   Expected<Liveness &> Live = AM.getResult<LivenessAnalysis>(F);
   if (!Live)
     return Live.takeError();
+  // It keeps a reference to that result, which a change to a callee drops.
+  addCalleeDependencies(F, AM, Key);
   return RegisterPressure(*Live);
 }
 

@@ -75,21 +75,43 @@ std::optional<NextWave> nextWave(const HardwareModel &HW, const KernelResources 
   }
 }
 
-/// One character per VGPR of [0, Width): '^' written, 'v' read, 'x' read
-/// and written, ':' live and untouched, ' ' free.
-std::string vgprMap(const RegisterPressure &P, const Instruction &I, unsigned Width) {
-  const Liveness &L = P.liveness();
-  std::string Row(Width, ' ');
-  auto Mark = [&](const BitVector &Units, auto Update) {
-    for (unsigned R : P.unitMap().registers(Units, PressureFile::VGPR))
+/// The VGPR map of each instruction: one character per VGPR of [0, Width),
+/// '^' written, 'v' read, 'x' read and written, ':' live and untouched,
+/// ' ' free. The row and the sets are reused from one line to the next.
+class VgprMap {
+public:
+  VgprMap(const RegisterPressure &P, unsigned Width)
+      : P(P), L(P.liveness()), Width(Width), Access(L.units().none()) {}
+
+  StringRef row(const Instruction &I) {
+    const BitVector &Live = L.liveBefore(I);
+    Row.resize(Width);
+    for (unsigned R = 0; R < Width; ++R)
+      Row[R] = P.unitMap().test(Live, PressureFile::VGPR, R) ? ':' : ' ';
+    // Each update is idempotent: a register comes once per half.
+    Access.reset();
+    L.addReadsOf(I, Access);
+    mark(Access, [](char) { return 'v'; });
+    Access.reset();
+    L.addWritesOf(I, Access);
+    mark(Access, [](char C) { return C == 'v' || C == 'x' ? 'x' : '^'; });
+    return Row;
+  }
+
+private:
+  template <typename UpdateT> void mark(const BitVector &Units, UpdateT Update) {
+    P.unitMap().forEachRegisterUnit(Units, PressureFile::VGPR, [&](unsigned R) {
       if (R < Width)
         Row[R] = Update(Row[R]);
-  };
-  Mark(L.liveBefore(I), [](char) { return ':'; });
-  Mark(L.readsOf(I), [](char) { return 'v'; });
-  Mark(L.writesOf(I), [](char C) { return C == 'v' ? 'x' : '^'; });
-  return Row;
-}
+    });
+  }
+
+  const RegisterPressure &P;
+  const Liveness &L;
+  unsigned Width;
+  std::string Row;
+  BitVector Access;
+};
 
 void printCounts(raw_ostream &OS, const PressureCounts &C) {
   OS << "vgpr " << C[PressureFile::VGPR] << " agpr " << C[PressureFile::AGPR] << " sgpr "
@@ -100,14 +122,16 @@ void printListing(raw_ostream &OS, const RegisterPressure &P) {
   const Function &F = P.liveness().function();
   unsigned Width = P.highestUsed()[PressureFile::VGPR];
   OS << "  line  vgpr agpr sgpr  |" << std::string(Width, ' ') << "|  instruction\n";
+  VgprMap Map(P, Width);
   for (const BasicBlock &BB : F.blocks()) {
     if (BB.hasLabel())
       OS << "                          " << BB.label() << ":\n";
     for (const Instruction &I : BB.instructions()) {
       PressureCounts C = P.at(I);
-      OS << format("%6u %5u %4u %4u  |", lineOf(I), C[PressureFile::VGPR],
-                   C[PressureFile::AGPR], C[PressureFile::SGPR])
-         << vgprMap(P, I, Width) << "|  "
+      // format_decimal, not format(): no snprintf on each of ~10,000 lines.
+      OS << format_decimal(lineOf(I), 6) << format_decimal(C[PressureFile::VGPR], 6)
+         << format_decimal(C[PressureFile::AGPR], 5) << format_decimal(C[PressureFile::SGPR], 5)
+         << "  |" << Map.row(I) << "|  "
          << (I.sourceText().empty() ? I.mnemonic() : I.sourceText().trim()) << "\n";
     }
   }

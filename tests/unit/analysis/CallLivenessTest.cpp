@@ -283,6 +283,40 @@ TEST(CallLivenessTest, CallingConventionSets) {
   Check("gfx1250", false);
 }
 
+TEST(CallLivenessTest, ReturnValueVGPRsAreTheRunFromV0WrittenOnEveryPath) {
+  auto M = readModule(R"(
+.type k,@function
+k:
+  s_endpgm
+.type one,@function
+one:
+  s_cmp_eq_u32 s4, 0
+  s_cbranch_scc1 L_join
+  v_mov_b32 v1, 2
+L_join:
+  v_mov_b32 v0, 1
+  s_setpc_b64 s[30:31]
+.type none,@function
+none:
+  v_add_u32 v1, v0, v0
+  global_store_dword v[2:3], v1, off
+  s_setpc_b64 s[30:31]
+.type pair,@function
+pair:
+  v_mov_b32 v1, 0
+  v_mov_b32 v0, 1
+  v_mov_b32 v3, 1
+  s_setpc_b64 s[30:31]
+)");
+  ASSERT_TRUE(M);
+  // v1 is written on one path only.
+  EXPECT_EQ(returnValueVGPRs(*functionOf(*M, "one")), 1u);
+  // v0 is its argument, unchanged; v1 is written but does not follow v0.
+  EXPECT_EQ(returnValueVGPRs(*functionOf(*M, "none")), 0u);
+  // v0 and v1; v3 does not follow them.
+  EXPECT_EQ(returnValueVGPRs(*functionOf(*M, "pair")), 2u);
+}
+
 TEST(CallLivenessTest, RegisterUnitsCanonicalEncodings) {
   auto TI = TargetInfo::get("gfx90a");
   ASSERT_TRUE(bool(TI));

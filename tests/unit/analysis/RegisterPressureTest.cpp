@@ -121,6 +121,56 @@ k:
   EXPECT_EQ(show(P.max()), show(counts(5, 0, 0)));
 }
 
+// f is a callable function (gfx942): its caller reads, after the return,
+// the return address s[30:31], the stack pointer s32, the return value
+// (v0: f writes v0 on every path, not v1) and the callee-saved registers f
+// writes: v40, s34, a32. v41 (callee-saved, only read), v2 (written, but
+// past the return value), v35, s4 and a0 (caller-saved) are dead once
+// read; s33 (callee-saved, never named) holds the caller's value and is not
+// f's.
+const char *const CallableModule = R"(
+.type k,@function
+k:
+  s_endpgm
+.type f,@function
+f:
+  v_add_u32 v35, v1, v41
+  v_mov_b32 v2, v35
+  v_mov_b32 v40, v2
+  s_mov_b32 s4, 1
+  s_add_u32 s34, s4, 2
+  v_accvgpr_write_b32 a0, v35
+  v_accvgpr_write_b32 a32, v35
+  v_mov_b32 v0, v35
+  s_setpc_b64 s[30:31]
+)";
+
+TEST(RegisterPressureTest, CallableCountsWhatTheConventionKeepsAfterAReturn) {
+  auto M = readModule(CallableModule, forArch("gfx942"));
+  ASSERT_TRUE(M);
+  AnalysisManager AM;
+  Function &F = *functionOf(*M, "f");
+  ASSERT_FALSE(F.isEntry());
+  auto P = AM.getResult<RegisterPressureAnalysis>(F);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  // At the return: v0 v40, a32, s30 s31 s32 s34.
+  EXPECT_EQ(show(P->at(*instOf(*M, "s_setpc_b64"))), show(counts(2, 1, 4)));
+  // On entry: v1 and v41 read, v35 written; s30 s31 s32.
+  EXPECT_EQ(show(P->at(*instOf(*M, "v_add_u32"))), show(counts(3, 0, 3)));
+  // v2 read, v35 live, v40 written.
+  EXPECT_EQ(show(P->at(*instOf(*M, "v_mov_b32", 1))), show(counts(3, 0, 3)));
+  // v35 v40 live, v0 written.
+  EXPECT_EQ(show(P->at(*instOf(*M, "v_mov_b32", 2))), show(counts(3, 1, 4)));
+  // s4 read, s34 written: five SGPRs.
+  EXPECT_EQ(show(P->at(*instOf(*M, "s_add_u32"))), show(counts(2, 0, 5)));
+  EXPECT_EQ(show(P->max()), show(counts(3, 1, 5)));
+  // Without the convention, the caller may read any register after the
+  // return: the whole file is live there.
+  Liveness Everything(F);
+  EXPECT_EQ(RegisterPressure(Everything).at(*instOf(*M, "s_setpc_b64"))[PressureFile::VGPR],
+            256u);
+}
+
 TEST(RegisterPressureTest, AnalysisManagerNeedsACFG) {
   auto M = test::readAsmText("k:\n  s_endpgm\n", "gfx942", false);
   ASSERT_TRUE(M);

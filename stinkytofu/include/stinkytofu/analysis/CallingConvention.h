@@ -24,6 +24,8 @@
 // Everything else, including SCC, VCC, EXEC, M0, the trap temporaries and
 // VGPRs above v255, is taken as clobbered by a call to an unknown callee.
 //
+// Values are returned in v0-v31 (RetCC_AMDGPU_Func), the argument VGPRs.
+//
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_ANALYSIS_CALLINGCONVENTION_H
 #define STINKYTOFU_ANALYSIS_CALLINGCONVENTION_H
@@ -32,6 +34,8 @@
 #include "llvm/ADT/BitVector.h"
 
 namespace stinkytofu {
+
+class Function;
 
 bool isCalleeSavedSGPR(unsigned Index);
 bool isCalleeSavedVGPR(unsigned Index);
@@ -53,6 +57,28 @@ llvm::BitVector callClobberedUnits(const RegisterUnits &RU);
 /// AGPR files but SCC, M0 and VCC (the convention passes no argument in them
 /// and a call clobbers all three).
 llvm::BitVector calleeInputUnits(const RegisterUnits &RU);
+
+/// What the caller of a function that follows the convention may read after
+/// it returns: everything but M0, SCC, VCC and the caller-saved SGPRs (every
+/// VGPR: a callee keeps the inactive lanes of the caller-saved ones too).
+llvm::BitVector liveAfterAbiReturn(const RegisterUnits &RU);
+/// How many VGPRs v0, v1, ... \p F returns a value in, as its code shows:
+/// the longest run from v0 that its own instructions write on every path to
+/// a return (a callee's writes not included), at most 32. The return type
+/// is not in the assembly: a void function that writes v0 on every path
+/// gets 1, a function that returns its argument unchanged 0.
+unsigned returnValueVGPRs(const Function &F);
+
+/// Of liveAfterAbiReturn, the SGPRs, VGPRs and AGPRs whose values such a
+/// function itself holds at a return: the return address s[30:31] and the
+/// stack pointer s32; the return value v0..v[\p ReturnVGPRs - 1]; the
+/// callee-saved registers it writes (units \p Written). A callee-saved
+/// register it leaves alone still holds its caller's value, which costs the
+/// function no register (register pressure counts what a function holds).
+/// Registers outside the three files are kept as liveAfterAbiReturn has
+/// them.
+llvm::BitVector heldAtAbiReturn(const RegisterUnits &RU, const llvm::BitVector &Written,
+                                unsigned ReturnVGPRs);
 
 } // namespace stinkytofu
 

@@ -95,8 +95,11 @@ public:
   /// callee reads and may write for a call, everything for an opaque one.
   llvm::BitVector readsOf(const Instruction &I) const;
   llvm::BitVector writesOf(const Instruction &I) const;
-  /// Adds readsOf(\p I) and writesOf(\p I) to \p Into without building
-  /// either (a union over every instruction of a function).
+  /// Add readsOf(\p I), writesOf(\p I) or both to \p Into without building
+  /// a set (a union over every instruction of a function, a buffer reused
+  /// from one instruction to the next).
+  void addReadsOf(const Instruction &I, llvm::BitVector &Into) const;
+  void addWritesOf(const Instruction &I, llvm::BitVector &Into) const;
   void addAccessesOf(const Instruction &I, llvm::BitVector &Into) const;
 
   /// The 32-bit SGPRs s0..s[maxSGPRs-1] with no unit live before \p I.
@@ -144,6 +147,16 @@ private:
   /// Answer for blocks and instructions of another function.
   llvm::BitVector AllLive;
 };
+
+/// Declares that \p F's result of analysis \p Key depends on the bodies of
+/// F's callees, as liveness does (calls are read through them).
+void addCalleeDependencies(Function &F, AnalysisManager &AM, const AnalysisKey &Key);
+
+/// Liveness of \p F with \p Options, for an analysis that needs other
+/// options than LivenessAnalysis's: an error when F's CFG is not valid, and
+/// the result of analysis \p Key depends on F's callees' bodies.
+llvm::Expected<Liveness> computeLiveness(Function &F, AnalysisManager &AM, const AnalysisKey &Key,
+                                         LivenessOptions Options = {});
 
 /// Liveness over a function's edges: an error when its CFG is not valid.
 struct LivenessAnalysis {

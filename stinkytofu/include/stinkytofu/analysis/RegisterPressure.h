@@ -11,6 +11,14 @@
 // CallEffects.h) and counts; what the callee may write does not: that is
 // the callee's own pressure.
 //
+// A callable function (not a kernel: `.type f,@function`, AMDGPU calling
+// convention) is counted with what its caller reads after a return bounded
+// by the convention (pressureLivenessOptions): the return address, the
+// stack pointer, and of the return-value VGPRs and the callee-saved
+// registers those it writes (CallingConvention.h, heldAtAbiReturn). A
+// callee-saved register it never writes holds its caller's value
+// untouched: no register of its own, as a register it never names.
+//
 // Pressure is about values; the allocation (the highest register a kernel
 // names, what its descriptor reserves) is what occupancy depends on, since
 // registers are not renamed: highestUsed() gives that next to the counts.
@@ -22,6 +30,7 @@
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/LoopInfo.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/DenseMap.h"
 #include <array>
 #include <vector>
@@ -54,22 +63,56 @@ public:
   PressureCounts count(const llvm::BitVector &Units) const;
   /// The registers of file \p F with any unit set in \p Units, ascending.
   std::vector<unsigned> registers(const llvm::BitVector &Units, PressureFile F) const;
+  /// Calls \p Fn(Index) for each unit set in \p Units of a register of file
+  /// \p F, ascending: twice for a register whose two halves are set.
+  template <typename FnT>
+  void forEachRegisterUnit(const llvm::BitVector &Units, PressureFile F, FnT Fn) const {
+    forEachSetUnit(Units, [&](unsigned U) {
+      if (const Slot &S = Slots[U]; S.File == int8_t(F))
+        Fn(unsigned(S.Index));
+    });
+  }
   /// The highest index + 1 of a register of each file with a unit set.
   PressureCounts highest(const llvm::BitVector &Units) const;
+  /// Whether a unit of register \p Index of file \p F is set in \p Units.
+  bool test(const llvm::BitVector &Units, PressureFile F, unsigned Index) const {
+    const std::vector<std::pair<unsigned, unsigned>> &Of = UnitsOf[unsigned(F)];
+    return Index < Of.size() && (Units.test(Of[Index].first) || Units.test(Of[Index].second));
+  }
 
 private:
+  /// Calls \p Fn(Unit) for each unit set in \p Units, ascending: a word at
+  /// a time (set_bits() searches anew for each bit; the report counts ~500
+  /// units at each of ~10,000 instructions of a large kernel).
+  template <typename FnT> static void forEachSetUnit(const llvm::BitVector &Units, FnT Fn) {
+    constexpr unsigned WordBits = sizeof(uintptr_t) * 8;
+    llvm::ArrayRef<uintptr_t> Words = Units.getData();
+    for (unsigned W = 0; W < Words.size(); ++W)
+      for (uintptr_t Bits = Words[W]; Bits; Bits &= Bits - 1)
+        Fn(W * WordBits + unsigned(llvm::countr_zero(Bits)));
+  }
+
   struct Slot {
     int8_t File = -1; ///< a PressureFile, -1 for other registers
     uint16_t Index = 0;
     unsigned First = 0; ///< the first unit of the register
   };
   std::vector<Slot> Slots; // by unit
+  /// By file and index, the first and last unit of the register.
+  std::array<std::vector<std::pair<unsigned, unsigned>>, NumPressureFiles> UnitsOf;
 };
+
+/// The liveness options a function's pressure is counted with: the
+/// defaults for a kernel; for a callable function, what it holds at a
+/// return by the calling convention (heldAtAbiReturn of what it writes).
+LivenessOptions pressureLivenessOptions(const Function &F);
 
 class RegisterPressure {
 public:
   /// The pressure of the function \p Live describes.
   explicit RegisterPressure(const Liveness &Live);
+  /// The same, keeping \p Own.
+  explicit RegisterPressure(std::unique_ptr<Liveness> Own);
 
   const Liveness &liveness() const { return *Live; }
   const PressureUnitMap &unitMap() const { return Map; }
@@ -79,6 +122,9 @@ public:
   PressureCounts at(const Instruction &I) const;
   /// The units behind at(\p I).
   llvm::BitVector occupiedAt(const Instruction &I) const;
+  /// The same into \p Units, whose storage is reused (a walk over every
+  /// instruction).
+  void occupiedAt(const Instruction &I, llvm::BitVector &Units) const;
   /// The largest count of each file over the instructions of \p BB, its
   /// live-in and its live-out.
   PressureCounts blockMax(const BasicBlock &BB) const;
@@ -100,6 +146,7 @@ public:
   unsigned unknownCalls() const { return UnknownCalls; }
 
 private:
+  std::unique_ptr<Liveness> Owned;
   const Liveness *Live;
   PressureUnitMap Map;
   llvm::DenseMap<const Instruction *, PressureCounts> AtInst;
@@ -109,7 +156,9 @@ private:
   std::array<std::vector<const Instruction *>, NumPressureFiles> MaxPoints;
 };
 
-/// The pressure of a function: an error when its CFG is not valid.
+/// The pressure of a function, on LivenessAnalysis for a kernel and on a
+/// liveness of its own (pressureLivenessOptions) for a callable function:
+/// an error when its CFG is not valid.
 struct RegisterPressureAnalysis {
   static AnalysisKey Key;
   using Result = RegisterPressure;
