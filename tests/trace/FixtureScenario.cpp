@@ -1,5 +1,6 @@
 //===- FixtureScenario.cpp - A trace scenario for the fixture writer ------===//
 #include "FixtureScenario.h"
+#include "asm-instrument/trace/WaveInstructions.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -136,6 +137,37 @@ Error Parser::event(ArrayRef<StringRef> W, std::vector<Event> &Into) {
     if (!D)
       return D.takeError();
     E.Delay = D->value_or(0);
+  } else if (Kind == "inst") {
+    E.What = Event::Inst;
+    if (W.size() < 3)
+      return fail("inst needs an address");
+    StringRef Addr = W[2];
+    if (Addr.contains(':')) {
+      auto [CO, A] = Addr.split(':');
+      Expected<uint64_t> N = number(CO);
+      if (!N)
+        return N.takeError();
+      E.InstCodeObject = uint32_t(*N);
+      Addr = A;
+    }
+    Expected<uint64_t> A = number(Addr);
+    if (!A)
+      return A.takeError();
+    E.InstAddress = *A;
+    for (StringRef Word : W.drop_front(3))
+      if (!Word.contains('=')) {
+        E.Category = categoryNumber(Word);
+        if (E.Category < 0)
+          return fail("unknown instruction category '" + Word + "'");
+      }
+    Expected<std::optional<uint64_t>> St = keyed(W.drop_front(3), "stall"),
+                                      Du = keyed(W.drop_front(3), "dur");
+    if (!St)
+      return St.takeError();
+    if (!Du)
+      return Du.takeError();
+    E.Stall = St->value_or(0);
+    E.Duration = Du->value_or(4);
   } else {
     return fail("unknown event '" + Kind + "'");
   }
@@ -210,6 +242,36 @@ Expected<Scenario> Parser::run(StringRef Text) {
       if (!LastCodeObject)
         return fail("'map' before 'codeobject'");
       S.CodeObjects[*LastCodeObject].Rows.push_back(L.drop_front(4).trim().str());
+    } else if (Cmd == "code") {
+      if (Error E = Need(4))
+        return std::move(E);
+      CodeLine C;
+      Expected<uint64_t> CO = number(W[1]), A = number(W[2]);
+      if (!CO)
+        return CO.takeError();
+      if (!A)
+        return A.takeError();
+      C.CodeObject = uint32_t(*CO);
+      C.Address = *A;
+      // The text is the rest of the line, spacing kept; ` @` starts the source.
+      StringRef Text = L.drop_front(W[3].data() - L.data());
+      auto [Isa, Source] = Text.rsplit(" @");
+      if (Source.empty() || !Text.contains(" @"))
+        Isa = Text;
+      else
+        C.Source = Source.str();
+      C.Text = Isa.rtrim().str();
+      S.Code.push_back(std::move(C));
+    } else if (Cmd == "code-json") {
+      if (Error E = Need(2))
+        return std::move(E);
+      if (!is_contained({"plain", "service", "pc-sampling", "dwarf"}, W[1]))
+        return fail("code-json is plain, service, pc-sampling or dwarf");
+      S.CodeJsonVariant = W[1].str();
+    } else if (Cmd == "omit") {
+      if (Error E = Need(2))
+        return std::move(E);
+      S.Omit.push_back(W[1].str());
     } else if (Cmd == "kernel") {
       if (Error E = Need(3))
         return std::move(E);
@@ -291,5 +353,14 @@ Expected<Scenario> Parser::run(StringRef Text) {
 } // namespace
 
 Expected<Scenario> parseScenario(StringRef File, StringRef Text) { return Parser(File).run(Text); }
+
+bool Scenario::omits(StringRef Name) const { return is_contained(Omit, Name); }
+
+int categoryNumber(StringRef Name) {
+  for (uint8_t I = 0; stinkytofu::trace::categoryName(I) != "other"; ++I)
+    if (Name.equals_insensitive(stinkytofu::trace::categoryName(I)))
+      return int(I);
+  return -1;
+}
 
 } // namespace fixture

@@ -28,7 +28,30 @@
 //     T packed value WORD delay=D a clock-packed header sampled at T,
 //                                 arriving at T + D (the code object's M:);
 //                                 WORD: the (id << 2) | flags part as is
+//     T inst [CO:]ADDR [CATEGORY] [stall=S] [dur=D]
+//                                 a wave file row for the instruction at ADDR
+//                                 (in code object CO, else the first `code`
+//                                 row at ADDR); the category (SALU, VALU, ...)
+//                                 defaults to one from the mnemonic, dur to 4
 //     repeat N PERIOD ... end     the enclosed events N times, PERIOD apart
+//
+// Instruction-level captures (no markers needed):
+//
+//   code CO ADDR TEXT [@SOURCE]   a code.json row: code object CO's
+//                                 instruction TEXT at ADDR ("; name": a label
+//                                 row); LineNumber is the row's index
+//   code-json plain|service|pc-sampling|dwarf
+//                                 the code.json variant: 10 columns (default),
+//                                 14 (ServiceType, Issued, Stalled,
+//                                 NotIssuedReasons), PC sampling (13, list
+//                                 header, no wave files, `pc_sampling` in
+//                                 filenames.json), snapshot_dwarf-1.1 (with
+//                                 `kernels`)
+//   omit NAME                     leave a file out of every dispatch: a file
+//                                 name, or `waves` for every wave file
+//
+// code.json's Hit/Latency/Stall/Idle are the sums over the wave rows, as
+// rocprofv3 writes them.
 //
 // Times in a wave must not decrease. Lines starting with '#' are comments.
 //
@@ -50,7 +73,7 @@ namespace fixture {
 constexpr uint8_t PackedValueGiven = 0x80;
 
 struct Event {
-  enum Kind { Marker, Raw, Address, Packed } What = Marker;
+  enum Kind { Marker, Raw, Address, Packed, Inst } What = Marker;
   enum Action { Enter, Exit, Transition, Point } Does = Point;
   uint64_t Time = 0;
   uint32_t Value = 0; ///< Raw: the record.
@@ -59,6 +82,10 @@ struct Event {
   std::string IdName;  ///< or its funcmap name (written `@name`).
   uint64_t Exec = 0, Base = 0, Stride = 0;
   uint64_t Delay = 0; ///< Packed: arrival delay.
+  /// Inst: the code row (code object 0: any) and the row's fields.
+  uint32_t InstCodeObject = 0;
+  uint64_t InstAddress = 0, Stall = 0, Duration = 4;
+  int Category = -1; ///< -1: from the mnemonic.
 };
 
 /// Events, possibly repeated: Count times, Period cycles apart.
@@ -85,6 +112,13 @@ struct CodeObject {
   std::vector<std::string> Rows;  ///< Funcmap rows.
 };
 
+/// A code.json row.
+struct CodeLine {
+  uint32_t CodeObject = 0;
+  uint64_t Address = 0;
+  std::string Text, Source;
+};
+
 struct Scenario {
   std::string Version = "3.1.0";
   unsigned GfxIp = 9;
@@ -95,7 +129,15 @@ struct Scenario {
   std::map<uint32_t, CodeObject> CodeObjects;
   std::map<uint32_t, std::string> Kernels;
   std::vector<Dispatch> Dispatches;
+  std::vector<CodeLine> Code;
+  std::string CodeJsonVariant = "plain";
+  std::vector<std::string> Omit;
+  bool omits(llvm::StringRef Name) const;
 };
+
+/// The category number of a name (SMEM, SALU, ... as the decoder numbers
+/// them); -1 for an unknown name.
+int categoryNumber(llvm::StringRef Name);
 
 /// Parses \p Text; errors name \p File and the line.
 llvm::Expected<Scenario> parseScenario(llvm::StringRef File, llvm::StringRef Text);

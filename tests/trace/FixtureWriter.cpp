@@ -190,6 +190,8 @@ Expected<uint32_t> WaveStream::headerValue(const fixture::Event &E) {
 
 Error WaveStream::expand(const fixture::Event &E, uint64_t Shift) {
   uint64_t T = E.Time + Shift;
+  if (E.What == fixture::Event::Inst) // Wave files, not shaderdata.
+    return Error::success();
   if (E.What == fixture::Event::Raw) {
     push(T, E.Value, E.Flags);
     return Error::success();
@@ -200,6 +202,7 @@ Error WaveStream::expand(const fixture::Event &E, uint64_t Shift) {
     return Header.takeError();
   switch (E.What) {
   case fixture::Event::Raw:
+  case fixture::Event::Inst:
   case fixture::Event::Marker:
     push(T, *Header);
     return Error::success();
@@ -349,6 +352,173 @@ std::string jsonQuote(StringRef S) {
   return Out + "\"";
 }
 
+/// What rocprofv3 sums per code.json row over the wave rows.
+struct RowSums {
+  uint64_t Hit = 0, Latency = 0, Stall = 0, Idle = 0, StalledRows = 0;
+};
+
+/// The category the decoder would give \p Text's instruction, roughly.
+int defaultCategory(StringRef Text) {
+  StringRef M = Text.split(' ').first;
+  if (M == "s_waitcnt" || M.starts_with("s_wait_") || M == "s_nop" || M == "s_barrier")
+    return categoryNumber("IMMED");
+  if (M.starts_with("s_cbranch") || M == "s_branch")
+    return categoryNumber("JUMP");
+  if (M.starts_with("s_load") || M.starts_with("s_buffer_load") || M.starts_with("s_store"))
+    return categoryNumber("SMEM");
+  if (M.starts_with("s_"))
+    return categoryNumber("SALU");
+  if (M.starts_with("v_"))
+    return categoryNumber("VALU");
+  if (M.starts_with("ds_"))
+    return categoryNumber("LDS");
+  if (M.starts_with("flat_"))
+    return categoryNumber("FLAT");
+  return categoryNumber("VMEM");
+}
+
+/// The index of the code row an `inst` event names.
+Expected<size_t> codeRowOf(const Scenario &S, const fixture::Event &E) {
+  for (size_t I = 0; I < S.Code.size(); ++I)
+    if (S.Code[I].Address == E.InstAddress &&
+        (!E.InstCodeObject || S.Code[I].CodeObject == E.InstCodeObject) &&
+        !StringRef(S.Code[I].Text).starts_with("; "))
+      return I;
+  return createStringError(inconvertibleErrorCode(),
+                           formatv("inst: no code row at {0:x}", E.InstAddress));
+}
+
+/// Writes the wave files of \p D (waves with `inst` events) and sums their
+/// rows per code row; returns the wave_filenames object.
+Expected<std::string> writeWaveFiles(const Scenario &S, const Dispatch &D, StringRef Dir,
+                                     bool WriteFiles, std::vector<RowSums> &Sums) {
+  // SE -> SIMD -> slot -> index -> entry, as filenames.json nests them.
+  std::map<uint32_t, std::map<uint32_t, std::map<uint32_t, std::vector<std::string>>>> Tree;
+  for (const Wave &W : D.Waves) {
+    bool HasRows = any_of(W.Blocks, [](const EventBlock &B) {
+      return any_of(B.Events, [](const fixture::Event &E) { return E.What == fixture::Event::Inst; });
+    });
+    if (!HasRows)
+      continue;
+    std::vector<std::string> &Slot = Tree[W.SE][W.SIMD][W.Slot];
+    std::string Name = formatv("se{0}_sm{1}_sl{2}_wv{3}.json", W.SE, W.SIMD, W.Slot, Slot.size());
+    std::error_code EC;
+    std::unique_ptr<raw_fd_ostream> OS;
+    if (WriteFiles && !S.omits(Name) && !S.omits("waves")) {
+      OS = std::make_unique<raw_fd_ostream>(path(Dir, Name), EC);
+      if (EC)
+        return createStringError(EC, Name + ": " + EC.message());
+      *OS << "{\"name\":\"SE" << W.SE << "\",\"wave\":{\"instructions\":[";
+    }
+    uint64_t Count = 0, PrevEnd = W.Begin;
+    for (const EventBlock &B : W.Blocks) {
+      std::vector<size_t> RowOf(B.Events.size());
+      for (size_t I = 0; I < B.Events.size(); ++I)
+        if (B.Events[I].What == fixture::Event::Inst) {
+          Expected<size_t> Row = codeRowOf(S, B.Events[I]);
+          if (!Row)
+            return Row.takeError();
+          RowOf[I] = *Row;
+        }
+      for (uint64_t Rep = 0; Rep < B.Count; ++Rep)
+        for (size_t I = 0; I < B.Events.size(); ++I) {
+          const fixture::Event &E = B.Events[I];
+          if (E.What != fixture::Event::Inst)
+            continue;
+          const size_t *Row = &RowOf[I];
+          uint64_t T = E.Time + Rep * B.Period;
+          RowSums &Sum = Sums[*Row];
+          ++Sum.Hit;
+          Sum.Latency += E.Duration;
+          Sum.Stall += E.Stall;
+          Sum.StalledRows += E.Stall != 0;
+          Sum.Idle += T > PrevEnd ? T - PrevEnd : 0;
+          PrevEnd = T + E.Duration;
+          int Category = E.Category >= 0 ? E.Category : defaultCategory(S.Code[*Row].Text);
+          if (OS)
+            *OS << (Count ? ",[" : "[") << T << ',' << Category << ',' << E.Stall << ','
+                << E.Duration << ',' << *Row << ']';
+          ++Count;
+        }
+    }
+    Slot.push_back(formatv("[\"{0}\",{1},{2}]", Name, W.Begin, W.End).str());
+    if (!OS)
+      continue;
+    // The wave's own fields after its rows (the count is known only then):
+    // readers must not depend on the order of fields.
+    *OS << formatv("],\"timeline\":[[2,{0}]],\"waitcnt\":[],\"begin\":{1},\"end\":{2},"
+                   "\"cu\":{3},\"simd\":{4},\"slot\":{5},\"id\":{6}},\"duration\":{0},"
+                   "\"num_insts\":{7},\"num_stitched\":{7}}\n",
+                   W.End - W.Begin, W.Begin, W.End, W.CU, W.SIMD, W.Slot, Slot.size() - 1, Count)
+                   .str();
+    OS->close();
+    if (OS->has_error())
+      return createStringError(OS->error(), Name);
+  }
+  std::string Json = "{";
+  ListSeparator SESep(",");
+  for (auto &[SE, SIMDs] : Tree) {
+    Json += StringRef(SESep).str() + "\"" + utostr(SE) + "\":{";
+    ListSeparator SIMDSep(",");
+    for (auto &[SIMD, Slots] : SIMDs) {
+      Json += StringRef(SIMDSep).str() + "\"" + utostr(SIMD) + "\":{";
+      ListSeparator SlotSep(",");
+      for (auto &[Slot, Entries] : Slots) {
+        Json += StringRef(SlotSep).str() + "\"" + utostr(Slot) + "\":{";
+        for (size_t I = 0; I < Entries.size(); ++I)
+          Json += (I ? ",\"" : "\"") + utostr(I) + "\":" + Entries[I];
+        Json += "}";
+      }
+      Json += "}";
+    }
+    Json += "}";
+  }
+  return Json + "}";
+}
+
+/// code.json in the scenario's variant, with \p Sums as its statistics.
+std::string codeJson(const Scenario &S, const std::vector<RowSums> &Sums) {
+  StringRef V = S.CodeJsonVariant;
+  std::string Rows;
+  for (size_t I = 0; I < S.Code.size(); ++I) {
+    const CodeLine &C = S.Code[I];
+    const RowSums &R = Sums[I];
+    Rows += formatv("{0}[{1},0,{2},{3},{4},{5},{6},{7},{8},{9}", I ? ",\n" : "\n",
+                    jsonQuote(C.Text), I, jsonQuote(C.Source), C.CodeObject, C.Address, R.Hit,
+                    R.Latency, R.Stall, R.Idle)
+                .str();
+    if (V == "service")
+      Rows += formatv(",0,{0},{1},[]", R.Hit, R.StalledRows).str();
+    else if (V == "pc-sampling")
+      Rows += formatv(",{0},{1},[]", R.Hit, R.StalledRows).str();
+    Rows += "]";
+  }
+  std::string Json = "{\"code\":[" + Rows + "],";
+  if (V == "pc-sampling")
+    Json += "\"header\":[\"ISA\",\"_\",\"LineNumber\",\"Source\",\"Codeobj\",\"Vaddr\","
+            "\"Hit\",\"Latency\",\"Stall\",\"Idle\",\"PC_Issued\",\"PC_Stalled\","
+            "\"Stall_Reasons\"]";
+  else
+    Json += "\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, Hit, Latency, Stall, "
+            "Idle" +
+            std::string(V == "service" ? ", ServiceType, Issued, Stalled, NotIssuedReasons" : "") +
+            "\"";
+  if (V == "dwarf") {
+    Json += ",\"version\":\"snapshot_dwarf-1.1\",\"hsaco\":[],\"kernels\":[";
+    ListSeparator Sep(",");
+    for (const CodeLine &C : S.Code)
+      if (StringRef(C.Text).starts_with("; "))
+        Json += formatv("{0}{{\"address\":{1},\"codeobj\":{2},\"name\":{3},\"demangled\":{3}}",
+                        StringRef(Sep), C.Address, C.CodeObject,
+                        jsonQuote(StringRef(C.Text).drop_front(2)))
+                    .str();
+    Json += "]";
+  } else {
+    Json += ",\"version\":" + jsonQuote(S.Version);
+  }
+  return Json;
+}
+
 Error writeDispatch(const Scenario &S, const Dispatch &D, StringRef Root,
                     const std::map<uint32_t, ParsedCodeObject> &Objects, uint64_t &Written) {
   std::string Dir = path(Root, D.Name);
@@ -374,10 +544,20 @@ Error writeDispatch(const Scenario &S, const Dispatch &D, StringRef Root,
     Files[SE] = std::move(*F);
   }
 
+  // Wave files; a PC-sampling capture has none (and null in filenames.json).
+  bool PCSampling = S.CodeJsonVariant == "pc-sampling";
+  std::vector<RowSums> Sums(S.Code.size());
+  Expected<std::string> WaveNames = writeWaveFiles(S, D, Dir, !PCSampling, Sums);
+  if (!WaveNames)
+    return WaveNames.takeError();
+
   std::string Names = "{\"global_begin_time\":0,\"gfxv\":" +
                       std::string(S.GfxIp > 9 ? "\"navi\"" : "\"vega\"") +
                       ",\"gfxip\":" + utostr(S.GfxIp) + ",\"version\":" + jsonQuote(S.Version) +
-                      ",\"counter_names\":[],\"wave_filenames\":{}";
+                      ",\"counter_names\":[],\"wave_filenames\":" +
+                      (PCSampling ? std::string("null,\"pc_sampling\":true,\"thread_trace\":"
+                                                "false,\"is_pcs_stochastic\":false")
+                                  : *WaveNames);
   if (V31) {
     Names += ",\"other_simd_filenames\":{},\"shaderdata_filenames\":{";
     ListSeparator Sep(",");
@@ -391,8 +571,9 @@ Error writeDispatch(const Scenario &S, const Dispatch &D, StringRef Root,
     }
     Names += "}";
   }
-  if (Error E = writeFile(path(Dir, "filenames.json"), Names + "}\n"))
-    return E;
+  if (!S.omits("filenames.json"))
+    if (Error E = writeFile(path(Dir, "filenames.json"), Names + "}\n"))
+      return E;
 
   // Occupancy: a start and an end row per wave, by time, per SE.
   std::string Occ = "{";
@@ -424,13 +605,12 @@ Error writeDispatch(const Scenario &S, const Dispatch &D, StringRef Root,
   for (auto &[Id, Name] : S.Kernels)
     Occ += ",\"" + utostr(Id) + "\":" + jsonQuote(Name);
   Occ += "},\"version\":" + jsonQuote(S.Version) + "}\n";
-  if (Error E = writeFile(path(Dir, "occupancy.json"), Occ))
-    return E;
+  if (!S.omits("occupancy.json"))
+    if (Error E = writeFile(path(Dir, "occupancy.json"), Occ))
+      return E;
 
   // code.json, with the funcmap tables when asked for.
-  std::string Code = "{\"code\":[],\"header\":\"ISA, _, LineNumber, Source, Codeobj, Vaddr, "
-                     "Hit, Latency, Stall, Idle\",\"version\":" +
-                     jsonQuote(S.Version);
+  std::string Code = codeJson(S, Sums);
   if (S.FuncMapInCodeJson) {
     std::string Map, Layout, Payloads;
     for (auto &[Id, P] : Objects) {
@@ -451,8 +631,9 @@ Error writeDispatch(const Scenario &S, const Dispatch &D, StringRef Root,
     Code += ",\"sqtt_funcmap\":[" + Map + "],\"sqtt_funcmap_layout\":[" + Layout +
             "],\"sqtt_funcmap_payloads\":[" + Payloads + "]";
   }
-  if (Error E = writeFile(path(Dir, "code.json"), Code + "}\n"))
-    return E;
+  if (!S.omits("code.json"))
+    if (Error E = writeFile(path(Dir, "code.json"), Code + "}\n"))
+      return E;
 
   // realtime.json: a 100 MHz reference clock, two samples 1 ms apart.
   if (S.ClockGHz) {

@@ -5,8 +5,11 @@
 //   sqtt-trace flamegraph DIR [-o FILE] [--format folded|svg|speedscope] [--title T]
 //   sqtt-trace perfetto   DIR [-o FILE]
 //   sqtt-trace memory     DIR [-o FILE] [--access-size N]
-//   filters (all): --kernel REGEX --se N --cu N --simd N --wave N --wg N
+//   filters (all above): --kernel REGEX --se N --cu N --simd N --wave N --wg N
 //                  --begin CYCLES --end CYCLES; --clock-rate-ghz F; --no-progress
+//   sqtt-trace hotspots   DIR [--source K.s] [--arch GFX] [--top N] [--annotate]
+//                             [--format text|json] [-o FILE]
+//   sqtt-trace model-check K.s DIR [--arch GFX] [--format text|json] [-o FILE]
 //
 // Wires options to the sqtt_trace library. Errors are
 // `sqtt-trace: error: FILE: reason`, exit code 1, and no output file: the
@@ -14,12 +17,15 @@
 // only when the whole input was read. docs/sqtt-trace.md has the details.
 //
 //===----------------------------------------------------------------------===//
+#include "asm-instrument/hotspots/Hotspots.h"
+#include "asm-instrument/hotspots/ModelCheck.h"
 #include "asm-instrument/trace/FlameGraphSvg.h"
 #include "asm-instrument/trace/MarkerTable.h"
 #include "asm-instrument/trace/MemoryReport.h"
 #include "asm-instrument/trace/PerfettoWriter.h"
 #include "asm-instrument/trace/ScopeSummary.h"
 #include "asm-instrument/trace/StackProfile.h"
+#include "asm-instrument/trace/InstructionProfile.h"
 #include "asm-instrument/trace/TraceReader.h"
 #include "stinkytofu/support/PendingOutputs.h"
 #include "llvm/Support/CommandLine.h"
@@ -45,15 +51,36 @@ cl::SubCommand MarkersCmd("markers", "Every decoded marker, one row each");
 cl::SubCommand FlameCmd("flamegraph", "Cycles per call stack: folded stacks, SVG or speedscope");
 cl::SubCommand PerfettoCmd("perfetto", "Per-wave timelines as Chrome trace JSON (Perfetto UI)");
 cl::SubCommand MemoryCmd("memory", "Address traces and per-operation access statistics (JSON)");
+cl::SubCommand HotspotsCmd("hotspots", "Cycles per instruction, block, loop and function "
+                                       "(no markers needed)");
+cl::SubCommand ModelCheckCmd("model-check", "The cycle estimate of K.s against the capture");
 
 #define ALL_COMMANDS                                                                       \
   cl::sub(SummaryCmd), cl::sub(MarkersCmd), cl::sub(FlameCmd), cl::sub(PerfettoCmd),        \
       cl::sub(MemoryCmd), cl::cat(Category)
 
 cl::opt<std::string> Input(cl::Positional, cl::Required,
-                           cl::desc("<rocprofv3 --att output directory>"), ALL_COMMANDS);
+                           cl::desc("<rocprofv3 --att output directory>"), ALL_COMMANDS,
+                           cl::sub(HotspotsCmd));
+cl::opt<std::string> ModelSource(cl::Positional, cl::Required, cl::desc("<K.s or K.stir>"),
+                                 cl::sub(ModelCheckCmd), cl::cat(Category));
+cl::opt<std::string> ModelCapture(cl::Positional, cl::Required,
+                                  cl::desc("<rocprofv3 --att output directory>"),
+                                  cl::sub(ModelCheckCmd), cl::cat(Category));
 cl::opt<std::string> Output("o", cl::desc("Output file (default: stdout)"),
-                            cl::value_desc("file"), cl::init("-"), ALL_COMMANDS);
+                            cl::value_desc("file"), cl::init("-"), ALL_COMMANDS,
+                            cl::sub(HotspotsCmd), cl::sub(ModelCheckCmd));
+cl::opt<std::string> Source("source",
+                            cl::desc("The .s (or .stir) the code object was assembled from"),
+                            cl::value_desc("file"), cl::sub(HotspotsCmd), cl::cat(Category));
+cl::opt<std::string> Arch("arch", cl::desc("Target of the source (default: its .amdgcn_target)"),
+                          cl::sub(HotspotsCmd), cl::sub(ModelCheckCmd), cl::cat(Category));
+cl::opt<unsigned> Top("top", cl::desc("Rows per table (0: all)"), cl::init(20),
+                      cl::sub(HotspotsCmd), cl::cat(Category));
+cl::opt<bool> Annotate("annotate", cl::desc("The source listing with cycles and stall bars"),
+                       cl::sub(HotspotsCmd), cl::cat(Category));
+cl::opt<bool> JsonReport("json", cl::desc("JSON instead of tables"), cl::sub(HotspotsCmd),
+                         cl::sub(ModelCheckCmd), cl::cat(Category));
 cl::opt<std::string> KernelRegex("kernel", cl::desc("Only waves of kernels matching REGEX"),
                                  cl::value_desc("regex"), ALL_COMMANDS);
 cl::opt<int> SEFilter("se", cl::desc("Only this shader engine"), cl::init(-1), ALL_COMMANDS);
@@ -173,6 +200,33 @@ Error decode(raw_ostream &OS, const ReadOptions &Options, Diagnostics &Diags) {
   return Error::success();
 }
 
+/// hotspots and model-check: the instruction rows, mapped onto the source.
+Error profile(raw_ostream &OS, Diagnostics &Diags) {
+  bool Model = static_cast<bool>(ModelCheckCmd);
+  Expected<trace::InstructionProfile> P = readInstructionProfile(Model ? ModelCapture : Input, Diags);
+  if (!P)
+    return P.takeError();
+  std::optional<hotspots::SourceMap> Map;
+  StringRef SourcePath = Model ? StringRef(ModelSource) : StringRef(Source);
+  if (!SourcePath.empty()) {
+    Expected<hotspots::SourceMap> M = hotspots::SourceMap::create(SourcePath, Arch);
+    if (!M)
+      return M.takeError();
+    Map.emplace(std::move(*M));
+    Map->place(*P);
+  } else if (Annotate) {
+    return createStringError(inconvertibleErrorCode(), "--annotate needs --source");
+  }
+  hotspots::Hotspots H = hotspots::computeHotspots(*P, Map ? &*Map : nullptr);
+  if (Model)
+    hotspots::printModelCheck(H, *Map, JsonReport, OS);
+  else if (JsonReport)
+    hotspots::printHotspotsJson(H, *P, Map ? &*Map : nullptr, OS);
+  else
+    hotspots::printHotspots(H, *P, Map ? &*Map : nullptr, {Top, Annotate}, OS);
+  return Error::success();
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -180,8 +234,19 @@ int main(int Argc, char **Argv) {
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(Argc, Argv, "SQTT marker traces: flame graphs, Perfetto "
                                           "timelines, memory traces, marker tables\n");
+  if (HotspotsCmd || ModelCheckCmd) {
+    PendingOutputs Out;
+    Diagnostics Diags;
+    if (Error E = Out.add(Output, [&](raw_ostream &OS) { return profile(OS, Diags); }))
+      return fail(toString(std::move(E)));
+    if (Error E = Out.commit())
+      return fail(toString(std::move(E)));
+    Diags.print(errs(), ToolName);
+    return 0;
+  }
   if (!SummaryCmd && !MarkersCmd && !FlameCmd && !PerfettoCmd && !MemoryCmd)
-    return fail("no subcommand (summary, markers, flamegraph, perfetto, memory); see --help");
+    return fail("no subcommand (summary, markers, flamegraph, perfetto, memory, hotspots, "
+                "model-check); see --help");
 
   Expected<ReadOptions> Options = readOptions();
   if (!Options)

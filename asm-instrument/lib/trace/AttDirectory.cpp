@@ -55,6 +55,30 @@ bool isDispatchDir(StringRef Dir) {
   return sys::fs::exists(P);
 }
 
+/// `wave_filenames`: SE -> SIMD -> slot -> index -> [file, begin, end].
+void readWaveFilenames(od::value Value, DispatchDir &D) {
+  if (Value.type() == od::json_type::null)
+    return;
+  for (auto SEField : Value.get_object()) {
+    uint32_t SE = parseKeyNumber(SEField.unescaped_key(), "shader engine");
+    for (auto SIMDField : SEField.value().get_object()) {
+      uint32_t SIMD = parseKeyNumber(SIMDField.unescaped_key(), "SIMD");
+      for (auto SlotField : SIMDField.value().get_object()) {
+        uint32_t Slot = parseKeyNumber(SlotField.unescaped_key(), "wave slot");
+        for (auto IndexField : SlotField.value().get_object()) {
+          uint32_t Index = parseKeyNumber(IndexField.unescaped_key(), "wave index");
+          auto Row = IndexField.value().get_array();
+          auto It = Row.begin();
+          if (It == Row.end())
+            throw JsonFormatError("wave_filenames: empty entry");
+          std::string_view Name = (*It).get_string();
+          D.WaveFiles.push_back({SE, SIMD, Slot, Index, D.file(StringRef(Name.data(), Name.size()))});
+        }
+      }
+    }
+  }
+}
+
 Error readFilenames(DispatchDir &D, JsonReader &Reader) {
   std::string Path = D.file("filenames.json");
   bool HasShaderDataList = false;
@@ -65,6 +89,11 @@ Error readFilenames(DispatchDir &D, JsonReader &Reader) {
         D.Version = std::string(std::string_view(Field.value().get_string()));
       } else if (Key == "gfxip") {
         D.GfxIp = unsigned(readUnsigned(Field.value(), "gfxip"));
+      } else if (Key == "pc_sampling") {
+        bool On = false;
+        D.PCSampling = !Field.value().get_bool().get(On) && On;
+      } else if (Key == "wave_filenames") {
+        readWaveFilenames(Field.value(), D);
       } else if (Key == "shaderdata_filenames") {
         HasShaderDataList = true;
         for (auto SEField : Field.value().get_object()) {
@@ -107,6 +136,30 @@ Error readFilenames(DispatchDir &D, JsonReader &Reader) {
 
 } // namespace
 
+Error checkComplete(const DispatchDir &D, ArrayRef<StringRef> Required, bool WaveFiles) {
+  std::vector<std::string> Missing;
+  for (StringRef Name : Required)
+    if (!sys::fs::exists(D.file(Name)))
+      Missing.push_back(Name.str());
+  auto Listed = [&](StringRef Path) {
+    if (!sys::fs::exists(Path))
+      Missing.push_back((sys::path::filename(Path) + " (listed in filenames.json)").str());
+  };
+  for (const ShaderDataFile &F : D.ShaderData)
+    Listed(F.Path);
+  if (WaveFiles)
+    for (const WaveFile &W : D.WaveFiles)
+      Listed(W.Path);
+  if (Missing.empty())
+    return Error::success();
+  // A capture copied without its wave files misses hundreds: name a few.
+  const size_t Shown = 8;
+  std::string List = join(ArrayRef(Missing).take_front(Shown), ", ");
+  if (Missing.size() > Shown)
+    List += " and " + std::to_string(Missing.size() - Shown) + " more";
+  return fileError(D.Path, "incomplete capture: missing " + List);
+}
+
 Expected<std::vector<DispatchDir>> findDispatches(StringRef Root) {
   if (!sys::fs::is_directory(Root))
     return fileError(Root, sys::fs::exists(Root) ? "not a directory" : "no such directory");
@@ -140,12 +193,10 @@ Expected<std::vector<DispatchDir>> findDispatches(StringRef Root) {
     D.Name = sys::path::filename(Dir).str();
     if (Error E = readFilenames(D, Reader))
       return std::move(E);
-    for (ShaderDataFile &F : D.ShaderData) {
-      if (std::error_code SizeEC = sys::fs::file_size(F.Path, F.Size))
-        return fileError(F.Path, SizeEC == std::errc::no_such_file_or_directory
-                                     ? "no such file (listed in filenames.json)"
-                                     : SizeEC.message());
-    }
+    // A missing one is checkComplete()'s to report, with the others.
+    for (ShaderDataFile &F : D.ShaderData)
+      if (sys::fs::file_size(F.Path, F.Size))
+        F.Size = 0;
     // The nearest code object of each id: in the directory itself or the
     // closest ancestor (rocprofv3 writes them next to the ui directories).
     std::map<uint32_t, size_t> Depth;

@@ -34,6 +34,7 @@ void Diagnostics::print(raw_ostream &OS, StringRef Tool) const {
   Warn(RecordsAfterWaveEnd, "records after their wave's end");
   Warn(RecordsWithoutWave, "waves with records but no launch in occupancy.json");
   Warn(LostRecords, "records lost (records_count mismatch or a payload block cut short)");
+  Warn(RowsWithoutInstruction, "wave instruction rows point at no code.json line, ignored");
 }
 
 } // namespace stinkytofu::trace

@@ -6,6 +6,7 @@
 #include "asm-instrument/trace/MarkerMaps.h"
 #include "asm-instrument/trace/Occupancy.h"
 #include "asm-instrument/trace/WaveDecoder.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
@@ -92,6 +93,8 @@ Error observeClocks(const DispatchDir &D, const Occupancy &Occ, const MarkerMaps
 Error readDispatch(const DispatchDir &D, uint32_t Index, const ReadOptions &Options,
                    TraceSink &Sink, Diagnostics &Diags, Progress &Bar,
                    JsonReader &Reader) {
+  if (Error E = checkComplete(D, {"occupancy.json"}, /*WaveFiles=*/false))
+    return E;
   Expected<Occupancy> Occ = readOccupancy(D.file("occupancy.json"));
   if (!Occ)
     return Occ.takeError();
@@ -159,6 +162,12 @@ Error readTrace(StringRef Root, const ReadOptions &Options, TraceSink &Sink,
   Expected<std::vector<DispatchDir>> Dispatches = findDispatches(Root);
   if (!Dispatches)
     return Dispatches.takeError();
+  // A capture of an unmodified kernel has no shaderdata at all: saying
+  // "0 records" would read as a kernel whose markers were all filtered.
+  if (llvm::all_of(*Dispatches, [](const DispatchDir &D) { return D.ShaderData.empty(); }))
+    return fileError(Root, "no marker records: no dispatch has shaderdata files (a capture "
+                           "of a kernel without markers; `sqtt-trace hotspots` reads its "
+                           "instruction rows)");
   uint64_t Total = 0, Largest = 0;
   for (const DispatchDir &D : *Dispatches)
     for (const ShaderDataFile &F : D.ShaderData) {

@@ -26,6 +26,7 @@ struct Diagnostics {
   uint64_t RecordsAfterWaveEnd = 0;
   uint64_t RecordsWithoutWave = 0; ///< Waves whose slot has no occupancy launch.
   uint64_t LostRecords = 0;      ///< Rows missing (records_count) or blocks cut short.
+  uint64_t RowsWithoutInstruction = 0; ///< Wave rows whose line code.json lacks.
   std::vector<std::string> Warnings; ///< Other one-off warnings.
 
   void noteUnknownId(uint32_t Id);

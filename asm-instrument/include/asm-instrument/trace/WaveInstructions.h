@@ -1,0 +1,43 @@
+//===- WaveInstructions.h - One wave file's instruction rows ----*- C++ -*-===//
+//
+// `se<SE>_sm<SIMD>_sl<SLOT>_wv<N>.json` holds, per executed instruction of
+// one wave, `[time, category, stall, duration, line]` (`line`: code.json's
+// LineNumber). The rows are streamed to a callback, never stored: a wave
+// of a long kernel has millions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASM_INSTRUMENT_TRACE_WAVEINSTRUCTIONS_H
+#define ASM_INSTRUMENT_TRACE_WAVEINSTRUCTIONS_H
+
+#include "asm-instrument/trace/JsonInput.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+
+namespace stinkytofu::trace {
+
+struct WaveRow {
+  uint64_t Time = 0; ///< First issue attempt.
+  uint64_t Stall = 0;
+  uint64_t Duration = 0; ///< Stall plus issue (gfx9) or execution (gfx10+).
+  uint32_t Line = 0;
+  uint8_t Category = 0;
+};
+
+/// The wave's own fields (read wherever the writer put them in the object).
+struct WaveSpan {
+  uint64_t Begin = 0, End = 0;
+  uint64_t Rows = 0;
+};
+
+/// The instruction categories of the rows (the decoder's numbering).
+llvm::StringRef categoryName(uint8_t Category);
+
+/// Streams the rows of \p Path to \p Row in file order.
+llvm::Expected<WaveSpan> readWaveInstructions(llvm::StringRef Path, JsonReader &Reader,
+                                              llvm::function_ref<void(const WaveRow &)> Row);
+
+} // namespace stinkytofu::trace
+
+#endif
