@@ -17,7 +17,17 @@ uint64_t entriesOf(const BasicBlock &BB, const Hotspots &H) {
   return 0;
 }
 
-unsigned lineOf(const BasicBlock &BB) {
+} // namespace
+
+unsigned InstructionRow::line() const {
+  if (Inst)
+    return Inst->location().Line;
+  if (PaddingOf)
+    return lineOfBlock(*PaddingOf);
+  return 0;
+}
+
+unsigned lineOfBlock(const BasicBlock &BB) {
   if (BB.location().isValid())
     return BB.location().Line;
   for (const Instruction &I : BB.instructions())
@@ -25,8 +35,10 @@ unsigned lineOf(const BasicBlock &BB) {
   return 0;
 }
 
+namespace {
+
 trace::InstructionCounts sumBlock(const BasicBlock &BB, const Hotspots &H) {
-  trace::InstructionCounts C;
+  trace::InstructionCounts C = H.PaddingOf.lookup(&BB);
   for (const Instruction &I : BB.instructions())
     if (const trace::ProfiledInstruction *P = H.ProfileOf.lookup(&I))
       C += P->Counts;
@@ -56,7 +68,10 @@ Hotspots computeHotspots(const trace::InstructionProfile &P, SourceMap *Map) {
         Row.Inst = I;
         H.ProfileOf[I] = &PI;
       }
-      if (!Row.Inst && PI.Counts.Executions)
+      if (!Row.Inst && SourceMap::normalizedMnemonic(PI.Isa) == "s_nop")
+        if ((Row.PaddingOf = Map->paddingBefore(PI.CodeObject, PI.Address)))
+          H.PaddingOf[Row.PaddingOf] += PI.Counts;
+      if (!Row.Inst && !Row.PaddingOf && PI.Counts.Executions)
         H.Unmapped.push_back(&PI);
     }
     H.Instructions.push_back(Row);
@@ -76,7 +91,7 @@ Hotspots computeHotspots(const trace::InstructionProfile &P, SourceMap *Map) {
       continue;
     GroupRow FnRow{GroupRow::FunctionRow, F.name().str(), &F, nullptr, 0, 0, 0, {}};
     for (const BasicBlock &BB : F.blocks()) {
-      GroupRow B{GroupRow::BlockRow, BB.name().str(), &F, &BB, lineOf(BB), 0, entriesOf(BB, H),
+      GroupRow B{GroupRow::BlockRow, BB.name().str(), &F, &BB, lineOfBlock(BB), 0, entriesOf(BB, H),
                  sumBlock(BB, H)};
       FnRow.Counts += B.Counts;
       if (!FnRow.First) {
@@ -95,7 +110,7 @@ Hotspots computeHotspots(const trace::InstructionProfile &P, SourceMap *Map) {
     }
     for (const Loop *L : LI->loopsInPreorder()) {
       GroupRow Row{GroupRow::LoopRow, L->header()->name().str(), &F, L->header(),
-                   lineOf(*L->header()), L->depth(), entriesOf(*L->header(), H), {}};
+                   lineOfBlock(*L->header()), L->depth(), entriesOf(*L->header(), H), {}};
       for (const BasicBlock *BB : L->blocks())
         Row.Counts += sumBlock(*BB, H);
       H.Loops.push_back(std::move(Row));

@@ -157,10 +157,12 @@ void printHotspots(const Hotspots &H, const trace::InstructionProfile &P, const 
     if (P.HasSamples)
       OS << format(" %8llu %8llu", (unsigned long long)PI.Samples.Issued,
                    (unsigned long long)PI.Samples.Stalled);
-    std::string Where = R.Inst ? where(Map, R.Inst->location().Line) : address(PI);
+    std::string Where = R.line() ? where(Map, R.line()) : address(PI);
     OS << format("  %-8s %-14s", trace::categoryName(PI.Category).str().c_str(), Where.c_str());
     if (R.Inst)
       OS << sourceText(*Map, R.Inst->location().Line);
+    else if (R.PaddingOf)
+      OS << PI.Isa << "  ; alignment padding before " << R.PaddingOf->name();
     else
       OS << PI.Isa << (PI.Source.empty() ? "" : "  ; " + PI.Source);
     OS << "\n";
@@ -206,9 +208,9 @@ void printHotspotsJson(const Hotspots &H, const trace::InstructionProfile &P,
       OS << ",\"source\":";
       trace::writeJsonString(OS, PI.Source);
     }
-    if (R.Inst) {
-      OS << ",\"line\":" << R.Inst->location().Line << ",\"block\":";
-      trace::writeJsonString(OS, R.Inst->parent()->name());
+    if (R.line()) {
+      OS << ",\"line\":" << R.line() << (R.Inst ? ",\"block\":" : ",\"padding_before\":");
+      trace::writeJsonString(OS, R.Inst ? R.Inst->parent()->name() : R.PaddingOf->name());
     }
     OS << ",\"category\":\"" << trace::categoryName(PI.Category) << "\",";
     writeCounts(OS, PI.Counts, H.Total);
@@ -238,13 +240,17 @@ void printAnnotatedSource(const Hotspots &H, const SourceMap &Map, raw_ostream &
   for (const GroupRow &Fn : H.Functions) {
     std::map<unsigned, InstructionCounts> ByLine;
     unsigned Last = Fn.Line;
-    for (const BasicBlock &BB : Fn.Parent->blocks())
+    for (const BasicBlock &BB : Fn.Parent->blocks()) {
+      auto Pad = H.PaddingOf.find(&BB);
+      if (Pad != H.PaddingOf.end())
+        ByLine[lineOfBlock(BB)] += Pad->second;
       for (const Instruction &I : BB.instructions()) {
         unsigned L = I.location().Line;
         Last = std::max(Last, L);
         if (const trace::ProfiledInstruction *P = H.ProfileOf.lookup(&I))
           ByLine[L] += P->Counts;
       }
+    }
     uint64_t MaxStall = 0;
     for (auto &[L, C] : ByLine)
       MaxStall = std::max(MaxStall, C.Stall);

@@ -34,9 +34,12 @@ Expected<SourceMap> SourceMap::create(StringRef Path, StringRef Arch) {
   if (!M)
     return M.takeError();
   S.M = std::move(*M);
-  for (Function &F : S.M->functions())
+  S.Sizes = std::make_unique<InstructionSizes>(*S.M);
+  for (Function &F : S.M->functions()) {
     buildCFG(F);
-  S.computeOffsets();
+    // Placed at an address aligned for every directive until placed.
+    S.layOut(F, 0);
+  }
   return std::move(S);
 }
 
@@ -48,9 +51,9 @@ std::optional<uint64_t> afterDirective(StringRef Line, uint64_t Offset) {
   Line = Line.split("//").first.split(';').first.trim();
   if (Line.empty() || !Line.starts_with("."))
     return Line.empty() ? std::optional<uint64_t>(Offset) : std::nullopt;
-  auto [Name, Args] = Line.split(' ');
-  Name = Name.split('\t').first;
-  Args = Args.trim();
+  size_t NameEnd = Line.find_first_of(" \t");
+  StringRef Name = Line.take_front(NameEnd);
+  StringRef Args = Line.drop_front(Name.size()).trim();
   uint64_t N = 0;
   StringRef First = Args.split(',').first.trim();
   if (Name == ".p2align" || Name == ".p2alignl" || Name == ".p2alignw") {
@@ -86,29 +89,38 @@ std::optional<uint64_t> afterText(StringRef Text, std::optional<uint64_t> Offset
 
 } // namespace
 
-void SourceMap::computeOffsets() {
-  InstructionSizes Sizes(*M);
-  for (Function &F : M->functions()) {
-    std::optional<uint64_t> Off = 0;
-    for (BasicBlock &BB : F.blocks()) {
-      if (&BB != &*F.blocks().begin())
-        Off = afterText(BB.leadingText(), Off);
-      for (BlockItem &Item : BB.items()) {
-        if (!Off)
-          break;
-        if (auto *D = dyn_cast<Directive>(&Item)) {
-          Off = afterText(D->text(), Off);
-          continue;
-        }
-        auto &I = cast<Instruction>(Item);
-        ByteRange Size = Sizes.of(I);
-        if (Size.Lo != Size.Hi) {
-          Off.reset();
-          break;
-        }
-        Offsets[&I] = *Off;
-        *Off += Size.Lo;
+void SourceMap::layOut(Function &F, uint64_t Base) {
+  // Alignment is of the address, not of the offset: a function need not
+  // start aligned as much as the loops it aligns.
+  std::optional<uint64_t> Address = Base;
+  std::vector<Padding> &Pads = Paddings[&F];
+  Pads.clear();
+  // Text that moves the address is padding before the next instruction's
+  // block (data directives are rare inside code).
+  auto Skip = [&](StringRef Text, const BasicBlock &Next) {
+    uint64_t Before = *Address;
+    Address = afterText(Text, Address);
+    if (Address && *Address > Before)
+      Pads.push_back({Before - Base, *Address - Base, &Next});
+  };
+  for (BasicBlock &BB : F.blocks()) {
+    if (&BB != &*F.blocks().begin() && Address)
+      Skip(BB.leadingText(), BB);
+    for (BlockItem &Item : BB.items()) {
+      if (!Address)
+        break;
+      if (auto *D = dyn_cast<Directive>(&Item)) {
+        Skip(D->text(), BB);
+        continue;
       }
+      auto &I = cast<Instruction>(Item);
+      ByteRange Size = Sizes->of(I);
+      if (Size.Lo != Size.Hi) {
+        Address.reset();
+        break;
+      }
+      Offsets[&I] = *Address - Base;
+      *Address += Size.Lo;
     }
   }
 }
@@ -118,6 +130,15 @@ std::optional<uint64_t> SourceMap::offset(const Instruction &I) const {
   if (It == Offsets.end())
     return std::nullopt;
   return It->second;
+}
+
+const BasicBlock *SourceMap::paddingBefore(uint32_t CodeObject, uint64_t Address) const {
+  auto It = PlacedPadding.upper_bound({CodeObject, Address});
+  if (It == PlacedPadding.begin())
+    return nullptr;
+  --It;
+  return It->first.first == CodeObject && Address < It->second.first ? It->second.second
+                                                                      : nullptr;
 }
 
 std::string SourceMap::normalizedMnemonic(StringRef Text) {
@@ -153,12 +174,22 @@ void SourceMap::place(const trace::InstructionProfile &P) {
       if (L.Name == F.name())
         Best = Placement{L.CodeObject, L.Address, true};
     if (!Best) {
-      // Try each row with the first instruction's mnemonic as its start;
-      // score by the first instructions (enough to tell places apart).
-      const size_t Probe = std::min<size_t>(Known.size(), 64);
+      // Try each row with the first instruction's mnemonic as its start
+      // (not one another function took: similar functions begin alike);
+      // score by the instructions that agree.
+      // Only the offsets before the first alignment inside the function are
+      // known before its address is.
+      uint64_t Exact = UINT64_MAX;
+      for (const Padding &Pad : Paddings.lookup(&F))
+        Exact = std::min(Exact, Pad.Start);
+      size_t Probe = 0;
+      while (Probe < Known.size() && Probe < 4096 && Known[Probe].first < Exact)
+        ++Probe;
+      Probe = std::max<size_t>(Probe, 1);
       size_t BestScore = 0;
       for (auto &[Key, Mn] : Mnemonics) {
-        if (Mn != Known.front().second || Key.second < Known.front().first)
+        if (Mn != Known.front().second || Key.second < Known.front().first ||
+            ByAddress.count({Key.first, Key.second - Known.front().first}))
           continue;
         uint64_t Base = Key.second - Known.front().first;
         size_t Score = 0;
@@ -178,8 +209,17 @@ void SourceMap::place(const trace::InstructionProfile &P) {
     if (!Best)
       continue;
     Placements[&F] = *Best;
+    layOut(F, Best->Base);
+    Insts.clear();
+    for (BasicBlock &BB : F.blocks())
+      for (Instruction &I : BB.instructions())
+        if (std::optional<uint64_t> Off = offset(I))
+          Insts.push_back({*Off, &I});
     for (auto &[Off, I] : Insts)
       ByAddress[{Best->CodeObject, Best->Base + Off}] = I;
+    for (const Padding &Pad : Paddings.lookup(&F))
+      PlacedPadding[{Best->CodeObject, Best->Base + Pad.Start}] = {Best->Base + Pad.End,
+                                                                   Pad.Before};
   }
 }
 

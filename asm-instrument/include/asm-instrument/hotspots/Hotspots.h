@@ -8,8 +8,9 @@
 //
 // A group's executions are those of its first instruction: a block's
 // entries, a loop's iterations (its header's entries), a function's calls.
-// An executed address with no instruction of the source there, or one of a
-// different mnemonic, is unmapped.
+// An executed `s_nop` in an alignment gap counts to the block it aligns.
+// Any other executed address with no instruction of the source there, or one
+// of a different mnemonic, is unmapped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_HOTSPOTS_HOTSPOTS_H
@@ -27,6 +28,10 @@ namespace stinkytofu::hotspots {
 struct InstructionRow {
   const trace::ProfiledInstruction *Profile = nullptr;
   const Instruction *Inst = nullptr; ///< Null when unmapped or without source.
+  /// An `s_nop` of the alignment padding before this block.
+  const BasicBlock *PaddingOf = nullptr;
+  /// The source line the row maps to (the block's for padding); 0: none.
+  unsigned line() const;
 };
 
 /// A block, loop or function.
@@ -46,10 +51,15 @@ struct Hotspots {
   std::vector<InstructionRow> Instructions; ///< Largest cycles first.
   std::vector<GroupRow> Functions, Loops, Blocks;
   llvm::DenseMap<const Instruction *, const trace::ProfiledInstruction *> ProfileOf;
+  /// Executed alignment padding, summed per block it aligns.
+  llvm::DenseMap<const BasicBlock *, trace::InstructionCounts> PaddingOf;
   /// Executed instructions the source does not account for.
   std::vector<const trace::ProfiledInstruction *> Unmapped;
   bool HasSource = false;
 };
+
+/// The source line of \p BB's label (of its first instruction without one).
+unsigned lineOfBlock(const BasicBlock &BB);
 
 /// Sums \p P; \p Map, when given, must have been placed in \p P.
 Hotspots computeHotspots(const trace::InstructionProfile &P, SourceMap *Map);

@@ -12,6 +12,9 @@
 //     the same mnemonic at the same distance (a code object's load address
 //     is not in the capture otherwise).
 //
+// Alignment directives inside a function pad with `s_nop 0`, which a wave
+// falling through executes: those addresses map to the block they align.
+//
 // Mnemonics are compared without encoding suffixes (`_e32`, `_e64`, `_sdwa`,
 // `_dpp`): the decoder's disassembly and the source may spell them apart.
 //
@@ -28,6 +31,10 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace stinkytofu {
+class InstructionSizes;
+}
 
 namespace stinkytofu::hotspots {
 
@@ -61,19 +68,32 @@ public:
   /// The instruction at (\p CodeObject, \p Address), after place().
   const Instruction *at(uint32_t CodeObject, uint64_t Address) const;
 
+  /// The block whose alignment padding covers (\p CodeObject, \p Address).
+  const BasicBlock *paddingBefore(uint32_t CodeObject, uint64_t Address) const;
+
   /// The comparable part of a mnemonic or a disassembled line.
   static std::string normalizedMnemonic(llvm::StringRef Text);
 
 private:
   SourceMap() = default;
-  void computeOffsets();
+  /// Offsets and padding of \p F's instructions when it starts at \p Base.
+  void layOut(Function &F, uint64_t Base);
 
   std::string Path;
   std::unique_ptr<Module> M;
+  std::unique_ptr<InstructionSizes> Sizes;
   std::vector<std::string> Lines;
   llvm::DenseMap<const Instruction *, uint64_t> Offsets;
   llvm::DenseMap<const Function *, Placement> Placements;
   std::map<std::pair<uint32_t, uint64_t>, const Instruction *> ByAddress;
+  /// Per function, [start, end) of the padding before a block.
+  struct Padding {
+    uint64_t Start, End;
+    const BasicBlock *Before;
+  };
+  llvm::DenseMap<const Function *, std::vector<Padding>> Paddings;
+  /// Placed padding: code object, start -> end and the block.
+  std::map<std::pair<uint32_t, uint64_t>, std::pair<uint64_t, const BasicBlock *>> PlacedPadding;
 };
 
 } // namespace stinkytofu::hotspots
