@@ -30,11 +30,11 @@ public:
       RowOfLine[Code.Rows[I].Line] = uint32_t(I);
   }
 
-  Error readWave(StringRef Path, JsonReader &Reader, Diagnostics &Diags, uint64_t &Rows) {
+  Error readWave(StringRef Path, Diagnostics &Diags, uint64_t &Rows) {
     PrevEnd.reset();
     uint32_t FirstRow = NoRow;
     uint64_t FirstTime = 0;
-    Expected<WaveSpan> Span = readWaveInstructions(Path, Reader, [&](const WaveRow &R) {
+    Expected<WaveSpan> Span = readWaveInstructions(Path, [&](const WaveRow &R) {
       uint32_t Row = R.Line < RowOfLine.size() ? RowOfLine[R.Line] : NoRow;
       if (Row == NoRow) {
         ++Diags.RowsWithoutInstruction;
@@ -97,7 +97,7 @@ Expected<InstructionProfile> readInstructionProfile(StringRef Root, Diagnostics 
     if (P.FromWaveRows) {
       Sums.emplace(*Code);
       for (const WaveFile &W : D.WaveFiles)
-        if (Error E = Sums->readWave(W.Path, Reader, Diags, P.Rows))
+        if (Error E = Sums->readWave(W.Path, Diags, P.Rows))
           return std::move(E);
       P.WaveFiles += D.WaveFiles.size();
     }

@@ -2,8 +2,8 @@
 //
 // `se<SE>_sm<SIMD>_sl<SLOT>_wv<N>.json` holds, per executed instruction of
 // one wave, `[time, category, stall, duration, line]` (`line`: code.json's
-// LineNumber). The rows are streamed to a callback, never stored: a wave
-// of a long kernel has millions.
+// LineNumber). The rows are streamed to a callback, never stored, and the
+// file is read in chunks, never whole: a wave of a long kernel has millions.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_TRACE_WAVEINSTRUCTIONS_H
@@ -35,7 +35,7 @@ struct WaveSpan {
 llvm::StringRef categoryName(uint8_t Category);
 
 /// Streams the rows of \p Path to \p Row in file order.
-llvm::Expected<WaveSpan> readWaveInstructions(llvm::StringRef Path, JsonReader &Reader,
+llvm::Expected<WaveSpan> readWaveInstructions(llvm::StringRef Path,
                                               llvm::function_ref<void(const WaveRow &)> Row);
 
 } // namespace stinkytofu::trace
