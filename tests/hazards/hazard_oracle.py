@@ -24,12 +24,30 @@ target's s_delay_alu / s_wait_alu match rate falls below --min-rate, or with
 (LLVM's nops are not matched one for one: its spill code carries implicit
 operands assembly does not show, docs/hazards.md.)
 
-Usage: hazard_oracle.py --mechanism nop|delay-alu|wait-alu|all [--targets ...]
-         [--opt-levels O2] [--kernels matrix,loops] [--min-rate 95] [-j N]
-         [--opt PATH] [--clang PATH] [--llvm-mc PATH] [--work DIR]
+Mechanism `alu` does the same for the ALU waits only (s_wait_alu and
+s_waitcnt_depctr, then s_delay_alu), what a user gets from RemoveWaitAluPass
+RemoveDelayAluPass InsertWaitAluPass InsertDelayAluPass.
+
+--device-libs DIR compiles with the ROCm device libraries of DIR (Debian's
+/usr/lib/x86_64-linux-gnu/amdgcn/bitcode) instead of -nogpulib, so that
+OpenCL's exp, log, pow, sin become the library's inline math. The package
+has no oclc_isa_version bitcode for gfx11 and gfx12; the oracle writes one
+(only __oclc_ISA_version, e.g. 11000 for gfx1100) into the work folder.
+
+--inputs DIR takes compiled .s files (every *.s under DIR, such as the broad
+corpus of bench/build-corpus.sh) instead of compiling the kernels folder; each
+file is read for the processor of its .amdgcn_target, and only those of
+--targets are checked. --no-more-than-llvm also fails a target where ours
+has more s_delay_alu or s_wait_alu than LLVM's.
+
+Usage: hazard_oracle.py --mechanism nop|delay-alu|wait-alu|alu|all [--targets ...]
+         [--opt-levels O2] [--kernels matrix,loops] [--inputs DIR | --device-libs DIR]
+         [--min-rate 95]
+         [--no-more-than-llvm] [-j N] [--opt PATH] [--clang PATH] [--llvm-mc PATH] [--work DIR]
 """
 
 import argparse
+import re
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -55,12 +73,13 @@ MECHANISMS = {
                      ALL_TARGETS),
     "wait-alu": Mechanism("wait-alu", ("s_wait_alu", "s_waitcnt_depctr"), "RemoveWaitAluPass",
                           "InsertWaitAluPass",
-                          ("gfx1200", "gfx1201", "gfx1250")),
+                          ("gfx1100", "gfx1200", "gfx1201", "gfx1250")),
     "delay-alu": Mechanism("delay-alu", ("s_delay_alu",), "RemoveDelayAluPass",
                            "InsertDelayAluPass", ("gfx1100", "gfx1200", "gfx1201", "gfx1250")),
 }
 # LLVM's order: the hazard recognizer, then the SGPR hazards, then delays.
 ALL_ORDER = ("nop", "wait-alu", "delay-alu")
+COMBINED = {"all": ALL_ORDER, "alu": ("wait-alu", "delay-alu")}
 
 
 def nop_states(line):
@@ -135,14 +154,84 @@ def compare(mech, llvm_lines, our_lines, tag, ignored):
     return t
 
 
+_TARGET_ID = re.compile(r'^\s*\.amdgcn_target\s+"amdgcn-amd-amdhsa--(gfx\w+)', re.M)
+
+
+def input_cases(dirs, targets):
+    """A case per compiled .s file under \p dirs whose processor is one of
+    \p targets; its tag is the DIR's name and the path under it, flattened."""
+    cases = []
+    for d in dirs:
+        root = Path(d)
+        for path in sorted(root.rglob("*.s")):
+            m = _TARGET_ID.search(path.read_text(errors="replace"))
+            if not m or m.group(1) not in targets:
+                continue
+            tag = str(path.relative_to(root.parent).with_suffix("")).replace("/", "-")
+            cases.append(waitlib.Case(tag, path, m.group(1), "input"))
+    return cases
+
+
+def isa_version(target):
+    """__oclc_ISA_version of a processor: gfx1100 11000, gfx1201 12001,
+    gfx1250 12050, gfx90a 9010."""
+    digits = target[3:]
+    major, minor, stepping = digits[:-2], digits[-2], digits[-1]
+    return int(major) * 1000 + int(minor, 16) * 100 + int(stepping, 16)
+
+
+def device_library_dir(args):
+    """A folder with the device libraries of args.device_libs and the
+    oclc_isa_version bitcode the targets need that it lacks."""
+    libs = Path(args.work) / "device-libs"
+    libs.mkdir(exist_ok=True)
+    layout = ""
+    for bc in sorted(Path(args.device_libs).glob("*.bc")):
+        link = libs / bc.name
+        if not link.exists():
+            link.symlink_to(bc)
+        if bc.name.startswith("oclc_isa_version_") and not layout:
+            text = run([args.llvm_dis, bc, "-o", "-"]).out
+            layout = next((l for l in text.splitlines() if l.startswith("target datalayout")), "")
+    for target in args.targets:
+        bc = libs / ("oclc_isa_version_%s.bc" % target[3:])
+        if bc.exists():
+            continue
+        module = libs / (bc.stem + ".ll")
+        module.write_text('%s\ntarget triple = "amdgcn-amd-amdhsa"\n'
+                          "@__oclc_ISA_version = linkonce_odr protected local_unnamed_addr "
+                          "addrspace(4) constant i32 %d, align 4\n" % (layout, isa_version(target)))
+        r = run([args.llvm_as, module, "-o", bc])
+        if r.rc != 0:
+            sys.exit("llvm-as: " + r.err.strip())
+    return libs
+
+
+def compile_with_device_libs(case, args):
+    out = Path(args.work) / (case.tag + ".s")
+    r = run([args.clang, "-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa",
+             "-mcpu=" + case.target, "--rocm-device-lib-path=%s" % args.device_lib_dir,
+             "-mcode-object-version=5", "-Wno-linker-warnings", "-" + case.opt, "-S",
+             case.source, "-o", out])
+    return out, r
+
+
 def run_case(case, args):
     out = Outcome(case)
-    src, r = waitlib.compile_case(case, args.clang, args.work)
-    if r.rc != 0:
-        out.fail("compile", r.err.strip()[:500])
-        return out
+    if case.opt == "input":
+        src = case.source
+    elif args.device_libs:
+        src, r = compile_with_device_libs(case, args)
+        if r.rc != 0:
+            out.fail("compile", r.err.strip()[:500])
+            return out
+    else:
+        src, r = waitlib.compile_case(case, args.clang, args.work)
+        if r.rc != 0:
+            out.fail("compile", r.err.strip()[:500])
+            return out
     llvm_lines = src.read_text().splitlines()
-    mechs = [MECHANISMS[m] for m in (ALL_ORDER if args.mechanism == "all" else [args.mechanism])
+    mechs = [MECHANISMS[m] for m in COMBINED.get(args.mechanism, [args.mechanism])
              if case.target in MECHANISMS[m].targets and MECHANISMS[m].insert in args.passes]
     if not mechs:
         return out
@@ -151,7 +240,9 @@ def run_case(case, args):
     if v.rc != 0 or errors_of(v):
         out.fail("a", "--verify-hazards on LLVM's file:\n" + v.err.strip()[:1500])
 
-    removes = ["--" + m.remove for m in mechs]
+    # Long branches (s_getpc/s_setpc) get their proven targets first, as in
+    # stinkytofu-opt's own pipelines: otherwise their targets look unreachable.
+    removes = ["--LongBranchLoweringPass"] + ["--" + m.remove for m in mechs]
     inserts = ["--" + m.insert for m in mechs]
     stripped = Path(args.work) / (case.tag + ".stripped.s")
     r = run([args.opt, src, "--no-verify"] + removes + ["-o", stripped])
@@ -191,7 +282,14 @@ def run_case(case, args):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     waitlib.add_common_options(p)
-    p.add_argument("--mechanism", required=True, choices=sorted(MECHANISMS) + ["all"])
+    p.add_argument("--mechanism", required=True, choices=sorted(MECHANISMS) + sorted(COMBINED))
+    p.add_argument("--inputs", action="append", default=[],
+                   help="check the compiled .s files under this folder instead of "
+                        "compiling the kernels folder (repeatable)")
+    p.add_argument("--device-libs", help="compile with the ROCm device libraries of this "
+                                          "folder instead of -nogpulib")
+    p.add_argument("--no-more-than-llvm", action="store_true",
+                   help="fail when a target's s_delay_alu or s_wait_alu outnumber LLVM's")
     p.add_argument("--min-rate", type=float, default=0.0,
                    help="fail when a target's s_delay_alu or s_wait_alu match rate "
                         "(percent) is below this")
@@ -201,7 +299,14 @@ def main():
     listed = run([args.opt, "--list-passes"])
     args.passes = {line.split()[0] for line in listed.out.splitlines() if line.strip()}
 
-    cases = waitlib.matrix(args.kernels_dir, args.kernels, args.targets, args.opt_levels)
+    if args.device_libs:
+        args.llvm_as = waitlib.find_tool(None, ["llvm-as"])
+        args.llvm_dis = waitlib.find_tool(None, ["llvm-dis"])
+        args.device_lib_dir = device_library_dir(args)
+    if args.inputs:
+        cases = input_cases(args.inputs, args.targets)
+    else:
+        cases = waitlib.matrix(args.kernels_dir, args.kernels, args.targets, args.opt_levels)
     print("hazard oracle (%s): %d cases" % (args.mechanism, len(cases)))
     outcomes = waitlib.parallel_map(lambda c: run_case(c, args), cases, args.j)
 
@@ -243,6 +348,9 @@ def main():
             if name != "nop" and s.llvm and rate < args.min_rate:
                 bad_rate = True
                 line += "  (below %.1f%%)" % args.min_rate
+            if name != "nop" and args.no_more_than_llvm and s.ours > s.llvm:
+                bad_rate = True
+                line += "  (more than LLVM)"
             print(line)
             for m in s.mismatches[:3]:
                 print("      " + m)

@@ -11,6 +11,7 @@
 #include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/InstrFacts.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/VgprMsb.h"
 #include "stinkytofu/ir/BasicBlock.h"
@@ -213,11 +214,13 @@ struct DelayAluModel
     if (TI.hardware().hasHighVgprs())
       Codec.emplace(TI);
     uint8_t MsbState = 0;
-    for (const BasicBlock &BB : F.blocks())
+    for (const BasicBlock &BB : F.blocks()) {
+      SmallVector<const Instruction *, 64> Order;
       for (const Instruction &I : BB.instructions()) {
         if (isDelayAlu(I))
           continue;
         Steps[&I] = describe(I, Codec ? &*Codec : nullptr, MsbState);
+        Order.push_back(&I);
         if (Codec && I.mcInsts().size() == 1 &&
             I.mcInsts()[0].getOpcode() == Codec->setVgprMsbOpcode() &&
             I.mcInsts()[0].getNumOperands() && I.mcInsts()[0].getOperand(0).isImm())
@@ -225,6 +228,34 @@ struct DelayAluModel
         else if (I.facts().has(IF_Call))
           MsbState = 0;
       }
+      bundleAddressFixups(Order);
+    }
+  }
+
+  /// gfx12's PC-relative address sequence sign-extends the high half of
+  /// s_getpc_b64's result (`s_sext_i32_i16 s1, s1`) before the adds with
+  /// the symbol: LLVM emits it inside the same bundle, so it gets no delay
+  /// either. Such an instruction sits between the sequence's head (an
+  /// instruction that reads no register) and an add with a symbol operand,
+  /// and both read what the head wrote (a branch to a label is no such add).
+  void bundleAddressFixups(ArrayRef<const Instruction *> Order) {
+    auto Single = [&](const Instruction *I) -> AluStep * {
+      auto It = Steps.find(I);
+      return It->second.size() == 1 ? &It->second.front() : nullptr;
+    };
+    for (size_t K = 1; K + 1 < Order.size(); ++K) {
+      AluStep *Head = Single(Order[K - 1]), *Fixup = Single(Order[K]),
+              *Add = Single(Order[K + 1]);
+      if (!Head || !Fixup || !Add || !Add->Bundled || Fixup->Bundled || Head->Bundled ||
+          !Head->Uses.empty() || Head->Defs.empty())
+        continue;
+      auto ReadsHead = [&](const AluStep &Reader) {
+        return any_of(Reader.Uses, [&](const auto &Use) {
+          return any_of(Head->Defs, [&](const auto &Def) { return Def.first == Use.first; });
+        });
+      };
+      Fixup->Bundled = ReadsHead(*Fixup) && ReadsHead(*Add);
+    }
   }
 
   bool isSgpr(MCRegister R) const {
@@ -296,15 +327,15 @@ struct DelayAluModel
       S.Cycles = unsigned(MI.getOperand(0).getImm()) + 1;
     const unsigned NumDefs = std::min<unsigned>(D.getNumDefs(), MI.getNumOperands());
     for (unsigned Op = NumDefs; Op < MI.getNumOperands(); ++Op) {
-      const MCOperand &O = MI.getOperand(Op);
-      if (!O.isReg() || !O.getReg())
+      MCRegister Source = sourceRegister(TI, MI, Op);
+      if (!Source)
         continue;
       // v_writelane_b32 reads its destination only to keep the other lanes.
       if (Role == InstRole::LaneWrite && Op < D.getNumOperands() &&
           D.getOperandConstraint(Op, MCOI::TIED_TO) >= 0)
         continue;
-      for (unsigned U : RU.units(O.getReg()))
-        S.Uses.emplace_back(U, O.getReg());
+      for (unsigned U : RU.units(Source))
+        S.Uses.emplace_back(U, Source);
     }
     for (unsigned Op = 0; Op < NumDefs; ++Op) {
       const MCOperand &O = MI.getOperand(Op);
@@ -314,7 +345,9 @@ struct DelayAluModel
       SmallVector<unsigned, 8> Units = RU.units(O.getReg());
       for (unsigned U : Units)
         S.Defs.emplace_back(U, Latency);
-      if (S.IsValu && !S.FirstSgprDef && !Units.empty() && isSgpr(O.getReg()))
+      // `null` counts (SGPR_NULL is an SGPR to LLVM): a VALU whose carry
+      // goes nowhere is the last SGPR write an SALU then waits for.
+      if (S.IsValu && !S.FirstSgprDef && !Units.empty() && isSgpr(RU.canonical(O.getReg())))
         S.FirstSgprDef = Units.front();
     }
     return S;

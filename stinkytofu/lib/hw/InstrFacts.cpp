@@ -13,6 +13,22 @@ static void addUnique(SmallVectorImpl<MCRegister> &Regs, MCRegister R) {
     Regs.push_back(R);
 }
 
+MCRegister sourceRegister(const TargetInfo &TI, const MCInst &Inst, unsigned Op) {
+  const MCOperand &O = Inst.getOperand(Op);
+  if (O.isReg())
+    return O.getReg();
+  // Only an immediate in a plain register operand is a placeholder; the
+  // source operands (SSrc_b32 and the like) take literals.
+  const MCInstrDesc &Desc = TI.instrInfo().get(Inst.getOpcode());
+  if (!O.isImm() || Op >= Desc.getNumOperands() ||
+      Desc.operands()[Op].OperandType != MCOI::OPERAND_REGISTER)
+    return MCRegister();
+  int Tied = TI.tiedDef(Inst.getOpcode(), Op);
+  if (Tied < 0 || unsigned(Tied) >= Inst.getNumOperands() || !Inst.getOperand(Tied).isReg())
+    return MCRegister();
+  return Inst.getOperand(Tied).getReg();
+}
+
 InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
   const MCInstrDesc &Desc = TI.instrInfo().get(Inst.getOpcode());
   InstrFacts F;
@@ -39,7 +55,12 @@ InstrFacts InstrFacts::compute(const TargetInfo &TI, const MCInst &Inst) {
         Desc.operands()[I].OperandType == MCOI::OPERAND_PCREL)
       HasPCRelTarget = true;
     HasExprOperand |= Op.isExpr();
-    if (!Op.isReg() || !Op.getReg().isValid())
+    if (!Op.isReg()) {
+      if (MCRegister Tied = sourceRegister(TI, Inst, I); Tied.isValid())
+        addUnique(F.Uses, TI.canonical(Tied));
+      continue;
+    }
+    if (!Op.getReg().isValid())
       continue;
     // Tied sources (a def that is also read, as in s_addk_i32) are uses.
     bool IsDef = I < NumDefs;

@@ -144,6 +144,36 @@ bool TargetInfo::dsReadsM0(unsigned Opcode, bool Gds) const {
   return Opcode >= M0FreeDs.size() || !M0FreeDs[Opcode];
 }
 
+int TargetInfo::tiedDef(unsigned Opcode, unsigned Op) const {
+  const MCInstrDesc &Desc = MII->get(Opcode);
+  if (Op < Desc.getNumOperands())
+    if (int Tied = Desc.getOperandConstraint(Op, MCOI::TIED_TO); Tied >= 0)
+      return Tied;
+  std::call_once(PseudoOfOnce, [&] {
+    // S_BITSET1_B32_gfx11 encodes S_BITSET1_B32: the name less its last
+    // lower-case token.
+    StringMap<unsigned> ByName;
+    for (unsigned O = 0, E = MII->getNumOpcodes(); O != E; ++O)
+      ByName[MII->getName(O)] = O;
+    PseudoOf.assign(MII->getNumOpcodes(), 0);
+    for (unsigned O = 0, E = MII->getNumOpcodes(); O != E; ++O) {
+      StringRef Name = MII->getName(O);
+      size_t Cut = Name.rfind('_');
+      if (Cut == StringRef::npos || Cut + 1 >= Name.size() || !isLower(Name[Cut + 1]))
+        continue;
+      if (auto It = ByName.find(Name.take_front(Cut)); It != ByName.end())
+        PseudoOf[O] = It->second;
+    }
+  });
+  unsigned Pseudo = Opcode < PseudoOf.size() ? PseudoOf[Opcode] : 0;
+  if (!Pseudo)
+    return -1;
+  const MCInstrDesc &PseudoDesc = MII->get(Pseudo);
+  if (PseudoDesc.getNumOperands() != Desc.getNumOperands())
+    return -1;
+  return PseudoDesc.getOperandConstraint(Op, MCOI::TIED_TO);
+}
+
 unsigned TargetInfo::RegisterNameInfo::getHashValue(StringRef Name) {
   size_t N = Name.size();
   uint64_t Head = 0, Tail = 0;

@@ -56,6 +56,12 @@ struct InstrFacts {
   static InstrFacts opaque();
 };
 
+/// The register operand \p Op of \p Inst reads: its own register, or for a
+/// tied source that the assembler leaves as an immediate placeholder
+/// (`s_bitset1_b32 s0, 10` holds Imm 0 for sdst_in, which is s0) the
+/// register of the def it is tied to. Invalid when it reads no register.
+llvm::MCRegister sourceRegister(const TargetInfo &TI, const llvm::MCInst &Inst, unsigned Op);
+
 } // namespace stinkytofu
 
 #endif

@@ -96,6 +96,11 @@ public:
   /// (HardwareModel::dsM0FreeVariant) and \p Gds is off.
   bool dsReadsM0(unsigned Opcode, bool Gds) const;
 
+  /// The def that operand \p Op of MC opcode \p Opcode is tied to, or -1.
+  /// Some encodings (S_BITSET1_B32_gfx11) leave their pseudo's constraint
+  /// out (S_BITSET1_B32: sdst_in is sdst); then the pseudo's counts.
+  int tiedDef(unsigned Opcode, unsigned Op) const;
+
   /// \p Inst as LLVM's instruction printer writes it (`s_waitcnt
   /// vmcnt(0) lgkmcnt(0)`, `ds_load_b64 v[0:1], v2 offset:16`): fields
   /// decoded, defaults left out. No indent, no newline.
@@ -144,6 +149,9 @@ private:
   /// Opcodes whose pseudo has an M0-free variant (dsReadsM0).
   mutable std::vector<bool> M0FreeDs;
   mutable std::once_flag M0FreeDsOnce;
+  /// The pseudo of each encoding opcode (0: none), for tiedDef.
+  mutable std::vector<unsigned> PseudoOf;
+  mutable std::once_flag PseudoOfOnce;
   void ensureIndexed() const {
     std::call_once(IndexOnce, [this] { indexRegisters(); });
   }
