@@ -380,12 +380,14 @@ def Hz_VALUTransUse : DepCtrHazard<"VALUTransUse">;
 //===----------------------------------------------------------------------===//
 // Occupancy: how many waves of a kernel one SIMD holds, as LLVM 22 counts
 // them (AMDGPUBaseInfo: getMaxWavesPerEU, getVGPRAllocGranule,
-// getTotalNumVGPRs; GCNSubtarget: the SGPR steps of
-// getOccupancyWithNumSGPRs). docs/pressure.md gives the rules.
+// getTotalNumVGPRs, getMaxWorkGroupsPerCU, getEUsPerCU; GCNSubtarget: the
+// SGPR steps of getOccupancyWithNumSGPRs; AMDGPUSubtarget: the LDS and
+// workgroup-size limit of getOccupancyWithWorkGroupSizes).
+// docs/pressure.md gives the rules.
 //===----------------------------------------------------------------------===//
 
 class Occupancy<int maxWaves, int granule, int file, int granule64, int file64,
-                list<int> sgprSteps, int ldsBytes> {
+                list<int> sgprSteps, int ldsBytes, int barriers> {
   int MaxWavesPerSimd = maxWaves;
   // VGPRs are allocated in blocks of VgprGranule; a SIMD holds VgprFile
   // VGPRs per lane, for the default wave size (AGPRs included where the
@@ -401,6 +403,12 @@ class Occupancy<int maxWaves, int granule, int file, int granule64, int file64,
   list<int> SgprWaveSteps = sgprSteps;
   // LDS the waves of one CU (gfx9) or WGP (gfx10+, WGP mode) share.
   int LdsBytes = ldsBytes;
+  // Workgroups of more than one wave each hold a barrier: a CU (WGP) runs
+  // at most this many of them at once.
+  int WorkgroupBarriers = barriers;
+  // gfx10 to gfx12: `.amdhsa_workgroup_processor_mode 0` (CU mode) keeps a
+  // workgroup on one CU of its WGP: 2 SIMDs, half the LDS, 16 barriers.
+  bit HasCuMode = 0;
   // SGPRs a kernel holds above .amdhsa_next_free_sgpr when its descriptor
   // reserves VCC, XNACK_MASK, FLAT_SCRATCH (LLVM's getNumExtraSGPRs: they
   // sit at the top of the SGPRs, each count includes the ones before).
@@ -410,14 +418,17 @@ class Occupancy<int maxWaves, int granule, int file, int granule64, int file64,
 }
 
 let ExtraSgprsXnack = 4, ExtraSgprsFlatScratch = 6 in {
-  def Occupancy_Gfx9   : Occupancy<10, 4, 256, 0, 0, [80, 88, 100], 65536>;
-  def Occupancy_Gfx90a : Occupancy<8, 8, 512, 0, 0, [80, 88, 100], 65536>;
-  def Occupancy_Gfx950 : Occupancy<8, 8, 512, 0, 0, [80, 88, 100], 163840>;
+  def Occupancy_Gfx9   : Occupancy<10, 4, 256, 0, 0, [80, 88, 100], 65536, 16>;
+  def Occupancy_Gfx90a : Occupancy<8, 8, 512, 0, 0, [80, 88, 100], 65536, 16>;
+  def Occupancy_Gfx950 : Occupancy<8, 8, 512, 0, 0, [80, 88, 100], 163840, 16>;
 }
-def Occupancy_Gfx103 : Occupancy<16, 16, 1024, 8, 512, [], 131072>;
-// gfx11 and gfx12 have 1.5 times the VGPRs of gfx10.3.
-def Occupancy_Gfx11  : Occupancy<16, 24, 1536, 12, 768, [], 131072>;
-def Occupancy_Gfx1250 : Occupancy<16, 16, 1024, 0, 0, [], 327680>;
+let HasCuMode = 1 in {
+  def Occupancy_Gfx103 : Occupancy<16, 16, 1024, 8, 512, [], 131072, 32>;
+  // gfx11 and gfx12 have 1.5 times the VGPRs of gfx10.3.
+  def Occupancy_Gfx11  : Occupancy<16, 24, 1536, 12, 768, [], 131072, 32>;
+}
+// gfx1250 has no CU mode, and 16 barriers (what clang-22's figures show).
+def Occupancy_Gfx1250 : Occupancy<16, 16, 1024, 0, 0, [], 327680, 16>;
 
 //===----------------------------------------------------------------------===//
 

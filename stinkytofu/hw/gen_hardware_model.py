@@ -261,8 +261,9 @@ def collect_occupancy(recs, o):
     where = o.get("!name", "?")
     occ = {k: recs.field(o, k, "int") for k in (
         "MaxWavesPerSimd", "VgprGranule", "VgprFile", "VgprGranuleWave64",
-        "VgprFileWave64", "LdsBytes", "ExtraSgprsVcc", "ExtraSgprsXnack",
-        "ExtraSgprsFlatScratch")}
+        "VgprFileWave64", "LdsBytes", "WorkgroupBarriers", "ExtraSgprsVcc",
+        "ExtraSgprsXnack", "ExtraSgprsFlatScratch")}
+    occ["HasCuMode"] = recs.field(o, "HasCuMode", "bit")
     steps = recs.field(o, "SgprWaveSteps", "list")
     if any(not isinstance(x, int) for x in steps) or steps != sorted(set(steps)):
         fail(f"{where}: SgprWaveSteps must be ascending integers")
@@ -512,7 +513,8 @@ def emit(classes, prefixes, default_index, procs, roles=(), waits=(),
         o = p["occupancy"]
         w(f"        .Occupancy = {{{o['MaxWavesPerSimd']}, {o['VgprGranule']}, "
           f"{o['VgprFile']}, {o['VgprGranuleWave64']}, {o['VgprFileWave64']}, "
-          f"{o['def']}_SgprWaveSteps, {o['LdsBytes']}, {o['ExtraSgprsVcc']}, "
+          f"{o['def']}_SgprWaveSteps, {o['LdsBytes']}, {o['WorkgroupBarriers']}, "
+          f"{b(o['HasCuMode'])}, {o['ExtraSgprsVcc']}, "
           f"{o['ExtraSgprsXnack']}, {o['ExtraSgprsFlatScratch']}}},")
         w(f"        .VgprMsb = VgprMsbMode::{p['vgpr_msb']},")
         w(f"        .HwIdFields = {ident}_HwIdFields,")

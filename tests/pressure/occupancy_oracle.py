@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Occupancy oracle: stinkytofu-opt's occupancy_by_registers against clang's.
 
-For every kernel of tests/kernels/*.cl on every target and -O level, clang
+For every kernel of tests/kernels/*.cl (and tests/pressure/kernels/*.cl,
+whose LDS and workgroup sizes limit) on every target and -O level, clang
 writes `.s` with a `; Occupancy:` comment after each kernel descriptor: a
 number, or an MC expression occupancy(MaxWaves, Granule, TotalVGPRs,
 Generation, InitOccupancy, SGPRs, VGPRs). InitOccupancy carries the limits
@@ -12,8 +13,12 @@ occupancy from registers alone. llvm-mc
 evaluates each expression (appended as `.long` data in a section of its
 own); the script reads the section from the object. Then
 `stinkytofu-opt --print-pressure --pressure-format=json` must give the same
-occupancy_by_registers for the kernel, and its live maxima must not exceed
-the allocation. A number comment is compared as it is.
+occupancy_by_registers for the kernel, its occupancy (every limit: LDS and
+the workgroup size from the metadata) must equal the comment's expression
+as clang wrote it, and its live maxima must not exceed the allocation. A
+number comment (a kernel without calls) is the occupancy from every limit:
+it is compared with occupancy only (where nothing but registers limits,
+the two figures are the same).
 
 Callable functions (`.type f,@function`, not kernels; docs/pressure.md):
 the live maxima of the text report, counted by the calling convention,
@@ -94,27 +99,30 @@ def section_bytes(obj_path, name):
 
 
 def llvm_occupancy(asm, target, work, args):
-    """(kernel, occupancy from registers) of every kernel of `asm`."""
+    """(kernel, occupancy from registers, occupancy) of every kernel of `asm`."""
     kernels = []
     for m in DESCRIPTOR.finditer(asm):
-        occ = OCCUPANCY.search(asm, m.end()).group(1).strip()
+        full = OCCUPANCY.search(asm, m.end()).group(1).strip()
         # The limits other than registers: InitOccupancy := MaxWaves.
         occ = CALL.sub(lambda c: "occupancy(%s, %s, %s, %s, %s," % (
-            c.group(1), c.group(2), c.group(3), c.group(4), c.group(1)), occ, count=1)
+            c.group(1), c.group(2), c.group(3), c.group(4), c.group(1)), full, count=1)
         occ = VGPR_FLOOR.sub(r"\g<1>0)", occ)
-        kernels.append((m.group(1), occ))
+        kernels.append((m.group(1), occ, full))
     src = work + ".eval.s"
     with open(src, "w") as f:
         f.write(asm + '\n\t.section .occupancy_oracle,"a",@progbits\n')
-        f.writelines(f"\t.long {occ}\n" for _, occ in kernels)
+        f.writelines(f"\t.long {occ}\n\t.long {full}\n" for _, occ, full in kernels)
     obj = work + ".eval.o"
     r = run([args.llvm_mc, "-triple=amdgcn-amd-amdhsa", f"-mcpu={target}",
              "-filetype=obj", src, "-o", obj])
     if r.returncode:
         raise RuntimeError(f"{src}: llvm-mc failed: {r.stderr[:400]}")
     raw = section_bytes(obj, ".occupancy_oracle")
-    return [(name, struct.unpack_from("<I", raw, 4 * i)[0])
-            for i, (name, _) in enumerate(kernels)]
+    # A number comment is the occupancy from every limit: it says nothing
+    # of registers alone.
+    return [(name, None if full.isdigit() else struct.unpack_from("<I", raw, 8 * i)[0],
+             struct.unpack_from("<I", raw, 8 * i + 4)[0])
+            for i, (name, _, full) in enumerate(kernels)]
 
 
 def check(job, args):
@@ -132,15 +140,19 @@ def check(job, args):
         return [(job, None, f"stinkytofu-opt failed: {r.stderr[:300]}", "")]
     ours = {k["kernel"]: k for k in json.loads(r.stdout)}
     results = []
-    for name, llvm in expected:
+    for name, llvm, llvm_full in expected:
         k = ours.get(name)
         if k is None:
             results.append((job, name, "no report", ""))
             continue
         problems = []
-        if k["occupancy_by_registers"] != llvm:
+        if llvm is not None and k["occupancy_by_registers"] != llvm:
             problems.append(f"occupancy_by_registers {k['occupancy_by_registers']} != "
                             f"LLVM's {llvm}")
+        if k["occupancy"] != llvm_full:
+            problems.append(f"occupancy {k['occupancy']} != LLVM's {llvm_full} "
+                            f"(LDS {k['allocated']['lds']}, workgroup "
+                            f"{k['workgroup_size']['min']}-{k['workgroup_size']['max']})")
         alloc, live = k["allocated"], k["live_max"]
         if k["unknown_calls"]:
             # A callee outside the module (or one calling such) may read
@@ -163,15 +175,16 @@ def main():
     ap.add_argument("--opt", required=True)
     ap.add_argument("--clang", required=True)
     ap.add_argument("--llvm-mc", required=True)
-    ap.add_argument("--kernels-dir", required=True)
+    ap.add_argument("--kernels-dir", required=True, action="append",
+                    help="a directory of .cl kernels; may be given more than once")
     ap.add_argument("--work", required=True)
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--opt-levels", default="O0,O2")
     ap.add_argument("-j", type=int, default=2)
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    kernels = sorted(os.path.join(args.kernels_dir, f)
-                     for f in os.listdir(args.kernels_dir) if f.endswith(".cl"))
+    kernels = sorted(os.path.join(d, f) for d in args.kernels_dir
+                     for f in os.listdir(d) if f.endswith(".cl"))
     targets = args.targets.split(",")
     jobs = [(k, t, o) for t in targets for k in kernels for o in args.opt_levels.split(",")]
     with concurrent.futures.ThreadPoolExecutor(args.j) as pool:

@@ -162,6 +162,11 @@ struct ToolOptions {
                  clEnumValN(PressureFormat::JSON, "json", "one object per kernel"),
                  clEnumValN(PressureFormat::SVG, "svg", "a plot per kernel")),
       cl::cat(Category)};
+  cl::opt<unsigned> WorkgroupSize{
+      "workgroup-size",
+      cl::desc("Work-items per workgroup of every kernel for --print-pressure's occupancy, "
+               "instead of its metadata's"),
+      cl::value_desc("N"), cl::cat(Category)};
   cl::opt<bool> Stats{"stats",
                       cl::desc("Print per-function CFG counts and SQTTInstrumentPass's per-kernel "
                                "report (stderr, or --stats-file)"),
@@ -574,8 +579,11 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
                  AnalysisManager ReportAM;
                  // A register outside the descriptor is reported at its
                  // instruction, as a write error is.
+                 PressureReportOptions Pressure{Opt.PressureFormatOpt, std::nullopt};
+                 if (Opt.WorkgroupSize.getNumOccurrences())
+                   Pressure.WorkgroupSize = Opt.WorkgroupSize;
                  if (Error E = printModulePressure(
-                         M, ReportAM, OS, Opt.PressureFormatOpt,
+                         M, ReportAM, OS, Pressure,
                          [&Ctx](const SourceDiagnostic &D) { Ctx.diagnose(D); }))
                    return make_error<ModuleWriteError>(std::move(E));
                  return Error::success();
@@ -686,6 +694,11 @@ int main(int argc, char **argv) {
                 "--emit-obj and --print-cfg");
   if (Opt.PressureFormatOpt.getNumOccurrences() && !Opt.PrintPressure)
     return fail("--pressure-format needs --print-pressure");
+  if (Opt.WorkgroupSize.getNumOccurrences() && !Opt.PrintPressure)
+    return fail("--workgroup-size needs --print-pressure");
+  if (Opt.WorkgroupSize.getNumOccurrences() &&
+      (Opt.WorkgroupSize == 0 || Opt.WorkgroupSize > MaxWorkgroupSize))
+    return fail("--workgroup-size must be 1 to " + Twine(MaxWorkgroupSize));
   if (Opt.Link && !Opt.EmitObj)
     return fail("--link needs --emit-obj");
   if (!Opt.LdLld.empty() && !Opt.Link)

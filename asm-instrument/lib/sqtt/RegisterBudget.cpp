@@ -9,9 +9,11 @@ using namespace llvm;
 
 namespace stinkytofu::sqtt {
 
+using Count = KernelDescriptor::Count;
+
 std::optional<unsigned> kernelNextFreeSGPR(const Module &M, StringRef Name) {
   std::optional<KernelDescriptor> D = KernelDescriptor::find(M, Name);
-  std::optional<uint64_t> N = D ? D->integer(".amdhsa_next_free_sgpr") : std::nullopt;
+  std::optional<uint64_t> N = D ? D->count(Count::NextFreeSGPR) : std::nullopt;
   if (!N || *N > UINT_MAX)
     return std::nullopt;
   return unsigned(*N);
@@ -36,9 +38,9 @@ SGPRBudget sgprBudget(const Function &F, bool AllowGrowth) {
   return B;
 }
 
-/// The number kernel \p Name's descriptor states in \p Field, or why it
+/// The number kernel \p Name's descriptor states for \p C, or why it
 /// cannot grow to \p NewCount \p Registers.
-static Expected<uint64_t> declaredCount(const Module &M, StringRef Name, StringRef Field,
+static Expected<uint64_t> declaredCount(const Module &M, StringRef Name, Count C,
                                         unsigned NewCount, StringRef Registers) {
   auto Fail = [&](const Twine &Why) {
     return createStringError(inconvertibleErrorCode(), "kernel '" + Name + "' needs " +
@@ -48,15 +50,15 @@ static Expected<uint64_t> declaredCount(const Module &M, StringRef Name, StringR
   std::optional<KernelDescriptor> D = KernelDescriptor::find(M, Name);
   if (!D)
     return Fail("its kernel descriptor was not found");
-  std::optional<uint64_t> Old = D->integer(Field);
+  std::optional<uint64_t> Old = D->count(C);
   if (!Old)
-    return Fail("its " + Field + " is not a number");
+    return Fail("its " + KernelDescriptor::key(C) + " is not a number");
   return *Old;
 }
 
 Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
   Expected<uint64_t> Old =
-      declaredCount(M, Name, ".amdhsa_next_free_sgpr", NewCount, "SGPRs");
+      declaredCount(M, Name, Count::NextFreeSGPR, NewCount, "SGPRs");
   if (!Old)
     return Old.takeError();
   if (NewCount > M.target().hardware().maxSGPRs())
@@ -71,7 +73,7 @@ Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
 
   // Rewrite the descriptor and the metadata's .sgpr_count of the same
   // kernel, if there is metadata, by the same amount.
-  if (Error E = D->setInteger(M, ".amdhsa_next_free_sgpr", NewCount))
+  if (Error E = D->setCount(M, Count::NextFreeSGPR, NewCount))
     return E;
   if (std::optional<KernelMetadata> Meta = KernelMetadata::find(M, Name))
     if (std::optional<uint64_t> Count = Meta->integer(".sgpr_count"))
@@ -84,11 +86,11 @@ std::optional<unsigned> growableVGPR(const Function &F) {
     return std::nullopt;
   const Module &M = *F.parent();
   std::optional<KernelDescriptor> D = KernelDescriptor::find(M, F.name());
-  std::optional<uint64_t> N = D ? D->integer(".amdhsa_next_free_vgpr") : std::nullopt;
+  std::optional<uint64_t> N = D ? D->count(Count::NextFreeVGPR) : std::nullopt;
   if (!N || *N >= 256 || *N < namedVGPRCount(F))
     return std::nullopt;
-  if (D->field(".amdhsa_accum_offset")) {
-    std::optional<uint64_t> Accum = D->integer(".amdhsa_accum_offset");
+  if (D->states(Count::AccumOffset)) {
+    std::optional<uint64_t> Accum = D->count(Count::AccumOffset);
     if (!Accum || *N > *Accum)
       return std::nullopt;
   }
@@ -97,20 +99,20 @@ std::optional<unsigned> growableVGPR(const Function &F) {
 
 Error growKernelVGPRs(Module &M, StringRef Name, unsigned NewCount) {
   Expected<uint64_t> Old =
-      declaredCount(M, Name, ".amdhsa_next_free_vgpr", NewCount, "VGPRs");
+      declaredCount(M, Name, Count::NextFreeVGPR, NewCount, "VGPRs");
   if (!Old)
     return Old.takeError();
   if (NewCount <= *Old)
     return Error::success();
   std::optional<KernelDescriptor> D = KernelDescriptor::find(M, Name);
   // The AGPRs start at accum_offset: it must stay above the VGPRs.
-  if (std::optional<uint64_t> Accum = D->integer(".amdhsa_accum_offset");
+  if (std::optional<uint64_t> Accum = D->count(Count::AccumOffset);
       Accum && *Accum < alignTo(NewCount, 4))
-    if (Error E = D->setInteger(M, ".amdhsa_accum_offset", alignTo(NewCount, 4)))
+    if (Error E = D->setCount(M, Count::AccumOffset, alignTo(NewCount, 4)))
       return E;
   // Read again: the text of the descriptor changed.
   D = KernelDescriptor::find(M, Name);
-  if (Error E = D->setInteger(M, ".amdhsa_next_free_vgpr", NewCount))
+  if (Error E = D->setCount(M, Count::NextFreeVGPR, NewCount))
     return E;
   if (std::optional<KernelMetadata> Meta = KernelMetadata::find(M, Name))
     if (std::optional<uint64_t> Count = Meta->integer(".vgpr_count"))

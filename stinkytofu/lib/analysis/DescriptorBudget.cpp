@@ -1,6 +1,6 @@
 //===- DescriptorBudget.cpp - Registers a kernel names vs. allocates ------===//
 #include "stinkytofu/analysis/DescriptorBudget.h"
-#include "stinkytofu/hw/Occupancy.h"
+#include "stinkytofu/analysis/KernelAllocation.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/KernelDescriptor.h"
 #include "stinkytofu/ir/Module.h"
@@ -17,22 +17,25 @@ struct Budget {
   std::optional<unsigned> AccumOffset;
 };
 
-std::optional<Budget> budgetOf(const Function &F) {
-  std::optional<KernelDescriptor> KD = KernelDescriptor::find(*F.parent(), F.name());
-  if (!KD)
-    return std::nullopt;
-  std::optional<uint64_t> V = KD->integer(".amdhsa_next_free_vgpr");
-  std::optional<uint64_t> S = KD->integer(".amdhsa_next_free_sgpr");
+std::optional<Budget> budgetOf(const KernelDescriptor &KD) {
+  using Count = KernelDescriptor::Count;
+  std::optional<uint64_t> V = KD.count(Count::NextFreeVGPR);
+  std::optional<uint64_t> S = KD.count(Count::NextFreeSGPR);
   if (!V || !S)
     return std::nullopt;
   Budget B{unsigned(*V), unsigned(*S), std::nullopt};
-  if (KD->field(".amdhsa_accum_offset")) {
-    std::optional<uint64_t> A = KD->integer(".amdhsa_accum_offset");
+  if (KD.states(Count::AccumOffset)) {
+    std::optional<uint64_t> A = KD.count(Count::AccumOffset);
     if (!A)
       return std::nullopt;
     B.AccumOffset = *A;
   }
   return B;
+}
+
+std::optional<Budget> budgetOf(const Function &F) {
+  std::optional<KernelDescriptor> KD = KernelDescriptor::find(*F.parent(), F.name());
+  return KD ? budgetOf(*KD) : std::nullopt;
 }
 
 /// Why register \p Index of \p Class is outside \p B ("is ...", after its
@@ -101,9 +104,9 @@ Error checkDescriptorBudget(const RegisterPressure &P) {
 
 std::optional<SourceDiagnostic> overAllocationWarning(const RegisterPressure &P) {
   const Function &F = P.liveness().function();
-  std::optional<Budget> B = budgetOf(F);
   std::optional<KernelDescriptor> KD = KernelDescriptor::find(*F.parent(), F.name());
-  if (!B || !KD)
+  std::optional<Budget> B = KD ? budgetOf(*KD) : std::nullopt;
+  if (!B)
     return std::nullopt;
   // The allocation of a kernel that calls covers its callees' registers.
   for (const BasicBlock &BB : F.blocks())
@@ -121,13 +124,10 @@ std::optional<SourceDiagnostic> overAllocationWarning(const RegisterPressure &P)
   Declared.VGPRs = B->NextFreeVGPR;
   Used.VGPRs = std::min(Needed, B->NextFreeVGPR);
   // The reservations are the descriptor's either way (an absent one is on).
-  auto Reserved = [&](StringRef Key) { return KD->integer(Key).value_or(1) != 0; };
-  unsigned Extra = extraSGPRs(HW, Reserved(".amdhsa_reserve_vcc"),
-                              Reserved(".amdhsa_reserve_xnack_mask"),
-                              Reserved(".amdhsa_reserve_flat_scratch"));
+  unsigned Extra = reservedSGPRs(HW, *KD);
   Declared.SGPRs = B->NextFreeSGPR + Extra;
   Used.SGPRs = std::min(Top[PressureFile::SGPR], B->NextFreeSGPR) + Extra;
-  Declared.Wave64 = Used.Wave64 = KD->integer(".amdhsa_wavefront_size32") == 0u;
+  Declared.Wave64 = Used.Wave64 = KD->wave64();
   unsigned Have = estimateOccupancy(HW, Declared).byRegisters();
   unsigned Could = estimateOccupancy(HW, Used).byRegisters();
   if (Could <= Have)

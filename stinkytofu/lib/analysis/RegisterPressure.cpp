@@ -5,6 +5,8 @@
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/DenseSet.h"
+#include <map>
 
 using namespace llvm;
 
@@ -111,8 +113,116 @@ RegisterPressure::RegisterPressure(std::unique_ptr<Liveness> Own) : RegisterPres
   Owned = std::move(Own);
 }
 
+// The work-item IDs a kernel's entry may hold (v0, or v0-v2 unpacked).
+constexpr unsigned EntryVGPRs = 3;
+
+void RegisterPressure::findValueless(const Function &F) {
+  const RegisterUnits &RU = Live->units();
+  if (!F.isEntry() || F.blocks().empty())
+    return;
+  BitVector NoValue = RU.none();
+  Map.setFrom(NoValue, PressureFile::VGPR, EntryVGPRs);
+  Map.setFrom(NoValue, PressureFile::AGPR, 0);
+  const BasicBlock &Entry = *F.blocks().begin();
+  if (!Live->liveIn(Entry).anyCommon(NoValue))
+    return; // the common case: nothing read before it is written
+  // Forward: the units some path from the entry has written (its own
+  // writes included at the end of a block).
+  DenseMap<const BasicBlock *, BitVector> WrittenIn, Writes;
+  for (const BasicBlock &BB : F.blocks()) {
+    BitVector W = RU.none();
+    for (const Instruction &I : BB.instructions()) {
+      if (isOpaqueInstruction(I))
+        W.set();
+      for (MCRegister R : I.facts().Defs)
+        RU.set(W, R);
+    }
+    Writes[&BB] = std::move(W);
+    WrittenIn[&BB] = RU.none();
+  }
+  WrittenIn[&Entry].set();
+  WrittenIn[&Entry].reset(NoValue);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const BasicBlock &BB : F.blocks()) {
+      BitVector Out = WrittenIn[&BB];
+      Out |= Writes[&BB];
+      for (const BasicBlock *Succ : BB.successors()) {
+        auto It = WrittenIn.find(Succ);
+        if (It == WrittenIn.end() || !Out.test(It->second))
+          continue;
+        It->second |= Out;
+        Changed = true;
+      }
+    }
+  }
+  BitVector Before;
+  for (const BasicBlock &BB : F.blocks()) {
+    BitVector Written = WrittenIn[&BB];
+    for (const Instruction &I : BB.instructions()) {
+      Before = Live->liveBefore(I);
+      Before &= NoValue;
+      Before.reset(Written);
+      if (Before.any())
+        Valueless[&I] = Before;
+      if (isOpaqueInstruction(I))
+        Written.set();
+      for (MCRegister R : I.facts().Defs)
+        RU.set(Written, R);
+    }
+  }
+}
+
+void RegisterPressure::findParkedLanes(const Function &F) {
+  std::map<unsigned, ParkedLanes> ByVGPR;
+  const TargetInfo &TI = Live->units().target();
+  // The VGPRs an instruction's operands name (tuples split).
+  auto ForEachVGPR = [&](ArrayRef<MCRegister> Regs, auto Fn) {
+    for (MCRegister R : Regs)
+      for (MCRegister Part : TI.covered32(R))
+        if (TI.classOf(Part) == RegClass::VGPR)
+          if (std::optional<unsigned> Index = TI.indexOf(Part))
+            Fn(*Index);
+  };
+  // A lane write reads the register it writes (the lanes it keeps): only
+  // such instructions are looked up (a table search each).
+  auto ReadsWhatItWrites = [](const Instruction &I) {
+    const InstrFacts &Facts = I.facts();
+    return llvm::any_of(Facts.Defs,
+                        [&](MCRegister R) { return llvm::is_contained(Facts.Uses, R); });
+  };
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions())
+      if (ReadsWhatItWrites(I) && HardwareModel::roleOf(I.mnemonic()) == InstRole::LaneWrite)
+        ForEachVGPR(I.facts().Defs, [&](unsigned Index) {
+          ParkedLanes &P = ByVGPR.try_emplace(Index, ParkedLanes{Index}).first->second;
+          ++P.Writes;
+          if (!P.FirstWrite)
+            P.FirstWrite = &I;
+        });
+  if (ByVGPR.empty())
+    return;
+  // Layout order: a read after the first lane write is a read of a parked
+  // value (or of the lanes a lane write keeps).
+  DenseSet<unsigned> Started;
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions()) {
+      ForEachVGPR(I.facts().Uses, [&](unsigned Index) {
+        if (Started.contains(Index))
+          ByVGPR.find(Index)->second.LastRead = &I;
+      });
+      ForEachVGPR(I.facts().Defs, [&](unsigned Index) {
+        if (auto It = ByVGPR.find(Index); It != ByVGPR.end() && It->second.FirstWrite == &I)
+          Started.insert(Index);
+      });
+    }
+  for (auto &[Index, P] : ByVGPR)
+    Parked.push_back(P);
+}
+
 RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live.units()) {
   const Function &F = Live.function();
+  findValueless(F);
   // The registers the function's own operands name (a call's callee and an
   // opaque instruction's unknown effect excluded).
   BitVector Accessed = Live.units().none();
@@ -136,6 +246,7 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
     FunctionMax.maxWith(Block);
   }
   Highest = Map.highest(Accessed);
+  findParkedLanes(F);
   for (const BasicBlock &BB : F.blocks())
     for (const Instruction &I : BB.instructions()) {
       const PressureCounts &C = AtInst[&I];
@@ -149,6 +260,8 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
 // callee's registers are its own function's pressure.
 void RegisterPressure::occupiedAt(const Instruction &I, BitVector &Units) const {
   Units = Live->liveBefore(I);
+  if (const BitVector *None = valuelessBefore(I))
+    Units.reset(*None);
   if (isOpaqueInstruction(I))
     return; // everything is live before it
   for (MCRegister R : I.facts().Defs)

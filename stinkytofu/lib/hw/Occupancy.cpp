@@ -13,6 +13,7 @@ StringRef occupancyLimitName(OccupancyLimit L) {
   case OccupancyLimit::Waves: return "waves";
   case OccupancyLimit::VGPR: return "vgpr";
   case OccupancyLimit::SGPR: return "sgpr";
+  case OccupancyLimit::Workgroup: return "workgroup";
   case OccupancyLimit::LDS: return "lds";
   }
   llvm_unreachable("unknown occupancy limit");
@@ -32,6 +33,8 @@ OccupancyLimit OccupancyEstimate::limitedBy() const {
     return OccupancyLimit::VGPR;
   if (BySGPRs == W)
     return OccupancyLimit::SGPR;
+  if (ByWorkgroup == W)
+    return OccupancyLimit::Workgroup;
   return OccupancyLimit::LDS;
 }
 
@@ -65,20 +68,44 @@ unsigned wavesBySGPRs(const OccupancyRules &O, unsigned SGPRs) {
   return std::min(Waves, O.MaxWavesPerSimd);
 }
 
-/// Whole workgroups that fit the CU's (WGP's) LDS, as waves per SIMD.
-unsigned wavesByLDS(const HardwareModel &HW, const KernelResources &R) {
+/// Waves per SIMD from the workgroups a CU (WGP) holds at once, with
+/// \p LdsBytes of LDS each. A workgroup size holds as many as the CU's wave
+/// slots, its barriers (a workgroup of one wave needs none) and its LDS
+/// allow; the figure is the most waves of any size in the kernel's range,
+/// spread over the SIMDs.
+unsigned wavesByWorkgroups(const HardwareModel &HW, const KernelResources &R,
+                           unsigned LdsBytes) {
   const OccupancyRules &O = HW.occupancy();
-  if (R.LdsBytes == 0)
-    return O.MaxWavesPerSimd;
-  if (R.LdsBytes > O.LdsBytes)
-    return 0;
-  unsigned Groups = O.LdsBytes / R.LdsBytes;
+  bool CuMode = R.CuMode && O.HasCuMode;
+  // Four SIMDs share a CU (gfx9) or a WGP (gfx10+); two in CU mode.
+  unsigned Simds = CuMode ? 2 : 4;
+  unsigned Lds = CuMode ? O.LdsBytes / 2 : O.LdsBytes;
+  unsigned Barriers = CuMode ? 16 : O.WorkgroupBarriers;
+  unsigned GroupsByLds = Lds / std::max(LdsBytes, 1u);
+  if (GroupsByLds == 0) // more LDS than the CU has: one wave, as LLVM says
+    return 1;
   unsigned WaveSize = R.Wave64 ? 64 : HW.waveSize();
-  unsigned WavesPerGroup = divideCeil(R.WorkgroupSize ? R.WorkgroupSize : 256, WaveSize);
-  // Four SIMDs share a CU (gfx9) or a WGP (gfx10+).
-  constexpr unsigned SimdsPerCu = 4;
-  return std::min(std::max<unsigned>(Groups * WavesPerGroup / SimdsPerCu, 1),
-                  O.MaxWavesPerSimd);
+  unsigned Slots = O.MaxWavesPerSimd * Simds;
+  struct Fit {
+    unsigned WavesPerGroup, Groups;
+    unsigned waves() const { return WavesPerGroup * Groups; }
+  };
+  auto FitOf = [&](unsigned Size) {
+    unsigned PerGroup = divideCeil(std::max(Size, 1u), WaveSize);
+    unsigned Groups = PerGroup == 1 ? Slots : std::min(Slots / PerGroup, Barriers);
+    return Fit{PerGroup, std::min(Groups, GroupsByLds)};
+  };
+  unsigned MaxSize = std::max(R.MaxWorkgroupSize, R.MinWorkgroupSize);
+  Fit Small = FitOf(R.MinWorkgroupSize), Large = FitOf(MaxSize);
+  unsigned Waves = Large.waves();
+  if (Small.waves() > Large.waves()) {
+    // As many workgroups as the smallest size, each as large as the
+    // slots left over and the range allow.
+    unsigned SparePerGroup = (Slots - Small.waves()) / Small.Groups;
+    Waves = Small.waves() +
+            Small.Groups * std::min(SparePerGroup, Large.WavesPerGroup - Small.WavesPerGroup);
+  }
+  return std::clamp(divideCeil(Waves, Simds), 1u, O.MaxWavesPerSimd);
 }
 
 } // namespace
@@ -106,7 +133,8 @@ OccupancyEstimate estimateOccupancy(const HardwareModel &HW, const KernelResourc
   E.MaxWaves = O.MaxWavesPerSimd;
   E.ByVGPRs = wavesByVGPRs(O, R.VGPRs, R.Wave64);
   E.BySGPRs = wavesBySGPRs(O, R.SGPRs);
-  E.ByLDS = wavesByLDS(HW, R);
+  E.ByWorkgroup = wavesByWorkgroups(HW, R, 0);
+  E.ByLDS = wavesByWorkgroups(HW, R, R.LdsBytes);
   return E;
 }
 
@@ -130,6 +158,22 @@ unsigned sgprsForWaves(const HardwareModel &HW, unsigned Waves) {
   if (Step < O.SgprWaveSteps.size())
     return O.SgprWaveSteps[Step];
   return ~0u;
+}
+
+std::optional<unsigned> ldsForWaves(const HardwareModel &HW, const KernelResources &R,
+                                    unsigned Waves) {
+  if (Waves > HW.occupancy().MaxWavesPerSimd || wavesByWorkgroups(HW, R, 0) < Waves)
+    return std::nullopt;
+  // Fewer waves with more LDS: the largest amount that still allows Waves.
+  unsigned Low = 0, High = HW.occupancy().LdsBytes;
+  while (Low < High) {
+    unsigned Mid = Low + (High - Low + 1) / 2;
+    if (wavesByWorkgroups(HW, R, Mid) >= Waves)
+      Low = Mid;
+    else
+      High = Mid - 1;
+  }
+  return Low;
 }
 
 } // namespace stinkytofu

@@ -1,10 +1,42 @@
 //===- KernelDescriptor.cpp - A kernel's .amdhsa_kernel block, typed ------===//
 #include "stinkytofu/ir/KernelDescriptor.h"
 #include "stinkytofu/ir/StatementText.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace llvm;
 
 namespace stinkytofu {
+
+StringRef KernelDescriptor::key(Count C) {
+  switch (C) {
+  case Count::NextFreeVGPR: return ".amdhsa_next_free_vgpr";
+  case Count::NextFreeSGPR: return ".amdhsa_next_free_sgpr";
+  case Count::AccumOffset: return ".amdhsa_accum_offset";
+  }
+  llvm_unreachable("unknown descriptor count");
+}
+
+bool KernelDescriptor::reservesVCC() const {
+  return integer(".amdhsa_reserve_vcc").value_or(1) != 0;
+}
+
+bool KernelDescriptor::reservesXnackMask() const {
+  return integer(".amdhsa_reserve_xnack_mask").value_or(1) != 0;
+}
+
+bool KernelDescriptor::reservesFlatScratch() const {
+  return integer(".amdhsa_reserve_flat_scratch").value_or(1) != 0;
+}
+
+uint64_t KernelDescriptor::ldsBytes() const {
+  return integer(".amdhsa_group_segment_fixed_size").value_or(0);
+}
+
+bool KernelDescriptor::wave64() const { return integer(".amdhsa_wavefront_size32") == 0u; }
+
+bool KernelDescriptor::cuMode() const {
+  return integer(".amdhsa_workgroup_processor_mode") == 0u;
+}
 
 std::vector<KernelDescriptor> KernelDescriptor::parse(const Module &M, size_t Item) {
   std::vector<KernelDescriptor> Out;

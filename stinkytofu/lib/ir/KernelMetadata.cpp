@@ -8,6 +8,24 @@ using namespace llvm;
 
 namespace stinkytofu {
 
+namespace {
+
+/// The product of a sequence of numbers, or none.
+std::optional<uint64_t> product(yaml::SequenceNode &Numbers) {
+  uint64_t Product = 1;
+  for (yaml::Node &N : Numbers) {
+    auto *Number = dyn_cast<yaml::ScalarNode>(&N);
+    SmallString<16> Storage;
+    uint64_t Value;
+    if (!Number || Number->getValue(Storage).getAsInteger(0, Value))
+      return std::nullopt;
+    Product *= Value;
+  }
+  return Product;
+}
+
+} // namespace
+
 std::optional<KernelMetadata> KernelMetadata::find(const Module &M, StringRef Name) {
   for (size_t N = 0; N < M.items().size(); ++N) {
     const ModuleItem &I = M.items()[N];
@@ -41,11 +59,14 @@ std::optional<KernelMetadata> KernelMetadata::find(const Module &M, StringRef Na
           for (yaml::KeyValueNode &Field : *Map) {
             auto *Key = dyn_cast_or_null<yaml::ScalarNode>(Field.getKey());
             auto *Value = dyn_cast_or_null<yaml::ScalarNode>(Field.getValue());
+            SmallString<32> KeyStorage, ValueStorage;
+            if (auto *Sizes = dyn_cast_or_null<yaml::SequenceNode>(Field.getValue());
+                Key && Sizes && Key->getValue(KeyStorage) == ".reqd_workgroup_size")
+              K.ReqdWorkgroupSize = product(*Sizes);
             if (!Key || !Value)
               continue;
             // Values as written (a quoted name keeps its quotes), so that a
             // set replaces exactly their characters
-            SmallString<32> KeyStorage, ValueStorage;
             StringRef FieldKey = Key->getValue(KeyStorage);
             // (a plain scalar's raw text runs up to a comment: trim it).
             StringRef Raw = Value->getRawValue().rtrim(" \t");

@@ -52,27 +52,86 @@ const Loop *hottestLoop(const LoopInfo &LI, const RegisterPressure &P) {
 }
 
 /// What the kernel must give up for one more wave: the resource, the most
-/// it may be allocated, and how much less that is. None at the wave slots
-/// or when LDS limits.
+/// it may hold (registers, or LDS bytes per workgroup) and how much less
+/// that is; for registers, which ones and the lines where most of them are
+/// live. None at the wave slots or when the workgroup size alone limits.
 struct NextWave {
   OccupancyLimit Resource;
   unsigned AtMost, Free;
+  /// "vgpr", "agpr" (gfx908 when its AGPRs are the larger file),
+  /// "vgpr+agpr" (a unified file with AGPRs), "sgpr"; empty for LDS.
+  StringRef Registers;
+  std::vector<unsigned> MaxLines;
 };
-std::optional<NextWave> nextWave(const HardwareModel &HW, const KernelResources &R,
+
+/// The registers a VGPR limit is about, as NextWave::Registers says.
+SmallVector<PressureFile, 2> limitingVectorFiles(const HardwareModel &HW,
+                                                 const RegisterPressure &P,
+                                                 const KernelAllocation &A) {
+  const PressureCounts &Top = P.highestUsed();
+  unsigned AGPRs = std::max(A.AGPRs.value_or(0), Top[PressureFile::AGPR]);
+  if (!HW.hasAGPRs() || AGPRs == 0)
+    return {PressureFile::VGPR};
+  if (HW.maxVGPRs() > 256) // unified: both count
+    return {PressureFile::VGPR, PressureFile::AGPR};
+  // gfx908: the larger file is allocated.
+  if (Top[PressureFile::AGPR] > Top[PressureFile::VGPR])
+    return {PressureFile::AGPR};
+  return {PressureFile::VGPR};
+}
+
+std::optional<NextWave> nextWave(const RegisterPressure &P, const KernelAllocation &A,
                                  const OccupancyEstimate &E) {
+  const HardwareModel &HW = P.liveness().units().target().hardware();
+  const KernelResources &R = A.Resources;
   unsigned Target = E.waves() + 1;
+  auto WithLines = [&](NextWave N, ArrayRef<PressureFile> Files) {
+    for (PressureFile F : Files)
+      for (const Instruction *I : P.maxPoints(F))
+        N.MaxLines.push_back(lineOf(*I));
+    llvm::sort(N.MaxLines);
+    N.MaxLines.erase(std::unique(N.MaxLines.begin(), N.MaxLines.end()), N.MaxLines.end());
+    return N;
+  };
   switch (E.limitedBy()) {
   case OccupancyLimit::VGPR:
-    if (unsigned Most = vgprsForWaves(HW, Target, R.Wave64))
-      return NextWave{OccupancyLimit::VGPR, Most, R.VGPRs - Most};
+    if (unsigned Most = vgprsForWaves(HW, Target, R.Wave64)) {
+      SmallVector<PressureFile, 2> Files = limitingVectorFiles(HW, P, A);
+      StringRef Names = Files.size() == 2 ? "vgpr+agpr" : pressureFileName(Files.front());
+      return WithLines({OccupancyLimit::VGPR, Most, R.VGPRs - Most, Names, {}}, Files);
+    }
     return std::nullopt;
   case OccupancyLimit::SGPR:
     if (unsigned Most = sgprsForWaves(HW, Target); Most && Most != ~0u)
-      return NextWave{OccupancyLimit::SGPR, Most, R.SGPRs - Most};
+      return WithLines({OccupancyLimit::SGPR, Most, R.SGPRs - Most, "sgpr", {}},
+                       {PressureFile::SGPR});
+    return std::nullopt;
+  case OccupancyLimit::LDS:
+    if (std::optional<unsigned> Most = ldsForWaves(HW, R, Target))
+      return NextWave{OccupancyLimit::LDS, *Most, R.LdsBytes - *Most, "", {}};
     return std::nullopt;
   default:
     return std::nullopt;
   }
+}
+
+/// "11, 17, 20" (at most 8 lines, then how many more).
+std::string lineList(ArrayRef<unsigned> Lines) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  constexpr size_t Shown = 8;
+  for (size_t I = 0; I < Lines.size() && I < Shown; ++I)
+    OS << (I ? ", " : "") << Lines[I];
+  if (Lines.size() > Shown)
+    OS << " and " << Lines.size() - Shown << " more";
+  return Text;
+}
+
+/// "256" or "1-1024".
+std::string workgroupSizes(const KernelResources &R) {
+  if (R.MinWorkgroupSize == R.MaxWorkgroupSize)
+    return std::to_string(R.MaxWorkgroupSize);
+  return std::to_string(R.MinWorkgroupSize) + "-" + std::to_string(R.MaxWorkgroupSize);
 }
 
 /// The VGPR map of each instruction: one character per VGPR of [0, Width),
@@ -85,12 +144,21 @@ public:
 
   StringRef row(const Instruction &I) {
     const BitVector &Live = L.liveBefore(I);
+    // A register without a value yet (RegisterPressure::valuelessBefore) is
+    // free, and its read is none.
+    const BitVector *Valueless = P.valuelessBefore(I);
+    auto Held = [&](unsigned R) {
+      return P.unitMap().test(Live, PressureFile::VGPR, R) &&
+             !(Valueless && P.unitMap().test(*Valueless, PressureFile::VGPR, R));
+    };
     Row.resize(Width);
     for (unsigned R = 0; R < Width; ++R)
-      Row[R] = P.unitMap().test(Live, PressureFile::VGPR, R) ? ':' : ' ';
+      Row[R] = Held(R) ? ':' : ' ';
     // Each update is idempotent: a register comes once per half.
     Access.reset();
     L.addReadsOf(I, Access);
+    if (Valueless)
+      Access.reset(*Valueless);
     mark(Access, [](char) { return 'v'; });
     Access.reset();
     L.addWritesOf(I, Access);
@@ -152,6 +220,32 @@ void printLoops(raw_ostream &OS, const RegisterPressure &P, const LoopInfo &LI) 
   }
 }
 
+const Instruction *lastLine(const ParkedLanes &L) {
+  return L.LastRead ? L.LastRead : L.FirstWrite;
+}
+
+/// "v10: 2 lane writes, lines 10-17" for each VGPR parking values (from
+/// its first v_writelane_b32 to its last read).
+void printParkedLanes(raw_ostream &OS, const RegisterPressure &P) {
+  if (P.parkedLanes().empty())
+    return;
+  OS << "parked in lanes (first lane write to last read):\n";
+  for (const ParkedLanes &L : P.parkedLanes())
+    OS << "  v" << L.VGPR << ": " << L.Writes << " lane write" << (L.Writes == 1 ? "" : "s")
+       << ", lines " << lineOf(*L.FirstWrite) << "-" << lineOf(*lastLine(L)) << "\n";
+}
+
+json::Array parkedLanesJSON(const RegisterPressure &P) {
+  json::Array Out;
+  for (const ParkedLanes &L : P.parkedLanes())
+    Out.push_back(json::Object{
+        {"vgpr", L.VGPR},
+        {"lane_writes", L.Writes},
+        {"first_line", lineOf(*L.FirstWrite)},
+        {"last_line", lineOf(*lastLine(L))}});
+  return Out;
+}
+
 void printOccupancy(raw_ostream &OS, const RegisterPressure &P, const KernelAllocation &A) {
   const HardwareModel &HW = P.liveness().units().target().hardware();
   OccupancyEstimate E = estimateOccupancy(HW, A.Resources);
@@ -166,12 +260,24 @@ void printOccupancy(raw_ostream &OS, const RegisterPressure &P, const KernelAllo
                  Live[PressureFile::AGPR]);
   OS << format("  sgpr      %9u  %8u  %5u\n", R.SGPRs, Live[PressureFile::SGPR], E.BySGPRs)
      << format("  lds       %9u            %5u\n", R.LdsBytes, E.ByLDS)
+     << format("  workgroup %9s            %5u  work-items, from %s%s\n",
+               workgroupSizes(R).c_str(), E.ByWorkgroup, A.WorkgroupSizeSource.str().c_str(),
+               R.CuMode && HW.occupancy().HasCuMode ? ", CU mode" : "")
      << "  waves per SIMD: " << E.waves() << " of " << E.MaxWaves << ", limited by "
      << occupancyLimitName(E.limitedBy()) << "; by registers alone: " << E.byRegisters()
      << "\n";
-  if (std::optional<NextWave> N = nextWave(HW, R, E))
-    OS << "  one more wave: at most " << N->AtMost << " " << occupancyLimitName(N->Resource)
-       << "s allocated (free " << N->Free << ")\n";
+  std::optional<NextWave> N = nextWave(P, A, E);
+  if (!N)
+    return;
+  if (N->Resource == OccupancyLimit::LDS) {
+    OS << "  one more wave: at most " << N->AtMost << " bytes of LDS per workgroup (free "
+       << N->Free << ")\n";
+    return;
+  }
+  OS << "  one more wave: at most " << N->AtMost << " "
+     << (N->Registers == "vgpr+agpr" ? "vgprs and agprs" : (N->Registers + "s").str())
+     << " allocated (free " << N->Free << "; the most live at lines "
+     << lineList(N->MaxLines) << ")\n";
 }
 
 json::Object counts(const PressureCounts &C) {
@@ -193,7 +299,14 @@ json::Object kernelJSON(const RegisterPressure &P, const LoopInfo &LI,
   O["occupancy_by_registers"] = E.byRegisters();
   O["limited_by"] = occupancyLimitName(E.limitedBy());
   O["max_waves"] = E.MaxWaves;
-  O["waves_by"] = json::Object{{"vgpr", E.ByVGPRs}, {"sgpr", E.BySGPRs}, {"lds", E.ByLDS}};
+  O["waves_by"] = json::Object{{"vgpr", E.ByVGPRs},
+                               {"sgpr", E.BySGPRs},
+                               {"lds", E.ByLDS},
+                               {"workgroup", E.ByWorkgroup}};
+  O["workgroup_size"] = json::Object{{"min", R.MinWorkgroupSize},
+                                     {"max", R.MaxWorkgroupSize},
+                                     {"source", A.WorkgroupSizeSource},
+                                     {"cu_mode", R.CuMode && HW.occupancy().HasCuMode}};
   json::Object Alloc{{"source", allocationSourceName(A.Source)},
                      {"vgpr", R.VGPRs},
                      {"sgpr", R.SGPRs},
@@ -202,6 +315,7 @@ json::Object kernelJSON(const RegisterPressure &P, const LoopInfo &LI,
     Alloc["agpr"] = *A.AGPRs;
   O["allocated"] = std::move(Alloc);
   O["live_max"] = counts(P.max());
+  O["parked_lanes"] = parkedLanesJSON(P);
   O["unknown_calls"] = UnknownCalls;
   json::Object MaxLines;
   for (PressureFile F : Files) {
@@ -224,11 +338,16 @@ json::Object kernelJSON(const RegisterPressure &P, const LoopInfo &LI,
   O["loops"] = std::move(Loops);
   const Loop *Hot = hottestLoop(LI, P);
   O["hottest_loop"] = Hot ? json::Value(Hot->header()->name()) : json::Value(nullptr);
-  if (std::optional<NextWave> N = nextWave(HW, R, E))
-    O["next_wave"] = json::Object{{"resource", occupancyLimitName(N->Resource)},
-                                  {"allocate_at_most", N->AtMost},
-                                  {"free", N->Free}};
-  else
+  if (std::optional<NextWave> N = nextWave(P, A, E)) {
+    json::Object J{{"resource", occupancyLimitName(N->Resource)},
+                   {"allocate_at_most", N->AtMost},
+                   {"free", N->Free}};
+    if (!N->Registers.empty()) {
+      J["registers"] = N->Registers;
+      J["max_lines"] = json::Array(N->MaxLines);
+    }
+    O["next_wave"] = std::move(J);
+  } else
     O["next_wave"] = nullptr;
   return O;
 }
@@ -270,8 +389,7 @@ PressurePlot kernelPlot(const RegisterPressure &P, const LoopInfo &LI,
     Plot.Loops.push_back(std::move(S));
   }
   Plot.AllocatedVGPRs = A.Resources.VGPRs;
-  if (std::optional<NextWave> N = nextWave(HW, A.Resources, E);
-      N && N->Resource == OccupancyLimit::VGPR)
+  if (std::optional<NextWave> N = nextWave(P, A, E); N && N->Resource == OccupancyLimit::VGPR)
     Plot.NextWaveVGPRs = N->AtMost;
   unsigned MostLive = Plot.VectorLive.empty()
                          ? 0
@@ -286,7 +404,11 @@ PressurePlot kernelPlot(const RegisterPressure &P, const LoopInfo &LI,
 } // namespace
 
 Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
-                          PressureFormat Format, const DiagnosticHandler &Warn) {
+                          const PressureReportOptions &Options, const DiagnosticHandler &Warn) {
+  PressureFormat Format = Options.Format;
+  auto AllocationOf = [&](const RegisterPressure &P) {
+    return kernelAllocation(P, Options.WorkgroupSize);
+  };
   // Calls of unknown callees, made by a function or by one it calls: they
   // make everything live before the call that reaches them.
   DenseMap<const Function *, unsigned> DirectUnknown;
@@ -320,12 +442,12 @@ Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
       return LI.takeError();
     if (Format == PressureFormat::JSON) {
       if (F.isEntry())
-        Kernels.push_back(kernelJSON(*P, *LI, kernelAllocation(*P), UnknownCalls(F)));
+        Kernels.push_back(kernelJSON(*P, *LI, AllocationOf(*P), UnknownCalls(F)));
       continue;
     }
     if (Format == PressureFormat::SVG) {
       if (F.isEntry())
-        Plots.push_back(kernelPlot(*P, *LI, kernelAllocation(*P)));
+        Plots.push_back(kernelPlot(*P, *LI, AllocationOf(*P)));
       continue;
     }
     OS << "pressure of @" << F.name() << ": max ";
@@ -335,8 +457,9 @@ Error printModulePressure(Module &M, AnalysisManager &AM, raw_ostream &OS,
     OS << "\n";
     printListing(OS, *P);
     printLoops(OS, *P, *LI);
+    printParkedLanes(OS, *P);
     if (F.isEntry())
-      printOccupancy(OS, *P, kernelAllocation(*P));
+      printOccupancy(OS, *P, AllocationOf(*P));
   }
   if (Format == PressureFormat::JSON)
     OS << formatv("{0:2}", json::Value(std::move(Kernels))) << "\n";
@@ -349,37 +472,44 @@ namespace {
 
 class PrintPressurePass final : public Pass {
 public:
-  explicit PrintPressurePass(PressureFormat Format) : Format(Format) {}
+  explicit PrintPressurePass(PressureReportOptions Options) : Options(Options) {}
   StringRef name() const override { return "PrintPressure"; }
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
                                   const PassScope &) override {
-    if (Error E = printModulePressure(M, AM, context().dumpStream(), Format,
+    if (Error E = printModulePressure(M, AM, context().dumpStream(), Options,
                                       [this](const SourceDiagnostic &D) { context().diagnose(D); }))
       return std::move(E);
     return PreservedAnalyses::all();
   }
 
 private:
-  PressureFormat Format;
+  PressureReportOptions Options;
 };
 
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createPrintPressurePass(const PassArguments &Args) {
-  PressureFormat Format = PressureFormat::Text;
+  PressureReportOptions Options;
   for (const auto &[Key, Value] : Args) {
     std::optional<PressureFormat> Named =
         Value == "text"   ? std::optional(PressureFormat::Text)
         : Value == "json" ? std::optional(PressureFormat::JSON)
         : Value == "svg"  ? std::optional(PressureFormat::SVG)
                           : std::nullopt;
-    if (Key != "format" || !Named)
+    unsigned Size = 0;
+    if (Key == "format" && Named) {
+      Options.Format = *Named;
+    } else if (Key == "workgroup-size" && !StringRef(Value).getAsInteger(10, Size) && Size &&
+               Size <= MaxWorkgroupSize) {
+      Options.WorkgroupSize = Size;
+    } else {
       return createStringError(inconvertibleErrorCode(),
-                               "takes format=text, format=json or format=svg, not '" + Key +
+                               "takes format=text|json|svg and workgroup-size=N (1 to " +
+                                   Twine(MaxWorkgroupSize) + "), not '" + Key +
                                    (Value.empty() ? "" : "=" + Value) + "'");
-    Format = *Named;
+    }
   }
-  return std::make_unique<PrintPressurePass>(Format);
+  return std::make_unique<PrintPressurePass>(Options);
 }
 
 } // namespace stinkytofu

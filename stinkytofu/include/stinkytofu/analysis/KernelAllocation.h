@@ -8,7 +8,10 @@
 // SGPRs it reserves for VCC, XNACK_MASK and FLAT_SCRATCH,
 // `.amdhsa_group_segment_fixed_size`, `.amdhsa_wavefront_size32`); else
 // from the registers its code names (RegisterPressure::highestUsed, with
-// the reservations the assembler assumes by default).
+// the reservations the assembler assumes by default). The workgroup size
+// is a flag's, else the metadata's (`.reqd_workgroup_size`, else 1 to
+// `.max_flat_workgroup_size`), else LLVM's default for a kernel, 1 to 1024;
+// CU mode is the descriptor's (`.amdhsa_workgroup_processor_mode 0`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_ANALYSIS_KERNELALLOCATION_H
@@ -16,6 +19,7 @@
 
 #include "stinkytofu/analysis/RegisterPressure.h"
 #include "stinkytofu/hw/Occupancy.h"
+#include "stinkytofu/ir/KernelDescriptor.h"
 
 namespace stinkytofu {
 
@@ -28,10 +32,17 @@ struct KernelAllocation {
   /// AGPRs, where the source says (metadata `.agpr_count`, the code).
   std::optional<unsigned> AGPRs;
   AllocationSource Source = AllocationSource::Code;
+  /// Where the workgroup size comes from: "option", "metadata", "default".
+  llvm::StringRef WorkgroupSizeSource = "default";
 };
 
-/// What the function \p P describes is allocated.
-KernelAllocation kernelAllocation(const RegisterPressure &P);
+/// What the function \p P describes is allocated; launched with
+/// \p WorkgroupSize work-items per workgroup when given (a flag).
+KernelAllocation kernelAllocation(const RegisterPressure &P,
+                                  std::optional<unsigned> WorkgroupSize = std::nullopt);
+
+/// The SGPRs \p KD reserves above its `.amdhsa_next_free_sgpr`.
+unsigned reservedSGPRs(const HardwareModel &HW, const KernelDescriptor &KD);
 
 } // namespace stinkytofu
 

@@ -19,6 +19,14 @@
 // callee-saved register it never writes holds its caller's value
 // untouched: no register of its own, as a register it never names.
 //
+// A vector register of a kernel that Liveness has live before any path
+// writes it holds no value there (v_writelane_b32 reads its destination,
+// whose other lanes are nobody's before the first lane is parked): it is
+// not counted until something writes it. So a VGPR that parks SGPRs in its
+// lanes counts from its first v_writelane_b32 to its last read (through a
+// whole loop that parks on every iteration); parkedLanes() lists them.
+// Only v0-v2 (the work-item IDs) hold values at a kernel's entry.
+//
 // Pressure is about values; the allocation (the highest register a kernel
 // names, what its descriptor reserves) is what occupancy depends on, since
 // registers are not renamed: highestUsed() gives that next to the counts.
@@ -74,6 +82,12 @@ public:
   }
   /// The highest index + 1 of a register of each file with a unit set.
   PressureCounts highest(const llvm::BitVector &Units) const;
+  /// Sets the units of registers [\p From, end) of file \p F in \p Units.
+  void setFrom(llvm::BitVector &Units, PressureFile F, unsigned From) const {
+    const std::vector<std::pair<unsigned, unsigned>> &Of = UnitsOf[unsigned(F)];
+    for (unsigned Index = From; Index < Of.size(); ++Index)
+      Units.set(Of[Index].first, Of[Index].second + 1);
+  }
   /// Whether a unit of register \p Index of file \p F is set in \p Units.
   bool test(const llvm::BitVector &Units, PressureFile F, unsigned Index) const {
     const std::vector<std::pair<unsigned, unsigned>> &Of = UnitsOf[unsigned(F)];
@@ -100,6 +114,16 @@ private:
   std::vector<Slot> Slots; // by unit
   /// By file and index, the first and last unit of the register.
   std::array<std::vector<std::pair<unsigned, unsigned>>, NumPressureFiles> UnitsOf;
+};
+
+/// A VGPR that v_writelane_b32 parks values in (SGPRs spilled to lanes).
+struct ParkedLanes {
+  unsigned VGPR;              ///< its index
+  unsigned Writes = 0;        ///< the v_writelane_b32 writing it
+  const Instruction *FirstWrite = nullptr;
+  /// The last instruction, in layout order, reading it after FirstWrite
+  /// (a lane write reads the lanes it keeps); null when none.
+  const Instruction *LastRead = nullptr;
 };
 
 /// The liveness options a function's pressure is counted with: the
@@ -140,6 +164,14 @@ public:
   /// operands name: the registers it needs allocated (its callees' not
   /// included).
   const PressureCounts &highestUsed() const { return Highest; }
+  /// The vector units live before \p I that hold no value yet (see the
+  /// file comment); null when there are none.
+  const llvm::BitVector *valuelessBefore(const Instruction &I) const {
+    auto It = Valueless.find(&I);
+    return It == Valueless.end() ? nullptr : &It->second;
+  }
+  /// The VGPRs v_writelane_b32 parks values in, ascending.
+  const std::vector<ParkedLanes> &parkedLanes() const { return Parked; }
   /// Calls of a callee outside the module, which may read every register
   /// (CallEffects.h): everything is live before them (and before a call of
   /// a function that makes one).
@@ -154,6 +186,14 @@ private:
   PressureCounts FunctionMax, Highest;
   unsigned UnknownCalls = 0;
   std::array<std::vector<const Instruction *>, NumPressureFiles> MaxPoints;
+  llvm::DenseMap<const Instruction *, llvm::BitVector> Valueless;
+  std::vector<ParkedLanes> Parked;
+
+  /// Fills Valueless, for a kernel reading a vector register before any
+  /// write.
+  void findValueless(const Function &F);
+  /// Fills Parked.
+  void findParkedLanes(const Function &F);
 };
 
 /// The pressure of a function, on LivenessAnalysis for a kernel and on a

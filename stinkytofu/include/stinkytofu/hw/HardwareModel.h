@@ -146,6 +146,10 @@ struct OccupancyRules {
   llvm::ArrayRef<unsigned> SgprWaveSteps;
   /// LDS shared by the waves of one CU (gfx9) or WGP (gfx10+).
   unsigned LdsBytes;
+  /// Workgroups of more than one wave a CU (WGP) runs at once.
+  unsigned WorkgroupBarriers;
+  /// Whether a kernel may run in CU mode (gfx10 to gfx12).
+  bool HasCuMode;
   /// SGPRs held above .amdhsa_next_free_sgpr for a reserved VCC,
   /// XNACK_MASK, FLAT_SCRATCH (each count includes the ones before).
   unsigned ExtraSgprsVcc;

@@ -11,6 +11,7 @@
 
 #include "stinkytofu/hw/HardwareModel.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 
 namespace stinkytofu {
 
@@ -23,29 +24,37 @@ struct KernelResources {
   unsigned SGPRs = 0;
   /// LDS per workgroup, in bytes.
   unsigned LdsBytes = 0;
-  /// Work-items per workgroup (the largest the kernel allows); 0 unknown.
-  unsigned WorkgroupSize = 0;
+  /// The work-items per workgroup the kernel may be launched with (LLVM's
+  /// flat workgroup size range; its default for a kernel is 1 to 1024).
+  unsigned MinWorkgroupSize = 1, MaxWorkgroupSize = 1024;
   /// The kernel runs wave64 on a wave32 processor.
   bool Wave64 = false;
+  /// The kernel runs in CU mode (`.amdhsa_workgroup_processor_mode 0`).
+  bool CuMode = false;
 };
 
 /// What sets the occupancy: nothing but the hardware's wave slots, or one
-/// resource.
-enum class OccupancyLimit : uint8_t { Waves, VGPR, SGPR, LDS };
-/// "waves", "vgpr", "sgpr", "lds".
+/// resource (Workgroup: the workgroup size alone, without LDS).
+enum class OccupancyLimit : uint8_t { Waves, VGPR, SGPR, Workgroup, LDS };
+/// "waves", "vgpr", "sgpr", "workgroup", "lds".
 llvm::StringRef occupancyLimitName(OccupancyLimit L);
 
 struct OccupancyEstimate {
   unsigned MaxWaves = 0; ///< the hardware's wave slots per SIMD
-  unsigned ByVGPRs = 0, BySGPRs = 0, ByLDS = 0;
+  unsigned ByVGPRs = 0, BySGPRs = 0;
+  /// From the workgroup size alone (barriers, wave slots of a CU).
+  unsigned ByWorkgroup = 0;
+  /// From the LDS per workgroup and the workgroup size together (LLVM's
+  /// getOccupancyWithWorkGroupSizes).
+  unsigned ByLDS = 0;
 
   /// From registers alone: the figure of LLVM's `; Occupancy:` comment for
   /// a kernel without LDS or workgroup-size limits.
   unsigned byRegisters() const;
-  /// From every limit.
+  /// From every limit: LLVM's `; Occupancy:` figure.
   unsigned waves() const;
-  /// The resource that sets waves(): VGPR before SGPR before LDS when they
-  /// tie; Waves when none is below the wave slots.
+  /// The resource that sets waves(): VGPR before SGPR before Workgroup
+  /// before LDS when they tie; Waves when none is below the wave slots.
   OccupancyLimit limitedBy() const;
 };
 
@@ -67,6 +76,10 @@ unsigned vgprsForWaves(const HardwareModel &HW, unsigned Waves, bool Wave64 = fa
 /// The most SGPRs for \p Waves waves; ~0u when SGPRs never limit, 0 when no
 /// count allows that many.
 unsigned sgprsForWaves(const HardwareModel &HW, unsigned Waves);
+/// The most LDS bytes per workgroup that allow \p Waves waves per SIMD with
+/// the workgroup size of \p R; none when no amount does.
+std::optional<unsigned> ldsForWaves(const HardwareModel &HW, const KernelResources &R,
+                                    unsigned Waves);
 
 } // namespace stinkytofu
 

@@ -20,8 +20,13 @@ public:
   /// no metadata block, no such entry, or YAML that does not parse.
   static std::optional<KernelMetadata> find(const Module &M, llvm::StringRef Name);
 
+  /// The work-items of `.reqd_workgroup_size` (`[ 64, 1, 1 ]`: 64), the
+  /// one size the kernel is launched with; none when absent.
+  std::optional<uint64_t> requiredWorkgroupSize() const { return ReqdWorkgroupSize; }
+
 private:
   using TextFields::TextFields;
+  std::optional<uint64_t> ReqdWorkgroupSize;
 };
 
 } // namespace stinkytofu

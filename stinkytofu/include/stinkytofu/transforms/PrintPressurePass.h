@@ -23,15 +23,26 @@ namespace stinkytofu {
 
 enum class PressureFormat : uint8_t { Text, JSON, SVG };
 
+struct PressureReportOptions {
+  PressureFormat Format = PressureFormat::Text;
+  /// The work-items per workgroup every kernel is launched with
+  /// (`--workgroup-size`), instead of what its metadata says.
+  std::optional<unsigned> WorkgroupSize;
+};
+
 /// Writes the report of every function of \p M (a CFG in each) to \p OS.
 /// A kernel naming a register its descriptor does not allocate is an error
 /// (DescriptorBudget.h), before anything is written; a descriptor that
 /// allocates waves away is a warning to \p Warn.
 llvm::Error printModulePressure(Module &M, AnalysisManager &AM, llvm::raw_ostream &OS,
-                                PressureFormat Format, const DiagnosticHandler &Warn);
+                                const PressureReportOptions &Options,
+                                const DiagnosticHandler &Warn);
 
-/// The `PrintPressure` pass (`format=text|json`): the report to the
-/// context's dumpStream().
+/// The largest workgroup a kernel may have (LLVM's getMaxFlatWorkGroupSize).
+inline constexpr unsigned MaxWorkgroupSize = 1024;
+
+/// The `PrintPressure` pass (`format=text|json|svg`, `workgroup-size=N`):
+/// the report to the context's dumpStream().
 llvm::Expected<std::unique_ptr<Pass>> createPrintPressurePass(const PassArguments &Args);
 
 } // namespace stinkytofu
