@@ -45,8 +45,9 @@
 //                                 14 (ServiceType, Issued, Stalled,
 //                                 NotIssuedReasons), PC sampling (13, list
 //                                 header, no wave files, `pc_sampling` in
-//                                 filenames.json), snapshot_dwarf-1.1 (with
-//                                 `kernels`)
+//                                 filenames.json, no cycles: the rows as
+//                                 issued samples, stalled ones as stalled),
+//                                 snapshot_dwarf-1.1 (with `kernels`)
 //   omit NAME                     leave a file out of every dispatch: a file
 //                                 name, or `waves` for every wave file
 //

@@ -482,7 +482,8 @@ std::string codeJson(const Scenario &S, const std::vector<RowSums> &Sums) {
   std::string Rows;
   for (size_t I = 0; I < S.Code.size(); ++I) {
     const CodeLine &C = S.Code[I];
-    const RowSums &R = Sums[I];
+    // A PC-sampling capture has samples only: no traced cycles.
+    const RowSums &R = V == "pc-sampling" ? RowSums() : Sums[I];
     Rows += formatv("{0}[{1},0,{2},{3},{4},{5},{6},{7},{8},{9}", I ? ",\n" : "\n",
                     jsonQuote(C.Text), I, jsonQuote(C.Source), C.CodeObject, C.Address, R.Hit,
                     R.Latency, R.Stall, R.Idle)
@@ -490,7 +491,7 @@ std::string codeJson(const Scenario &S, const std::vector<RowSums> &Sums) {
     if (V == "service")
       Rows += formatv(",0,{0},{1},[]", R.Hit, R.StalledRows).str();
     else if (V == "pc-sampling")
-      Rows += formatv(",{0},{1},[]", R.Hit, R.StalledRows).str();
+      Rows += formatv(",{0},{1},[0,{1},0,0,0,0,0,0,0,0]", Sums[I].Hit, Sums[I].StalledRows).str();
     Rows += "]";
   }
   std::string Json = "{\"code\":[" + Rows + "],";

@@ -37,18 +37,25 @@ unsigned lineOfBlock(const BasicBlock &BB) {
 
 namespace {
 
-trace::InstructionCounts sumBlock(const BasicBlock &BB, const Hotspots &H) {
-  trace::InstructionCounts C = H.PaddingOf.lookup(&BB);
+/// Adds \p BB's instructions (and the padding before it) to \p Row.
+void addBlock(const BasicBlock &BB, const Hotspots &H, GroupRow &Row) {
+  auto Pad = H.PaddingOf.find(&BB);
+  if (Pad != H.PaddingOf.end()) {
+    Row.Counts += Pad->second.first;
+    Row.Samples += Pad->second.second;
+  }
   for (const Instruction &I : BB.instructions())
-    if (const trace::ProfiledInstruction *P = H.ProfileOf.lookup(&I))
-      C += P->Counts;
-  return C;
+    if (const trace::ProfiledInstruction *P = H.ProfileOf.lookup(&I)) {
+      Row.Counts += P->Counts;
+      Row.Samples += P->Samples;
+    }
 }
 
-void sortRows(std::vector<GroupRow> &Rows) {
-  llvm::sort(Rows, [](const GroupRow &A, const GroupRow &B) {
-    if (A.Counts.Cycles != B.Counts.Cycles)
-      return A.Counts.Cycles > B.Counts.Cycles;
+void sortRows(std::vector<GroupRow> &Rows, const Hotspots &H) {
+  llvm::sort(Rows, [&](const GroupRow &A, const GroupRow &B) {
+    uint64_t WA = H.weight(A.Counts, A.Samples), WB = H.weight(B.Counts, B.Samples);
+    if (WA != WB)
+      return WA > WB;
     return std::tie(A.Line, A.Name) < std::tie(B.Line, B.Name);
   });
 }
@@ -59,7 +66,11 @@ Hotspots computeHotspots(const trace::InstructionProfile &P, SourceMap *Map) {
   Hotspots H;
   H.HasSource = Map;
   H.Total = P.total();
+  for (const trace::ProfiledInstruction &PI : P.Instructions)
+    H.TotalSamples += PI.Samples;
+  H.BySamples = !H.Total.Cycles && P.HasSamples;
   for (const trace::ProfiledInstruction &PI : P.Instructions) {
+    bool Ran = PI.Counts.Executions || PI.Samples.Issued || PI.Samples.Stalled;
     InstructionRow Row{&PI, nullptr};
     if (Map) {
       const Instruction *I = Map->at(PI.CodeObject, PI.Address);
@@ -69,17 +80,21 @@ Hotspots computeHotspots(const trace::InstructionProfile &P, SourceMap *Map) {
         H.ProfileOf[I] = &PI;
       }
       if (!Row.Inst && SourceMap::normalizedMnemonic(PI.Isa) == "s_nop")
-        if ((Row.PaddingOf = Map->paddingBefore(PI.CodeObject, PI.Address)))
-          H.PaddingOf[Row.PaddingOf] += PI.Counts;
-      if (!Row.Inst && !Row.PaddingOf && PI.Counts.Executions)
+        if ((Row.PaddingOf = Map->paddingBefore(PI.CodeObject, PI.Address))) {
+          H.PaddingOf[Row.PaddingOf].first += PI.Counts;
+          H.PaddingOf[Row.PaddingOf].second += PI.Samples;
+        }
+      if (!Row.Inst && !Row.PaddingOf && Ran)
         H.Unmapped.push_back(&PI);
     }
     H.Instructions.push_back(Row);
   }
   // Profile rows are in address order: ties keep it.
-  llvm::sort(H.Instructions, [](const InstructionRow &A, const InstructionRow &B) {
-    if (A.Profile->Counts.Cycles != B.Profile->Counts.Cycles)
-      return A.Profile->Counts.Cycles > B.Profile->Counts.Cycles;
+  llvm::sort(H.Instructions, [&](const InstructionRow &A, const InstructionRow &B) {
+    uint64_t WA = H.weight(A.Profile->Counts, A.Profile->Samples),
+             WB = H.weight(B.Profile->Counts, B.Profile->Samples);
+    if (WA != WB)
+      return WA > WB;
     return A.Profile < B.Profile;
   });
   if (!Map)
@@ -89,17 +104,19 @@ Hotspots computeHotspots(const trace::InstructionProfile &P, SourceMap *Map) {
   for (Function &F : Map->module().functions()) {
     if (!Map->placement(F))
       continue;
-    GroupRow FnRow{GroupRow::FunctionRow, F.name().str(), &F, nullptr, 0, 0, 0, {}};
+    GroupRow FnRow{GroupRow::FunctionRow, F.name().str(), &F, nullptr, 0, 0, 0, {}, {}};
     for (const BasicBlock &BB : F.blocks()) {
-      GroupRow B{GroupRow::BlockRow, BB.name().str(), &F, &BB, lineOfBlock(BB), 0, entriesOf(BB, H),
-                 sumBlock(BB, H)};
+      GroupRow B{GroupRow::BlockRow, BB.name().str(), &F, &BB, lineOfBlock(BB), 0,
+                 entriesOf(BB, H), {}, {}};
+      addBlock(BB, H, B);
       FnRow.Counts += B.Counts;
+      FnRow.Samples += B.Samples;
       if (!FnRow.First) {
         FnRow.First = &BB;
         FnRow.Line = B.Line;
         FnRow.Executions = B.Executions;
       }
-      if (B.Counts.Executions)
+      if (B.Counts.Executions || H.weight(B.Counts, B.Samples))
         H.Blocks.push_back(std::move(B));
     }
     H.Functions.push_back(std::move(FnRow));
@@ -110,15 +127,15 @@ Hotspots computeHotspots(const trace::InstructionProfile &P, SourceMap *Map) {
     }
     for (const Loop *L : LI->loopsInPreorder()) {
       GroupRow Row{GroupRow::LoopRow, L->header()->name().str(), &F, L->header(),
-                   lineOfBlock(*L->header()), L->depth(), entriesOf(*L->header(), H), {}};
+                   lineOfBlock(*L->header()), L->depth(), entriesOf(*L->header(), H), {}, {}};
       for (const BasicBlock *BB : L->blocks())
-        Row.Counts += sumBlock(*BB, H);
+        addBlock(*BB, H, Row);
       H.Loops.push_back(std::move(Row));
     }
   }
-  sortRows(H.Functions);
-  sortRows(H.Loops);
-  sortRows(H.Blocks);
+  sortRows(H.Functions, H);
+  sortRows(H.Loops, H);
+  sortRows(H.Blocks, H);
   return H;
 }
 

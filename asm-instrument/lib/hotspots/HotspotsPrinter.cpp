@@ -15,12 +15,16 @@ namespace stinkytofu::hotspots {
 
 namespace {
 
-double share(uint64_t Cycles, const InstructionCounts &Total) {
-  return Total.Cycles ? double(Cycles) / double(Total.Cycles) : 0.0;
+using trace::SampleCounts;
+
+/// The part of the capture's cycles (samples, for PC sampling) in a row.
+double share(const Hotspots &H, const InstructionCounts &C, const SampleCounts &S) {
+  uint64_t Total = H.weight(H.Total, H.TotalSamples);
+  return Total ? double(H.weight(C, S)) / double(Total) : 0.0;
 }
 
-std::string percent(uint64_t Cycles, const InstructionCounts &Total) {
-  return formatv("{0:F1}%", 100.0 * share(Cycles, Total)).str();
+std::string percent(const Hotspots &H, const InstructionCounts &C, const SampleCounts &S) {
+  return formatv("{0:F1}%", 100.0 * share(H, C, S)).str();
 }
 
 std::string where(const SourceMap *Map, unsigned Line) {
@@ -32,9 +36,10 @@ std::string address(const trace::ProfiledInstruction &P) {
 }
 
 /// The leading columns every table shares.
-void countColumns(raw_ostream &OS, const InstructionCounts &C, const InstructionCounts &Total) {
+void countColumns(raw_ostream &OS, const InstructionCounts &C, const SampleCounts &S,
+                  const Hotspots &H) {
   OS << format("%10llu %7s %9llu %9llu", (unsigned long long)C.Cycles,
-               percent(C.Cycles, Total).c_str(), (unsigned long long)C.Stall,
+               percent(H, C, S).c_str(), (unsigned long long)C.Stall,
                (unsigned long long)C.Idle);
 }
 
@@ -44,8 +49,8 @@ void countHeader(raw_ostream &OS) {
 
 size_t shown(size_t N, unsigned Top) { return Top ? std::min<size_t>(N, Top) : N; }
 
-void groupTable(raw_ostream &OS, StringRef Title, ArrayRef<GroupRow> Rows,
-                const InstructionCounts &Total, const SourceMap *Map, unsigned Top) {
+void groupTable(raw_ostream &OS, StringRef Title, ArrayRef<GroupRow> Rows, const Hotspots &H,
+                const SourceMap *Map, unsigned Top) {
   if (Rows.empty())
     return;
   bool Loops = Rows.front().What == GroupRow::LoopRow;
@@ -61,7 +66,7 @@ void groupTable(raw_ostream &OS, StringRef Title, ArrayRef<GroupRow> Rows,
   OS << "  " << (Loops ? "loop" : Rows.front().What == GroupRow::BlockRow ? "block" : "function")
      << "\n";
   for (const GroupRow &R : Rows.take_front(shown(Rows.size(), Top))) {
-    countColumns(OS, R.Counts, Total);
+    countColumns(OS, R.Counts, R.Samples, H);
     OS << format(" %11llu", (unsigned long long)R.Executions);
     if (PerExec) {
       if (R.Executions)
@@ -83,13 +88,15 @@ StringRef sourceText(const SourceMap &Map, unsigned Line) {
                                              : StringRef();
 }
 
-void writeCounts(raw_ostream &OS, const InstructionCounts &C, const InstructionCounts &Total) {
+void writeCounts(raw_ostream &OS, const InstructionCounts &C, const SampleCounts &S,
+                 const Hotspots &H) {
   OS << "\"executions\":" << C.Executions << ",\"cycles\":" << C.Cycles << ",\"stall\":"
-     << C.Stall << ",\"idle\":" << C.Idle << ",\"share\":" << format("%.6f", share(C.Cycles, Total));
+     << C.Stall << ",\"idle\":" << C.Idle << ",\"share\":" << format("%.6f", share(H, C, S));
+  if (H.BySamples)
+    OS << ",\"issued_samples\":" << S.Issued << ",\"stalled_samples\":" << S.Stalled;
 }
 
-void writeGroups(raw_ostream &OS, StringRef Key, ArrayRef<GroupRow> Rows,
-                 const InstructionCounts &Total) {
+void writeGroups(raw_ostream &OS, StringRef Key, ArrayRef<GroupRow> Rows, const Hotspots &H) {
   OS << ",\n\"" << Key << "\":[";
   ListSeparator Sep(",\n");
   for (const GroupRow &R : Rows) {
@@ -103,7 +110,7 @@ void writeGroups(raw_ostream &OS, StringRef Key, ArrayRef<GroupRow> Rows,
     else
       OS << ",\"entries\":" << R.Executions;
     OS << ",";
-    writeCounts(OS, R.Counts, Total);
+    writeCounts(OS, R.Counts, R.Samples, H);
     OS << "}";
   }
   OS << "]";
@@ -118,12 +125,15 @@ void printHotspots(const Hotspots &H, const trace::InstructionProfile &P, const 
      << (P.FromWaveRows ? "the wave files" : "code.json") << ")\n";
   OS << "total: " << H.Total.Cycles << " cycles, " << H.Total.Stall << " stall, "
      << H.Total.Idle << " idle, " << H.Total.Executions << " instructions executed\n";
+  if (H.BySamples)
+    OS << "PC samples: " << H.TotalSamples.Issued << " issued, " << H.TotalSamples.Stalled
+       << " stalled (no cycles in the capture: rows ranked and shared by samples)\n";
   if (Map) {
     size_t Placed = 0, Executed = 0;
     for (const Function &F : Map->module().functions())
       Placed += Map->placement(F).has_value();
     for (const InstructionRow &R : H.Instructions)
-      Executed += R.Profile->Counts.Executions != 0;
+      Executed += R.Profile->Counts.Executions || H.weight(R.Profile->Counts, R.Profile->Samples);
     OS << "source: " << sys::path::filename(Map->path()) << ": " << Placed << " of "
        << Map->module().functions().size() << " functions placed, "
        << Executed - H.Unmapped.size() << " of " << Executed
@@ -136,9 +146,9 @@ void printHotspots(const Hotspots &H, const trace::InstructionProfile &P, const 
         OS << " and " << H.Unmapped.size() - 8 << " more";
       OS << "\n";
     }
-    groupTable(OS, "functions", H.Functions, H.Total, Map, Opts.Top);
-    groupTable(OS, "loops", H.Loops, H.Total, Map, Opts.Top);
-    groupTable(OS, "blocks", H.Blocks, H.Total, Map, Opts.Top);
+    groupTable(OS, "functions", H.Functions, H, Map, Opts.Top);
+    groupTable(OS, "loops", H.Loops, H, Map, Opts.Top);
+    groupTable(OS, "blocks", H.Blocks, H, Map, Opts.Top);
   }
 
   OS << "\ninstructions";
@@ -152,7 +162,7 @@ void printHotspots(const Hotspots &H, const trace::InstructionProfile &P, const 
   OS << format("  %-8s %-14s", "category", Map ? "line" : "address") << "instruction\n";
   for (const InstructionRow &R : ArrayRef(H.Instructions).take_front(shown(H.Instructions.size(), Opts.Top))) {
     const trace::ProfiledInstruction &PI = *R.Profile;
-    countColumns(OS, PI.Counts, H.Total);
+    countColumns(OS, PI.Counts, PI.Samples, H);
     OS << format(" %11llu", (unsigned long long)PI.Counts.Executions);
     if (P.HasSamples)
       OS << format(" %8llu %8llu", (unsigned long long)PI.Samples.Issued,
@@ -176,7 +186,7 @@ void printHotspotsJson(const Hotspots &H, const trace::InstructionProfile &P,
   OS << "{\"capture\":{\"dispatches\":" << P.Dispatches << ",\"wave_files\":" << P.WaveFiles
      << ",\"rows\":" << P.Rows << ",\"counts_from\":\""
      << (P.FromWaveRows ? "wave files" : "code.json") << "\"},\n\"total\":{";
-  writeCounts(OS, H.Total, H.Total);
+  writeCounts(OS, H.Total, H.TotalSamples, H);
   OS << "}";
   if (Map) {
     OS << ",\n\"source\":{\"file\":";
@@ -192,9 +202,9 @@ void printHotspotsJson(const Hotspots &H, const trace::InstructionProfile &P,
         OS << ",\"by\":\"" << (Pl->ByLabel ? "label" : "mnemonics") << "\"}";
       }
     OS << "]}";
-    writeGroups(OS, "functions", H.Functions, H.Total);
-    writeGroups(OS, "loops", H.Loops, H.Total);
-    writeGroups(OS, "blocks", H.Blocks, H.Total);
+    writeGroups(OS, "functions", H.Functions, H);
+    writeGroups(OS, "loops", H.Loops, H);
+    writeGroups(OS, "blocks", H.Blocks, H);
   }
   OS << ",\n\"instructions\":[";
   ListSeparator Sep(",\n");
@@ -213,8 +223,8 @@ void printHotspotsJson(const Hotspots &H, const trace::InstructionProfile &P,
       trace::writeJsonString(OS, R.Inst ? R.Inst->parent()->name() : R.PaddingOf->name());
     }
     OS << ",\"category\":\"" << trace::categoryName(PI.Category) << "\",";
-    writeCounts(OS, PI.Counts, H.Total);
-    if (P.HasSamples)
+    writeCounts(OS, PI.Counts, PI.Samples, H);
+    if (P.HasSamples && !H.BySamples)
       OS << ",\"issued_samples\":" << PI.Samples.Issued
          << ",\"stalled_samples\":" << PI.Samples.Stalled;
     OS << "}";
@@ -238,24 +248,28 @@ void printHotspotsJson(const Hotspots &H, const trace::InstructionProfile &P,
 void printAnnotatedSource(const Hotspots &H, const SourceMap &Map, raw_ostream &OS) {
   const unsigned BarWidth = 20;
   for (const GroupRow &Fn : H.Functions) {
-    std::map<unsigned, InstructionCounts> ByLine;
+    std::map<unsigned, std::pair<InstructionCounts, SampleCounts>> ByLine;
     unsigned Last = Fn.Line;
     for (const BasicBlock &BB : Fn.Parent->blocks()) {
       auto Pad = H.PaddingOf.find(&BB);
-      if (Pad != H.PaddingOf.end())
-        ByLine[lineOfBlock(BB)] += Pad->second;
+      if (Pad != H.PaddingOf.end()) {
+        ByLine[lineOfBlock(BB)].first += Pad->second.first;
+        ByLine[lineOfBlock(BB)].second += Pad->second.second;
+      }
       for (const Instruction &I : BB.instructions()) {
         unsigned L = I.location().Line;
         Last = std::max(Last, L);
-        if (const trace::ProfiledInstruction *P = H.ProfileOf.lookup(&I))
-          ByLine[L] += P->Counts;
+        if (const trace::ProfiledInstruction *P = H.ProfileOf.lookup(&I)) {
+          ByLine[L].first += P->Counts;
+          ByLine[L].second += P->Samples;
+        }
       }
     }
     uint64_t MaxStall = 0;
     for (auto &[L, C] : ByLine)
-      MaxStall = std::max(MaxStall, C.Stall);
+      MaxStall = std::max(MaxStall, C.first.Stall);
     OS << "\n" << Fn.Name << " (" << sys::path::filename(Map.path()) << ":" << Fn.Line << "-"
-       << Last << "): " << Fn.Counts.Cycles << " cycles, " << percent(Fn.Counts.Cycles, H.Total)
+       << Last << "): " << Fn.Counts.Cycles << " cycles, " << percent(H, Fn.Counts, Fn.Samples)
        << "\n";
     OS << format("%10s %7s %9s  %-*s %6s  ", "cycles", "share", "stall", BarWidth, "stall bar",
                  "line")
@@ -265,10 +279,11 @@ void printAnnotatedSource(const Hotspots &H, const SourceMap &Map, raw_ostream &
       if (It == ByLine.end()) {
         OS << format("%10s %7s %9s  %-*s %6u  ", "", "", "", BarWidth, "", L);
       } else {
-        const InstructionCounts &C = It->second;
+        const InstructionCounts &C = It->second.first;
         unsigned Bar = MaxStall ? unsigned((C.Stall * BarWidth + MaxStall - 1) / MaxStall) : 0;
         OS << format("%10llu %7s %9llu  %-*s %6u  ", (unsigned long long)C.Cycles,
-                     percent(C.Cycles, H.Total).c_str(), (unsigned long long)C.Stall, BarWidth,
+                     percent(H, C, It->second.second).c_str(), (unsigned long long)C.Stall,
+                     BarWidth,
                      std::string(Bar, '#').c_str(), L);
       }
       OS << Map.lines()[L - 1] << "\n";

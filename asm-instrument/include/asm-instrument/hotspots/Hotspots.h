@@ -44,15 +44,25 @@ struct GroupRow {
   unsigned Depth = 0; ///< Loops: nesting depth from 1.
   uint64_t Executions = 0;
   trace::InstructionCounts Counts;
+  trace::SampleCounts Samples;
 };
 
 struct Hotspots {
   trace::InstructionCounts Total;
+  trace::SampleCounts TotalSamples;
+  /// A PC-sampling capture: no cycles, only samples; rows are ranked and
+  /// shared by samples (issued + stalled).
+  bool BySamples = false;
+  /// What rows are ranked by: cycles, or samples when BySamples.
+  uint64_t weight(const trace::InstructionCounts &C, const trace::SampleCounts &S) const {
+    return BySamples ? S.Issued + S.Stalled : C.Cycles;
+  }
   std::vector<InstructionRow> Instructions; ///< Largest cycles first.
   std::vector<GroupRow> Functions, Loops, Blocks;
   llvm::DenseMap<const Instruction *, const trace::ProfiledInstruction *> ProfileOf;
   /// Executed alignment padding, summed per block it aligns.
-  llvm::DenseMap<const BasicBlock *, trace::InstructionCounts> PaddingOf;
+  llvm::DenseMap<const BasicBlock *, std::pair<trace::InstructionCounts, trace::SampleCounts>>
+      PaddingOf;
   /// Executed instructions the source does not account for.
   std::vector<const trace::ProfiledInstruction *> Unmapped;
   bool HasSource = false;
