@@ -4,6 +4,7 @@
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
+#include <numeric>
 
 using namespace llvm;
 
@@ -43,19 +44,17 @@ constexpr int Entry = -1;
 
 /// What one instruction saw in one order: the versions of what it reads and
 /// overwrites (the writing instruction, old-order index, or Entry), the
-/// fences before it, and the earlier accesses it conflicts with.
+/// fences before it, and the versions of its address registers.
 struct Observation {
   std::vector<std::pair<unsigned, int>> Read, Overwritten;
   unsigned FencesBefore = 0;
-  std::array<std::vector<unsigned>, NumMemorySpaces> ConflictsAfter;
+  std::vector<int> AddressVersions;
 };
 
 std::vector<Observation> execute(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> Order,
                                  unsigned NumUnits, std::vector<int> &Final) {
   std::vector<Observation> Seen(Effects.size());
   std::vector<int> Version(NumUnits, Entry);
-  std::vector<std::vector<int>> AddressVersions(Effects.size());
-  std::array<std::vector<unsigned>, NumMemorySpaces> Accesses;
   unsigned Fences = 0;
   for (unsigned K : Order) {
     const InstructionEffects &E = Effects[K];
@@ -67,23 +66,37 @@ std::vector<Observation> execute(ArrayRef<InstructionEffects> Effects, ArrayRef<
     O.FencesBefore = Fences;
     if (E.Location)
       for (unsigned U : E.Location->AddressUnits)
-        AddressVersions[K].push_back(Version[U]);
-    for (unsigned S = 0; S != NumMemorySpaces; ++S) {
-      if (!E.Memory[S].any())
-        continue;
-      for (unsigned Earlier : Accesses[S])
-        if (memoryConflict(Effects[Earlier], E, MemorySpace(S),
-                           AddressVersions[Earlier] == AddressVersions[K]))
-          O.ConflictsAfter[S].push_back(Earlier);
-      llvm::sort(O.ConflictsAfter[S]);
-      Accesses[S].push_back(K);
-    }
+        O.AddressVersions.push_back(Version[U]);
     for (unsigned U : E.Writes.set_bits())
       Version[U] = int(K);
     Fences += E.Fence;
   }
   Final = std::move(Version);
   return Seen;
+}
+
+/// A pair of accesses that conflict and that \p Order puts the other way
+/// round than the old order: (the one now earlier, the other).
+std::optional<std::pair<unsigned, unsigned>>
+reversedConflict(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> Order,
+                 ArrayRef<Observation> Seen, MemorySpace &Space) {
+  std::array<std::vector<unsigned>, NumMemorySpaces> Accesses;
+  for (unsigned K : Order)
+    for (unsigned S = 0; S != NumMemorySpaces; ++S) {
+      if (!Effects[K].Memory[S].any())
+        continue;
+      // Only pairs whose order changed can be wrong: an earlier access with
+      // a larger old index.
+      for (unsigned Earlier : Accesses[S])
+        if (Earlier > K &&
+            memoryConflict(Effects[Earlier], Effects[K], MemorySpace(S),
+                           Seen[Earlier].AddressVersions == Seen[K].AddressVersions)) {
+          Space = MemorySpace(S);
+          return std::make_pair(Earlier, K);
+        }
+      Accesses[S].push_back(K);
+    }
+  return std::nullopt;
 }
 
 std::string versionName(int V, function_ref<std::string(unsigned)> Text) {
@@ -138,22 +151,14 @@ findScheduleViolation(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> N
       return ScheduleViolation{K, "crosses a fence (" + Twine(B.FencesBefore).str() +
                                       " fences before it instead of " +
                                       Twine(A.FencesBefore).str() + ")"};
-    for (unsigned S = 0; S != NumMemorySpaces; ++S)
-      if (A.ConflictsAfter[S] != B.ConflictsAfter[S]) {
-        auto Missing = [](ArrayRef<unsigned> From, ArrayRef<unsigned> In) -> std::optional<unsigned> {
-          for (unsigned X : From)
-            if (!is_contained(In, X))
-              return X;
-          return std::nullopt;
-        };
-        std::optional<unsigned> Other = Missing(A.ConflictsAfter[S], B.ConflictsAfter[S]);
-        if (!Other)
-          Other = Missing(B.ConflictsAfter[S], A.ConflictsAfter[S]);
-        return ScheduleViolation{K, ("changes its " + memorySpaceName(MemorySpace(S)) +
-                                     " memory order with '" + Text(*Other) + "'")
-                                        .str()};
-      }
   }
+  // Register versions agree, so do the address registers' versions: the
+  // new order's conflicts are the old order's.
+  MemorySpace Space;
+  if (auto Pair = reversedConflict(Effects, NewOrder, New, Space))
+    return ScheduleViolation{Pair->first, ("changes its " + memorySpaceName(Space) +
+                                           " memory order with '" + Text(Pair->second) + "'")
+                                              .str()};
   for (unsigned U = 0; U != OldFinal.size(); ++U)
     if (OldFinal[U] != NewFinal[U]) {
       BitVector Unit = RU.none();

@@ -4,6 +4,7 @@
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/transforms/RegionReorder.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
+#include <numeric>
 
 using namespace llvm;
 

@@ -10,11 +10,11 @@
 //     writes (a write under a partial EXEC keeps the other lanes of the old
 //     value, so the order of the writes of a unit is kept too). The final
 //     versions of the region follow and are compared as well.
-//   - Memory, per address space: for every instruction, the set of earlier
-//     accesses it conflicts with (memoryConflict of InstructionEffects.h,
-//     with the address registers' symbolic versions deciding whether two
-//     locations are comparable) must be the same: every may-aliasing pair
-//     with a write or an atomic keeps its order.
+//   - Memory, per address space: no two accesses that conflict
+//     (memoryConflict of InstructionEffects.h, with the address registers'
+//     symbolic versions deciding whether two locations are comparable) may
+//     be in the other order: every may-aliasing pair with a write or an
+//     atomic keeps its order.
 //   - Fences: each instruction has the same number of fences before it, so
 //     fences keep their order and nothing crosses one.
 //
