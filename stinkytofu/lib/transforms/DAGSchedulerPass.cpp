@@ -1,10 +1,12 @@
 //===- DAGSchedulerPass.cpp - List scheduling of each region --------------===//
 #include "stinkytofu/transforms/DAGSchedulerPass.h"
 #include "stinkytofu/analysis/BlockCycleModel.h"
+#include "stinkytofu/analysis/HazardAnalysis.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/transforms/RegionReorder.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include <numeric>
+#include <optional>
 
 using namespace llvm;
 
@@ -112,6 +114,22 @@ public:
     uint64_t Saved = 0;
     for (Function &F : M.functions()) {
       FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
+      // The hazard wait states a region needs cost cycles the timing model
+      // does not see (the hazard recognizer inserts them later).
+      std::optional<HazardAnalysis> Hazards;
+      if (F.hasValidCFG())
+        Hazards.emplace(F, HazardModel::of(M.target()));
+      auto HazardWaits = [&](const ScheduleRegion &Region) -> uint64_t {
+        if (!Hazards)
+          return 0;
+        Hazards->refresh(*Region.Block);
+        uint64_t Waits = 0;
+        for (const Instruction *I : Region.Insts) {
+          HazardNeeds Needs = Hazards->needs(*I);
+          Waits += Needs.States + Needs.Valus;
+        }
+        return Waits;
+      };
       for (unsigned R = 0; R != Deps.regions().size(); ++R) {
         const ScheduleRegion &Region = Deps.regions()[R];
         const DependenceDAG &DAG = Deps.dag(R);
@@ -120,16 +138,17 @@ public:
         std::vector<unsigned> Input(DAG.size());
         std::iota(Input.begin(), Input.end(), 0u);
         // The region's own estimate, memory results in issue order, must
-        // get better; then the block's must too.
+        // get better; then the block's must too, hazard wait states
+        // included.
         if (simulatedCycles(DAG, Order, Timing) >= simulatedCycles(DAG, Input, Timing))
           continue;
-        uint64_t Before = Timing.estimate(*Region.Block).Cycles;
+        uint64_t Before = Timing.estimate(*Region.Block).Cycles + HazardWaits(Region);
         Expected<bool> Moved = reorderRegion(Region, Order, Deps.effects());
         if (!Moved)
           return Moved.takeError();
         if (!*Moved)
           continue;
-        uint64_t After = Timing.estimate(*Region.Block).Cycles;
+        uint64_t After = Timing.estimate(*Region.Block).Cycles + HazardWaits(Region);
         if (After < Before) {
           ++Scheduled;
           Saved += Before - After;
@@ -138,6 +157,8 @@ public:
         // Not better: back to the input order.
         if (Expected<bool> Back = reorderRegion(Region, Input, Deps.effects()); !Back)
           return Back.takeError();
+        if (Hazards)
+          Hazards->refresh(*Region.Block);
       }
     }
     if (Stats)

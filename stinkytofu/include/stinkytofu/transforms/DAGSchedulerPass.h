@@ -10,7 +10,8 @@
 // input order. Memory results come back in issue order per address space
 // (as the counters the waits use count them). A region keeps its input
 // order unless that simulation of the region and the block's cycle
-// estimate (BlockCycleModel::estimate) both get better; a new order goes
+// estimate (BlockCycleModel::estimate, plus the hazard wait states the
+// region needs, HazardAnalysis) both get better; a new order goes
 // through reorderRegion, so the schedule validator proves it first.
 //
 // Waits and nops are fences while they are there: run it between the wait
