@@ -585,7 +585,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
 
 // Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
 // Move32, CrossLane, Barrier, CacheInvalidate, Clause, ReturningMessage,
-// LaneWrite.
+// LaneWrite, ProgramCounterRead.
 class InstRole<string role, list<string> mnemonics> {
   string Role = role;
   list<string> Mnemonics = mnemonics;
@@ -617,6 +617,9 @@ def Role_ReturningMessage : InstRole<"ReturningMessage", ["s_sendmsg_rtn_b32",
 // source operand, but no data dependency on its previous writer.
 def Role_LaneWrite  : InstRole<"LaneWrite", ["v_writelane_b32"]>;
 def Role_HwRegWrite : InstRole<"HwRegWrite", ["s_setreg_b32", "s_setreg_imm32_b32"]>;
+// Reads its own address, which MC lists as no operand: its result depends
+// on where it sits, so a reordering must not move it (analysis/InstructionEffects.h).
+def Role_ProgramCounterRead : InstRole<"ProgramCounterRead", ["s_getpc_b64", "s_get_pc_i64"]>;
 // A 32-bit copy: the destination gets the source's value.
 def Role_Move32     : InstRole<"Move32", ["s_mov_b32", "v_mov_b32", "v_mov_b32_e32",
                                           "v_mov_b32_e64"]>;

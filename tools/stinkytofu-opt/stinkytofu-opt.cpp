@@ -13,6 +13,7 @@
 #include "asm-instrument/sqtt/SQTTInstrumentPass.h"
 #include "stinkytofu/analysis/CycleStats.h"
 #include "stinkytofu/analysis/ModuleStats.h"
+#include "stinkytofu/analysis/ScheduleValidator.h"
 #include "stinkytofu/analysis/Verifier.h"
 #include "stinkytofu/emit/CodeObjectLinker.h"
 #include "stinkytofu/emit/ObjectEmitter.h"
@@ -220,6 +221,12 @@ struct ToolOptions {
                "wait states and ALU waits are errors, missing or too strong "
                "s_delay_alu warnings"),
       cl::cat(Category)};
+  cl::opt<bool> VerifySchedule{
+      "verify-schedule",
+      cl::desc("Check that the pipeline's reorderings compute what the input did "
+               "(the schedule validator, docs/scheduler.md): every kept instruction "
+               "reads the same register versions and memory order"),
+      cl::cat(Category)};
   cl::opt<bool> NoVerify{
       "no-verify",
       cl::desc("Do not prove a pipeline that changes code: no hazard repair added to "
@@ -244,7 +251,7 @@ const char *const ToolOptionNames[] = {
     "max-include-depth", "max-expanded-statements", "max-expression-depth",
     "max-literal-length", "max-file-number", "O", "vgpr-msb-mode", "NumWaves",
     "preserve-symbolic-regs", "preserve-comments", "verify-waitcnt", "warn-redundant-waitcnt",
-    "verify-hazards", "no-verify"};
+    "verify-hazards", "verify-schedule", "no-verify"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name);
@@ -502,11 +509,17 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
     else
       consumeError(Keys.takeError());
   }
+  std::optional<ScheduleSnapshot> InputSchedule;
+  if (Opt.VerifySchedule)
+    InputSchedule.emplace(M);
   AnalysisManager AM;
   if (Error E = PM.run(M, AM, *Scope)) {
     errs() << toString(std::move(E)) << "\n";
     return 1;
   }
+  if (InputSchedule)
+    if (Error E = InputSchedule->verify(M))
+      return fail(toString(std::move(E)));
   if (!Plan.ProofSpecs.empty()) {
     auto ReadInput = [&]() -> Expected<std::unique_ptr<Module>> {
       std::unique_ptr<MemoryBuffer> Text = std::move(InputCopy);

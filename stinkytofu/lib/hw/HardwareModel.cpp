@@ -201,6 +201,7 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
       .Case("Clause", InstRole::Clause)
       .Case("ReturningMessage", InstRole::ReturningMessage)
       .Case("LaneWrite", InstRole::LaneWrite)
+      .Case("ProgramCounterRead", InstRole::ProgramCounterRead)
       .Default(InstRole::None);
 }
 

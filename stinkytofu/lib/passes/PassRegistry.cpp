@@ -18,6 +18,8 @@
 #include "stinkytofu/transforms/PeepholeOptimizationPass.h"
 #include "stinkytofu/transforms/RedundantMovEliminationPass.h"
 #include "stinkytofu/transforms/RemoveDscntPass.h"
+#include "stinkytofu/transforms/ScrambleSchedulePass.h"
+#include "stinkytofu/transforms/DAGSchedulerPass.h"
 #include "stinkytofu/transforms/RemoveInstructionPass.h"
 #include "stinkytofu/transforms/InsertWaitAluPass.h"
 #include "stinkytofu/transforms/RemoveWaitAluPass.h"

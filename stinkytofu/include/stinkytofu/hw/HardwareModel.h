@@ -86,6 +86,7 @@ enum class InstRole : uint8_t {
   Clause,     ///< s_clause: groups the memory instructions after it
   ReturningMessage, ///< s_sendmsg_rtn_*: waits for every VALU result first
   LaneWrite,  ///< v_writelane_b32: its tied destination is not a data source
+  ProgramCounterRead, ///< s_getpc_b64: its result depends on its address
 };
 
 /// A memory wait counter: MC's name for it in wait syntax ("vmcnt",

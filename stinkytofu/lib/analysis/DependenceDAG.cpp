@@ -1,0 +1,190 @@
+//===- DependenceDAG.cpp - Which instructions of a region must keep their order -===//
+#include "stinkytofu/analysis/DependenceDAG.h"
+#include "stinkytofu/analysis/BlockCycleModel.h"
+#include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+AnalysisKey DependenceDAGAnalysis::Key;
+
+StringRef depKindName(DepKind K) {
+  switch (K) {
+  case DepKind::Data:
+    return "data";
+  case DepKind::Anti:
+    return "anti";
+  case DepKind::Output:
+    return "output";
+  case DepKind::Memory:
+    return "memory";
+  case DepKind::Order:
+    return "order";
+  }
+  return "?";
+}
+
+std::vector<ScheduleRegion> scheduleRegions(Function &F) {
+  std::vector<ScheduleRegion> Regions;
+  for (BasicBlock &BB : F.blocks()) {
+    ScheduleRegion Current{&BB, {}};
+    for (BlockItem &Item : BB.items()) {
+      if (auto *I = dyn_cast<Instruction>(&Item)) {
+        Current.Insts.push_back(I);
+        continue;
+      }
+      if (!Current.Insts.empty())
+        Regions.push_back(std::move(Current));
+      Current = ScheduleRegion{&BB, {}};
+    }
+    if (!Current.Insts.empty())
+      Regions.push_back(std::move(Current));
+  }
+  return Regions;
+}
+
+namespace {
+
+/// Per register unit: the node that wrote it last and the nodes that read
+/// that value since.
+struct UnitState {
+  int LastWriter = -1;
+  SmallVector<unsigned, 4> Readers;
+};
+
+} // namespace
+
+DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &EM,
+                             const BlockCycleModel *Timing)
+    : Insts(Region.begin(), Region.end()) {
+  const unsigned N = Insts.size();
+  Effects.reserve(N);
+  for (Instruction *I : Insts) {
+    Effects.push_back(EM.effectsOf(*I));
+    Latencies.push_back(Timing ? std::max(1u, Timing->timesOf(*I).Latency) : 1u);
+  }
+  Preds.resize(N);
+  Succs.resize(N);
+
+  std::vector<UnitState> Units(EM.units().numUnits());
+  // The address-register values each node's location was computed from:
+  // the last writer of each address unit when it issued.
+  std::vector<std::vector<int>> AddressVersions(N);
+  std::array<std::vector<unsigned>, NumMemorySpaces> Accesses;
+  std::vector<unsigned> SinceFence;
+  int LastFence = -1;
+
+  for (unsigned To = 0; To != N; ++To) {
+    const InstructionEffects &E = Effects[To];
+    if (E.Location)
+      for (unsigned U : E.Location->AddressUnits)
+        AddressVersions[To].push_back(Units[U].LastWriter);
+    for (unsigned U : E.Reads.set_bits())
+      if (Units[U].LastWriter >= 0)
+        addEdge(Units[U].LastWriter, To, DepKind::Data, Latencies[Units[U].LastWriter]);
+    for (unsigned U : E.Writes.set_bits()) {
+      UnitState &S = Units[U];
+      if (S.LastWriter >= 0)
+        addEdge(S.LastWriter, To, DepKind::Output, 1);
+      for (unsigned R : S.Readers)
+        if (R != To)
+          addEdge(R, To, DepKind::Anti, 1);
+      S.Readers.clear();
+    }
+    for (unsigned U : E.Reads.set_bits())
+      if (!E.Writes.test(U))
+        Units[U].Readers.push_back(To);
+    for (unsigned U : E.Writes.set_bits())
+      Units[U].LastWriter = To;
+
+    for (unsigned S = 0; S != NumMemorySpaces; ++S) {
+      if (!E.Memory[S].any())
+        continue;
+      for (unsigned From : Accesses[S]) {
+        bool SameAddress = AddressVersions[From] == AddressVersions[To];
+        if (memoryConflict(Effects[From], E, MemorySpace(S), SameAddress))
+          addEdge(From, To, DepKind::Memory, 1);
+      }
+      Accesses[S].push_back(To);
+    }
+
+    if (E.Fence) {
+      for (unsigned From : SinceFence)
+        addEdge(From, To, DepKind::Order, 1);
+      if (LastFence >= 0)
+        addEdge(LastFence, To, DepKind::Order, 1);
+      SinceFence.clear();
+      LastFence = To;
+      // Everything before the fence is ordered through it.
+      for (auto &List : Accesses)
+        List.clear();
+    } else {
+      if (LastFence >= 0)
+        addEdge(LastFence, To, DepKind::Order, 1);
+      SinceFence.push_back(To);
+    }
+  }
+
+  Heights.assign(N, 0);
+  for (unsigned Node = N; Node-- > 0;) {
+    unsigned Height = Latencies[Node];
+    for (unsigned EdgeIdx : Succs[Node]) {
+      const DepEdge &Edge = Edges[EdgeIdx];
+      Height = std::max(Height, Edge.Latency + Heights[Edge.To]);
+    }
+    Heights[Node] = Height;
+  }
+}
+
+void DependenceDAG::addEdge(unsigned From, unsigned To, DepKind Kind, unsigned Latency) {
+  // Edges into To are added while To is the newest node, so a repeated
+  // pair is among its last few predecessors.
+  for (unsigned EdgeIdx : Preds[To]) {
+    DepEdge &Edge = Edges[EdgeIdx];
+    if (Edge.From != From)
+      continue;
+    if (Kind < Edge.Kind)
+      Edge.Kind = Kind;
+    Edge.Latency = std::max(Edge.Latency, Latency);
+    return;
+  }
+  Preds[To].push_back(Edges.size());
+  Succs[From].push_back(Edges.size());
+  Edges.push_back(DepEdge{From, To, Kind, Latency});
+}
+
+const DepEdge *DependenceDAG::edge(unsigned From, unsigned To) const {
+  for (unsigned EdgeIdx : Preds[To])
+    if (Edges[EdgeIdx].From == From)
+      return &Edges[EdgeIdx];
+  return nullptr;
+}
+
+bool DependenceDAG::isTopologicalOrder(ArrayRef<unsigned> Order) const {
+  if (Order.size() != size())
+    return false;
+  std::vector<int> Position(size(), -1);
+  for (unsigned K = 0; K != Order.size(); ++K) {
+    if (Order[K] >= size() || Position[Order[K]] >= 0)
+      return false;
+    Position[Order[K]] = K;
+  }
+  return all_of(Edges, [&](const DepEdge &E) { return Position[E.From] < Position[E.To]; });
+}
+
+FunctionDependences::FunctionDependences(Function &F)
+    : EM(std::make_unique<EffectModel>(F.parent()->target())),
+      Timing(std::make_unique<BlockCycleModel>(*F.parent())), Regions(scheduleRegions(F)) {
+  for (const ScheduleRegion &R : Regions)
+    DAGs.push_back(std::make_unique<DependenceDAG>(R.Insts, *EM, Timing.get()));
+}
+FunctionDependences::FunctionDependences(FunctionDependences &&) = default;
+FunctionDependences::~FunctionDependences() = default;
+
+DependenceDAGAnalysis::Result DependenceDAGAnalysis::run(Function &F, AnalysisManager &) {
+  return FunctionDependences(F);
+}
+
+} // namespace stinkytofu
