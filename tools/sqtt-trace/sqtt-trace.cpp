@@ -25,6 +25,7 @@
 #include "asm-instrument/trace/PerfettoWriter.h"
 #include "asm-instrument/trace/ScopeSummary.h"
 #include "asm-instrument/trace/StackProfile.h"
+#include "asm-instrument/trace/InstructionLanes.h"
 #include "asm-instrument/trace/InstructionProfile.h"
 #include "asm-instrument/trace/TraceReader.h"
 #include "stinkytofu/support/PendingOutputs.h"
@@ -193,8 +194,17 @@ Error decode(raw_ostream &OS, const ReadOptions &Options, Diagnostics &Diags) {
     Sink = std::move(M);
   }
 
-  if (Error E = readTrace(Input, Options, *Sink, Diags))
+  // Without markers the timelines and flame graphs are of instruction
+  // categories, from the wave files.
+  Expected<bool> Markers = hasMarkerRecords(Input);
+  if (!Markers)
+    return Markers.takeError();
+  if (!*Markers && (FlameCmd || PerfettoCmd)) {
+    if (Error E = readInstructionLanes(Input, Options, *Sink, Diags))
+      return E;
+  } else if (Error E = readTrace(Input, Options, *Sink, Diags)) {
     return E;
+  }
   if (Finish)
     Finish();
   return Error::success();

@@ -32,6 +32,8 @@ static char classLetter(MarkerClass C) {
     return 'U';
   case MarkerClass::Point:
     return 'P';
+  case MarkerClass::Instruction:
+    return 'I';
   case MarkerClass::Unknown:
     break;
   }

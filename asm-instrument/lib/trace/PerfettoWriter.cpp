@@ -15,6 +15,8 @@ static StringRef categoryOf(MarkerClass C) {
     return "sqtt.user";
   case MarkerClass::Point:
     return "sqtt.point";
+  case MarkerClass::Instruction:
+    return "sqtt.instruction";
   case MarkerClass::Unknown:
     break;
   }

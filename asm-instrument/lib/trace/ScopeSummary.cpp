@@ -16,6 +16,8 @@ static StringRef className(MarkerClass C) {
     return "user";
   case MarkerClass::Point:
     return "point";
+  case MarkerClass::Instruction:
+    return "instruction";
   case MarkerClass::Unknown:
     break;
   }

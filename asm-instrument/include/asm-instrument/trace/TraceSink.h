@@ -37,7 +37,9 @@ struct WaveInfo {
 };
 
 /// What a marker id names, from the funcmap.
-enum class MarkerClass : uint8_t { Function, UserScope, Point, Unknown };
+/// Instruction: a lane of an instruction category in a capture without
+/// markers (InstructionLanes.h), not a marker.
+enum class MarkerClass : uint8_t { Function, UserScope, Point, Unknown, Instruction };
 
 struct ScopeFrame {
   uint32_t Id = 0;
