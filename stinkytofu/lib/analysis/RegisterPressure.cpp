@@ -118,14 +118,15 @@ constexpr unsigned EntryVGPRs = 3;
 
 void RegisterPressure::findValueless(const Function &F) {
   const RegisterUnits &RU = Live->units();
-  if (!F.isEntry() || F.blocks().empty())
+  if (!F.isEntry() || F.blocks().empty() || Parked.empty())
     return;
   BitVector NoValue = RU.none();
-  Map.setFrom(NoValue, PressureFile::VGPR, EntryVGPRs);
-  Map.setFrom(NoValue, PressureFile::AGPR, 0);
+  for (const ParkedLanes &P : Parked)
+    if (P.VGPR >= EntryVGPRs)
+      Map.set(NoValue, PressureFile::VGPR, P.VGPR);
   const BasicBlock &Entry = *F.blocks().begin();
   if (!Live->liveIn(Entry).anyCommon(NoValue))
-    return; // the common case: nothing read before it is written
+    return; // the common case: no lane write, or a register written first
   // Forward: the units some path from the entry has written (its own
   // writes included at the end of a block).
   DenseMap<const BasicBlock *, BitVector> WrittenIn, Writes;
@@ -222,6 +223,7 @@ void RegisterPressure::findParkedLanes(const Function &F) {
 
 RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live.units()) {
   const Function &F = Live.function();
+  findParkedLanes(F);
   findValueless(F);
   // The registers the function's own operands name (a call's callee and an
   // opaque instruction's unknown effect excluded).
@@ -246,7 +248,6 @@ RegisterPressure::RegisterPressure(const Liveness &Live) : Live(&Live), Map(Live
     FunctionMax.maxWith(Block);
   }
   Highest = Map.highest(Accessed);
-  findParkedLanes(F);
   for (const BasicBlock &BB : F.blocks())
     for (const Instruction &I : BB.instructions()) {
       const PressureCounts &C = AtInst[&I];

@@ -51,10 +51,10 @@ const Loop *hottestLoop(const LoopInfo &LI, const RegisterPressure &P) {
   return Hot;
 }
 
-/// What the kernel must give up for one more wave: the resource, the most
-/// it may hold (registers, or LDS bytes per workgroup) and how much less
-/// that is; for registers, which ones and the lines where most of them are
-/// live. None at the wave slots or when the workgroup size alone limits.
+/// What the kernel must give up for one more wave, for one resource: the
+/// most it may hold (registers, or LDS bytes per workgroup) and how much
+/// less that is; for registers, which ones and the lines where most of
+/// them are live.
 struct NextWave {
   OccupancyLimit Resource;
   unsigned AtMost, Free;
@@ -80,11 +80,16 @@ SmallVector<PressureFile, 2> limitingVectorFiles(const HardwareModel &HW,
   return {PressureFile::VGPR};
 }
 
-std::optional<NextWave> nextWave(const RegisterPressure &P, const KernelAllocation &A,
-                                 const OccupancyEstimate &E) {
+/// What to give up for one more wave: every resource that allows fewer,
+/// the limiting one first. None at the wave slots, or when the workgroup
+/// size alone (or a resource at any amount) does not allow it.
+std::vector<NextWave> nextWave(const RegisterPressure &P, const KernelAllocation &A,
+                               const OccupancyEstimate &E) {
   const HardwareModel &HW = P.liveness().units().target().hardware();
   const KernelResources &R = A.Resources;
   unsigned Target = E.waves() + 1;
+  if (Target > E.MaxWaves || E.ByWorkgroup < Target)
+    return {};
   auto WithLines = [&](NextWave N, ArrayRef<PressureFile> Files) {
     for (PressureFile F : Files)
       for (const Instruction *I : P.maxPoints(F))
@@ -93,26 +98,29 @@ std::optional<NextWave> nextWave(const RegisterPressure &P, const KernelAllocati
     N.MaxLines.erase(std::unique(N.MaxLines.begin(), N.MaxLines.end()), N.MaxLines.end());
     return N;
   };
-  switch (E.limitedBy()) {
-  case OccupancyLimit::VGPR:
-    if (unsigned Most = vgprsForWaves(HW, Target, R.Wave64)) {
-      SmallVector<PressureFile, 2> Files = limitingVectorFiles(HW, P, A);
-      StringRef Names = Files.size() == 2 ? "vgpr+agpr" : pressureFileName(Files.front());
-      return WithLines({OccupancyLimit::VGPR, Most, R.VGPRs - Most, Names, {}}, Files);
-    }
-    return std::nullopt;
-  case OccupancyLimit::SGPR:
-    if (unsigned Most = sgprsForWaves(HW, Target); Most && Most != ~0u)
-      return WithLines({OccupancyLimit::SGPR, Most, R.SGPRs - Most, "sgpr", {}},
-                       {PressureFile::SGPR});
-    return std::nullopt;
-  case OccupancyLimit::LDS:
-    if (std::optional<unsigned> Most = ldsForWaves(HW, R, Target))
-      return NextWave{OccupancyLimit::LDS, *Most, R.LdsBytes - *Most, "", {}};
-    return std::nullopt;
-  default:
-    return std::nullopt;
+  std::vector<NextWave> Needed;
+  if (E.ByVGPRs < Target) {
+    unsigned Most = vgprsForWaves(HW, Target, R.Wave64);
+    if (!Most)
+      return {};
+    SmallVector<PressureFile, 2> Files = limitingVectorFiles(HW, P, A);
+    StringRef Names = Files.size() == 2 ? "vgpr+agpr" : pressureFileName(Files.front());
+    Needed.push_back(WithLines({OccupancyLimit::VGPR, Most, R.VGPRs - Most, Names, {}}, Files));
   }
+  if (E.BySGPRs < Target) {
+    unsigned Most = sgprsForWaves(HW, Target);
+    if (!Most || Most == ~0u)
+      return {};
+    Needed.push_back(
+        WithLines({OccupancyLimit::SGPR, Most, R.SGPRs - Most, "sgpr", {}}, {PressureFile::SGPR}));
+  }
+  if (E.ByLDS < Target) {
+    std::optional<unsigned> Most = ldsForWaves(HW, R, Target);
+    if (!Most)
+      return {};
+    Needed.push_back(NextWave{OccupancyLimit::LDS, *Most, R.LdsBytes - *Most, "", {}});
+  }
+  return Needed;
 }
 
 /// "11, 17, 20" (at most 8 lines, then how many more).
@@ -124,6 +132,22 @@ std::string lineList(ArrayRef<unsigned> Lines) {
     OS << (I ? ", " : "") << Lines[I];
   if (Lines.size() > Shown)
     OS << " and " << Lines.size() - Shown << " more";
+  return Text;
+}
+
+/// "at most 84 vgprs allocated (free 31; the most live at lines 7, 9)",
+/// "at most 13107 bytes of LDS per workgroup (free 3277)".
+std::string describe(const NextWave &N) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "at most " << N.AtMost << " ";
+  if (N.Resource == OccupancyLimit::LDS) {
+    OS << "bytes of LDS per workgroup (free " << N.Free << ")";
+    return Text;
+  }
+  OS << (N.Registers == "vgpr+agpr" ? "vgprs and agprs" : (N.Registers + "s").str())
+     << " allocated (free " << N.Free << "; the most live at lines " << lineList(N.MaxLines)
+     << ")";
   return Text;
 }
 
@@ -266,18 +290,9 @@ void printOccupancy(raw_ostream &OS, const RegisterPressure &P, const KernelAllo
      << "  waves per SIMD: " << E.waves() << " of " << E.MaxWaves << ", limited by "
      << occupancyLimitName(E.limitedBy()) << "; by registers alone: " << E.byRegisters()
      << "\n";
-  std::optional<NextWave> N = nextWave(P, A, E);
-  if (!N)
-    return;
-  if (N->Resource == OccupancyLimit::LDS) {
-    OS << "  one more wave: at most " << N->AtMost << " bytes of LDS per workgroup (free "
-       << N->Free << ")\n";
-    return;
-  }
-  OS << "  one more wave: at most " << N->AtMost << " "
-     << (N->Registers == "vgpr+agpr" ? "vgprs and agprs" : (N->Registers + "s").str())
-     << " allocated (free " << N->Free << "; the most live at lines "
-     << lineList(N->MaxLines) << ")\n";
+  std::vector<NextWave> Needed = nextWave(P, A, E);
+  for (size_t I = 0; I < Needed.size(); ++I)
+    OS << (I ? "                 and " : "  one more wave: ") << describe(Needed[I]) << "\n";
 }
 
 json::Object counts(const PressureCounts &C) {
@@ -338,17 +353,30 @@ json::Object kernelJSON(const RegisterPressure &P, const LoopInfo &LI,
   O["loops"] = std::move(Loops);
   const Loop *Hot = hottestLoop(LI, P);
   O["hottest_loop"] = Hot ? json::Value(Hot->header()->name()) : json::Value(nullptr);
-  if (std::optional<NextWave> N = nextWave(P, A, E)) {
-    json::Object J{{"resource", occupancyLimitName(N->Resource)},
-                   {"allocate_at_most", N->AtMost},
-                   {"free", N->Free}};
-    if (!N->Registers.empty()) {
-      J["registers"] = N->Registers;
-      J["max_lines"] = json::Array(N->MaxLines);
+  // The first resource to free; "and" the others that must go too.
+  std::vector<NextWave> Needed = nextWave(P, A, E);
+  auto NeededJSON = [](const NextWave &N) {
+    json::Object J{{"resource", occupancyLimitName(N.Resource)},
+                   {"allocate_at_most", N.AtMost},
+                   {"free", N.Free}};
+    if (!N.Registers.empty()) {
+      J["registers"] = N.Registers;
+      J["max_lines"] = json::Array(N.MaxLines);
     }
-    O["next_wave"] = std::move(J);
-  } else
+    return J;
+  };
+  if (Needed.empty()) {
     O["next_wave"] = nullptr;
+  } else {
+    json::Object First = NeededJSON(Needed.front());
+    if (Needed.size() > 1) {
+      json::Array And;
+      for (size_t I = 1; I < Needed.size(); ++I)
+        And.push_back(NeededJSON(Needed[I]));
+      First["and"] = std::move(And);
+    }
+    O["next_wave"] = std::move(First);
+  }
   return O;
 }
 
@@ -389,8 +417,9 @@ PressurePlot kernelPlot(const RegisterPressure &P, const LoopInfo &LI,
     Plot.Loops.push_back(std::move(S));
   }
   Plot.AllocatedVGPRs = A.Resources.VGPRs;
-  if (std::optional<NextWave> N = nextWave(P, A, E); N && N->Resource == OccupancyLimit::VGPR)
-    Plot.NextWaveVGPRs = N->AtMost;
+  for (const NextWave &N : nextWave(P, A, E))
+    if (N.Resource == OccupancyLimit::VGPR)
+      Plot.NextWaveVGPRs = N.AtMost;
   unsigned MostLive = Plot.VectorLive.empty()
                          ? 0
                          : *std::max_element(Plot.VectorLive.begin(), Plot.VectorLive.end());

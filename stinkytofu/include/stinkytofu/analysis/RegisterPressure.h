@@ -19,13 +19,13 @@
 // callee-saved register it never writes holds its caller's value
 // untouched: no register of its own, as a register it never names.
 //
-// A vector register of a kernel that Liveness has live before any path
-// writes it holds no value there (v_writelane_b32 reads its destination,
-// whose other lanes are nobody's before the first lane is parked): it is
-// not counted until something writes it. So a VGPR that parks SGPRs in its
-// lanes counts from its first v_writelane_b32 to its last read (through a
-// whole loop that parks on every iteration); parkedLanes() lists them.
-// Only v0-v2 (the work-item IDs) hold values at a kernel's entry.
+// A VGPR of a kernel that v_writelane_b32 parks values in (an SGPR spill
+// to a lane) is live for Liveness from the kernel's entry: a lane write
+// reads the lanes it keeps. Until some path writes it, it holds nothing:
+// it is not counted there. So it counts from its first v_writelane_b32 to
+// its last read (through a whole loop that parks on every iteration);
+// parkedLanes() lists them. v0-v2 (the work-item IDs) hold values at a
+// kernel's entry and count as ever.
 //
 // Pressure is about values; the allocation (the highest register a kernel
 // names, what its descriptor reserves) is what occupancy depends on, since
@@ -82,10 +82,10 @@ public:
   }
   /// The highest index + 1 of a register of each file with a unit set.
   PressureCounts highest(const llvm::BitVector &Units) const;
-  /// Sets the units of registers [\p From, end) of file \p F in \p Units.
-  void setFrom(llvm::BitVector &Units, PressureFile F, unsigned From) const {
+  /// Sets the units of register \p Index of file \p F in \p Units.
+  void set(llvm::BitVector &Units, PressureFile F, unsigned Index) const {
     const std::vector<std::pair<unsigned, unsigned>> &Of = UnitsOf[unsigned(F)];
-    for (unsigned Index = From; Index < Of.size(); ++Index)
+    if (Index < Of.size())
       Units.set(Of[Index].first, Of[Index].second + 1);
   }
   /// Whether a unit of register \p Index of file \p F is set in \p Units.
@@ -189,8 +189,8 @@ private:
   llvm::DenseMap<const Instruction *, llvm::BitVector> Valueless;
   std::vector<ParkedLanes> Parked;
 
-  /// Fills Valueless, for a kernel reading a vector register before any
-  /// write.
+  /// Fills Valueless, for a kernel whose parked VGPRs are live before any
+  /// write (after findParkedLanes).
   void findValueless(const Function &F);
   /// Fills Parked.
   void findParkedLanes(const Function &F);
