@@ -1,4 +1,4 @@
-//===- sqtt-trace.cpp - Read SQTT marker traces from rocprofv3 --att output ===//
+//===- sqtt-trace.cpp - Read SQTT traces from rocprofv3 --att output ------===//
 //
 //   sqtt-trace summary    DIR [-o FILE] [--csv]
 //   sqtt-trace markers    DIR [-o FILE] [--csv]
@@ -7,9 +7,9 @@
 //   sqtt-trace memory     DIR [-o FILE] [--access-size N]
 //   filters (all above): --kernel REGEX --se N --cu N --simd N --wave N --wg N
 //                  --begin CYCLES --end CYCLES; --clock-rate-ghz F; --no-progress
-//   sqtt-trace hotspots   DIR [--source K.s] [--arch GFX] [--top N] [--annotate]
-//                             [--format text|json] [-o FILE]
-//   sqtt-trace model-check K.s DIR [--arch GFX] [--format text|json] [-o FILE]
+//   sqtt-trace hotspots   DIR [--source K.s] [--arch GFX] [--top N] [--annotate] [--json]
+//                             [-o FILE]
+//   sqtt-trace model-check K.s DIR [--arch GFX] [--json] [-o FILE]
 //
 // Wires options to the sqtt_trace library. Errors are
 // `sqtt-trace: error: FILE: reason`, exit code 1, and no output file: the
@@ -242,8 +242,9 @@ Error profile(raw_ostream &OS, Diagnostics &Diags) {
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   cl::HideUnrelatedOptions(Category);
-  cl::ParseCommandLineOptions(Argc, Argv, "SQTT marker traces: flame graphs, Perfetto "
-                                          "timelines, memory traces, marker tables\n");
+  cl::ParseCommandLineOptions(Argc, Argv, "SQTT traces: flame graphs, Perfetto timelines, "
+                                          "memory traces, marker tables, instruction "
+                                          "hotspots, the cycle estimate checked\n");
   if (HotspotsCmd || ModelCheckCmd) {
     PendingOutputs Out;
     Diagnostics Diags;
