@@ -154,12 +154,24 @@ Error Parser::event(ArrayRef<StringRef> W, std::vector<Event> &Into) {
     if (!A)
       return A.takeError();
     E.InstAddress = *A;
-    for (StringRef Word : W.drop_front(3))
+    for (StringRef Word : W.drop_front(3)) {
+      if (Word.consume_front("waits=")) {
+        SmallVector<StringRef, 4> Addrs;
+        Word.split(Addrs, ',');
+        for (StringRef A : Addrs) {
+          Expected<uint64_t> N = number(A);
+          if (!N)
+            return N.takeError();
+          E.WaitsFor.push_back(*N);
+        }
+        continue;
+      }
       if (!Word.contains('=')) {
         E.Category = categoryNumber(Word);
         if (E.Category < 0)
           return fail("unknown instruction category '" + Word + "'");
       }
+    }
     Expected<std::optional<uint64_t>> St = keyed(W.drop_front(3), "stall"),
                                       Du = keyed(W.drop_front(3), "dur");
     if (!St)

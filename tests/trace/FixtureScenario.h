@@ -28,11 +28,13 @@
 //     T packed value WORD delay=D a clock-packed header sampled at T,
 //                                 arriving at T + D (the code object's M:);
 //                                 WORD: the (id << 2) | flags part as is
-//     T inst [CO:]ADDR [CATEGORY] [stall=S] [dur=D]
+//     T inst [CO:]ADDR [CATEGORY] [stall=S] [dur=D] [waits=A,A...]
 //                                 a wave file row for the instruction at ADDR
 //                                 (in code object CO, else the first `code`
 //                                 row at ADDR); the category (SALU, VALU, ...)
-//                                 defaults to one from the mnemonic, dur to 4
+//                                 defaults to one from the mnemonic, dur to 4;
+//                                 waits=: a waitcnt row (once per wave) saying
+//                                 it waited for the instructions at A...
 //     repeat N PERIOD ... end     the enclosed events N times, PERIOD apart
 //
 // Instruction-level captures (no markers needed):
@@ -87,6 +89,7 @@ struct Event {
   uint32_t InstCodeObject = 0;
   uint64_t InstAddress = 0, Stall = 0, Duration = 4;
   int Category = -1; ///< -1: from the mnemonic.
+  std::vector<uint64_t> WaitsFor; ///< Inst: addresses its waitcnt row names.
 };
 
 /// Events, possibly repeated: Count times, Period cycles apart.

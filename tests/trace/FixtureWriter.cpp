@@ -411,6 +411,8 @@ Expected<std::string> writeWaveFiles(const Scenario &S, const Dispatch &D, Strin
       *OS << "{\"name\":\"SE" << W.SE << "\",\"wave\":{\"instructions\":[";
     }
     uint64_t Count = 0, PrevEnd = W.Begin;
+    // waitcnt rows, once per waiting instruction.
+    std::map<size_t, std::vector<size_t>> Waits;
     for (const EventBlock &B : W.Blocks) {
       std::vector<size_t> RowOf(B.Events.size());
       for (size_t I = 0; I < B.Events.size(); ++I)
@@ -435,6 +437,16 @@ Expected<std::string> writeWaveFiles(const Scenario &S, const Dispatch &D, Strin
           Sum.Idle += T > PrevEnd ? T - PrevEnd : 0;
           PrevEnd = T + E.Duration;
           int Category = E.Category >= 0 ? E.Category : defaultCategory(S.Code[*Row].Text);
+          if (!E.WaitsFor.empty() && !Waits.count(*Row))
+            for (uint64_t A : E.WaitsFor) {
+              fixture::Event Dep;
+              Dep.InstAddress = A;
+              Dep.InstCodeObject = E.InstCodeObject;
+              Expected<size_t> DepRow = codeRowOf(S, Dep);
+              if (!DepRow)
+                return DepRow.takeError();
+              Waits[*Row].push_back(*DepRow);
+            }
           if (OS)
             *OS << (Count ? ",[" : "[") << T << ',' << Category << ',' << E.Stall << ','
                 << E.Duration << ',' << *Row << ']';
@@ -446,7 +458,16 @@ Expected<std::string> writeWaveFiles(const Scenario &S, const Dispatch &D, Strin
       continue;
     // The wave's own fields after its rows (the count is known only then):
     // readers must not depend on the order of fields.
-    *OS << formatv("],\"timeline\":[[2,{0}]],\"waitcnt\":[],\"begin\":{1},\"end\":{2},"
+    *OS << "],\"waitcnt\":[";
+    ListSeparator WaitSep(",");
+    for (auto &[Row, Deps] : Waits) {
+      *OS << WaitSep << "[" << Row << ",[";
+      ListSeparator DepSep(",");
+      for (size_t Dep : Deps)
+        *OS << DepSep << "[" << Dep << ",0]";
+      *OS << "]]";
+    }
+    *OS << formatv("],\"timeline\":[[2,{0}]],\"begin\":{1},\"end\":{2},"
                    "\"cu\":{3},\"simd\":{4},\"slot\":{5},\"id\":{6}},\"duration\":{0},"
                    "\"num_insts\":{7},\"num_stitched\":{7}}\n",
                    W.End - W.Begin, W.Begin, W.End, W.CU, W.SIMD, W.Slot, Slot.size() - 1, Count)

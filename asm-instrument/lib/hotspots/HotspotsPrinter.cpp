@@ -175,6 +175,12 @@ void printHotspots(const Hotspots &H, const trace::InstructionProfile &P, const 
       OS << PI.Isa << "  ; alignment padding before " << R.PaddingOf->name();
     else
       OS << PI.Isa << (PI.Source.empty() ? "" : "  ; " + PI.Source);
+    // The capture's own account of what a wait waited for.
+    for (size_t I = 0; I < PI.WaitsFor.size(); ++I) {
+      const Instruction *Dep = Map ? Map->at(PI.CodeObject, PI.WaitsFor[I]) : nullptr;
+      OS << (I ? ", " : "  <- waits for ")
+         << (Dep ? where(Map, Dep->location().Line) : formatv("{0:x}", PI.WaitsFor[I]).str());
+    }
     OS << "\n";
   }
   if (Opts.Annotate && Map)
@@ -221,6 +227,15 @@ void printHotspotsJson(const Hotspots &H, const trace::InstructionProfile &P,
     if (R.line()) {
       OS << ",\"line\":" << R.line() << (R.Inst ? ",\"block\":" : ",\"padding_before\":");
       trace::writeJsonString(OS, R.Inst ? R.Inst->parent()->name() : R.PaddingOf->name());
+    }
+    if (!PI.WaitsFor.empty()) {
+      OS << ",\"waits_for\":[";
+      ListSeparator WSep(",");
+      for (uint64_t A : PI.WaitsFor) {
+        OS << WSep;
+        trace::writeJsonHex(OS, A);
+      }
+      OS << "]";
     }
     OS << ",\"category\":\"" << trace::categoryName(PI.Category) << "\",";
     writeCounts(OS, PI.Counts, PI.Samples, H);

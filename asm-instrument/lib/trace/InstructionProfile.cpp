@@ -21,7 +21,8 @@ namespace {
 /// Rows of one dispatch's wave files, summed per code.json row.
 class WaveRowSums {
 public:
-  WaveRowSums(const CodeTable &Code) : Counts(Code.Rows.size()), Categories(Code.Rows.size()) {
+  WaveRowSums(const CodeTable &Code)
+      : Counts(Code.Rows.size()), Categories(Code.Rows.size()), WaitsFor(Code.Rows.size()) {
     uint32_t MaxLine = 0;
     for (const CodeRow &R : Code.Rows)
       MaxLine = std::max(MaxLine, R.Line);
@@ -52,6 +53,17 @@ public:
       }
       PrevEnd = R.Time + R.Duration;
       Categories[Row] = R.Category;
+    }, [&](uint32_t Line, ArrayRef<uint32_t> Deps) {
+      uint32_t Row = Line < RowOfLine.size() ? RowOfLine[Line] : NoRow;
+      if (Row == NoRow)
+        return;
+      std::vector<uint32_t> &Into = WaitsFor[Row];
+      for (uint32_t Dep : Deps) {
+        uint32_t DepRow = Dep < RowOfLine.size() ? RowOfLine[Dep] : NoRow;
+        if (DepRow != NoRow && !is_contained(Into, DepRow) &&
+            Into.size() < ProfiledInstruction::MaxWaitsFor)
+          Into.push_back(DepRow);
+      }
     });
     if (!Span)
       return Span.takeError();
@@ -64,6 +76,8 @@ public:
 
   std::vector<InstructionCounts> Counts;
   std::vector<uint8_t> Categories;
+  /// Per code row, the rows its waitcnt rows name.
+  std::vector<std::vector<uint32_t>> WaitsFor;
 
 private:
   static constexpr uint32_t NoRow = UINT32_MAX;
@@ -119,6 +133,14 @@ Expected<InstructionProfile> readInstructionProfile(StringRef Root, Diagnostics 
       Out.Samples += R.Samples;
       if (Sums && Sums->Categories[I])
         Out.Category = Sums->Categories[I];
+      if (Sums)
+        for (uint32_t Dep : Sums->WaitsFor[I]) {
+          uint64_t Address = Code->Rows[Dep].Address;
+          if (!is_contained(Out.WaitsFor, Address) &&
+              Out.WaitsFor.size() < ProfiledInstruction::MaxWaitsFor)
+            Out.WaitsFor.push_back(Address);
+        }
+      llvm::sort(Out.WaitsFor);
     }
     for (KernelSymbol &K : Code->Kernels)
       Labels.try_emplace({K.CodeObject, K.Address},

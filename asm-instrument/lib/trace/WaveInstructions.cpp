@@ -184,6 +184,34 @@ void readRows(ChunkScanner &S, WaveSpan &Span, function_ref<void(const WaveRow &
   S.expect(']');
 }
 
+/// `[[line, [[dep, 0], ...]], ...]`.
+void readWaits(ChunkScanner &S, WaitRowFn Wait) {
+  S.expect('[');
+  if (S.accept(']'))
+    return;
+  std::vector<uint32_t> Deps;
+  do {
+    S.expect('[');
+    uint32_t Line = uint32_t(S.unsignedNumber());
+    S.expect(',');
+    S.expect('[');
+    Deps.clear();
+    if (!S.accept(']')) {
+      do {
+        S.expect('[');
+        Deps.push_back(uint32_t(S.unsignedNumber()));
+        while (S.accept(','))
+          S.skipValue();
+        S.expect(']');
+      } while (S.accept(','));
+      S.expect(']');
+    }
+    S.expect(']');
+    Wait(Line, Deps);
+  } while (S.accept(','));
+  S.expect(']');
+}
+
 /// Calls \p Field with each key of the object that follows, positioned at
 /// its value; \p Field consumes the value (or returns false to skip it).
 template <typename FieldFn> void readObject(ChunkScanner &S, FieldFn Field) {
@@ -202,7 +230,8 @@ template <typename FieldFn> void readObject(ChunkScanner &S, FieldFn Field) {
 } // namespace
 
 Expected<WaveSpan> readWaveInstructions(StringRef Path,
-                                        function_ref<void(const WaveRow &)> Row) {
+                                        function_ref<void(const WaveRow &)> Row,
+                                        WaitRowFn Wait) {
   Expected<sys::fs::file_t> File = sys::fs::openNativeFileForRead(Path);
   if (!File) {
     std::error_code EC = errorToErrorCode(File.takeError());
@@ -225,6 +254,8 @@ Expected<WaveSpan> readWaveInstructions(StringRef Path,
           Span.End = S->unsignedNumber();
         else if (WaveKey == "instructions")
           readRows(*S, Span, Row);
+        else if (WaveKey == "waitcnt" && Wait)
+          readWaits(*S, Wait);
         else
           return false;
         return true;

@@ -31,6 +31,11 @@ struct ProfiledInstruction {
   SampleCounts Samples;
   /// The category of its rows (categoryName()); 0 without wave rows.
   uint8_t Category = 0;
+  /// For an s_waitcnt: the addresses of the instructions it waited for
+  /// (the wave files' waitcnt rows, when the writer fills them), at most
+  /// MaxWaitsFor, ascending.
+  std::vector<uint64_t> WaitsFor;
+  static constexpr size_t MaxWaitsFor = 8;
 };
 
 /// A `; name` row of code.json, or a `kernels` entry: a symbol's address.

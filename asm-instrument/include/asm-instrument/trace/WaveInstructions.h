@@ -10,6 +10,7 @@
 #define ASM_INSTRUMENT_TRACE_WAVEINSTRUCTIONS_H
 
 #include "asm-instrument/trace/JsonInput.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -34,9 +35,15 @@ struct WaveSpan {
 /// The instruction categories of the rows (the decoder's numbering).
 llvm::StringRef categoryName(uint8_t Category);
 
-/// Streams the rows of \p Path to \p Row in file order.
+/// A `wave.waitcnt` row (rocprofv3's C++ writer): the s_waitcnt at \p Line
+/// waited for the instructions at \p Deps (code.json lines).
+using WaitRowFn = llvm::function_ref<void(uint32_t Line, llvm::ArrayRef<uint32_t> Deps)>;
+
+/// Streams the rows of \p Path to \p Row in file order, and its waitcnt
+/// rows to \p Wait when given.
 llvm::Expected<WaveSpan> readWaveInstructions(llvm::StringRef Path,
-                                              llvm::function_ref<void(const WaveRow &)> Row);
+                                              llvm::function_ref<void(const WaveRow &)> Row,
+                                              WaitRowFn Wait = nullptr);
 
 } // namespace stinkytofu::trace
 
