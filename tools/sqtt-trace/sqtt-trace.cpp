@@ -216,6 +216,11 @@ Error profile(raw_ostream &OS, Diagnostics &Diags) {
   Expected<trace::InstructionProfile> P = readInstructionProfile(Model ? ModelCapture : Input, Diags);
   if (!P)
     return P.takeError();
+  if (P->Instructions.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             Twine(Model ? ModelCapture : Input) +
+                                 ": no instructions: code.json lists none (a capture "
+                                 "decoded without its code objects)");
   std::optional<hotspots::SourceMap> Map;
   StringRef SourcePath = Model ? StringRef(ModelSource) : StringRef(Source);
   if (!SourcePath.empty()) {
@@ -248,8 +253,15 @@ int main(int Argc, char **Argv) {
   if (HotspotsCmd || ModelCheckCmd) {
     PendingOutputs Out;
     Diagnostics Diags;
-    if (Error E = Out.add(Output, [&](raw_ostream &OS) { return profile(OS, Diags); }))
-      return fail(toString(std::move(E)));
+    if (Error E = Out.add(Output, [&](raw_ostream &OS) { return profile(OS, Diags); })) {
+      // The source's own diagnostics are `file:line:col: error: ...` already.
+      std::string Msg = toString(std::move(E));
+      if (StringRef(Msg).contains(": error: ")) {
+        errs() << StringRef(Msg).rtrim("\n") << "\n";
+        return 1;
+      }
+      return fail(Msg);
+    }
     if (Error E = Out.commit())
       return fail(toString(std::move(E)));
     Diags.print(errs(), ToolName);
