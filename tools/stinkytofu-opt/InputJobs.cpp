@@ -1,10 +1,12 @@
 //===- InputJobs.cpp - Run a batch's inputs on several threads ------------===//
 #include "InputJobs.h"
+#include "stinkytofu/support/StableSort.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <thread>
@@ -34,7 +36,7 @@ struct InputResult {
 };
 } // namespace
 
-int runInputJobs(size_t Count, unsigned Jobs,
+int runInputJobs(size_t Count, unsigned Jobs, ArrayRef<uint64_t> Cost,
                  function_ref<InputStatus(size_t, raw_ostream &)> Run) {
   unsigned Threads = Jobs ? Jobs : hardware_concurrency().compute_thread_count();
   Threads = unsigned(std::min<size_t>(std::max(Threads, 1u), Count));
@@ -49,23 +51,32 @@ int runInputJobs(size_t Count, unsigned Jobs,
     return Failed ? 1 : 0;
   }
 
+  // Costliest first; equal costs in input order.
+  std::vector<size_t> Order(Count);
+  std::iota(Order.begin(), Order.end(), size_t(0));
+  stableSort(Order, [&](size_t A, size_t B) { return Cost[A] > Cost[B]; });
+
   std::vector<InputResult> Results(Count);
   std::mutex Lock;
   std::condition_variable Done;
   std::atomic<size_t> Next{0};
   std::atomic<bool> Stop{false};
   const bool Colors = errs().has_colors();
+  std::optional<size_t> Aborted; // the first input that aborted
   auto Worker = [&] {
-    for (size_t I; !Stop && (I = Next++) < Count;) {
+    for (size_t N; !Stop && (N = Next++) < Count;) {
+      size_t I = Order[N];
       std::string Report;
       InputStatus Status;
       {
         ReportBuffer OS(Report, Colors);
         Status = Run(I, OS);
       }
-      if (Status == InputStatus::Abort)
-        Stop = true;
       std::lock_guard<std::mutex> Guard(Lock);
+      if (Status == InputStatus::Abort && !Aborted) {
+        Aborted = I;
+        Stop = true;
+      }
       Results[I].Report = std::move(Report);
       Results[I].Status = Status;
       Done.notify_one();
@@ -76,22 +87,25 @@ int runInputJobs(size_t Count, unsigned Jobs,
     Pool.emplace_back(Worker);
 
   // Print each input's report as soon as every input before it is printed.
-  bool Aborted = false;
-  for (size_t I = 0; I < Count && !Aborted; ++I) {
+  for (size_t I = 0; I < Count; ++I) {
     std::unique_lock<std::mutex> Guard(Lock);
-    // Inputs are started in order, so after an Abort every input before it
-    // has been started and finishes.
-    Done.wait(Guard, [&] { return Results[I].Status.has_value(); });
+    Done.wait(Guard, [&] { return Results[I].Status.has_value() || Aborted; });
+    if (Aborted)
+      break;
     std::string Report = std::move(Results[I].Report);
-    InputStatus Status = *Results[I].Status;
+    Failed |= *Results[I].Status == InputStatus::Failed;
     Guard.unlock();
     errs() << Report;
-    Aborted = Status == InputStatus::Abort;
-    Failed |= Status == InputStatus::Failed;
   }
   for (std::thread &T : Pool)
     T.join();
-  return Failed || Aborted ? 1 : 0;
+  // An abort fails every input alike, before anything is written: one
+  // thread alone would have stopped at the first input with this report.
+  if (Aborted) {
+    errs() << Results[*Aborted].Report;
+    return 1;
+  }
+  return Failed ? 1 : 0;
 }
 
 } // namespace stinkytofu

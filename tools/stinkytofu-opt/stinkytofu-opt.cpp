@@ -770,7 +770,10 @@ int main(int argc, char **argv) {
   // were made with), on --jobs threads: diagnostics come in input order and
   // a failed input leaves the others' outputs written.
   const size_t NumInputs = Opt.InputFiles.size();
-  return runInputJobs(NumInputs, Opt.Jobs, [&](size_t I, raw_ostream &Err) {
+  std::vector<uint64_t> Sizes(NumInputs, 0); // the work of each input, roughly
+  for (size_t I = 0; I < NumInputs; ++I)
+    (void)sys::fs::file_size(Opt.InputFiles[I], Sizes[I]);
+  return runInputJobs(NumInputs, Opt.Jobs, Sizes, [&](size_t I, raw_ostream &Err) {
     std::unique_ptr<StinkyTofuContext> OwnCtx;
     StinkyTofuContext *InputCtx = &Ctx;
     PassRegistry *InputRegistry = &Registry;

@@ -139,16 +139,19 @@ TEST_F(ConcurrentPipelinesTest, EightThreadsGiveWhatEightSingleRunsGive) {
           << Kernels[K].Source << ": " << Expected[K].back().substr(0, 2000);
     }
 
-  // Thread T runs kernel T and then kernel T+1 through every pipeline, each
-  // in its own order, so two threads work on each target at once, through
-  // different pipelines.
+  // Thread T runs kernels T and T+1 through every pipeline, the odd threads
+  // T+1 first: threads 2k-1 and 2k start on kernel 2k together, then both
+  // move on to kernel 2k+1 with thread 2k+1. So two threads work on each
+  // target at once (two TargetInfos of it, built at the same time), through
+  // different pipelines (each thread starts its own way round).
   std::vector<std::vector<std::string>> Got(NumKernels,
                                             std::vector<std::string>(2 * NumPipelines));
   std::vector<std::thread> Threads;
   for (size_t T = 0; T < NumKernels; ++T)
     Threads.emplace_back([&, T] {
-      for (size_t Round = 0; Round < 2; ++Round)
+      for (size_t Step = 0; Step < 2; ++Step)
         for (size_t I = 0; I < NumPipelines; ++I) {
+          size_t Round = T % 2 ? 1 - Step : Step;
           size_t P = (I + T) % NumPipelines;
           Got[T][Round * NumPipelines + P] = runPipeline((T + Round) % NumKernels, Pipelines[P]);
         }
