@@ -5,10 +5,13 @@
 #   scripts/test.sh [CTEST ARGS]                 both
 #   scripts/test.sh --no-sanitize [CTEST ARGS]   the normal build only
 #   scripts/test.sh --sanitize [CTEST ARGS]      the sanitizer build only
+#   scripts/test.sh --tsan                       the ThreadSanitizer build's
+#                                                thread-safety tests only (scripts/test-tsan.sh)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 normal=1 sanitize=1
 case "${1:-}" in
+  --tsan) exec "$root/scripts/test-tsan.sh" ;;
   --sanitize) normal=0; shift ;;
   --no-sanitize) sanitize=0; shift ;;
 esac

@@ -40,15 +40,25 @@ ConversionOptions toOptions(py::object Options, std::string Signature) {
 
 void bindConvert(py::module_ &Top) {
   py::class_<StinkyModule>(Top, "StinkyAsmModule")
-      .def("runPasses", [](StinkyModule &M, std::string P) { check(M.runPasses(P)); },
+      .def("runPasses",
+           [](StinkyModule &M, std::string P) {
+             check(withoutGil([&] { return M.runPasses(P); }));
+           },
            py::arg("pipeline"))
       .def("runOptimizationPipeline",
-           [](StinkyModule &M, unsigned Level) { check(M.runOptimizationPipeline(Level)); },
+           [](StinkyModule &M, unsigned Level) {
+             check(withoutGil([&] { return M.runOptimizationPipeline(Level); }));
+           },
            py::arg("level") = 2)
-      .def("emitAssembly", [](const StinkyModule &M) { return unwrap(M.emitAssembly()); })
+      .def("emitAssembly",
+           [](const StinkyModule &M) {
+             return unwrap(withoutGil([&] { return M.emitAssembly(); }));
+           })
       .def("emitStir", &StinkyModule::emitStir)
       .def("emitObject",
-           [](const StinkyModule &M) { return py::bytes(unwrap(M.emitObject())); })
+           [](const StinkyModule &M) {
+             return py::bytes(unwrap(withoutGil([&] { return M.emitObject(); })));
+           })
       .def("getName", &StinkyModule::getName)
       .def("numFunctions", [](const StinkyModule &M) { return M.getFunctionNames().size(); })
       .def("getFunctionNames", &StinkyModule::getFunctionNames)
@@ -59,16 +69,21 @@ void bindConvert(py::module_ &Top) {
       [](py::object Tree, py::object Arch, std::string Name, std::string Signature,
          py::object Options) {
         ConversionOptions O = toOptions(Options, Signature);
-        if (py::isinstance<KernelBody>(Tree))
-          return unwrap(toStinkyTofuModule(Tree.cast<const KernelBody &>(), toArch(Arch), O));
-        return unwrap(toStinkyTofuModule(Tree.cast<const Module &>(), toArch(Arch), Name, O));
+        std::string Target = toArch(Arch);
+        if (py::isinstance<KernelBody>(Tree)) {
+          const KernelBody &K = Tree.cast<const KernelBody &>();
+          return unwrap(withoutGil([&] { return toStinkyTofuModule(K, Target, O); }));
+        }
+        const Module &M = Tree.cast<const Module &>();
+        return unwrap(withoutGil([&] { return toStinkyTofuModule(M, Target, Name, O); }));
       },
       py::arg("module"), py::arg("arch"), py::arg("moduleName") = "",
       py::arg("signature") = "", py::arg("options") = py::none());
   Top.def(
       "readAssembly",
       [](std::string Text, py::object Arch, std::string Name) {
-        return unwrap(readStinkyModule(Text, toArch(Arch), Name));
+        std::string Target = toArch(Arch);
+        return unwrap(withoutGil([&] { return readStinkyModule(Text, Target, Name); }));
       },
       py::arg("text"), py::arg("arch"), py::arg("moduleName") = "");
   Top.def(

@@ -29,11 +29,14 @@ void bindPasses(py::module_ &P) {
 
   P.def(
       "rocIsaPass",
-      [](KernelBody &K, const RocIsaPassOption &O) { return unwrap(rocIsaPass(K, O)); },
+      [](KernelBody &K, const RocIsaPassOption &O) {
+        return unwrap(withoutGil([&] { return rocIsaPass(K, O); }));
+      },
       py::arg("kernel"), py::arg("option"));
   P.def(
       "removeDuplicatedFunction",
-      [](Module &M) { return unwrap(removeDuplicatedFunction(M)); }, py::arg("module"));
+      [](Module &M) { return unwrap(withoutGil([&] { return removeDuplicatedFunction(M); })); },
+      py::arg("module"));
   P.def("getActFuncModuleName", &getActFuncModuleName, py::arg("gwvw"), py::arg("sgpr"),
         py::arg("tmpVgpr"), py::arg("tmpSgpr"));
   P.def("getActFuncBranchModuleName", &getActFuncBranchModuleName);

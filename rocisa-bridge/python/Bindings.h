@@ -32,6 +32,17 @@ inline void check(llvm::Error E) {
     raise(std::move(E));
 }
 
+/// \p Work's result, computed with the GIL released so that other Python
+/// threads run meanwhile (a generator's thread pool converting and
+/// optimizing kernels uses every core). \p Work must touch no Python
+/// object: callers convert their arguments before and the result after.
+/// The C++ objects it works on must not be used by another thread
+/// meanwhile (a module, a kernel tree: one thread each).
+template <typename F> auto withoutGil(F &&Work) {
+  py::gil_scoped_release Release;
+  return Work();
+}
+
 /// `copy.copy` and `copy.deepcopy` both give a deep copy of the C++ object
 /// with its most-derived type (metadata fields included).
 template <typename T, typename PyClass> void addCopies(PyClass &C) {

@@ -7,6 +7,7 @@
 // docs/stinkytofu-opt.md describes every option.
 //
 //===----------------------------------------------------------------------===//
+#include "InputJobs.h"
 #include "asm-instrument/InstrumentPasses.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
@@ -73,8 +74,8 @@ struct ToolOptions {
                                              "extension replaced by this suffix"),
                                     cl::value_desc("suffix"), cl::cat(Category)};
   cl::opt<unsigned> Jobs{"jobs",
-                         cl::desc("Inputs processed at once (only 1: inputs run one after "
-                                  "another; see docs/stinkytofu-opt.md)"),
+                         cl::desc("Inputs processed at once, each on a thread of its own "
+                                  "(0: one per hardware thread)"),
                          cl::value_desc("N"), cl::init(1), cl::cat(Category)};
   cl::opt<std::string> Arch{"arch",
                             cl::desc("Target processor when the input has no "
@@ -304,8 +305,8 @@ void unregisterClashingOption(StringRef Name) {
     It->second->removeArgument();
 }
 
-int fail(const Twine &Message) {
-  WithColor::error(errs(), ToolName) << Message << "\n";
+int fail(const Twine &Message, raw_ostream &Err = errs()) {
+  WithColor::error(Err, ToolName) << Message << "\n";
   return 1;
 }
 
@@ -343,13 +344,13 @@ void noteUnknownPasses(int argc, char **argv) {
 
 /// --emit-obj: the module assembled by LLVM MC, or with --link (\p Lld set)
 /// the code object ld.lld makes of it with the funcmap patched in. Prints
-/// the error and returns nothing on failure.
+/// the error on \p Err and returns nothing on failure.
 std::optional<std::string> renderObject(const Module &M, const PassManager &PM, StringRef Lld,
-                                        StinkyTofuContext &Ctx) {
+                                        StinkyTofuContext &Ctx, raw_ostream &Err) {
   Expected<std::string> Object =
       emitObject(M, [&Ctx](const SourceDiagnostic &D) { Ctx.diagnose(D); });
   if (!Object) {
-    errs() << toString(Object.takeError()) << "\n";
+    Err << toString(Object.takeError()) << "\n";
     return std::nullopt;
   }
   if (Lld.empty())
@@ -363,7 +364,7 @@ std::optional<std::string> renderObject(const Module &M, const PassManager &PM, 
   if (auto It = Sections.find(funcmap::FuncMapSectionName); CodeObject && It != Sections.end())
     CodeObject = elf::patchFuncMapSection(*CodeObject, It->second);
   if (!CodeObject) {
-    fail(toString(CodeObject.takeError()));
+    fail(toString(CodeObject.takeError()), Err);
     return std::nullopt;
   }
   return std::move(*CodeObject);
@@ -378,9 +379,6 @@ Expected<std::vector<std::string>> outputNames(const ToolOptions &Opt) {
   auto Bad = [](const Twine &Message) {
     return createStringError(inconvertibleErrorCode(), Message);
   };
-  if (Opt.Jobs != 1)
-    return Bad("--jobs " + Twine(unsigned(Opt.Jobs)) + ": inputs run one after another in this "
-               "version, only --jobs 1 is accepted (docs/stinkytofu-opt.md says why)");
   bool OutputIsDir = Opt.OutputFile != "-" && sys::fs::is_directory(Opt.OutputFile);
   if (!Opt.OutputDir.empty()) {
     if (Opt.OutputFile.getNumOccurrences())
@@ -437,15 +435,18 @@ constexpr int SetupFailed = 2;
 
 /// Reads \p InputFile, runs the pipeline of \p Plan on it in \p Ctx and
 /// writes \p OutputFile (and the files the passes leave). Returns 0, 1 when
-/// the input failed (reported on stderr, nothing written), or SetupFailed.
+/// the input failed (reported, nothing written), or SetupFailed. Every
+/// diagnostic and report goes to \p Err.
 int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx,
              PassRegistry &Registry, StringRef InputFile, StringRef OutputFile,
-             bool LastInput) {
+             bool LastInput, raw_ostream &Err) {
+  Ctx.setDiagnosticHandler([&Err](const SourceDiagnostic &D) { Err << D.render(); });
+  Ctx.setDumpStream(Err);
   PassManagerOptions PMOpts;
   PMOpts.VerifyEach = Opt.VerifyEach;
   PMOpts.TimePasses = Opt.TimePasses;
   PMOpts.PrintAfterAll = Opt.PrintAfterAll;
-  PMOpts.TimingStream = &errs();
+  PMOpts.TimingStream = &Err;
   PassManager PM(Ctx, PMOpts);
   // The passes' --stats reports come before the tool's own table.
   std::string PassStats;
@@ -453,14 +454,14 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
   Ctx.setStatsStream(PassStatsOS);
   PM.setVerifier(verifyModule);
   if (Error E = addPasses(PM, Plan.Pipeline, Registry, Plan.Leading)) {
-    fail(toString(std::move(E)));
+    fail(toString(std::move(E)), Err);
     return SetupFailed;
   }
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFileOrSTDIN(InputFile);
   if (!Buffer)
-    return fail(InputFile + ": " + Buffer.getError().message());
+    return fail(InputFile + ": " + Buffer.getError().message(), Err);
   reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
   // The input as read, for proveAgainstInput (stdin cannot be read twice).
   std::unique_ptr<MemoryBuffer> InputCopy;
@@ -480,18 +481,18 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
   Expected<std::unique_ptr<Module>> MOrErr =
       IsStir ? readStir(std::move(*Buffer), ReadOpts) : readAsm(std::move(*Buffer), ReadOpts);
   if (!MOrErr) {
-    errs() << StringRef(toString(MOrErr.takeError())).rtrim("\n") << "\n";
+    Err << StringRef(toString(MOrErr.takeError())).rtrim("\n") << "\n";
     return 1;
   }
   Module &M = **MOrErr;
 
   Expected<PassScope> Scope = resolveLabelScope(M, Opt.FromLabel, Opt.ToLabel);
   if (!Scope)
-    return fail(toString(Scope.takeError()));
+    return fail(toString(Scope.takeError()), Err);
 
   if (Opt.VerifyEach)
     if (Error E = verifyModule(M))
-      return fail("the input does not verify:\n" + toString(std::move(E)));
+      return fail("the input does not verify:\n" + toString(std::move(E)), Err);
   // A pipeline that inserts no memory waits keeps the input's wait
   // findings, so its output has findings whenever the input has (every
   // Tensile kernel): the input's are then known before the pipeline
@@ -514,7 +515,7 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
     InputSchedule.emplace(M);
   AnalysisManager AM;
   if (Error E = PM.run(M, AM, *Scope)) {
-    errs() << toString(std::move(E)) << "\n";
+    Err << toString(std::move(E)) << "\n";
     return 1;
   }
   if (InputSchedule)
@@ -529,18 +530,18 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
         proveAgainstInput(M, AM, Plan.ProofSpecs, Registry, Plan.Leading, Ctx, ReadInput,
                           InputKeys ? &*InputKeys : nullptr);
     if (!Proof) {
-      errs() << toString(Proof.takeError()) << "\n";
+      Err << toString(Proof.takeError()) << "\n";
       return 1;
     }
     for (const SourceDiagnostic &D : Proof->NewFindings)
-      errs() << D.render();
+      Err << D.render();
     if (Proof->InputFindings)
-      WithColor::note(errs(), ToolName)
+      WithColor::note(Err, ToolName)
           << Proof->InputFindings << " wait and hazard findings of the output were "
           << "in the input already: not errors (--verify-waitcnt --verify-hazards "
              "on the input lists them)\n";
     if (!Proof->NewFindings.empty()) {
-      WithColor::note(errs(), ToolName)
+      WithColor::note(Err, ToolName)
           << "the pipeline's output fails verification (lines are the input's; "
              "nothing was written; --no-verify writes it unchecked)\n";
       return 1;
@@ -562,14 +563,14 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
   // Every output is rendered into a temporary file beside its destination
   // and all are renamed into place only when the whole run has succeeded.
   PendingOutputs Outputs;
-  auto Report = [](Error E) {
+  auto Report = [&Err](Error E) {
     handleAllErrors(
-        std::move(E), [](const ModuleWriteError &W) { errs() << W.message() << "\n"; },
-        [](const ErrorInfoBase &W) { fail(W.message()); });
+        std::move(E), [&Err](const ModuleWriteError &W) { Err << W.message() << "\n"; },
+        [&Err](const ErrorInfoBase &W) { fail(W.message(), Err); });
     return 1;
   };
   if (Opt.EmitObj) {
-    std::optional<std::string> Object = renderObject(M, PM, Plan.Lld, Ctx);
+    std::optional<std::string> Object = renderObject(M, PM, Plan.Lld, Ctx, Err);
     if (!Object)
       return 1;
     if (Error E = Outputs.add(OutputFile, [&](raw_ostream &OS) {
@@ -625,7 +626,7 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
     printModuleStats(computeModuleStats(M), StatsOS);
     printCycleStats(M, StatsOS);
     if (Opt.StatsFile.empty())
-      errs() << StatsText;
+      Err << StatsText;
     else if (Error E = Outputs.add(Opt.StatsFile, [&](raw_ostream &OS) {
                OS << StatsText;
                return Error::success();
@@ -792,10 +793,13 @@ int main(int argc, char **argv) {
   if (!Outputs)
     return fail(toString(Outputs.takeError()));
   // Each input in a context of its own (the first in the one the options
-  // were made with), one after another: diagnostics come in input order and
+  // were made with), on --jobs threads: diagnostics come in input order and
   // a failed input leaves the others' outputs written.
-  bool Failed = false;
-  for (size_t I = 0; I < Opt.InputFiles.size(); ++I) {
+  const size_t NumInputs = Opt.InputFiles.size();
+  std::vector<uint64_t> Sizes(NumInputs, 0); // the work of each input, roughly
+  for (size_t I = 0; I < NumInputs; ++I)
+    (void)sys::fs::file_size(Opt.InputFiles[I], Sizes[I]);
+  return runInputJobs(NumInputs, Opt.Jobs, Sizes, [&](size_t I, raw_ostream &Err) {
     std::unique_ptr<StinkyTofuContext> OwnCtx;
     StinkyTofuContext *InputCtx = &Ctx;
     PassRegistry *InputRegistry = &Registry;
@@ -806,13 +810,14 @@ int main(int argc, char **argv) {
       registerInstrumentPasses(*InputRegistry, SqttEnvironment);
     }
     int Status = runInput(Opt, Plan, *InputCtx, *InputRegistry, Opt.InputFiles[I], (*Outputs)[I],
-                          I + 1 == Opt.InputFiles.size());
+                          I + 1 == NumInputs, Err);
     if (Status == SetupFailed)
-      return 1;
+      return InputStatus::Abort;
+    if (Status == 0)
+      return InputStatus::Written;
     // Not every error names its input (a label scope, a pass failure).
-    if (Status != 0 && Opt.InputFiles.size() > 1)
-      WithColor::note(errs(), ToolName) << Opt.InputFiles[I] << ": nothing written\n";
-    Failed |= Status != 0;
-  }
-  return Failed ? 1 : 0;
+    if (NumInputs > 1)
+      WithColor::note(Err, ToolName) << Opt.InputFiles[I] << ": nothing written\n";
+    return InputStatus::Failed;
+  });
 }

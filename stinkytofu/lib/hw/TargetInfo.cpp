@@ -58,15 +58,45 @@ ArrayRef<StringRef> TargetInfo::supportedProcessors() {
   return HardwareModel::processors();
 }
 
-Expected<std::shared_ptr<const TargetInfo>> TargetInfo::get(StringRef TargetId) {
-  static std::mutex Lock;
-  static std::map<std::string, std::shared_ptr<const TargetInfo>> Cache;
-  std::lock_guard<std::mutex> Guard(Lock);
-  if (auto It = Cache.find(TargetId.str()); It != Cache.end())
-    return It->second;
+namespace {
+/// The TargetInfos no holder has now, by target id. LLVM's MC objects are
+/// not read-only while used (MCRegisterInfo fills an alias cache on demand;
+/// a target parser may change the subtarget it is handed), so a TargetInfo
+/// is handed to one holder at a time (a module, and what it shares it with)
+/// and comes back here when the holder lets go: threads never share one, and
+/// one thread working on one module after another builds each target once.
+/// Never destroyed: a holder may let go during static destruction.
+struct TargetPool {
+  std::mutex Lock;
+  std::map<std::string, std::vector<const TargetInfo *>, std::less<>> Idle;
+};
+TargetPool &targetPool() {
+  static TargetPool *Pool = new TargetPool;
+  return *Pool;
+}
+} // namespace
 
+Expected<std::shared_ptr<const TargetInfo>> TargetInfo::get(StringRef TargetId) {
+  TargetPool &Pool = targetPool();
+  auto Lease = [&Pool, Key = TargetId.str()](const TargetInfo *TI) {
+    return std::shared_ptr<const TargetInfo>(TI, [&Pool, Key](const TargetInfo *Back) {
+      std::lock_guard<std::mutex> Guard(Pool.Lock);
+      Pool.Idle[Key].push_back(Back);
+    });
+  };
+  {
+    std::lock_guard<std::mutex> Guard(Pool.Lock);
+    if (auto It = Pool.Idle.find(TargetId); It != Pool.Idle.end() && !It->second.empty()) {
+      const TargetInfo *TI = It->second.back();
+      It->second.pop_back();
+      return Lease(TI);
+    }
+  }
+
+  // Built outside the lock: threads starting on different targets do not
+  // wait for each other.
   initializeAMDGPU();
-  std::shared_ptr<TargetInfo> TI(new TargetInfo());
+  std::unique_ptr<TargetInfo> TI(new TargetInfo());
   splitTargetId(TargetId, TI->Processor, TI->Features);
   TI->Hardware = HardwareModel::lookup(TI->Processor);
   if (!TI->Hardware)
@@ -87,8 +117,7 @@ Expected<std::shared_ptr<const TargetInfo>> TargetInfo::get(StringRef TargetId) 
   if (!TI->MRI || !TI->MAI || !TI->MII || !TI->STI)
     return createStringError(inconvertibleErrorCode(),
                              "cannot create the LLVM MC objects for " + TargetId.str());
-  Cache.emplace(TargetId.str(), TI);
-  return TI;
+  return Lease(TI.release());
 }
 
 TargetInfo::~TargetInfo() = default;

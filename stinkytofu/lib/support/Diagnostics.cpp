@@ -1,5 +1,6 @@
 //===- Diagnostics.cpp - file:line:col diagnostics ------------------------===//
 #include "stinkytofu/support/Diagnostics.h"
+#include <mutex>
 
 using namespace llvm;
 
@@ -50,7 +51,13 @@ SourceDiagnostic toSourceDiagnostic(const SMDiagnostic &D) {
   return S;
 }
 
-void printDiagnostic(const SourceDiagnostic &D) { errs() << D.render(); }
+void printDiagnostic(const SourceDiagnostic &D) {
+  // Contexts on several threads share stderr: one diagnostic at a time, whole.
+  static std::mutex Lock;
+  std::string Text = D.render();
+  std::lock_guard<std::mutex> Guard(Lock);
+  errs() << Text;
+}
 
 TextPosition positionOf(StringRef Text, size_t Offset) {
   Offset = std::min(Offset, Text.size());

@@ -2,7 +2,9 @@
 //
 // The single source of ISA truth: every fact about mnemonics, operands,
 // implicit registers, branch/call flags and encodings comes from the LLVM
-// AMDGPU MC layer objects held here. One TargetInfo per target id, shared.
+// AMDGPU MC layer objects held here. A TargetInfo belongs to one holder at a
+// time (get() hands an idle one out, or builds one), so that threads never
+// share LLVM's MC objects.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_HW_TARGETINFO_H
@@ -51,7 +53,9 @@ struct TargetAsmParser {
 class TargetInfo {
 public:
   /// \p TargetId is a processor ("gfx942") or a full target id
-  /// ("amdgcn-amd-amdhsa--gfx90a:xnack+").
+  /// ("amdgcn-amd-amdhsa--gfx90a:xnack+"). The result is the caller's until
+  /// its last copy goes: use it from one thread at a time (as the module
+  /// holding it). It then waits for the next get() of the same id.
   static llvm::Expected<std::shared_ptr<const TargetInfo>> get(llvm::StringRef TargetId);
   /// Processors this build supports and tests.
   static llvm::ArrayRef<llvm::StringRef> supportedProcessors();

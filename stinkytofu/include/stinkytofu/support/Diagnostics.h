@@ -77,7 +77,8 @@ SourceDiagnostic toSourceDiagnostic(const llvm::SMDiagnostic &D);
 /// as llvm::Error). StinkyTofuContext (ir/StinkyTofuContext.h) holds one.
 using DiagnosticHandler = std::function<void(const SourceDiagnostic &)>;
 
-/// The default handler: prints render() to stderr.
+/// The default handler: prints render() to stderr, one diagnostic at a time
+/// when several threads report.
 void printDiagnostic(const SourceDiagnostic &D);
 
 } // namespace stinkytofu
