@@ -1,0 +1,26 @@
+//===- MetadataNote.h - The AMDGPU metadata note as YAML --------*- C++ -*-===//
+//
+// A code object's NT_AMDGPU_METADATA note (MessagePack) as the YAML document
+// an `.amdgpu_metadata` block holds, as LLVM's own document model converts it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_LIB_DISASM_METADATANOTE_H
+#define STINKYTOFU_LIB_DISASM_METADATANOTE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+
+namespace stinkytofu {
+
+namespace elf {
+class ElfImage;
+}
+
+/// The metadata of \p Object as YAML ("---" ... "..."), empty when it has
+/// none. With \p Kernel set, `amdhsa.kernels` keeps that kernel's entry only.
+llvm::Expected<std::string> metadataNoteYaml(const elf::ElfImage &Object, llvm::StringRef Kernel);
+
+} // namespace stinkytofu
+
+#endif
