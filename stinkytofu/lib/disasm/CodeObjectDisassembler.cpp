@@ -115,7 +115,15 @@ private:
   Error setUp();
   Error writeCodeSection(unsigned Index, raw_ostream &OS);
   void writeFunction(const Function &F, ArrayRef<Decoded> Insts,
-                     const std::map<uint64_t, std::string> &Labels, raw_ostream &OS);
+                     const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
+                     raw_ostream &OS);
+  /// How many instructions from \p Insts[I] on are alignment fill the
+  /// assembler writes for `.p2align *Log2` (none when they are not): a run
+  /// of `s_nop 0` ending at an aligned offset, no label inside, after an
+  /// instruction that does not fall through or at least two long.
+  size_t alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
+                      const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
+                      StringRef Bytes, unsigned &Log2) const;
   void writeGap(StringRef Bytes, uint64_t Begin, uint64_t End, unsigned MaxAlignLog2,
                 raw_ostream &OS);
   Error writeDescriptors(raw_ostream &OS);
@@ -271,15 +279,41 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
          << Functions[F].Sym->Name << " (not selected)\n";
       continue;
     }
-    writeFunction(Functions[F], Insts[F], Labels, OS);
+    writeFunction(Functions[F], Insts[F], Labels, AlignLog2, OS);
   }
   writeGap(Bytes, Pos, Bytes.size(), AlignLog2, OS);
   return Error::success();
 }
 
+size_t Disassembler::alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
+                                  const std::map<uint64_t, std::string> &Labels,
+                                  unsigned MaxAlignLog2, StringRef Bytes, unsigned &Log2) const {
+  auto IsFill = [&](const Decoded &D) {
+    return D.Valid && D.Size == 4 &&
+           support::endian::read32le(Bytes.data() + D.Offset) == CodeAlignmentFill;
+  };
+  if (I == 0 || !IsFill(Insts[I]) || !Insts[I - 1].Valid || IsFill(Insts[I - 1]))
+    return 0;
+  size_t J = I;
+  while (J < Insts.size() && IsFill(Insts[J]) && (J == I || !Labels.count(Insts[J].Offset)))
+    ++J;
+  // Reached by falling through, one `s_nop 0` may be a hazard's wait state
+  // (LLVM writes a longer wait as one `s_nop N`); a run of them is the fill.
+  const MCInstrDesc &Before = Target->instrInfo().get(Insts[I - 1].Inst.getOpcode());
+  if (!Before.isBarrier() && !Before.isReturn() && J - I < 2)
+    return 0;
+  uint64_t RunEnd = J < Insts.size() ? Insts[J].Offset : End;
+  if (RunEnd == End)
+    return 0;
+  Log2 = std::min<unsigned>(MaxAlignLog2, countr_zero(RunEnd));
+  if (Log2 < 2 || RunEnd - Insts[I].Offset >= (uint64_t(1) << Log2))
+    return 0;
+  return J - I;
+}
+
 void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
                                  const std::map<uint64_t, std::string> &Labels,
-                                 raw_ostream &OS) {
+                                 unsigned MaxAlignLog2, raw_ostream &OS) {
   const Symbol &Sym = *F.Sym;
   if (Sym.Binding == ELF::STB_GLOBAL)
     OS << "\t.globl " << Sym.Name << "\n";
@@ -291,13 +325,20 @@ void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
     OS << "\t.hidden " << Sym.Name << "\n";
   OS << "\t.type " << Sym.Name << ",@function\n" << Sym.Name << ":\n";
   const MCInstrInfo &MII = Target->instrInfo();
-  for (const Decoded &D : Insts) {
+  StringRef Bytes = Object.sectionContents(Object.sections()[Sym.Section]);
+  for (size_t I = 0; I < Insts.size(); ++I) {
+    const Decoded &D = Insts[I];
     if (auto It = Labels.find(D.Offset); It != Labels.end() && D.Offset != F.Begin)
       OS << It->second << ":\n";
+    unsigned Log2 = 0;
+    if (size_t Run = alignmentRun(Insts, I, F.End, Labels, MaxAlignLog2, Bytes, Log2)) {
+      OS << "\t.p2align " << Log2 << "\n";
+      I += Run - 1;
+      continue;
+    }
     if (!D.Valid) {
       // Kept as it is: the bytes MC cannot decode.
-      StringRef Raw = Object.sectionContents(Object.sections()[Sym.Section])
-                          .substr(D.Offset, D.Size);
+      StringRef Raw = Bytes.substr(D.Offset, D.Size);
       if (Raw.size() == 4)
         OS << "\t.long " << hex(support::endian::read32le(Raw.data()));
       else
@@ -363,6 +404,10 @@ Error Disassembler::writeDescriptors(raw_ostream &OS) {
       Descriptors.push_back(&S);
   stable_sort(Descriptors, [](const Symbol *A, const Symbol *B) { return A->Value < B->Value; });
   bool Relocatable = Object.header().e_type == ELF::ET_REL;
+  Expected<StringMap<uint64_t>> Counts = metadataSgprCounts(Object);
+  if (!Counts)
+    return Counts.takeError();
+  const StringMap<uint64_t> &SgprCounts = *Counts;
   bool First = true;
   for (const Symbol *KD : Descriptors) {
     StringRef Kernel = StringRef(KD->Name).drop_back(3);
@@ -393,8 +438,11 @@ Error Disassembler::writeDescriptors(raw_ostream &OS) {
     }
     if (!Options.Kernel.empty() && Kernel != Options.Kernel)
       continue;
+    auto Sgprs = SgprCounts.find(Kernel);
     Expected<std::string> Block =
-        DescriptorText->decode(Kernel, arrayRefFromStringRef(Bytes), KD->Value);
+        DescriptorText->decode(Kernel, arrayRefFromStringRef(Bytes), KD->Value,
+                               Sgprs == SgprCounts.end() ? std::nullopt
+                                                         : std::optional<uint64_t>(Sgprs->second));
     if (!Block)
       return Block.takeError();
     if (First)

@@ -125,7 +125,8 @@ bool DescriptorDecoder::reproduces(StringRef Kernel, StringRef Block, ArrayRef<u
 }
 
 Expected<std::string> DescriptorDecoder::decode(StringRef Kernel, ArrayRef<uint8_t> Bytes,
-                                                uint64_t Address) {
+                                                uint64_t Address,
+                                                std::optional<uint64_t> SgprCount) {
   std::string SymbolName = (Kernel + ".kd").str();
   SymbolInfoTy Symbol(Address, SymbolName, ELF::STT_OBJECT);
   uint64_t Size = 0;
@@ -151,6 +152,18 @@ Expected<std::string> DescriptorDecoder::decode(StringRef Kernel, ArrayRef<uint8
     size_t FirstLine = Clean.find('\n') + 1;
     Clean.insert(FirstLine, "\t.amdhsa_user_sgpr_count " + std::to_string(UserSgprs) + "\n");
   }
+  // Where the descriptor does not encode the SGPR count (gfx10+), any
+  // count reproduces it: the metadata's is the kernel's, LLVM's only the
+  // smallest granule.
+  if (SgprCount)
+    for (unsigned Xnack = 0; Xnack < 2; ++Xnack) {
+      std::string Candidate = withValue(Clean, ".amdhsa_next_free_sgpr", *SgprCount);
+      if (Xnack)
+        Candidate = withValue(Candidate, ".amdhsa_reserve_xnack_mask",
+                              !valueOf(Candidate, ".amdhsa_reserve_xnack_mask").value_or(1));
+      if (reproduces(Kernel, Candidate, Bytes))
+        return Candidate;
+    }
   for (unsigned I = 0; I < NumRepairs; ++I) {
     unsigned Repair = I == 0 ? LastRepair : I <= LastRepair ? I - 1 : I;
     std::string Candidate = repaired(Clean, Repair);

@@ -21,6 +21,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -40,9 +41,10 @@ public:
       : Disassembler(Disassembler), Target(Target), Preamble(std::move(Preamble)) {}
 
   /// The block of kernel \p Kernel whose descriptor \p Bytes (64 bytes)
-  /// sits at \p Address.
+  /// sits at \p Address. \p SgprCount, the metadata's `.sgpr_count`, is
+  /// the `.amdhsa_next_free_sgpr` tried first.
   llvm::Expected<std::string> decode(llvm::StringRef Kernel, llvm::ArrayRef<uint8_t> Bytes,
-                                     uint64_t Address);
+                                     uint64_t Address, std::optional<uint64_t> SgprCount);
 
 private:
   /// Whether \p Block assembles into \p Bytes (the code entry offset aside).

@@ -36,37 +36,72 @@ void keepKernel(msgpack::Document &Doc, StringRef Kernel) {
   Kernels->second = Kept;
 }
 
-} // namespace
-
-Expected<std::string> metadataNoteYaml(const elf::ElfImage &Object, StringRef Kernel) {
+/// Reads the metadata note of \p Object into \p Doc; false when it has none.
+/// (A document cannot move: its nodes point back at it.)
+Expected<bool> readMetadata(const elf::ElfImage &Object, msgpack::Document &Doc) {
   for (const elf::Elf_Shdr &S : Object.sections()) {
     if (S.sh_type != ELF::SHT_NOTE)
       continue;
     Error Err = Error::success();
-    std::optional<msgpack::Document> Doc;
-    bool Invalid = false;
+    std::optional<bool> Valid;
     for (const auto &Note : Object.file().notes(S, Err)) {
       if (Note.getName() != "AMDGPU" || Note.getType() != ELF::NT_AMDGPU_METADATA)
         continue;
-      Doc.emplace();
-      if (!Doc->readFromBlob(Note.getDescAsStringRef(S.sh_addralign), /*Multi=*/false))
-        Invalid = true;
+      Valid = Doc.readFromBlob(Note.getDescAsStringRef(S.sh_addralign), /*Multi=*/false);
       break;
     }
     if (Err)
       return fail("note section " + Object.sectionName(S) + ": " + toString(std::move(Err)));
-    if (Invalid)
+    if (Valid && !*Valid)
       return fail("the AMDGPU metadata note is not valid MessagePack");
-    if (!Doc)
-      continue;
-    if (!Kernel.empty())
-      keepKernel(*Doc, Kernel);
-    std::string Yaml;
-    raw_string_ostream OS(Yaml);
-    Doc->toYAML(OS);
-    return Yaml;
+    if (Valid)
+      return true;
   }
-  return std::string();
+  return false;
+}
+
+} // namespace
+
+Expected<std::string> metadataNoteYaml(const elf::ElfImage &Object, StringRef Kernel) {
+  msgpack::Document Doc;
+  Expected<bool> Found = readMetadata(Object, Doc);
+  if (!Found)
+    return Found.takeError();
+  if (!*Found)
+    return std::string();
+  if (!Kernel.empty())
+    keepKernel(Doc, Kernel);
+  std::string Yaml;
+  raw_string_ostream OS(Yaml);
+  Doc.toYAML(OS);
+  return Yaml;
+}
+
+Expected<StringMap<uint64_t>> metadataSgprCounts(const elf::ElfImage &Object) {
+  msgpack::Document D;
+  Expected<bool> Found = readMetadata(Object, D);
+  if (!Found)
+    return Found.takeError();
+  StringMap<uint64_t> Counts;
+  if (!*Found || !D.getRoot().isMap())
+    return Counts;
+  auto Kernels = D.getRoot().getMap().find(D.getNode("amdhsa.kernels"));
+  if (Kernels == D.getRoot().getMap().end() || !Kernels->second.isArray())
+    return Counts;
+  for (msgpack::DocNode &Entry : Kernels->second.getArray()) {
+    if (!Entry.isMap())
+      continue;
+    auto Name = Entry.getMap().find(D.getNode(".name"));
+    auto Count = Entry.getMap().find(D.getNode(".sgpr_count"));
+    if (Name != Entry.getMap().end() && Name->second.isString() &&
+        Count != Entry.getMap().end()) {
+      if (Count->second.getKind() == msgpack::Type::UInt)
+        Counts[Name->second.getString()] = Count->second.getUInt();
+      else if (Count->second.getKind() == msgpack::Type::Int && Count->second.getInt() >= 0)
+        Counts[Name->second.getString()] = uint64_t(Count->second.getInt());
+    }
+  }
+  return Counts;
 }
 
 } // namespace stinkytofu

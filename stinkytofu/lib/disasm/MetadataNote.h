@@ -7,6 +7,7 @@
 #ifndef STINKYTOFU_LIB_DISASM_METADATANOTE_H
 #define STINKYTOFU_LIB_DISASM_METADATANOTE_H
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -20,6 +21,10 @@ class ElfImage;
 /// The metadata of \p Object as YAML ("---" ... "..."), empty when it has
 /// none. With \p Kernel set, `amdhsa.kernels` keeps that kernel's entry only.
 llvm::Expected<std::string> metadataNoteYaml(const elf::ElfImage &Object, llvm::StringRef Kernel);
+
+/// Each kernel's `.sgpr_count` in the metadata of \p Object, by kernel name
+/// (empty when it has no metadata).
+llvm::Expected<llvm::StringMap<uint64_t>> metadataSgprCounts(const elf::ElfImage &Object);
 
 } // namespace stinkytofu
 
