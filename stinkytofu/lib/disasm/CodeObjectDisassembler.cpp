@@ -2,10 +2,13 @@
 #include "stinkytofu/disasm/CodeObjectDisassembler.h"
 #include "DescriptorDecoder.h"
 #include "MetadataNote.h"
+#include "stinkytofu/emit/ObjectEmitter.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/object/ElfImage.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
@@ -22,6 +25,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -104,6 +109,9 @@ private:
   };
   struct Function {
     const Symbol *Sym = nullptr;
+    /// The symbol's name, made unique: local functions of linked objects
+    /// may share one (two files' `static` helpers).
+    std::string Name;
     uint64_t Begin = 0, End = 0; // section offsets
   };
 
@@ -113,6 +121,10 @@ private:
     return Object.header().e_type == ELF::ET_REL ? 0 : uint64_t(S.sh_addr);
   }
   Error setUp();
+  /// The executable sections as assembly that LLVM MC assembles back into
+  /// their bytes (\p Preamble first): an instruction whose text does not
+  /// is kept as words (Opaque).
+  llvm::Expected<std::string> provenCode(llvm::StringRef Preamble);
   Error writeCodeSection(unsigned Index, raw_ostream &OS);
   void writeFunction(const Function &F, ArrayRef<Decoded> Insts,
                      const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
@@ -136,6 +148,12 @@ private:
   std::unique_ptr<MCInstrAnalysis> Analysis;
   std::vector<Symbol> Symbols;
   std::optional<DescriptorDecoder> DescriptorText;
+  /// The name each function symbol has in the disassembly.
+  DenseMap<const Symbol *, std::string> FunctionNames;
+  /// The instructions written as text, (offset, size) per section index.
+  std::map<unsigned, std::vector<std::pair<uint64_t, unsigned>>> Printed;
+  /// (section index, offset) of instructions written as words.
+  std::set<std::pair<unsigned, uint64_t>> Opaque;
 };
 
 Error Disassembler::setUp() {
@@ -160,6 +178,24 @@ Error Disassembler::setUp() {
   if (!Syms)
     return Syms.takeError();
   Symbols = std::move(*Syms);
+  // Global names are unique; a local function's that repeats one gets a
+  // suffix, in address order.
+  StringSet<> Taken;
+  std::vector<const Symbol *> Locals;
+  for (const Symbol &S : Symbols) {
+    if (S.Binding != ELF::STB_LOCAL)
+      Taken.insert(S.Name);
+    if (S.Type == ELF::STT_FUNC)
+      FunctionNames[&S] = S.Name;
+    if (S.Type == ELF::STT_FUNC && S.Binding == ELF::STB_LOCAL)
+      Locals.push_back(&S);
+  }
+  stable_sort(Locals, [](const Symbol *A, const Symbol *B) {
+    return std::tie(A->Section, A->Value) < std::tie(B->Section, B->Value);
+  });
+  for (const Symbol *S : Locals)
+    for (unsigned N = 2; !Taken.insert(FunctionNames[S]).second; ++N)
+      FunctionNames[S] = S->Name + "." + std::to_string(N);
   return Error::success();
 }
 
@@ -181,14 +217,11 @@ Expected<std::string> Disassembler::run() {
                          "\"\n\t.amdhsa_code_object_version " + std::to_string(AbiVersion + 2) +
                          "\n";
   DescriptorText.emplace(*MCDis, *Target, Preamble);
-  std::string Text = Preamble;
+  Expected<std::string> Code = provenCode(Preamble);
+  if (!Code)
+    return Code.takeError();
+  std::string Text = Preamble + *Code;
   raw_string_ostream OS(Text);
-  for (unsigned I = 1; I < Object.sections().size(); ++I) {
-    const Elf_Shdr &S = Object.sections()[I];
-    if (S.sh_type == ELF::SHT_PROGBITS && (S.sh_flags & ELF::SHF_EXECINSTR))
-      if (Error E = writeCodeSection(I, OS))
-        return std::move(E);
-  }
   if (Error E = writeDescriptors(OS))
     return std::move(E);
   Expected<std::string> Metadata = metadataNoteYaml(Object, Options.Kernel);
@@ -197,6 +230,50 @@ Expected<std::string> Disassembler::run() {
   if (!Metadata->empty())
     OS << "\t.amdgpu_metadata\n" << *Metadata << "\t.end_amdgpu_metadata\n";
   return Text;
+}
+
+Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
+  // Each round marks the instructions whose text LLVM MC assembles into
+  // other bytes; when a size changed, only the first (what follows moved).
+  constexpr unsigned MaxRounds = 16;
+  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
+    std::string Code;
+    raw_string_ostream OS(Code);
+    Printed.clear();
+    for (unsigned I = 1; I < Object.sections().size(); ++I) {
+      const Elf_Shdr &S = Object.sections()[I];
+      if (S.sh_type == ELF::SHT_PROGBITS && (S.sh_flags & ELF::SHF_EXECINSTR))
+        if (Error E = writeCodeSection(I, OS))
+          return std::move(E);
+    }
+    Expected<std::string> Assembled = assembleObject(Preamble.str() + Code, *Target);
+    if (!Assembled)
+      return fail("LLVM MC does not assemble the disassembly: " +
+                  toString(Assembled.takeError()));
+    Expected<ElfImage> Again = ElfImage::create(*Assembled);
+    if (!Again)
+      return Again.takeError();
+    bool Marked = false;
+    for (const auto &[Index, Insts] : Printed) {
+      const Elf_Shdr &S = Object.sections()[Index];
+      StringRef Want = Object.sectionContents(S);
+      SmallVector<unsigned, 1> Found = Again->findSections(Object.sectionName(S));
+      StringRef Got =
+          Found.size() == 1 ? Again->sectionContents(Again->sections()[Found.front()]) : "";
+      for (auto [Offset, Size] : Insts) {
+        if (Got.substr(Offset, Size) == Want.substr(Offset, Size))
+          continue;
+        Opaque.insert({Index, Offset});
+        Marked = true;
+        if (Got.size() != Want.size())
+          break;
+      }
+    }
+    if (!Marked)
+      return Code;
+  }
+  return fail("the disassembly does not assemble back into the code after " +
+              Twine(MaxRounds) + " rounds of keeping instructions as words");
 }
 
 Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
@@ -213,7 +290,7 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
         Sym.Size > Bytes.size() - (Sym.Value - Base))
       return fail("function " + Sym.Name + " (" + hex(Sym.Value) + ", " + Twine(Sym.Size) +
                   " bytes) lies outside section " + Name);
-    Functions.push_back({&Sym, Sym.Value - Base, Sym.Value - Base + Sym.Size});
+    Functions.push_back({&Sym, Sym.Name, Sym.Value - Base, Sym.Value - Base + Sym.Size});
   }
   stable_sort(Functions, [](const Function &A, const Function &B) { return A.Begin < B.Begin; });
   // An alias of a function already there adds no bytes.
@@ -222,6 +299,8 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
                                 return A.Begin == B.Begin;
                               }),
                   Functions.end());
+  for (Function &F : Functions)
+    F.Name = FunctionNames.lookup(F.Sym);
   for (size_t I = 0; I < Functions.size(); ++I) {
     uint64_t Next = I + 1 < Functions.size() ? Functions[I + 1].Begin : Bytes.size();
     if (Functions[I].End == Functions[I].Begin || Functions[I].End > Next)
@@ -263,7 +342,7 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
     auto Owner = std::upper_bound(Functions.begin(), Functions.end(), T,
                                   [](uint64_t V, const Function &F) { return V < F.Begin; });
     const Function &F = *std::prev(Owner);
-    Labels.emplace(T, ".L" + F.Sym->Name + "_" + utohexstr(T - F.Begin, /*LowerCase=*/true));
+    Labels.emplace(T, ".L" + F.Name + "_" + utohexstr(T - F.Begin, /*LowerCase=*/true));
   }
 
   OS << (Name == ".text" ? Twine("\t.text\n") : "\t.section\t" + Name + ",\"ax\",@progbits\n");
@@ -315,15 +394,18 @@ void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
                                  const std::map<uint64_t, std::string> &Labels,
                                  unsigned MaxAlignLog2, raw_ostream &OS) {
   const Symbol &Sym = *F.Sym;
+  StringRef Name = F.Name;
   if (Sym.Binding == ELF::STB_GLOBAL)
-    OS << "\t.globl " << Sym.Name << "\n";
+    OS << "\t.globl " << Name << "\n";
   else if (Sym.Binding == ELF::STB_WEAK)
-    OS << "\t.weak " << Sym.Name << "\n";
+    OS << "\t.weak " << Name << "\n";
   if (Sym.Visibility == ELF::STV_PROTECTED)
-    OS << "\t.protected " << Sym.Name << "\n";
+    OS << "\t.protected " << Name << "\n";
   else if (Sym.Visibility == ELF::STV_HIDDEN)
-    OS << "\t.hidden " << Sym.Name << "\n";
-  OS << "\t.type " << Sym.Name << ",@function\n" << Sym.Name << ":\n";
+    OS << "\t.hidden " << Name << "\n";
+  if (Name != Sym.Name)
+    OS << "\t; " << Sym.Name << " (another function has that name)\n";
+  OS << "\t.type " << Name << ",@function\n" << Name << ":\n";
   const MCInstrInfo &MII = Target->instrInfo();
   StringRef Bytes = Object.sectionContents(Object.sections()[Sym.Section]);
   for (size_t I = 0; I < Insts.size(); ++I) {
@@ -336,17 +418,26 @@ void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
       I += Run - 1;
       continue;
     }
-    if (!D.Valid) {
-      // Kept as it is: the bytes MC cannot decode.
+    bool Reassembles = D.Valid && !Opaque.count({Sym.Section, D.Offset});
+    if (!Reassembles) {
+      // Kept as it is: bytes MC cannot decode, or whose text it does not
+      // assemble back into them.
       StringRef Raw = Bytes.substr(D.Offset, D.Size);
-      if (Raw.size() == 4)
-        OS << "\t.long " << hex(support::endian::read32le(Raw.data()));
+      bool Words = Raw.size() % 4 == 0;
+      for (size_t I = 0; I < Raw.size(); I += Words ? 4 : 1) {
+        OS << (I ? ", " : Words ? "\t.long " : "\t.byte ");
+        if (Words)
+          OS << hex(support::endian::read32le(Raw.data() + I));
+        else
+          OS << hex(uint8_t(Raw[I]));
+      }
+      if (D.Valid)
+        OS << " ; " << Target->printMC(D.Inst) << " (LLVM MC assembles it into other bytes)\n";
       else
-        for (size_t I = 0; I < Raw.size(); ++I)
-          OS << (I ? ", " : "\t.byte ") << hex(uint8_t(Raw[I]));
-      OS << " ; undecodable\n";
+        OS << " ; undecodable\n";
       continue;
     }
+    Printed[Sym.Section].push_back({D.Offset, D.Size});
     MCInst Inst = D.Inst;
     const MCInstrDesc &Desc = MII.get(Inst.getOpcode());
     uint64_t Dest = 0;
@@ -364,7 +455,7 @@ void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
     }
     OS << "\t" << Target->printMC(Inst) << "\n";
   }
-  OS << "\t.size " << Sym.Name << ", .-" << Sym.Name << "\n";
+  OS << "\t.size " << Name << ", .-" << Name << "\n";
 }
 
 void Disassembler::writeGap(StringRef Bytes, uint64_t Begin, uint64_t End,
