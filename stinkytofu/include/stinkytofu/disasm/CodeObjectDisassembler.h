@@ -9,7 +9,9 @@
 //    every branch target, words MC cannot decode kept as `.long` with a
 //    comment; bytes between and after functions as padding (`.p2align` when
 //    it is the assembler's own alignment fill, else `.fill` of the repeated
-//    word, such as the `s_code_end` tail);
+//    word, such as the `s_code_end` tail). The code is assembled by LLVM MC
+//    and compared with the original: an instruction whose text assembles
+//    into other bytes is kept as words too, its text in the comment;
 //  - every kernel descriptor (`NAME.kd` objects) as the `.amdhsa_kernel`
 //    block LLVM decodes it into;
 //  - the AMDGPU metadata note as `.amdgpu_metadata` YAML.
