@@ -1,6 +1,8 @@
 //===- MetadataNote.cpp - The AMDGPU metadata note as YAML ----------------===//
 #include "MetadataNote.h"
 #include "stinkytofu/object/ElfImage.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/BinaryFormat/AMDGPUMetadataVerifier.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Support/raw_ostream.h"
@@ -36,6 +38,17 @@ void keepKernel(msgpack::Document &Doc, StringRef Kernel) {
   Kernels->second = Kept;
 }
 
+/// Whether every map in \p Node has string keys only.
+bool hasStringKeys(msgpack::DocNode &Node) {
+  if (Node.isMap())
+    return all_of(Node.getMap(), [](auto &Entry) {
+      return Entry.first.isString() && hasStringKeys(Entry.second);
+    });
+  if (Node.isArray())
+    return all_of(Node.getArray(), [](msgpack::DocNode &Element) { return hasStringKeys(Element); });
+  return true;
+}
+
 /// Reads the metadata note of \p Object into \p Doc; false when it has none.
 /// (A document cannot move: its nodes point back at it.)
 Expected<bool> readMetadata(const elf::ElfImage &Object, msgpack::Document &Doc) {
@@ -54,6 +67,11 @@ Expected<bool> readMetadata(const elf::ElfImage &Object, msgpack::Document &Doc)
       return fail("note section " + Object.sectionName(S) + ": " + toString(std::move(Err)));
     if (Valid && !*Valid)
       return fail("the AMDGPU metadata note is not valid MessagePack");
+    // LLVM's YAML writer needs string keys (a damaged note crashed it), and
+    // the assembler accepts only what its verifier does.
+    if (Valid && (!hasStringKeys(Doc.getRoot()) ||
+                  !AMDGPU::HSAMD::V3::MetadataVerifier(/*Strict=*/false).verify(Doc.getRoot())))
+      return fail("the AMDGPU metadata note is not valid AMDGPU metadata");
     if (Valid)
       return true;
   }
