@@ -1,10 +1,10 @@
 //===- MetadataNote.cpp - The AMDGPU metadata note as YAML ----------------===//
 #include "MetadataNote.h"
 #include "stinkytofu/object/ElfImage.h"
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/BinaryFormat/AMDGPUMetadataVerifier.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 
@@ -38,15 +38,41 @@ void keepKernel(msgpack::Document &Doc, StringRef Kernel) {
   Kernels->second = Kept;
 }
 
-/// Whether every map in \p Node has string keys only.
-bool hasStringKeys(msgpack::DocNode &Node) {
-  if (Node.isMap())
-    return all_of(Node.getMap(), [](auto &Entry) {
-      return Entry.first.isString() && hasStringKeys(Entry.second);
-    });
-  if (Node.isArray())
-    return all_of(Node.getArray(), [](msgpack::DocNode &Element) { return hasStringKeys(Element); });
-  return true;
+/// Whether \p Blob is one MessagePack object LLVM's document reader and
+/// YAML writer can take: string keys in every map, no binary or extension
+/// values (damaged notes with those crashed both). Checked with the
+/// streaming reader, which allocates nothing for the lengths it reads.
+bool isPlainMessagePack(StringRef Blob) {
+  msgpack::Reader Reader(Blob);
+  // Items still to come in each open array or map (a map's are keys and
+  // values: a key when an even number is left).
+  SmallVector<std::pair<uint64_t, bool>, 8> Open;
+  unsigned Roots = 0;
+  while (true) {
+    msgpack::Object Obj;
+    Expected<bool> Read = Reader.read(Obj);
+    if (!Read) {
+      consumeError(Read.takeError());
+      return false;
+    }
+    if (!*Read)
+      break;
+    bool IsKey = !Open.empty() && Open.back().second && Open.back().first % 2 == 0;
+    if (Open.empty() ? ++Roots > 1 : false)
+      return false;
+    if (!Open.empty())
+      --Open.back().first;
+    if ((IsKey && Obj.Kind != msgpack::Type::String) || Obj.Kind == msgpack::Type::Binary ||
+        Obj.Kind == msgpack::Type::Extension)
+      return false;
+    if (Obj.Kind == msgpack::Type::Array)
+      Open.push_back({Obj.Length, false});
+    else if (Obj.Kind == msgpack::Type::Map)
+      Open.push_back({2 * uint64_t(Obj.Length), true});
+    while (!Open.empty() && Open.back().first == 0)
+      Open.pop_back();
+  }
+  return Open.empty() && Roots == 1;
 }
 
 /// Reads the metadata note of \p Object into \p Doc; false when it has none.
@@ -60,17 +86,17 @@ Expected<bool> readMetadata(const elf::ElfImage &Object, msgpack::Document &Doc)
     for (const auto &Note : Object.file().notes(S, Err)) {
       if (Note.getName() != "AMDGPU" || Note.getType() != ELF::NT_AMDGPU_METADATA)
         continue;
-      Valid = Doc.readFromBlob(Note.getDescAsStringRef(S.sh_addralign), /*Multi=*/false);
+      StringRef Blob = Note.getDescAsStringRef(S.sh_addralign);
+      Valid = isPlainMessagePack(Blob) && Doc.readFromBlob(Blob, /*Multi=*/false);
       break;
     }
     if (Err)
       return fail("note section " + Object.sectionName(S) + ": " + toString(std::move(Err)));
     if (Valid && !*Valid)
-      return fail("the AMDGPU metadata note is not valid MessagePack");
-    // LLVM's YAML writer needs string keys (a damaged note crashed it), and
-    // the assembler accepts only what its verifier does.
-    if (Valid && (!hasStringKeys(Doc.getRoot()) ||
-                  !AMDGPU::HSAMD::V3::MetadataVerifier(/*Strict=*/false).verify(Doc.getRoot())))
+      return fail("the AMDGPU metadata note is not plain MessagePack (string keys, no binary "
+                  "or extension values)");
+    // The assembler accepts only what LLVM's verifier does.
+    if (Valid && !AMDGPU::HSAMD::V3::MetadataVerifier(/*Strict=*/false).verify(Doc.getRoot()))
       return fail("the AMDGPU metadata note is not valid AMDGPU metadata");
     if (Valid)
       return true;

@@ -2,6 +2,7 @@
 """Writes damaged copies of an AMDGPU code object for the bad-binary tests.
 
   damage.py machine IN OUT N          e_machine set to N (62: x86-64)
+  damage.py abi-version IN OUT N      EI_ABIVERSION set to N
   damage.py text-offset IN OUT        .text's sh_offset pointed past the file's end
   damage.py kd-entry IN OUT KERNEL    KERNEL.kd's code entry pointed 1 MiB away
   damage.py bundle-offset IN OUT      a bundle whose one entry starts past its end
@@ -28,6 +29,8 @@ def main():
     data = bytearray(open(src, "rb").read())
     if cmd == "machine":
         struct.pack_into("<H", data, 0x12, int(sys.argv[4]))
+    elif cmd == "abi-version":
+        data[8] = int(sys.argv[4])
     elif cmd == "text-offset":
         header = sections(data)[0][".text"][0]
         struct.pack_into("<Q", data, header + 0x18, len(data) + 0x1000)
