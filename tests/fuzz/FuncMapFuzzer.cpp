@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
-#include "asm-instrument/elf/CodeObjectScanner.h"
-#include "asm-instrument/elf/ElfImage.h"
+#include "stinkytofu/object/CodeObjectScanner.h"
+#include "stinkytofu/object/ElfImage.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/elf/FuncMapReport.h"
 #include "asm-instrument/funcmap/FuncMapParser.h"
@@ -86,7 +86,7 @@ void fuzzPatcher(StringRef Bytes) {
   }
   Expected<elf::ElfImage> Image = elf::ElfImage::create(*A);
   check(bool(Image), "patched image does not read");
-  SmallVector<unsigned, 1> Found = Image->findSections(elf::FuncMapSectionName);
+  SmallVector<unsigned, 1> Found = Image->findSections(funcmap::FuncMapSectionName);
   check(Found.size() == 1 && Image->sectionContents(Image->sections()[Found[0]]) == MapA,
         "patched image lacks the funcmap");
   Expected<std::string> Twice = elf::patchFuncMapSection(*A, MapA);

@@ -1,6 +1,6 @@
 //===- FixtureWriter.cpp - Write a scenario as rocprofv3 --att output -----===//
 #include "FixtureWriter.h"
-#include "asm-instrument/elf/ElfImage.h"
+#include "stinkytofu/object/ElfImage.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/funcmap/FuncMapParser.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
@@ -88,7 +88,7 @@ Expected<std::map<uint32_t, ParsedCodeObject>> buildCodeObjects(const Scenario &
         if (!Image)
           return createStringError(inconvertibleErrorCode(),
                                    C.From + ": " + toString(Image.takeError()));
-        for (unsigned Index : Image->findSections(elf::FuncMapSectionName)) {
+        for (unsigned Index : Image->findSections(funcmap::FuncMapSectionName)) {
           Expected<funcmap::FuncMap> Map = funcmap::parseFuncMap(
               Image->sectionContents(Image->sections()[Index]), funcmap::ParseMode::Lenient);
           if (!Map)

@@ -9,8 +9,8 @@
 // docs/sqtt-funcmap.md describes the commands.
 //
 //===----------------------------------------------------------------------===//
-#include "asm-instrument/elf/CodeObjectScanner.h"
-#include "asm-instrument/elf/ElfImage.h"
+#include "stinkytofu/object/CodeObjectScanner.h"
+#include "stinkytofu/object/ElfImage.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/elf/FuncMapReport.h"
 #include "stinkytofu/support/PendingOutputs.h"

@@ -7,6 +7,7 @@
 // docs/stinkytofu-opt.md describes every option.
 //
 //===----------------------------------------------------------------------===//
+#include "BinaryInputOptions.h"
 #include "InputJobs.h"
 #include "asm-instrument/InstrumentPasses.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
@@ -239,6 +240,7 @@ struct ToolOptions {
       cl::desc("SQTTInstrumentPass: check that the inserted code changes no live "
                "register and that removing it gives back the input"),
       cl::cat(Category)};
+  BinaryInputOptions Binary{Category};
 };
 
 const char *const ToolOptionNames[] = {
@@ -255,7 +257,7 @@ const char *const ToolOptionNames[] = {
     "verify-hazards", "verify-schedule", "no-verify"};
 
 bool isToolOptionName(StringRef Name) {
-  return is_contained(ToolOptionNames, Name);
+  return is_contained(ToolOptionNames, Name) || is_contained(BinaryInputOptionNames, Name);
 }
 
 /// The instrumentation options as SQTTInstrumentPass's leading arguments
@@ -462,6 +464,8 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
       MemoryBuffer::getFileOrSTDIN(InputFile);
   if (!Buffer)
     return fail(InputFile + ": " + Buffer.getError().message(), Err);
+  if (!Opt.Binary.disassembleIfBinary(*Buffer, InputFile, Err))
+    return 1;
   reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
   // The input as read, for proveAgainstInput (stdin cannot be read twice).
   std::unique_ptr<MemoryBuffer> InputCopy;
@@ -656,6 +660,8 @@ int main(int argc, char **argv) {
 
   for (const char *Name : ToolOptionNames)
     unregisterClashingOption(Name);
+  for (const char *Name : BinaryInputOptionNames)
+    unregisterClashingOption(Name);
   ToolOptions Opt;
 
   // One `--<PassName>[=args]` option per registered pass. Every occurrence is
@@ -696,6 +702,8 @@ int main(int argc, char **argv) {
   }
   if (Opt.InputFiles.empty())
     return fail("no input file (see --help)");
+  if (Opt.Binary.ListKernels)
+    return Opt.Binary.listKernels(Opt.InputFiles);
   if (Opt.EmitAsm && Opt.PrintOutput)
     return fail("--emit-asm and --print-output exclude each other");
   if (Opt.PrintCfg != CfgFormat::None && (Opt.EmitAsm || Opt.PrintOutput))

@@ -1,6 +1,7 @@
 //===- FuncMapPatcher.cpp - Add or replace .sqtt_funcmap ------------------===//
 #include "asm-instrument/elf/FuncMapPatcher.h"
-#include "asm-instrument/elf/ElfImage.h"
+#include "stinkytofu/object/ElfImage.h"
+#include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/MathExtras.h"
@@ -170,7 +171,7 @@ Expected<std::string> patchFuncMapSection(StringRef Input, StringRef SectionByte
   if (SIdx == 0)
     return fail("no section name table (e_shstrndx is 0)");
 
-  SmallVector<unsigned, 1> Found = Img->findSections(FuncMapSectionName);
+  SmallVector<unsigned, 1> Found = Img->findSections(funcmap::FuncMapSectionName);
   if (Found.size() > 1)
     return fail("more than one .sqtt_funcmap section");
   std::optional<unsigned> FIdx;
@@ -211,7 +212,7 @@ Expected<std::string> patchFuncMapSection(StringRef Input, StringRef SectionByte
   if (!Check)
     return fail("internal error: patched image does not verify: " +
                 toString(Check.takeError()));
-  SmallVector<unsigned, 1> Again = Check->findSections(FuncMapSectionName);
+  SmallVector<unsigned, 1> Again = Check->findSections(funcmap::FuncMapSectionName);
   if (Again.size() != 1 || Check->sectionContents(Check->sections()[Again[0]]) != SectionBytes)
     return fail("internal error: patched image does not hold the new .sqtt_funcmap");
   return Out;

@@ -1,5 +1,6 @@
 //===- FuncMapReport.cpp - A code object's funcmap with addresses ---------===//
 #include "asm-instrument/elf/FuncMapReport.h"
+#include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Demangle/Demangle.h"
@@ -33,7 +34,7 @@ StringRef typeName(MarkerKind K) {
 
 FuncMapReport buildFuncMapReport(const ElfImage &Obj, const ReportOptions &Opts) {
   FuncMapReport R;
-  SmallVector<unsigned, 1> Found = Obj.findSections(FuncMapSectionName);
+  SmallVector<unsigned, 1> Found = Obj.findSections(funcmap::FuncMapSectionName);
   if (Found.empty())
     return R;
   R.HasSection = true;

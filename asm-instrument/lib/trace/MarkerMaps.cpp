@@ -1,6 +1,7 @@
 //===- MarkerMaps.cpp - Marker ids to names, per code object --------------===//
 #include "asm-instrument/trace/MarkerMaps.h"
-#include "asm-instrument/elf/ElfImage.h"
+#include "stinkytofu/object/ElfImage.h"
+#include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "asm-instrument/funcmap/FuncMapParser.h"
 #include "asm-instrument/trace/JsonInput.h"
 #include "llvm/Support/FileSystem.h"
@@ -149,7 +150,7 @@ Expected<FuncMap> readCodeObjectFuncMap(StringRef Path, std::vector<std::string>
   Expected<elf::ElfImage> Image = elf::ElfImage::create((*Buf)->getBuffer());
   if (!Image)
     return fileError(Path, toString(Image.takeError()));
-  auto Sections = Image->findSections(elf::FuncMapSectionName);
+  auto Sections = Image->findSections(funcmap::FuncMapSectionName);
   if (Sections.empty())
     return FuncMap();
   std::vector<FuncMapWarning> ParseWarnings;

@@ -1,12 +1,12 @@
 //===- OffloadBundleTest.cpp - Bundle reading on hand-made bytes ----------===//
 //
-// Offload bundles built byte by byte (asm-instrument/elf/OffloadBundle.h):
+// Offload bundles built byte by byte (stinkytofu/object/OffloadBundle.h):
 // entry ids, bounds, compressed headers and their sanity limits. The lit
 // tests (tests/lit/funcmap/fatbin.test) cover clang-offload-bundler output.
 //
 //===----------------------------------------------------------------------===//
 #include "asm-instrument/elf/FuncMapPatcher.h"
-#include "asm-instrument/elf/OffloadBundle.h"
+#include "stinkytofu/object/OffloadBundle.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Compression.h"

@@ -17,7 +17,7 @@
 #ifndef ASM_INSTRUMENT_ELF_FUNCMAPREPORT_H
 #define ASM_INSTRUMENT_ELF_FUNCMAPREPORT_H
 
-#include "asm-instrument/elf/ElfImage.h"
+#include "stinkytofu/object/ElfImage.h"
 #include "asm-instrument/funcmap/FuncMap.h"
 #include "asm-instrument/funcmap/FuncMapParser.h"
 #include "llvm/Support/JSON.h"

@@ -19,8 +19,8 @@
 // headers, hence this one.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ASM_INSTRUMENT_ELF_OFFLOADBUNDLE_H
-#define ASM_INSTRUMENT_ELF_OFFLOADBUNDLE_H
+#ifndef STINKYTOFU_OBJECT_OFFLOADBUNDLE_H
+#define STINKYTOFU_OBJECT_OFFLOADBUNDLE_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

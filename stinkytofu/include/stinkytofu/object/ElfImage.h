@@ -1,7 +1,7 @@
 //===- ElfImage.h - A checked little-endian ELF64 image ---------*- C++ -*-===//
 //
 // Wraps llvm::object::ELFFile<ELF64LE> after checking everything the funcmap
-// tools touch: the identification bytes (ELF64, little-endian only), the
+// tools and the disassembler touch: the identification bytes (ELF64, little-endian only), the
 // header size, the section header table and every section's and segment's
 // file range, the section names and the symbol tables. After create()
 // succeeds, the accessors below cannot fail. Error messages give the reason
@@ -11,10 +11,9 @@
 // for as long as the image is used.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ASM_INSTRUMENT_ELF_ELFIMAGE_H
-#define ASM_INSTRUMENT_ELF_ELFIMAGE_H
+#ifndef STINKYTOFU_OBJECT_ELFIMAGE_H
+#define STINKYTOFU_OBJECT_ELFIMAGE_H
 
-#include "asm-instrument/funcmap/FuncMapPrinter.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,8 +29,6 @@ using ELFT = llvm::object::ELF64LE;
 using Elf_Ehdr = ELFT::Ehdr;
 using Elf_Shdr = ELFT::Shdr;
 using Elf_Phdr = ELFT::Phdr;
-
-using funcmap::FuncMapSectionName;
 
 /// A defined symbol: its value (the vaddr in a linked code object, the
 /// section offset in a relocatable object) and its STT_* type.

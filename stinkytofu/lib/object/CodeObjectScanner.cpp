@@ -1,7 +1,7 @@
 //===- CodeObjectScanner.cpp - Find AMDGPU code objects in a file ---------===//
-#include "asm-instrument/elf/CodeObjectScanner.h"
-#include "asm-instrument/elf/ElfImage.h"
-#include "asm-instrument/elf/OffloadBundle.h"
+#include "stinkytofu/object/CodeObjectScanner.h"
+#include "stinkytofu/object/ElfImage.h"
+#include "stinkytofu/object/OffloadBundle.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
@@ -34,7 +34,8 @@ public:
       for (const BundleEntry &E : B.Entries) {
         if (!isAMDGPUBundleEntry(E.Id) || E.Data.empty())
           continue;
-        if (Error Err = add(E.Data, parseBundleEntryId(E.Id).TargetId, Prefix + ", entry " + E.Id))
+        if (Error Err = add(E.Data, parseBundleEntryId(E.Id).TargetId, Prefix + ", entry " + E.Id,
+                            E.Id))
           return Err;
       }
     }
@@ -43,7 +44,8 @@ public:
 
   /// Copies \p Bytes (bundle entries need not be aligned), checks it and
   /// adds it.
-  Error add(StringRef Bytes, StringRef TargetId, const std::string &Origin) {
+  Error add(StringRef Bytes, StringRef TargetId, const std::string &Origin,
+            StringRef EntryId) {
     std::unique_ptr<MemoryBuffer> Copy = MemoryBuffer::getMemBufferCopy(Bytes, Origin);
     Expected<ElfImage> Image = ElfImage::create(Copy->getBuffer());
     if (!Image)
@@ -54,18 +56,20 @@ public:
     std::string Id = TargetId.empty() ? Image->amdgpuTargetId() : TargetId.str();
     Bytes = Copy->getBuffer();
     Set.Storage.push_back(std::move(Copy));
-    push(Bytes, Id, Origin);
+    push(Bytes, Id, Origin, EntryId.str());
     return Error::success();
   }
 
-  void push(StringRef Bytes, std::string TargetId, std::string Origin) {
+  void push(StringRef Bytes, std::string TargetId, std::string Origin,
+            std::string EntryId = "") {
     if (TargetId.empty())
       TargetId = "amdgcn-unknown";
     std::string Safe = safeFileStem(TargetId);
     std::string Stem = Safe;
     for (unsigned N = 2; !UsedStems.insert(Stem).second; ++N)
       Stem = Safe + "." + std::to_string(N);
-    Set.Objects.push_back({std::move(TargetId), std::move(Origin), std::move(Stem), Bytes});
+    Set.Objects.push_back(
+        {std::move(TargetId), std::move(Origin), std::move(EntryId), std::move(Stem), Bytes});
   }
 
 private:

@@ -1,5 +1,5 @@
 //===- ElfImage.cpp - A checked little-endian ELF64 image -----------------===//
-#include "asm-instrument/elf/ElfImage.h"
+#include "stinkytofu/object/ElfImage.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"

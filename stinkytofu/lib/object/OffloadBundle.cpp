@@ -1,5 +1,5 @@
 //===- OffloadBundle.cpp - clang-offload-bundler containers ---------------===//
-#include "asm-instrument/elf/OffloadBundle.h"
+#include "stinkytofu/object/OffloadBundle.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,6 +1,6 @@
 //===- CodeObjectScanner.h - Find AMDGPU code objects in a file -*- C++ -*-===//
 //
-// A file given to `sqtt-funcmap dump|extract` may be
+// A file given to `sqtt-funcmap dump|extract` or to stinkytofu-opt may be
 //  - an AMDGPU code object or relocatable object (ELF64LE, EM_AMDGPU),
 //  - a clang offload bundle (`__CLANG_OFFLOAD_BUNDLE__` or compressed `CCOB`),
 //  - a host ELF (executable, shared library, object) with a `.hip_fatbin`
@@ -9,8 +9,8 @@
 // (ElfImage::create) and labelled by its target id.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ASM_INSTRUMENT_ELF_CODEOBJECTSCANNER_H
-#define ASM_INSTRUMENT_ELF_CODEOBJECTSCANNER_H
+#ifndef STINKYTOFU_OBJECT_CODEOBJECTSCANNER_H
+#define STINKYTOFU_OBJECT_CODEOBJECTSCANNER_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -31,6 +31,9 @@ struct FoundCodeObject {
   /// "bundle, entry hipv4-amdgcn-amd-amdhsa--gfx90a" or
   /// ".hip_fatbin compressed (zstd v3) bundle 1, entry hipv4-amdgcn-amd-amdhsa--gfx1100".
   std::string Origin;
+  /// The bundle entry id ("hipv4-amdgcn-amd-amdhsa--gfx90a"), "" for a plain
+  /// code object.
+  std::string EntryId;
   /// A file name stem unique within the set: the target id with anything
   /// unsafe in a file name ('/', "..", a leading '.', control characters)
   /// replaced by '_', then "<stem>.2", "<stem>.3" for repeats.

@@ -1,0 +1,570 @@
+//===- CodeObjectDisassembler.cpp - A code object as assembly -------------===//
+#include "stinkytofu/disasm/CodeObjectDisassembler.h"
+#include "DescriptorDecoder.h"
+#include "MetadataNote.h"
+#include "stinkytofu/emit/ObjectEmitter.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/object/ElfImage.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <tuple>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+using elf::ElfImage;
+using elf::Elf_Shdr;
+
+namespace {
+
+Error fail(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
+
+/// The word the assembler fills code alignment with (`s_nop 0`).
+constexpr uint32_t CodeAlignmentFill = 0xbf800000;
+
+void initializeDisassembler() {
+  static std::once_flag Once;
+  std::call_once(Once, [] { LLVMInitializeAMDGPUDisassembler(); });
+}
+
+struct Symbol {
+  std::string Name;
+  uint64_t Value = 0, Size = 0;
+  uint8_t Type = 0, Binding = 0, Visibility = 0;
+  unsigned Section = 0;
+};
+
+/// The symbols of .symtab, or of .dynsym when there is no .symtab (a
+/// stripped code object keeps its kernels there).
+Expected<std::vector<Symbol>> readSymbols(const ElfImage &Object) {
+  const Elf_Shdr *Table = nullptr;
+  for (const Elf_Shdr &S : Object.sections())
+    if (S.sh_type == ELF::SHT_SYMTAB || (S.sh_type == ELF::SHT_DYNSYM && !Table))
+      Table = &S;
+  std::vector<Symbol> Out;
+  if (!Table)
+    return Out;
+  const auto &File = Object.file();
+  auto Syms = File.symbols(Table);
+  if (!Syms)
+    return Syms.takeError();
+  auto Strings = File.getStringTableForSymtab(*Table);
+  if (!Strings)
+    return Strings.takeError();
+  for (const auto &Sym : *Syms) {
+    if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.st_shndx >= ELF::SHN_LORESERVE)
+      continue;
+    Expected<StringRef> Name = Sym.getName(*Strings);
+    if (!Name)
+      return Name.takeError();
+    if (Name->empty() || Sym.st_shndx >= Object.sections().size())
+      continue;
+    Out.push_back({Name->str(), Sym.st_value, Sym.st_size, Sym.getType(), Sym.getBinding(),
+                   Sym.getVisibility(), Sym.st_shndx});
+  }
+  return Out;
+}
+
+bool isKernelDescriptor(const Symbol &S) {
+  return S.Type == ELF::STT_OBJECT && StringRef(S.Name).ends_with(".kd");
+}
+
+class Disassembler {
+public:
+  Disassembler(const ElfImage &Object, const DisassemblyOptions &Options)
+      : Object(Object), Options(Options) {}
+
+  Expected<std::string> run();
+
+private:
+  struct Decoded {
+    uint64_t Offset = 0; // in the section
+    unsigned Size = 0;
+    bool Valid = false;
+    MCInst Inst;
+  };
+  struct Function {
+    const Symbol *Sym = nullptr;
+    /// The symbol's name, made unique: local functions of linked objects
+    /// may share one (two files' `static` helpers).
+    std::string Name;
+    uint64_t Begin = 0, End = 0; // section offsets
+  };
+
+  /// The address the section's bytes start at: symbol values are section
+  /// offsets in a relocatable object, addresses otherwise.
+  uint64_t base(const Elf_Shdr &S) const {
+    return Object.header().e_type == ELF::ET_REL ? 0 : uint64_t(S.sh_addr);
+  }
+  Error setUp();
+  /// The executable sections as assembly that LLVM MC assembles back into
+  /// their bytes (\p Preamble first): an instruction whose text does not
+  /// is kept as words (Opaque).
+  llvm::Expected<std::string> provenCode(llvm::StringRef Preamble);
+  Error writeCodeSection(unsigned Index, raw_ostream &OS);
+  void writeFunction(const Function &F, ArrayRef<Decoded> Insts,
+                     const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
+                     raw_ostream &OS);
+  /// How many instructions from \p Insts[I] on are alignment fill the
+  /// assembler writes for `.p2align *Log2` (none when they are not): a run
+  /// of `s_nop 0` ending at an aligned offset, no label inside, after an
+  /// instruction that does not fall through or at least two long.
+  size_t alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
+                      const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
+                      StringRef Bytes, unsigned &Log2) const;
+  void writeGap(StringRef Bytes, uint64_t Begin, uint64_t End, unsigned MaxAlignLog2,
+                raw_ostream &OS);
+  Error writeDescriptors(raw_ostream &OS);
+
+  const ElfImage &Object;
+  const DisassemblyOptions &Options;
+  std::shared_ptr<const TargetInfo> Target;
+  std::unique_ptr<MCContext> Ctx;
+  std::unique_ptr<MCDisassembler> MCDis;
+  std::unique_ptr<MCInstrAnalysis> Analysis;
+  std::vector<Symbol> Symbols;
+  std::optional<DescriptorDecoder> DescriptorText;
+  /// The name each function symbol has in the disassembly.
+  DenseMap<const Symbol *, std::string> FunctionNames;
+  /// The instructions written as text, (offset, size) per section index.
+  std::map<unsigned, std::vector<std::pair<uint64_t, unsigned>>> Printed;
+  /// (section index, offset) of instructions written as words.
+  std::set<std::pair<unsigned, uint64_t>> Opaque;
+};
+
+Error Disassembler::setUp() {
+  if (!Object.isAMDGPU())
+    return fail("not an AMDGPU code object (" + elf::elfMachineName(Object.machine()) + ")");
+  std::string Id = Options.TargetId.empty() ? Object.amdgpuTargetId() : Options.TargetId;
+  if (Id.empty())
+    return fail("unknown AMDGPU processor in the ELF flags (" +
+                hex(Object.header().e_flags) + ")");
+  Expected<std::shared_ptr<const TargetInfo>> T = TargetInfo::get(Id);
+  if (!T)
+    return T.takeError();
+  Target = std::move(*T);
+  initializeDisassembler();
+  Ctx = std::make_unique<MCContext>(Target->triple(), &Target->asmInfo(), &Target->regInfo(),
+                                    &Target->subtargetInfo());
+  MCDis.reset(Target->target().createMCDisassembler(Target->subtargetInfo(), *Ctx));
+  Analysis.reset(Target->target().createMCInstrAnalysis(&Target->instrInfo()));
+  if (!MCDis || !Analysis)
+    return fail("LLVM has no AMDGPU disassembler");
+  Expected<std::vector<Symbol>> Syms = readSymbols(Object);
+  if (!Syms)
+    return Syms.takeError();
+  Symbols = std::move(*Syms);
+  // Global names are unique; a local function's that repeats one gets a
+  // suffix, in address order.
+  StringSet<> Taken;
+  std::vector<const Symbol *> Locals;
+  for (const Symbol &S : Symbols) {
+    if (S.Binding != ELF::STB_LOCAL)
+      Taken.insert(S.Name);
+    if (S.Type == ELF::STT_FUNC)
+      FunctionNames[&S] = S.Name;
+    if (S.Type == ELF::STT_FUNC && S.Binding == ELF::STB_LOCAL)
+      Locals.push_back(&S);
+  }
+  stable_sort(Locals, [](const Symbol *A, const Symbol *B) {
+    return std::tie(A->Section, A->Value) < std::tie(B->Section, B->Value);
+  });
+  for (const Symbol *S : Locals)
+    for (unsigned N = 2; !Taken.insert(FunctionNames[S]).second; ++N)
+      FunctionNames[S] = S->Name + "." + std::to_string(N);
+  return Error::success();
+}
+
+Expected<std::string> Disassembler::run() {
+  if (Error E = setUp())
+    return std::move(E);
+  unsigned AbiVersion = Object.header().e_ident[ELF::EI_ABIVERSION];
+  // LLVM aborts on a code object version it does not know.
+  if (AbiVersion < ELF::ELFABIVERSION_AMDGPU_HSA_V3 || AbiVersion > ELF::ELFABIVERSION_AMDGPU_HSA_V6)
+    return fail("ELF ABI version " + Twine(AbiVersion) +
+                ": only code object v3 to v6 (ABI versions 1 to 4) are supported");
+  if (!Options.Kernel.empty() &&
+      none_of(Symbols, [&](const Symbol &S) {
+        return isKernelDescriptor(S) && StringRef(S.Name).drop_back(3) == Options.Kernel;
+      }))
+    return fail("no kernel named '" + Options.Kernel + "' (--list-kernels lists them)");
+
+  std::string TargetId = Options.TargetId.empty() ? Object.amdgpuTargetId() : Options.TargetId;
+  // EI_ABIVERSION 1 is code object v3, 2 v4, ...
+  std::string Preamble = "\t.amdgcn_target \"amdgcn-amd-amdhsa--" + TargetId +
+                         "\"\n\t.amdhsa_code_object_version " + std::to_string(AbiVersion + 2) +
+                         "\n";
+  DescriptorText.emplace(*MCDis, *Target, Preamble);
+  Expected<std::string> Code = provenCode(Preamble);
+  if (!Code)
+    return Code.takeError();
+  std::string Text = Preamble + *Code;
+  raw_string_ostream OS(Text);
+  if (Error E = writeDescriptors(OS))
+    return std::move(E);
+  Expected<std::string> Metadata = metadataNoteYaml(Object, Options.Kernel);
+  if (!Metadata)
+    return Metadata.takeError();
+  if (!Metadata->empty())
+    OS << "\t.amdgpu_metadata\n" << *Metadata << "\t.end_amdgpu_metadata\n";
+  return Text;
+}
+
+Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
+  // Each round marks the instructions whose text LLVM MC assembles into
+  // other bytes; when a size changed, only the first (what follows moved).
+  constexpr unsigned MaxRounds = 16;
+  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
+    std::string Code;
+    raw_string_ostream OS(Code);
+    Printed.clear();
+    for (unsigned I = 1; I < Object.sections().size(); ++I) {
+      const Elf_Shdr &S = Object.sections()[I];
+      if (S.sh_type == ELF::SHT_PROGBITS && (S.sh_flags & ELF::SHF_EXECINSTR))
+        if (Error E = writeCodeSection(I, OS))
+          return std::move(E);
+    }
+    Expected<std::string> Assembled = assembleObject(Preamble.str() + Code, *Target);
+    if (!Assembled)
+      return fail("LLVM MC does not assemble the disassembly: " +
+                  toString(Assembled.takeError()));
+    Expected<ElfImage> Again = ElfImage::create(*Assembled);
+    if (!Again)
+      return Again.takeError();
+    bool Marked = false;
+    for (const auto &[Index, Insts] : Printed) {
+      const Elf_Shdr &S = Object.sections()[Index];
+      StringRef Want = Object.sectionContents(S);
+      SmallVector<unsigned, 1> Found = Again->findSections(Object.sectionName(S));
+      StringRef Got =
+          Found.size() == 1 ? Again->sectionContents(Again->sections()[Found.front()]) : "";
+      for (auto [Offset, Size] : Insts) {
+        if (Got.substr(Offset, Size) == Want.substr(Offset, Size))
+          continue;
+        Opaque.insert({Index, Offset});
+        Marked = true;
+        if (Got.size() != Want.size())
+          break;
+      }
+    }
+    if (!Marked)
+      return Code;
+  }
+  return fail("the disassembly does not assemble back into the code after " +
+              Twine(MaxRounds) + " rounds of keeping instructions as words");
+}
+
+Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
+  const Elf_Shdr &S = Object.sections()[Index];
+  StringRef Name = Object.sectionName(S);
+  StringRef Bytes = Object.sectionContents(S);
+  uint64_t Base = base(S);
+
+  std::vector<Function> Functions;
+  for (const Symbol &Sym : Symbols) {
+    if (Sym.Section != Index || Sym.Type != ELF::STT_FUNC)
+      continue;
+    if (Sym.Value < Base || Sym.Value - Base > Bytes.size() ||
+        Sym.Size > Bytes.size() - (Sym.Value - Base))
+      return fail("function " + Sym.Name + " (" + hex(Sym.Value) + ", " + Twine(Sym.Size) +
+                  " bytes) lies outside section " + Name);
+    Functions.push_back({&Sym, Sym.Name, Sym.Value - Base, Sym.Value - Base + Sym.Size});
+  }
+  stable_sort(Functions, [](const Function &A, const Function &B) { return A.Begin < B.Begin; });
+  // An alias of a function already there adds no bytes.
+  Functions.erase(std::unique(Functions.begin(), Functions.end(),
+                              [](const Function &A, const Function &B) {
+                                return A.Begin == B.Begin;
+                              }),
+                  Functions.end());
+  for (Function &F : Functions)
+    F.Name = FunctionNames.lookup(F.Sym);
+  for (size_t I = 0; I < Functions.size(); ++I) {
+    uint64_t Next = I + 1 < Functions.size() ? Functions[I + 1].Begin : Bytes.size();
+    if (Functions[I].End == Functions[I].Begin || Functions[I].End > Next)
+      Functions[I].End = Next;
+  }
+
+  // Decode every function, then name every branch target that starts an
+  // instruction.
+  std::vector<std::vector<Decoded>> Insts(Functions.size());
+  DenseSet<uint64_t> Starts;
+  std::vector<uint64_t> Targets;
+  ArrayRef<uint8_t> Data = arrayRefFromStringRef(Bytes);
+  for (size_t F = 0; F < Functions.size(); ++F) {
+    for (uint64_t Pos = Functions[F].Begin; Pos < Functions[F].End;) {
+      Decoded D;
+      D.Offset = Pos;
+      uint64_t Size = 0;
+      ArrayRef<uint8_t> Window = Data.slice(Pos, Functions[F].End - Pos);
+      D.Valid = MCDis->getInstruction(D.Inst, Size, Window, Base + Pos, nulls()) ==
+                    MCDisassembler::Success &&
+                Size > 0 && Size <= Window.size();
+      D.Size = D.Valid ? unsigned(Size) : unsigned(std::min<uint64_t>(4, Window.size()));
+      if (D.Valid) {
+        Starts.insert(Pos);
+        uint64_t Dest = 0;
+        if (Target->instrInfo().get(D.Inst.getOpcode()).isBranch() &&
+            Analysis->evaluateBranch(D.Inst, Base + Pos, Size, Dest) && Dest >= Base &&
+            Dest - Base < Bytes.size())
+          Targets.push_back(Dest - Base);
+      }
+      Pos += D.Size;
+      Insts[F].push_back(std::move(D));
+    }
+  }
+  std::map<uint64_t, std::string> Labels;
+  for (uint64_t T : Targets) {
+    if (!Starts.contains(T))
+      continue;
+    auto Owner = std::upper_bound(Functions.begin(), Functions.end(), T,
+                                  [](uint64_t V, const Function &F) { return V < F.Begin; });
+    const Function &F = *std::prev(Owner);
+    Labels.emplace(T, ".L" + F.Name + "_" + utohexstr(T - F.Begin, /*LowerCase=*/true));
+  }
+
+  OS << (Name == ".text" ? Twine("\t.text\n") : "\t.section\t" + Name + ",\"ax\",@progbits\n");
+  unsigned AlignLog2 = S.sh_addralign > 1 ? Log2_64(S.sh_addralign) : 0;
+  if (AlignLog2)
+    OS << "\t.p2align " << AlignLog2 << "\n";
+  uint64_t Pos = 0;
+  for (size_t F = 0; F < Functions.size(); ++F) {
+    writeGap(Bytes, Pos, Functions[F].Begin, AlignLog2, OS);
+    Pos = Functions[F].End;
+    if (!Options.Kernel.empty() && Functions[F].Sym->Name != Options.Kernel) {
+      OS << "\t.fill " << Functions[F].End - Functions[F].Begin << ", 1, 0 ; "
+         << Functions[F].Sym->Name << " (not selected)\n";
+      continue;
+    }
+    writeFunction(Functions[F], Insts[F], Labels, AlignLog2, OS);
+  }
+  writeGap(Bytes, Pos, Bytes.size(), AlignLog2, OS);
+  return Error::success();
+}
+
+size_t Disassembler::alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
+                                  const std::map<uint64_t, std::string> &Labels,
+                                  unsigned MaxAlignLog2, StringRef Bytes, unsigned &Log2) const {
+  auto IsFill = [&](const Decoded &D) {
+    return D.Valid && D.Size == 4 &&
+           support::endian::read32le(Bytes.data() + D.Offset) == CodeAlignmentFill;
+  };
+  if (I == 0 || !IsFill(Insts[I]) || !Insts[I - 1].Valid || IsFill(Insts[I - 1]))
+    return 0;
+  size_t J = I;
+  while (J < Insts.size() && IsFill(Insts[J]) && (J == I || !Labels.count(Insts[J].Offset)))
+    ++J;
+  // Reached by falling through, one `s_nop 0` may be a hazard's wait state
+  // (LLVM writes a longer wait as one `s_nop N`); a run of them is the fill.
+  const MCInstrDesc &Before = Target->instrInfo().get(Insts[I - 1].Inst.getOpcode());
+  if (!Before.isBarrier() && !Before.isReturn() && J - I < 2)
+    return 0;
+  uint64_t RunEnd = J < Insts.size() ? Insts[J].Offset : End;
+  if (RunEnd == End)
+    return 0;
+  Log2 = std::min<unsigned>(MaxAlignLog2, countr_zero(RunEnd));
+  if (Log2 < 2 || RunEnd - Insts[I].Offset >= (uint64_t(1) << Log2))
+    return 0;
+  return J - I;
+}
+
+void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
+                                 const std::map<uint64_t, std::string> &Labels,
+                                 unsigned MaxAlignLog2, raw_ostream &OS) {
+  const Symbol &Sym = *F.Sym;
+  StringRef Name = F.Name;
+  if (Sym.Binding == ELF::STB_GLOBAL)
+    OS << "\t.globl " << Name << "\n";
+  else if (Sym.Binding == ELF::STB_WEAK)
+    OS << "\t.weak " << Name << "\n";
+  if (Sym.Visibility == ELF::STV_PROTECTED)
+    OS << "\t.protected " << Name << "\n";
+  else if (Sym.Visibility == ELF::STV_HIDDEN)
+    OS << "\t.hidden " << Name << "\n";
+  if (Name != Sym.Name)
+    OS << "\t; " << Sym.Name << " (another function has that name)\n";
+  OS << "\t.type " << Name << ",@function\n" << Name << ":\n";
+  const MCInstrInfo &MII = Target->instrInfo();
+  StringRef Bytes = Object.sectionContents(Object.sections()[Sym.Section]);
+  for (size_t I = 0; I < Insts.size(); ++I) {
+    const Decoded &D = Insts[I];
+    if (auto It = Labels.find(D.Offset); It != Labels.end() && D.Offset != F.Begin)
+      OS << It->second << ":\n";
+    unsigned Log2 = 0;
+    if (size_t Run = alignmentRun(Insts, I, F.End, Labels, MaxAlignLog2, Bytes, Log2)) {
+      OS << "\t.p2align " << Log2 << "\n";
+      I += Run - 1;
+      continue;
+    }
+    bool Reassembles = D.Valid && !Opaque.count({Sym.Section, D.Offset});
+    if (!Reassembles) {
+      // Kept as it is: bytes MC cannot decode, or whose text it does not
+      // assemble back into them.
+      StringRef Raw = Bytes.substr(D.Offset, D.Size);
+      bool Words = Raw.size() % 4 == 0;
+      for (size_t I = 0; I < Raw.size(); I += Words ? 4 : 1) {
+        OS << (I ? ", " : Words ? "\t.long " : "\t.byte ");
+        if (Words)
+          OS << hex(support::endian::read32le(Raw.data() + I));
+        else
+          OS << hex(uint8_t(Raw[I]));
+      }
+      if (D.Valid)
+        OS << " ; " << Target->printMC(D.Inst) << " (LLVM MC assembles it into other bytes)\n";
+      else
+        OS << " ; undecodable\n";
+      continue;
+    }
+    Printed[Sym.Section].push_back({D.Offset, D.Size});
+    MCInst Inst = D.Inst;
+    const MCInstrDesc &Desc = MII.get(Inst.getOpcode());
+    uint64_t Dest = 0;
+    if (Desc.isBranch() &&
+        Analysis->evaluateBranch(Inst, base(Object.sections()[Sym.Section]) + D.Offset, D.Size,
+                                 Dest)) {
+      uint64_t DestOffset = Dest - base(Object.sections()[Sym.Section]);
+      auto It = Labels.find(DestOffset);
+      for (unsigned I = 0; It != Labels.end() && I < Inst.getNumOperands() &&
+                           I < Desc.getNumOperands();
+           ++I)
+        if (Desc.operands()[I].OperandType == MCOI::OPERAND_PCREL && Inst.getOperand(I).isImm())
+          Inst.getOperand(I) = MCOperand::createExpr(
+              MCSymbolRefExpr::create(Ctx->getOrCreateSymbol(It->second), *Ctx));
+    }
+    OS << "\t" << Target->printMC(Inst) << "\n";
+  }
+  OS << "\t.size " << Name << ", .-" << Name << "\n";
+}
+
+void Disassembler::writeGap(StringRef Bytes, uint64_t Begin, uint64_t End,
+                            unsigned MaxAlignLog2, raw_ostream &OS) {
+  if (Begin >= End)
+    return;
+  StringRef Gap = Bytes.slice(Begin, End);
+  bool Words = Gap.size() % 4 == 0 && Begin % 4 == 0;
+  uint32_t First = Words ? support::endian::read32le(Gap.data()) : 0;
+  for (size_t I = 0; Words && I < Gap.size(); I += 4)
+    Words = support::endian::read32le(Gap.data() + I) == First;
+  if (Words && First == CodeAlignmentFill && End < Bytes.size()) {
+    // The assembler's own alignment before a function: .p2align writes it
+    // back and keeps the function aligned when code before it changes.
+    unsigned Log2 = std::min<unsigned>(MaxAlignLog2, End ? countr_zero(End) : MaxAlignLog2);
+    if (Log2 >= 2 && Gap.size() < (uint64_t(1) << Log2)) {
+      OS << "\t.p2align " << Log2 << "\n";
+      return;
+    }
+  }
+  if (Words) {
+    OS << "\t.fill " << Gap.size() / 4 << ", 4, " << hex(First) << " ; padding\n";
+    return;
+  }
+  for (size_t I = 0; I < Gap.size(); I += 16) {
+    OS << "\t.byte ";
+    for (size_t J = I; J < std::min(Gap.size(), I + 16); ++J)
+      OS << (J > I ? ", " : "") << hex(uint8_t(Gap[J]));
+    OS << "\n";
+  }
+}
+
+Error Disassembler::writeDescriptors(raw_ostream &OS) {
+  std::vector<const Symbol *> Descriptors;
+  for (const Symbol &S : Symbols)
+    if (isKernelDescriptor(S))
+      Descriptors.push_back(&S);
+  stable_sort(Descriptors, [](const Symbol *A, const Symbol *B) { return A->Value < B->Value; });
+  bool Relocatable = Object.header().e_type == ELF::ET_REL;
+  Expected<StringMap<uint64_t>> Counts = metadataSgprCounts(Object);
+  if (!Counts)
+    return Counts.takeError();
+  const StringMap<uint64_t> &SgprCounts = *Counts;
+  bool First = true;
+  for (const Symbol *KD : Descriptors) {
+    StringRef Kernel = StringRef(KD->Name).drop_back(3);
+    const Elf_Shdr &S = Object.sections()[KD->Section];
+    StringRef Contents = Object.sectionContents(S);
+    uint64_t Base = base(S);
+    if (KD->Value < Base || KD->Value - Base > Contents.size() ||
+        Contents.size() - (KD->Value - Base) < 64)
+      return fail("kernel descriptor " + KD->Name + " (" + hex(KD->Value) +
+                  ") lies outside section " + Object.sectionName(S));
+    StringRef Bytes = Contents.substr(KD->Value - Base, 64);
+    if (!Relocatable) {
+      // kernel_code_entry_byte_offset: from the descriptor to the code.
+      int64_t Entry = int64_t(support::endian::read64le(Bytes.data() + 16));
+      uint64_t Code = KD->Value + uint64_t(Entry);
+      auto Function = find_if(Symbols, [&](const Symbol &F) {
+        return F.Type == ELF::STT_FUNC && F.Name == Kernel;
+      });
+      if (Function == Symbols.end() || Function->Value != Code) {
+        const Elf_Shdr &Text = Object.sections()[Function == Symbols.end() ? 0
+                                                                          : Function->Section];
+        bool InText = Function != Symbols.end() && Code >= Text.sh_addr &&
+                      Code - Text.sh_addr < Text.sh_size;
+        return fail("kernel descriptor " + KD->Name + ": its code entry " + hex(Code) +
+                    (InText ? " is not the start of " + Kernel.str()
+                            : Twine(" lies outside .text")));
+      }
+    }
+    if (!Options.Kernel.empty() && Kernel != Options.Kernel)
+      continue;
+    auto Sgprs = SgprCounts.find(Kernel);
+    Expected<std::string> Block =
+        DescriptorText->decode(Kernel, arrayRefFromStringRef(Bytes), KD->Value,
+                               Sgprs == SgprCounts.end() ? std::nullopt
+                                                         : std::optional<uint64_t>(Sgprs->second));
+    if (!Block)
+      return Block.takeError();
+    if (First)
+      OS << "\t.rodata\n";
+    First = false;
+    OS << "\t.p2align 6\n" << *Block;
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Expected<std::vector<std::string>> codeObjectKernels(const ElfImage &Object) {
+  Expected<std::vector<Symbol>> Syms = readSymbols(Object);
+  if (!Syms)
+    return Syms.takeError();
+  std::vector<const Symbol *> Descriptors;
+  for (const Symbol &S : *Syms)
+    if (isKernelDescriptor(S))
+      Descriptors.push_back(&S);
+  stable_sort(Descriptors, [](const Symbol *A, const Symbol *B) { return A->Value < B->Value; });
+  std::vector<std::string> Names;
+  for (const Symbol *S : Descriptors)
+    Names.push_back(StringRef(S->Name).drop_back(3).str());
+  return Names;
+}
+
+Expected<std::string> disassembleCodeObject(const ElfImage &Object,
+                                            const DisassemblyOptions &Options) {
+  return Disassembler(Object, Options).run();
+}
+
+} // namespace stinkytofu

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Writes damaged copies of an AMDGPU code object for the bad-binary tests.
+
+  damage.py machine IN OUT N          e_machine set to N (62: x86-64)
+  damage.py abi-version IN OUT N      EI_ABIVERSION set to N
+  damage.py text-offset IN OUT        .text's sh_offset pointed past the file's end
+  damage.py kd-entry IN OUT KERNEL    KERNEL.kd's code entry pointed 1 MiB away
+  damage.py bundle-offset IN OUT      a bundle whose one entry starts past its end
+"""
+import struct
+import sys
+
+
+def sections(data):
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [(shoff + i * shentsize,) + struct.unpack_from("<IIQQQQI", data, shoff + i * shentsize)
+               for i in range(shnum)]
+    strtab = headers[shstrndx]
+
+    def cstr(off):
+        return data[off:data.index(b"\0", off)].decode()
+
+    return {cstr(strtab[5] + h[1]): h for h in headers}, cstr
+
+
+def main():
+    cmd, src, dst = sys.argv[1:4]
+    data = bytearray(open(src, "rb").read())
+    if cmd == "machine":
+        struct.pack_into("<H", data, 0x12, int(sys.argv[4]))
+    elif cmd == "abi-version":
+        data[8] = int(sys.argv[4])
+    elif cmd == "text-offset":
+        header = sections(data)[0][".text"][0]
+        struct.pack_into("<Q", data, header + 0x18, len(data) + 0x1000)
+    elif cmd == "kd-entry":
+        secs, cstr = sections(data)
+        symtab, strtab, rodata = secs[".symtab"], secs[".strtab"], secs[".rodata"]
+        for off in range(symtab[5], symtab[5] + symtab[6], 24):
+            name, _, _, _, value, _ = struct.unpack_from("<IBBHQQ", data, off)
+            if name and cstr(strtab[5] + name) == sys.argv[4] + ".kd":
+                struct.pack_into("<q", data, rodata[5] + value - rodata[4] + 16, 1 << 20)
+                break
+        else:
+            sys.exit("no descriptor " + sys.argv[4] + ".kd")
+    elif cmd == "bundle-offset":
+        entry_id = b"hipv4-amdgcn-amd-amdhsa--gfx942"
+        header = b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", 1)
+        header += struct.pack("<QQQ", 0x100000, len(data), len(entry_id)) + entry_id
+        data = bytearray(header + bytes(data))
+    else:
+        sys.exit("unknown command " + cmd)
+    open(dst, "wb").write(bytes(data))
+
+
+if __name__ == "__main__":
+    main()
