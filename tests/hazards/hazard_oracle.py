@@ -264,7 +264,7 @@ def run_case(case, args):
     if mc.rc != 0:
         out.fail("b", "llvm-mc rejects our output:\n" + mc.err.strip()[:800])
     again = Path(args.work) / (case.tag + ".again.s")
-    r = run([args.opt, ours] + inserts + ["-o", again])
+    r = run([args.opt, ours, "--LongBranchLoweringPass"] + inserts + ["-o", again])
     if r.rc != 0 or again.read_text() != ours.read_text():
         out.fail("c", "a second insertion changed the file")
 

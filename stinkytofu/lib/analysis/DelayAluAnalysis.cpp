@@ -15,6 +15,8 @@
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/VgprMsb.h"
 #include "stinkytofu/ir/BasicBlock.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
+#include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -363,12 +365,17 @@ struct DelayAluModel
     InstRole Role = HardwareModel::roleOf(I.mnemonic());
     const bool MatrixIsTrans = TI.hardware().delayAluMatrixIsTrans() &&
                                TI.hardware().classify(I.mnemonic()).Name == "WMMA";
+    // LLVM relaxes branches after it placed the delays: the s_setpc_b64 of
+    // a long branch (its target proven, LabelData) gets none, like the adds
+    // before it, which have symbol operands.
+    const bool LongBranch = isIndirectBranch(I) && I.getModifier<LabelData>();
     for (const MCInst &MI : I.mcInsts()) {
       MCInst Logical = MI;
       if (Codec && MsbState)
         consumeError(Codec->raise(Logical, MsbState));
       Out.push_back(describeMC(Logical, I.mcInsts().size() == 1 ? Role : InstRole::None,
                                MatrixIsTrans));
+      Out.back().Bundled |= LongBranch;
     }
     return Out;
   }
