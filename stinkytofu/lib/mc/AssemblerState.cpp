@@ -295,7 +295,7 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
   // Repeated statements take MC's result for their text
   // (MemoizingTargetParser.h).
   std::optional<MemoizingTargetParser> Memo;
-  if (Run.TargetParser) {
+  if (Run.TargetParser && MemoizeStatements) {
     Memo.emplace(*Run.TargetParser, Target->instrInfo(), Diags);
     Run.Parser->setTargetParser(*Memo);
     Streamer.setMemo(&*Memo);

@@ -6,11 +6,15 @@
 // and check every line's own result, place and diagnostics.
 //
 //===----------------------------------------------------------------------===//
+#include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/mc/AssemblerState.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
+
+#include <filesystem>
 
 using namespace stinkytofu;
 
@@ -132,6 +136,76 @@ TEST(MemoizingTargetParser, EveryRepeatReportsItsOwnDiagnostics) {
   EXPECT_EQ(Errors[2].substr(0, 3), "5: ");
   EXPECT_EQ(A.Printed, (std::vector<std::string>{"v_mov_b32_e32 v1, s0", "v_mov_b32_e32 v1, s0"}));
   EXPECT_EQ(A.Lines, (std::vector<unsigned>{3, 4}));
+}
+
+/// Everything assembleFile gives, as text: events in order, each
+/// instruction with its opcode and operands, assignments, diagnostics.
+std::string describe(const std::string &Text, const TargetInfo &Target, bool Memoize) {
+  AssemblerState AS(llvm::cantFail(TargetInfo::get(Target.processor())));
+  AS.setMemoizeStatements(Memoize);
+  std::vector<AsmDiagnostic> Diags;
+  AssembledFile File =
+      AS.assembleFile(llvm::MemoryBuffer::getMemBufferCopy(Text, "k.s"), Diags);
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  for (const AsmEvent &E : File.Events) {
+    OS << unsigned(E.K) << ' ' << E.FromExpansion << E.IsCode << ' ' << E.Line << ' '
+       << E.Offset << ' ' << E.NextOffset << ' ' << E.Symbol;
+    if (E.K == AsmEvent::Kind::Instruction)
+      for (const llvm::MCInst &I : PackedMCInsts::unpack(File.Insts.record(E.Inst), 1)) {
+        OS << " op" << I.getOpcode();
+        for (const llvm::MCOperand &Op : I) {
+          if (Op.isReg())
+            OS << " r" << Op.getReg().id();
+          else if (Op.isImm())
+            OS << " i" << Op.getImm();
+          else if (Op.isSFPImm())
+            OS << " f" << Op.getSFPImm();
+          else if (Op.isDFPImm())
+            OS << " d" << Op.getDFPImm();
+          else if (Op.isExpr())
+            Target.asmInfo().printExpr((OS << " e"), *Op.getExpr());
+        }
+      }
+    OS << '\n';
+  }
+  for (const SymbolAssignment &A : File.Assignments)
+    OS << "set " << A.Symbol << ' ' << A.NextOffset << ' ' << A.Value.value_or(-1) << '\n';
+  for (const AsmDiagnostic &D : Diags)
+    OS << "diag " << D.Line << ':' << D.Diag.getColumnNo() << ' ' << D.Diag.getMessage() << '\n';
+  return Out;
+}
+
+TEST(MemoizingTargetParser, CorpusAssemblesAsWithoutTheMemo) {
+  // The kernels of corpus-local/ (git-ignored: third-party kernels) and the
+  // lit tests' assembly, read with and without the memo.
+  std::filesystem::path Root =
+      (std::filesystem::path(STINKYTOFU_TEST_INPUTS) / "..").lexically_normal();
+  std::vector<std::filesystem::path> Files;
+  for (const std::filesystem::path &Dir : {Root / ".." / "corpus-local", Root / "lit"}) {
+    std::error_code EC;
+    if (!std::filesystem::is_directory(Dir, EC))
+      continue;
+    for (const auto &E : std::filesystem::recursive_directory_iterator(Dir, EC)) {
+      std::string Name = E.path().filename().string();
+      if (E.is_regular_file() &&
+          (llvm::StringRef(Name).ends_with(".s") || llvm::StringRef(Name).ends_with(".s.txt")))
+        Files.push_back(E.path());
+    }
+  }
+  ASSERT_FALSE(Files.empty());
+  for (const std::filesystem::path &F : Files) {
+    auto Buffer = llvm::MemoryBuffer::getFile(F.string());
+    ASSERT_TRUE(bool(Buffer)) << F;
+    std::string Text = (*Buffer)->getBuffer().str();
+    std::string Processor = findTargetDirective(Text).value_or("gfx942");
+    auto Target = TargetInfo::get(Processor);
+    if (!Target) {
+      llvm::consumeError(Target.takeError());
+      continue;
+    }
+    EXPECT_EQ(describe(Text, **Target, true), describe(Text, **Target, false)) << F;
+  }
 }
 
 } // namespace
