@@ -64,6 +64,8 @@ public:
                         llvm::AsmToken ID, llvm::OperandVector &Operands) override;
   bool parseInstruction(llvm::ParseInstructionInfo &Info, llvm::StringRef Name,
                         llvm::SMLoc NameLoc, llvm::OperandVector &Operands) override {
+    Hit = nullptr; // LLVM's AsmParser calls the other; this one parses
+    Recording = {};
     return Inner.parseInstruction(Info, Name, NameLoc, Operands);
   }
   bool matchAndEmitInstruction(llvm::SMLoc IDLoc, unsigned &Opcode,
