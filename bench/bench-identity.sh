@@ -23,7 +23,8 @@
 #                --passes=CFGBuilder,PrintLiveness" (PrintLiveness reports go
 #                to stderr, which is discarded)
 #   DIR|FILE     *.s and *.s.txt files, directories searched at any depth
-#                (default: $STINKYTOFU_CORPUS, else examples/)
+#                (default: $STINKYTOFU_CORPUS, else examples/); bench/startup.s,
+#                three lines, times start-up alone
 # llvm-mc is $LLVM_MC, else /usr/lib/llvm-22/bin/llvm-mc. Each file's -mcpu
 # comes from its `.amdgcn_target` (gfx942 when it has none).
 set -euo pipefail
@@ -41,7 +42,7 @@ while [ $# -gt 0 ]; do
     --callgrind) callgrind=1; shift ;;
     --opt) opt="$2"; shift 2 ;;
     --opt-args) read -r -a opt_args <<< "$2"; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench-identity: unknown option $1" >&2; exit 2 ;;
     *) inputs+=("$1"); shift ;;
   esac

@@ -2,6 +2,7 @@
 #include "stinkytofu/mc/AssemblerState.h"
 #include "ExpansionLines.h"
 #include "IncludeGuard.h"
+#include "MemoizingTargetParser.h"
 #include "stinkytofu/mc/OperandParser.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCExpr.h"
@@ -31,12 +32,15 @@ public:
         ParserLines(ParserLines) {}
 
   void setParser(MCAsmParser *P) { Parser = P; }
+  void setMemo(MemoizingTargetParser *M) { Memo = M; }
 
   void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
     // The target parser stamps the instruction with its mnemonic's location.
     AsmEvent &E = record(AsmEvent::Kind::Instruction, Inst.getLoc());
     E.Inst = Out.Insts.append(Inst);
     PendingLine = 0;
+    if (Memo)
+      Memo->noteEmitted(Inst);
   }
 
   void emitLabel(MCSymbol *Symbol, SMLoc Loc) override {
@@ -173,6 +177,7 @@ private:
   bool ParserLines;
   std::vector<DwarfFile> Files;
   MCAsmParser *Parser = nullptr;
+  MemoizingTargetParser *Memo = nullptr;
   unsigned PendingLine = 0;
 };
 
@@ -287,6 +292,14 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
   Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
   TargetAsmParser Run = Target->createAsmParser(SrcMgr, *Ctx, Streamer, MainBuffer);
   Streamer.setParser(Run.Parser.get());
+  // Repeated statements take MC's result for their text
+  // (MemoizingTargetParser.h).
+  std::optional<MemoizingTargetParser> Memo;
+  if (Run.TargetParser && MemoizeStatements) {
+    Memo.emplace(*Run.TargetParser, Target->instrInfo(), Diags);
+    Run.Parser->setTargetParser(*Memo);
+    Streamer.setMemo(&*Memo);
+  }
   collectDiagnostics(SrcMgr, *Ctx, Diags, MainBuffer);
   Includes->setParser(Run.Parser.get());
   Run.Parser->Run(/*NoInitialTextSection=*/false);

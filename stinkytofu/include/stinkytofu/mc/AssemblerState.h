@@ -128,6 +128,10 @@ public:
   /// An `.include` the limits refused, rendered with its position: the
   /// parser saw a missing file there.
   const std::optional<std::string> &includeViolation() const;
+  /// Whether assembleFile gives repeated statements the MCInst their text
+  /// got (MemoizingTargetParser.h; on by default). Off, every statement is
+  /// parsed: the tests compare the two.
+  void setMemoizeStatements(bool On) { MemoizeStatements = On; }
 
   /// Assembles one statement in the context of the file already read (its
   /// `.set` symbols and labels are known). Used for instructions created by
@@ -172,6 +176,7 @@ private:
   DiagnosticHandler Handler = printDiagnostic;
   llvm::IntrusiveRefCntPtr<IncludeGuardFileSystem> Includes;
   unsigned MainBuffer = 0;
+  bool MemoizeStatements = true;
 };
 
 } // namespace stinkytofu

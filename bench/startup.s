@@ -1,0 +1,3 @@
+.amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
+.text
+s_endpgm

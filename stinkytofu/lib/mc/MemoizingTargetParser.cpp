@@ -1,0 +1,252 @@
+//===- MemoizingTargetParser.cpp - MC's result per repeated statement -----===//
+#include "MemoizingTargetParser.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCParser/AsmLexer.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSymbol.h"
+#include <array>
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// How statementText treats each byte.
+enum CharKind : uint8_t {
+  Rejected, ///< parsed every time: strings, `#`, `\\`, `@`, `=`, ...
+  Word,     ///< identifiers and numbers
+  Plain,    ///< white space, register lists, modifiers, arithmetic
+  End,      ///< end of line, `;` comment
+  Slash,    ///< `//` comment; otherwise a block comment or a division
+  Nul,      ///< end of buffer
+};
+
+constexpr std::array<CharKind, 256> CharKinds = [] {
+  std::array<CharKind, 256> K{};
+  for (int C = 0; C < 256; ++C)
+    if ((C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || (C >= '0' && C <= '9') ||
+        C == '_' || C == '.')
+      K[C] = Word;
+  for (char C : {' ', '\t', ',', '[', ']', '(', ')', ':', '+', '-', '*', '|', '&', '^', '~',
+                 '<', '>'})
+    K[uint8_t(C)] = Plain;
+  K['\n'] = K['\r'] = K[';'] = End;
+  K['/'] = Slash;
+  K[0] = Nul;
+  return K;
+}();
+
+CharKind kindOf(char C) { return CharKinds[uint8_t(C)]; }
+bool isIdentifierChar(char C) { return kindOf(C) == Word; }
+
+/// A directional label reference (`1b`, `10f`): its symbol depends on the place.
+bool isDirectionalLabel(StringRef Word) {
+  return Word.size() >= 2 && (Word.back() == 'b' || Word.back() == 'f') &&
+         llvm::all_of(Word.drop_back(), isDigit);
+}
+
+} // namespace
+
+MemoizingTargetParser::MemoizingTargetParser(MCTargetAsmParser &Inner,
+                                             const MCInstrInfo &MII,
+                                             const std::vector<AsmDiagnostic> &Diags)
+    : MCTargetAsmParser(Inner.getTargetOptions(), Inner.getSTI(), MII), Inner(Inner),
+      Diags(Diags) {
+  setAvailableFeatures(Inner.getAvailableFeatures());
+  // statementText cuts statements as the lexer does for `;` comments and
+  // one statement per line.
+  MCContext &Ctx = Inner.getContext();
+  const MCAsmInfo &MAI = *Ctx.getAsmInfo();
+  StringRef Separator = MAI.getSeparatorString();
+  if (MAI.getCommentString() != ";" || (Separator != "\n" && Separator != ";"))
+    return;
+  // The target parser made them when it was created (HSA targets only).
+  Enabled = Ctx.lookupSymbol(".amdgcn.next_free_vgpr") && Ctx.lookupSymbol(".amdgcn.next_free_sgpr");
+}
+
+std::optional<int64_t> MemoizingTargetParser::absoluteValue(StringRef Name,
+                                                            const MCSymbol **Symbol) const {
+  const MCSymbol *S = Inner.getContext().lookupSymbol(Name);
+  if (Symbol)
+    *Symbol = S;
+  if (!S || !S->isVariable())
+    return std::nullopt;
+  const MCExpr *Value = S->getVariableValue();
+  if (const auto *C = dyn_cast<MCConstantExpr>(Value))
+    return C->getValue();
+  if (int64_t V; Value->evaluateAsAbsolute(V))
+    return V;
+  return std::nullopt;
+}
+
+StringRef MemoizingTargetParser::statementText(const char *Begin) const {
+  if (!Enabled)
+    return {};
+  // Memory buffers end with a NUL: the scan stops there at the latest.
+  const char *P = Begin;
+  bool AfterMnemonic = false;
+  for (;; ++P) {
+    switch (kindOf(*P)) {
+    case Plain:
+      continue;
+    case Word: {
+      const char *Word = P;
+      while (isIdentifierChar(P[1]))
+        ++P;
+      StringRef W(Word, P - Word + 1);
+      if (AfterMnemonic && (W == "." || isDirectionalLabel(W)))
+        return {};
+      AfterMnemonic = true;
+      continue;
+    }
+    case Slash:
+      if (P[1] != '/')
+        return {}; // a block comment or a division
+      break;
+    case End:
+      break;
+    case Rejected:
+    case Nul: // the buffer's end, or a NUL the lexer treats its own way
+      return {};
+    }
+    break;
+  }
+  return StringRef(Begin, P - Begin).rtrim(" \t");
+}
+
+/// Calls \p F with each identifier of \p Text after the mnemonic (words
+/// that start with a digit are numbers).
+template <typename Fn> static void forEachIdentifier(StringRef Text, Fn F) {
+  size_t I = 0, N = Text.size();
+  while (I < N && isIdentifierChar(Text[I]))
+    ++I; // the mnemonic
+  while (I < N) {
+    if (!isIdentifierChar(Text[I])) {
+      ++I;
+      continue;
+    }
+    size_t Start = I;
+    while (I < N && isIdentifierChar(Text[I]))
+      ++I;
+    if (!isDigit(Text[Start]))
+      F(Start, I - Start);
+  }
+}
+
+bool MemoizingTargetParser::stillHolds(StringRef Key, const Entry &E) const {
+  std::optional<int64_t> Vgpr = absoluteValue(".amdgcn.next_free_vgpr");
+  std::optional<int64_t> Sgpr = absoluteValue(".amdgcn.next_free_sgpr");
+  if (!Vgpr || !Sgpr || *Vgpr < E.NextFreeVgpr || *Sgpr < E.NextFreeSgpr)
+    return false;
+  MCContext &Ctx = Inner.getContext();
+  for (const Identifier &I : E.Identifiers) {
+    StringRef Name = Key.substr(I.Offset, I.Length);
+    if (!I.Symbol) {
+      if (Ctx.lookupSymbol(Name))
+        return false;
+      continue;
+    }
+    const MCSymbol *S = nullptr;
+    std::optional<int64_t> Now = absoluteValue(Name, &S);
+    if (S == I.Symbol && S->isVariable() && S->getVariableValue() == I.Value)
+      continue;
+    if (!Now || *Now != I.Absolute)
+      return false;
+  }
+  return true;
+}
+
+void MemoizingTargetParser::remember(StringRef Text) {
+  if (Captured.empty() || Text.size() > UINT16_MAX)
+    return;
+  for (const MCInst &I : Captured)
+    for (const MCOperand &Op : I)
+      if (Op.isExpr() || Op.isInst())
+        return;
+  Entry E;
+  bool Memoizable = true;
+  forEachIdentifier(Text, [&](size_t Offset, size_t Length) {
+    const MCSymbol *S = nullptr;
+    std::optional<int64_t> V = absoluteValue(Text.substr(Offset, Length), &S);
+    if (S && !V)
+      Memoizable = false; // a label, a symbol not defined yet, an expression
+    E.Identifiers.push_back({uint16_t(Offset), uint16_t(Length), S,
+                             V ? S->getVariableValue() : nullptr, V.value_or(0)});
+  });
+  std::optional<int64_t> Vgpr = absoluteValue(".amdgcn.next_free_vgpr");
+  std::optional<int64_t> Sgpr = absoluteValue(".amdgcn.next_free_sgpr");
+  if (!Memoizable || !Vgpr || !Sgpr)
+    return;
+  E.NextFreeVgpr = *Vgpr;
+  E.NextFreeSgpr = *Sgpr;
+  E.Insts = std::move(Captured);
+  Memo.insert_or_assign(Text, std::move(E));
+}
+
+void MemoizingTargetParser::skipStatement() {
+  AsmLexer &Lexer = getLexer();
+  if (Lexer.isNot(AsmToken::EndOfStatement)) {
+    // The current token is the statement's first operand; the rest was
+    // checked by statementText and holds no string or block comment.
+    Lexer.LexUntilEndOfStatement();
+    getParser().Lex();
+  }
+  getParser().Lex();
+}
+
+bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringRef Name,
+                                             AsmToken ID, OperandVector &Operands) {
+  Hit = nullptr;
+  Recording = {};
+  StringRef Text = statementText(ID.getLoc().getPointer());
+  if (!Text.empty()) {
+    auto It = Memo.find(Text);
+    if (It != Memo.end() && stillHolds(It->first(), It->second)) {
+      Hit = &It->second;
+      skipStatement();
+      return false;
+    }
+    Recording = Text;
+    DiagsBefore = Diags.size();
+  }
+  return Inner.parseInstruction(Info, Name, ID, Operands);
+}
+
+bool MemoizingTargetParser::matchAndEmitInstruction(SMLoc IDLoc, unsigned &Opcode,
+                                                    OperandVector &Operands,
+                                                    MCStreamer &Out, uint64_t &ErrorInfo,
+                                                    bool MatchingInlineAsm) {
+  if (const Entry *E = std::exchange(Hit, nullptr)) {
+    for (MCInst Inst : E->Insts) {
+      Inst.setLoc(IDLoc);
+      Out.emitInstruction(Inst, Inner.getSTI());
+    }
+    Opcode = E->Insts.back().getOpcode();
+    return false;
+  }
+  StringRef Text = std::exchange(Recording, StringRef());
+  Captured.clear();
+  Capturing = !Text.empty();
+  bool Failed = Inner.matchAndEmitInstruction(IDLoc, Opcode, Operands, Out, ErrorInfo,
+                                              MatchingInlineAsm);
+  Capturing = false;
+  if (!Failed && !Text.empty() && Diags.size() == DiagsBefore &&
+      !getParser().hasPendingError())
+    remember(Text);
+  return Failed;
+}
+
+ParseStatus MemoizingTargetParser::parseDirective(AsmToken DirectiveID) {
+  ParseStatus S = Inner.parseDirective(DirectiveID);
+  if (!S.isNoMatch())
+    Memo.clear();
+  return S;
+}
+
+} // namespace stinkytofu

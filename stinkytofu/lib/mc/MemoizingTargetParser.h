@@ -1,0 +1,173 @@
+//===- MemoizingTargetParser.h - MC's result per repeated statement -*- C++ -*-===//
+//
+// Large kernels repeat their instruction lines: about 15 % of the
+// instruction lines of the largest Tensile kernels are distinct texts, and
+// the AMDGPU target parser spends some 40,000 instructions on each line.
+// This parser sits between LLVM's AsmParser and the target parser: a
+// statement whose text it has seen assembled gets the MCInst it got then,
+// stamped with its own location, unless MC's result could differ. What the
+// result depends on besides the text, and how each is handled:
+//
+// - The subtarget: fixed for the parser's life.
+// - Symbols the text names (`.set` values folded into register numbers and
+//   immediates): every identifier of the text is recorded as it was, no
+//   symbol or a variable with an absolute value, and must still be so with
+//   the same value. An identifier naming anything else (a label, a symbol
+//   not yet defined) keeps the statement out.
+// - Place-dependent values (labels, `.`, `1b`/`1f`): a statement whose
+//   MCInst keeps an expression operand is not memoized, nor a text with a
+//   lone `.` or a directional label.
+// - The target parser's state: every register it reads raises
+//   `.amdgcn.next_free_vgpr` / `_sgpr`; a hit needs both at least where the
+//   statement first left them (a `.set` that lowers one forces a new parse).
+//   A directive the target parser handles (`.amdhsa_kernel`,
+//   `.amdgpu_hsa_kernel`, ...) may reset its scopes: it clears the memo.
+//   Without the two symbols (a non-HSA triple) nothing is memoized.
+// - `s_set_vgpr_msb`: MC's parser keeps no mode; an instruction after it
+//   parses to the same MCInst (only its value range is checked).
+// - Diagnostics: a statement that drew any (warnings too) is not memoized,
+//   so every repeat reports its own at its own file:line:col.
+//
+// The text a statement is keyed by runs from its mnemonic to its comment or
+// end of line; a text holding a string, a block comment, a backslash or
+// other rare characters is parsed every time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_LIB_MC_MEMOIZINGTARGETPARSER_H
+#define STINKYTOFU_LIB_MC_MEMOIZINGTARGETPARSER_H
+
+#include "stinkytofu/mc/AssemblerState.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include <optional>
+#include <vector>
+
+namespace stinkytofu {
+
+class MemoizingTargetParser final : public llvm::MCTargetAsmParser {
+public:
+  /// Forwards everything to \p Inner; \p Diags are the diagnostics the
+  /// parse collects (a statement that adds one is not memoized).
+  MemoizingTargetParser(llvm::MCTargetAsmParser &Inner, const llvm::MCInstrInfo &MII,
+                        const std::vector<AsmDiagnostic> &Diags);
+
+  /// The streamer reports every instruction emitted, so that the one a
+  /// statement produced can be kept.
+  void noteEmitted(const llvm::MCInst &Inst) {
+    if (Capturing)
+      Captured.push_back(Inst);
+  }
+
+  bool parseInstruction(llvm::ParseInstructionInfo &Info, llvm::StringRef Name,
+                        llvm::AsmToken ID, llvm::OperandVector &Operands) override;
+  bool parseInstruction(llvm::ParseInstructionInfo &Info, llvm::StringRef Name,
+                        llvm::SMLoc NameLoc, llvm::OperandVector &Operands) override {
+    Hit = nullptr; // LLVM's AsmParser calls the other; this one parses
+    Recording = {};
+    return Inner.parseInstruction(Info, Name, NameLoc, Operands);
+  }
+  bool matchAndEmitInstruction(llvm::SMLoc IDLoc, unsigned &Opcode,
+                               llvm::OperandVector &Operands, llvm::MCStreamer &Out,
+                               uint64_t &ErrorInfo, bool MatchingInlineAsm) override;
+  llvm::ParseStatus parseDirective(llvm::AsmToken DirectiveID) override;
+
+  // The rest is the target parser's.
+  bool parsePrimaryExpr(const llvm::MCExpr *&Res, llvm::SMLoc &EndLoc) override {
+    return Inner.parsePrimaryExpr(Res, EndLoc);
+  }
+  bool parseDataExpr(const llvm::MCExpr *&Res) override { return Inner.parseDataExpr(Res); }
+  bool parseRegister(llvm::MCRegister &Reg, llvm::SMLoc &StartLoc,
+                     llvm::SMLoc &EndLoc) override {
+    return Inner.parseRegister(Reg, StartLoc, EndLoc);
+  }
+  llvm::ParseStatus tryParseRegister(llvm::MCRegister &Reg, llvm::SMLoc &StartLoc,
+                                     llvm::SMLoc &EndLoc) override {
+    return Inner.tryParseRegister(Reg, StartLoc, EndLoc);
+  }
+  bool ParseDirective(llvm::AsmToken DirectiveID) override {
+    return Inner.ParseDirective(DirectiveID);
+  }
+  bool omitRegisterFromClobberLists(llvm::MCRegister Reg) override {
+    return Inner.omitRegisterFromClobberLists(Reg);
+  }
+  unsigned validateTargetOperandClass(llvm::MCParsedAsmOperand &Op, unsigned Kind) override {
+    return Inner.validateTargetOperandClass(Op, Kind);
+  }
+  unsigned checkEarlyTargetMatchPredicate(llvm::MCInst &Inst,
+                                          const llvm::OperandVector &Operands) override {
+    return Inner.checkEarlyTargetMatchPredicate(Inst, Operands);
+  }
+  unsigned checkTargetMatchPredicate(llvm::MCInst &Inst) override {
+    return Inner.checkTargetMatchPredicate(Inst);
+  }
+  void convertToMapAndConstraints(unsigned Kind, const llvm::OperandVector &Operands) override {
+    Inner.convertToMapAndConstraints(Kind, Operands);
+  }
+  bool areEqualRegs(const llvm::MCParsedAsmOperand &Op1,
+                    const llvm::MCParsedAsmOperand &Op2) const override {
+    return Inner.areEqualRegs(Op1, Op2);
+  }
+  bool equalIsAsmAssignment() override { return Inner.equalIsAsmAssignment(); }
+  bool isLabel(llvm::AsmToken &Token) override { return Inner.isLabel(Token); }
+  bool tokenIsStartOfStatement(llvm::AsmToken::TokenKind Token) override {
+    return Inner.tokenIsStartOfStatement(Token);
+  }
+  const llvm::MCExpr *applySpecifier(const llvm::MCExpr *E, uint32_t Specifier,
+                                     llvm::MCContext &Ctx) override {
+    return Inner.applySpecifier(E, Specifier, Ctx);
+  }
+  void doBeforeLabelEmit(llvm::MCSymbol *Symbol, llvm::SMLoc IDLoc) override {
+    Inner.doBeforeLabelEmit(Symbol, IDLoc);
+  }
+  void onLabelParsed(llvm::MCSymbol *Symbol) override { Inner.onLabelParsed(Symbol); }
+  void flushPendingInstructions(llvm::MCStreamer &Out) override {
+    Inner.flushPendingInstructions(Out);
+  }
+  void onBeginOfFile() override { Inner.onBeginOfFile(); }
+  void onEndOfFile() override { Inner.onEndOfFile(); }
+
+private:
+  /// An identifier of the statement's text, by its offset and length in
+  /// the key, and what it named when the statement was parsed. A `.set` of
+  /// a symbol already used makes a new symbol of that name: identifiers are
+  /// looked up again at every use.
+  struct Identifier {
+    uint16_t Offset, Length;
+    const llvm::MCSymbol *Symbol; // null: no symbol
+    const llvm::MCExpr *Value;    // the variable's expression then
+    int64_t Absolute;             // and its value
+  };
+  struct Entry {
+    llvm::SmallVector<llvm::MCInst, 1> Insts;
+    llvm::SmallVector<Identifier, 6> Identifiers;
+    int64_t NextFreeVgpr = 0, NextFreeSgpr = 0;
+  };
+
+  /// The statement's text from its mnemonic at \p Begin to its comment or
+  /// end of line, or empty when it cannot be memoized.
+  llvm::StringRef statementText(const char *Begin) const;
+  bool stillHolds(llvm::StringRef Key, const Entry &E) const;
+  /// The value of a symbol when it is a variable with an absolute value.
+  std::optional<int64_t> absoluteValue(llvm::StringRef Name, const llvm::MCSymbol **Symbol = nullptr) const;
+  void remember(llvm::StringRef Text);
+  /// Moves the parser past the statement, where the target parser leaves it.
+  void skipStatement();
+
+  llvm::MCTargetAsmParser &Inner;
+  const std::vector<AsmDiagnostic> &Diags;
+  /// Whether the target keeps `.amdgcn.next_free_vgpr` and `_sgpr`, and
+  /// statements are cut as statementText cuts them.
+  bool Enabled = false;
+  llvm::StringMap<Entry> Memo;
+  const Entry *Hit = nullptr;     // the statement being replayed
+  llvm::StringRef Recording;      // the statement being parsed, to remember
+  size_t DiagsBefore = 0;
+  bool Capturing = false;
+  llvm::SmallVector<llvm::MCInst, 1> Captured;
+};
+
+} // namespace stinkytofu
+
+#endif
