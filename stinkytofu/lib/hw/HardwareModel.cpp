@@ -201,6 +201,8 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
       .Case("Clause", InstRole::Clause)
       .Case("ReturningMessage", InstRole::ReturningMessage)
       .Case("LaneWrite", InstRole::LaneWrite)
+      .Case("BranchIfZero", InstRole::BranchIfZero)
+      .Case("BranchIfNonZero", InstRole::BranchIfNonZero)
       .Default(InstRole::None);
 }
 

@@ -86,6 +86,8 @@ enum class InstRole : uint8_t {
   Clause,     ///< s_clause: groups the memory instructions after it
   ReturningMessage, ///< s_sendmsg_rtn_*: waits for every VALU result first
   LaneWrite,  ///< v_writelane_b32: its tied destination is not a data source
+  BranchIfZero,    ///< s_cbranch_scc0/vccz/execz: taken when the tested register is 0
+  BranchIfNonZero, ///< s_cbranch_scc1/vccnz/execnz
 };
 
 /// A memory wait counter: MC's name for it in wait syntax ("vmcnt",
