@@ -205,12 +205,10 @@ bool BranchConditions::takeEdge(const BasicBlock &From, const BasicBlock &To,
 }
 
 std::string BranchConditions::describe(const BranchFact &F) const {
+  // The spelling, not the line: the same condition may be computed again.
   const Instruction &I = *Conditions[F.Condition].First;
   std::string Text = RU.target().printMC(I.mcInsts()[0]);
-  StringRef Trimmed = StringRef(Text).trim();
-  std::string Where = I.location().isValid() ? " (line " + std::to_string(I.location().Line) + ")"
-                                             : std::string();
-  return (Trimmed + Where + (F.NonZero ? " true" : " false")).str();
+  return (StringRef(Text).trim() + (F.NonZero ? " true" : " false")).str();
 }
 
 } // namespace stinkytofu

@@ -88,8 +88,7 @@ public:
   std::optional<BranchFact> edgeFact(const BasicBlock &From, const BasicBlock &To,
                                      const PathFacts &P) const;
 
-  /// `s_cmp_eq_u32 s5, 1 (line 12) true` (nonzero; false: zero), for
-  /// messages.
+  /// `s_cmp_eq_u32 s5, 1 true` (nonzero; false: zero), for messages.
   std::string describe(const BranchFact &F) const;
 
 private:

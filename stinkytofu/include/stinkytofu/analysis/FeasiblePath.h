@@ -29,7 +29,8 @@ struct FeasiblePath {
 std::optional<FeasiblePath> findFeasiblePath(const BranchConditions &BC, const Instruction &From,
                                              const BasicBlock &To, const PathFacts &AtTo);
 
-/// `k -> .LBB0_2 -> .LBB0_3 (at .LBB0_2: s_cmp_eq_u32 s5, 1 (line 7) false)`.
+/// `k -> .LBB0_2 -> .LBB0_3 (at .LBB0_2: s_cmp_eq_u32 s5, 1 false)`: the
+/// branch of each named block and the outcome the path takes.
 std::string describePath(const BranchConditions &BC, const FeasiblePath &P);
 
 /// A block's label, or where it starts when it has none.
