@@ -9,11 +9,19 @@
 // EXEC (which a v_cmp reads) changes in between, and when a loop changes
 // the register.
 //
+//
+// A finding's path is replayed: the instructions along it, from the
+// producer to the consumer with the branches left out (the path says which
+// way each went), make a straight-line kernel on which the analysis must
+// find the same wait missing with the same counter state.
+//
 //===----------------------------------------------------------------------===//
 #include "AnalysisTestModules.h"
 #include "stinkytofu/analysis/BranchConditions.h"
 #include "stinkytofu/analysis/FeasiblePath.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
+#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
 
 using namespace stinkytofu;
 using namespace stinkytofu::analysistest;
@@ -197,6 +205,70 @@ TEST(BranchCorrelationTest, FeasiblePathAvoidsContradictingBranches) {
   NotOne.Facts.push_back({0, false});
   EXPECT_FALSE(
       findFeasiblePath(BC, *instOf(*M, "global_load_dword"), *blockOf(*M, "L_use"), NotOne));
+}
+
+/// The straight-line kernel of \p P: from \p Producer to \p Consumer,
+/// branches left out.
+std::string replayKernel(const FeasiblePath &P, const Instruction &Producer,
+                         const Instruction &Consumer) {
+  std::string Text = "k:\n";
+  for (auto [K, BB] : llvm::enumerate(P.Blocks)) {
+    auto It = K == 0 ? Producer.getIterator() : BB->instructions().begin();
+    for (; It != BB->instructions().end(); ++It) {
+      if (!isBranch(*It))
+        Text += "  " + llvm::StringRef(instructionText(*It)).trim().str() + "\n";
+      if (&*It == &Consumer)
+        return Text + "  s_endpgm\n";
+    }
+  }
+  return "(the path does not reach the consumer)";
+}
+
+TEST(BranchCorrelationTest, FindingsPathReplaysToTheSameCounterState) {
+  // Without a loop the path's counts are the finding's; through a loop the
+  // finding joins every trip (63 loads in flight, the counter's limit)
+  // while the path shown goes around once.
+  for (auto [Kernel, SameCounts] :
+       {std::pair{correlated("  s_cmp_eq_u32 s5, 1", "  s_cmp_eq_u32 s5, 1", "", "s_cbranch_scc1"),
+                  true},
+        std::pair{correlated("  s_cmp_eq_u32 s5, 1", "  s_cmp_eq_u32 s5, 1",
+                             loopBetween("  global_load_dword v9, v[2:3], off\n"
+                                         "  s_add_u32 s5, s5, 2")),
+                  false}}) {
+    std::unique_ptr<Module> M = readModule(Kernel);
+    ASSERT_TRUE(M);
+    Function &F = *M->functions().begin();
+    CounterModel CM(M->target());
+    llvm::Expected<WaitCountAnalysis> A = WaitCountAnalysis::run(F, CM);
+    ASSERT_TRUE(bool(A)) << llvm::toString(A.takeError());
+    ASSERT_FALSE(A->missingWaits().empty()) << Kernel;
+    for (const MissingWait &W : A->missingWaits())
+      for (const WaitReason &R : W.Reasons) {
+        ASSERT_TRUE(R.Producer);
+        BranchConditions BC(F, M->target());
+        std::optional<FeasiblePath> P =
+            findFeasiblePath(BC, *R.Producer, *W.Consumer->parent(), PathFacts());
+        ASSERT_TRUE(P);
+        EXPECT_EQ(R.Path, describePath(BC, *P));
+        // The counter state the message gives, on the path alone.
+        std::string Message = describeMissingWait(CM, W, R);
+        std::string State = Message.substr(0, Message.find(';'));
+        std::string Replayed = replayKernel(*P, *R.Producer, *W.Consumer);
+        std::vector<std::string> Again = findingsOf(Replayed);
+        ASSERT_EQ(Again.size(), 1u) << Replayed;
+        // Lines differ in the replayed kernel; the register, the producer,
+        // the counter and its counts do not.
+        auto Counts = [](const std::string &T) {
+          return T.substr(T.find(" ("), T.find(')') - T.find(" ("));
+        };
+        if (SameCounts)
+          EXPECT_EQ(Counts(Again[0]), Counts(State)) << Replayed;
+        else
+          EXPECT_EQ(Counts(Again[0]), " (vmcnt needs <= 1 here, is 2") << Replayed;
+        EXPECT_EQ(Again[0].substr(0, Again[0].find(" at line")),
+                  State.substr(0, State.find(" at line")));
+      }
+  }
 }
 
 } // namespace
