@@ -337,11 +337,20 @@ struct WaitCountAnalysis::Impl
       return Out;
     return WaitPaths::alongEdge(Conditions, From, To, Out, Scratch, MaxPartitions, joiner());
   }
+  /// The code gets one wait for all its paths: what any partition lacks
+  /// before \p I is applied to every partition.
   void transfer(const Instruction &I, WaitPaths &S) const {
-    for (WaitPaths::Part &P : S.Parts) {
+    SmallVector<WaitCounts, 4> Own(S.Parts.size()), Implicit(S.Parts.size());
+    WaitCounts Shared;
+    for (auto [P, W, H] : zip(S.Parts, Own, Implicit)) {
+      W = requirements(I, info(I), P.State, H);
+      Shared.merge(W);
+    }
+    for (auto [P, H] : zip(S.Parts, Implicit)) {
       if (Correlate)
         Conditions.transfer(I, P.Facts);
-      transferWaits(I, P.State);
+      H.merge(Shared);
+      transferWaits(I, H, P.State);
     }
   }
 
@@ -633,11 +642,10 @@ struct WaitCountAnalysis::Impl
       XS.idle();
   }
 
-  void transferWaits(const Instruction &I, WaitState &S) const {
+  /// \p I in one partition, after the waits \p Needed (what it lacks, what
+  /// the hardware provides, what other partitions lack there).
+  void transferWaits(const Instruction &I, const WaitCounts &Needed, WaitState &S) const {
     const InstInfo &II = info(I);
-    WaitCounts Implicit;
-    WaitCounts Needed = requirements(I, II, S, Implicit);
-    Needed.merge(Implicit);
     applyWaits(Needed, S);
     if (II.Wait)
       applyWaits(*II.Wait, S);
@@ -812,28 +820,31 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const Coun
     std::vector<MissingWait> Found(N);
     std::vector<SmallVector<PathFacts, 1>> FoundFacts(N);
     std::vector<bool> Completes(N);
-    for (const WaitPaths::Part &P : In.Parts) {
-      WaitState S = P.State;
-      PathFacts Facts = P.Facts;
-      size_t K = 0;
-      for (const Instruction &I : BB->instructions()) {
-        const InstInfo &II = A->info(I);
+    // The partitions in step, as transfer() takes them.
+    std::vector<WaitPaths::Part> Parts(In.Parts.begin(), In.Parts.end());
+    size_t Index = 0;
+    for (const Instruction &I : BB->instructions()) {
+      const InstInfo &II = A->info(I);
+      SmallVector<WaitCounts, 4> Implicit(Parts.size());
+      for (auto [P, H] : zip(Parts, Implicit)) {
         MissingWait M;
         M.Consumer = &I;
-        WaitCounts Implicit;
         A->Recording = &M;
-        M.Needed = A->requirements(I, II, S, Implicit);
+        M.Needed = A->requirements(I, II, P.State, H);
         A->Recording = nullptr;
         // Reasons of implicit waits were recorded too: keep the missing ones.
         erase_if(M.Reasons, [&](const WaitReason &R) { return !M.Needed.waits(R.Counter); });
         if (!M.Needed.empty())
-          mergeMissing(Found[K], FoundFacts[K], M, Facts);
-        else if (II.Wait && A->completesSomething(*II.Wait, S))
-          Completes[K] = true;
-        A->transferWaits(I, S);
-        A->Conditions.transfer(I, Facts);
-        ++K;
+          mergeMissing(Found[Index], FoundFacts[Index], M, P.Facts);
+        else if (II.Wait && A->completesSomething(*II.Wait, P.State))
+          Completes[Index] = true;
       }
+      for (auto [P, H] : zip(Parts, Implicit)) {
+        H.merge(Found[Index].Needed);
+        A->transferWaits(I, H, P.State);
+        A->Conditions.transfer(I, P.Facts);
+      }
+      ++Index;
     }
     size_t K = 0;
     for (const Instruction &I : BB->instructions()) {
