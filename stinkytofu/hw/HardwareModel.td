@@ -232,6 +232,10 @@ class TSFlagBits {
   int IsSWMMAC = 63;
   // DPP reads its VGPRs early: a hazard consumer (HazardRules.td).
   int DPP = 15;
+  // Comparisons, whose SCC, VCC or EXEC result a branch correlation follows
+  // (analysis/BranchConditions.h).
+  int SOPC = 4;
+  int VOPC = 9;
 }
 def LLVM22TSFlags : TSFlagBits;
 
@@ -585,7 +589,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
 
 // Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
 // Move32, CrossLane, Barrier, CacheInvalidate, Clause, ReturningMessage,
-// LaneWrite, ProgramCounterRead.
+// LaneWrite, ProgramCounterRead, BranchIfZero, BranchIfNonZero.
 class InstRole<string role, list<string> mnemonics> {
   string Role = role;
   list<string> Mnemonics = mnemonics;
@@ -616,6 +620,13 @@ def Role_ReturningMessage : InstRole<"ReturningMessage", ["s_sendmsg_rtn_b32",
 // Writes one lane of its destination: the destination is also a (tied)
 // source operand, but no data dependency on its previous writer.
 def Role_LaneWrite  : InstRole<"LaneWrite", ["v_writelane_b32"]>;
+// Conditional branches taken when the register they test (MC's use: SCC,
+// VCC, EXEC) is zero, or nonzero: the direction a branch correlation reads
+// (analysis/BranchConditions.h).
+def Role_BranchIfZero    : InstRole<"BranchIfZero", ["s_cbranch_scc0", "s_cbranch_vccz",
+                                                     "s_cbranch_execz"]>;
+def Role_BranchIfNonZero : InstRole<"BranchIfNonZero", ["s_cbranch_scc1", "s_cbranch_vccnz",
+                                                        "s_cbranch_execnz"]>;
 def Role_HwRegWrite : InstRole<"HwRegWrite", ["s_setreg_b32", "s_setreg_imm32_b32"]>;
 // Reads its own address, which MC lists as no operand: its result depends
 // on where it sits, so a reordering must not move it (analysis/InstructionEffects.h).

@@ -36,6 +36,7 @@
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "stinkytofu/transforms/LongBranchLoweringPass.h"
 #include "stinkytofu/transforms/PrintPressurePass.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -228,6 +229,21 @@ struct ToolOptions {
       cl::desc("Check that the pipeline's reorderings compute what the input did "
                "(the schedule validator, docs/scheduler.md): every kept instruction "
                "reads the same register versions and memory order"),
+      cl::cat(Category)};
+  cl::opt<bool> FindingsSummary{
+      "findings-summary",
+      cl::desc("With the verifiers: findings grouped by rule and producer pattern with "
+               "counts and each rule's origin, and a verdict per function (clean, "
+               "findings, unknown)"),
+      cl::cat(Category)};
+  cl::list<std::string> OnlyRules{
+      "only", cl::CommaSeparated, cl::value_desc("rule,..."),
+      cl::desc("Verifiers report only these rules (hazard rules as the summary names "
+               "them, wait rules as read-vmcnt, barrier-lgkmcnt, ...)"),
+      cl::cat(Category)};
+  cl::list<std::string> IgnoredRules{
+      "ignore-hazard", cl::CommaSeparated, cl::value_desc("rule,..."),
+      cl::desc("Verifiers do not report these rules (a class validated on hardware)"),
       cl::cat(Category)};
   cl::opt<bool> NoVerify{
       "no-verify",
@@ -782,6 +798,16 @@ int main(int argc, char **argv) {
   if (Opt.NumWaves.getNumOccurrences())
     for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass"})
       Leading[Name] = {{"NumWaves", std::to_string(Opt.NumWaves)}};
+  PassArguments FindingsArgs;
+  if (Opt.FindingsSummary)
+    FindingsArgs.emplace_back("summary", "");
+  if (!Opt.OnlyRules.empty())
+    FindingsArgs.emplace_back("only", llvm::join(Opt.OnlyRules, ":"));
+  if (!Opt.IgnoredRules.empty())
+    FindingsArgs.emplace_back("ignore", llvm::join(Opt.IgnoredRules, ":"));
+  if (!FindingsArgs.empty())
+    for (StringRef Name : {"WaitCntVerifier", "HazardVerifier"})
+      append_range(Leading[Name], FindingsArgs);
   if (!Opt.VgprMsbMode.empty()) {
     std::optional<stinkytofu::VgprMsbMode> Mode = parseVgprMsbMode(Opt.VgprMsbMode);
     if (!Mode)

@@ -11,6 +11,8 @@
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 
 #include "stinkytofu/analysis/Dataflow.h"
+#include "stinkytofu/analysis/FeasiblePath.h"
+#include "stinkytofu/analysis/PathPartitions.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BasicBlock.h"
@@ -23,7 +25,6 @@
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
-#include <deque>
 #include <mutex>
 
 using namespace llvm;
@@ -225,9 +226,14 @@ struct InstInfo {
 
 } // namespace
 
+using WaitPaths = PathPartitions<WaitState>;
+
 struct WaitCountAnalysis::Impl
-    : DataflowAnalysis<WaitCountAnalysis::Impl, WaitState, DataflowDirection::Forward> {
-  using Base = DataflowAnalysis<Impl, WaitState, DataflowDirection::Forward>;
+    : DataflowAnalysis<WaitCountAnalysis::Impl, WaitPaths, DataflowDirection::Forward> {
+  using Base = DataflowAnalysis<Impl, WaitPaths, DataflowDirection::Forward>;
+  /// Partitions per point when branches are correlated: a few are enough
+  /// for the loop guards of real kernels, and each costs a state.
+  static constexpr unsigned MaxPartitions = 3;
 
   const CounterModel &CM;
   WaitCountOptions Opts;
@@ -242,10 +248,14 @@ struct WaitCountAnalysis::Impl
   const BitVector &LoadDestinations;
   /// Set while the final pass records what each instruction lacks.
   mutable MissingWait *Recording = nullptr;
+  BranchConditions Conditions;
+  /// Off: one partition, no branch facts (the path-insensitive analysis).
+  bool Correlate;
 
-  Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts)
+  Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts, bool Correlate)
       : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")),
-        LoadDestinations(loadDestinationUnits(RU)) {
+        LoadDestinations(loadDestinationUnits(RU)), Conditions(F, CM.target()),
+        Correlate(Correlate && Conditions.tracksAny()) {
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (auto C = CM.counterOf(WaitEvent(E)); C && !CM.inOrder(WaitEvent(E)))
         OutOfOrderEvents[*C] |= 1u << E;
@@ -307,7 +317,44 @@ struct WaitCountAnalysis::Impl
 
   const InstInfo &info(const Instruction &I) const { return Infos.find(&I)->second; }
 
-  WaitState initialState() const {
+  // The dataflow runs on partitions (PathPartitions.h); the hooks below
+  // lift the wait state's own ones.
+
+  WaitPaths initialState() const { return WaitPaths(); }
+  WaitPaths entryState() const { return WaitPaths::unconditional(entryWaits()); }
+  WaitPaths unreachedState(const BasicBlock &) const {
+    return WaitPaths::unconditional(initialWaits());
+  }
+  auto joiner() const {
+    return [this](WaitState &Into, const WaitState &From) { joinWaits(Into, From); };
+  }
+  void join(WaitPaths &Into, const WaitPaths &From) const {
+    Into.join(From, Correlate ? MaxPartitions : 1, joiner());
+  }
+  const WaitPaths &transferEdge(const BasicBlock &From, const BasicBlock &To, const WaitPaths &Out,
+                                WaitPaths &Scratch) const {
+    if (!Correlate)
+      return Out;
+    return WaitPaths::alongEdge(Conditions, From, To, Out, Scratch, MaxPartitions, joiner());
+  }
+  /// The code gets one wait for all its paths: what any partition lacks
+  /// before \p I is applied to every partition.
+  void transfer(const Instruction &I, WaitPaths &S) const {
+    SmallVector<WaitCounts, 4> Own(S.Parts.size()), Implicit(S.Parts.size());
+    WaitCounts Shared;
+    for (auto [P, W, H] : zip(S.Parts, Own, Implicit)) {
+      W = requirements(I, info(I), P.State, H);
+      Shared.merge(W);
+    }
+    for (auto [P, H] : zip(S.Parts, Implicit)) {
+      if (Correlate)
+        Conditions.transfer(I, P.Facts);
+      H.merge(Shared);
+      transferWaits(I, H, P.State);
+    }
+  }
+
+  WaitState initialWaits() const {
     WaitState S;
     S.C.resize(CM.numCounters());
     for (unsigned C = 0; C < CM.numCounters(); ++C)
@@ -318,8 +365,8 @@ struct WaitCountAnalysis::Impl
   /// A callable function starts with its caller's loads, LDS and scalar
   /// work possibly in flight into any register a load can write (LLVM
   /// waits for them at the callee's entry).
-  WaitState entryState() const {
-    WaitState S = initialState();
+  WaitState entryWaits() const {
+    WaitState S = initialWaits();
     if (blocks().empty() || blocks().front()->parent()->isEntry())
       return S;
     for (WaitEvent E : {WaitEvent::VmemLoad, WaitEvent::Lds, WaitEvent::Smem})
@@ -330,7 +377,7 @@ struct WaitCountAnalysis::Impl
     return S;
   }
 
-  void join(WaitState &Into, const WaitState &From) const {
+  void joinWaits(WaitState &Into, const WaitState &From) const {
     canonicalize(Into);
     // From in canonical form, read on the fly.
     SmallVector<int64_t, MaxWaitCounters> ShB = canonicalShift(From);
@@ -595,11 +642,10 @@ struct WaitCountAnalysis::Impl
       XS.idle();
   }
 
-  void transfer(const Instruction &I, WaitState &S) const {
+  /// \p I in one partition, after the waits \p Needed (what it lacks, what
+  /// the hardware provides, what other partitions lack there).
+  void transferWaits(const Instruction &I, const WaitCounts &Needed, WaitState &S) const {
     const InstInfo &II = info(I);
-    WaitCounts Implicit;
-    WaitCounts Needed = requirements(I, II, S, Implicit);
-    Needed.merge(Implicit);
     applyWaits(Needed, S);
     if (II.Wait)
       applyWaits(*II.Wait, S);
@@ -727,32 +773,92 @@ const BitVector &loadDestinationUnits(const RegisterUnits &RU) {
 WaitCountAnalysis::~WaitCountAnalysis() = default;
 WaitCountAnalysis::WaitCountAnalysis(WaitCountAnalysis &&) = default;
 
+/// Adds what one partition's replay found missing at an instruction to
+/// what the others found: the strictest count per counter, and its reason
+/// with the facts of its partition.
+static void mergeMissing(MissingWait &Into, SmallVectorImpl<PathFacts> &ReasonFacts,
+                         const MissingWait &M, const PathFacts &Facts) {
+  Into.Consumer = M.Consumer;
+  Into.Needed.merge(M.Needed);
+  for (const WaitReason &R : M.Reasons) {
+    auto It = find_if(Into.Reasons, [&](const WaitReason &Old) { return Old.Counter == R.Counter; });
+    if (It == Into.Reasons.end()) {
+      Into.Reasons.push_back(R);
+      ReasonFacts.push_back(Facts);
+    } else if (R.Needed < It->Needed) {
+      *It = R;
+      ReasonFacts[It - Into.Reasons.begin()] = Facts;
+    }
+  }
+}
+
 Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
                                                    WaitCountOptions Opts) {
-  Impl A(F, CM, Opts);
+  auto A = std::make_unique<Impl>(F, CM, Opts, /*Correlate=*/true);
   // Each block is revisited at most once per step a queue or score can
-  // take, which the counters' limits bound.
-  unsigned Limit = 256 * std::max<size_t>(A.blocks().size(), 1) + 1024;
-  if (Error E = A.run(Limit))
-    return std::move(E);
+  // take, which the counters' limits bound (per partition).
+  unsigned Limit = (256 * std::max<size_t>(A->blocks().size(), 1) + 1024) *
+                   (A->Correlate ? Impl::MaxPartitions : 1);
   WaitCountAnalysis Result(CM);
-  for (const BasicBlock *BB : A.blocks()) {
-    WaitState S = A.stateIn(*BB);
+  if (Error E = A->run(Limit)) {
+    if (!A->Correlate)
+      return std::move(E);
+    // Partitions that keep changing: fall back to the path-insensitive
+    // analysis, whose findings may then include infeasible paths.
+    Result.GaveUp = "branch correlation gave up (" + toString(std::move(E)) +
+                    "); findings may lie on infeasible paths";
+    A = std::make_unique<Impl>(F, CM, Opts, /*Correlate=*/false);
+    if (Error E = A->run(Limit))
+      return std::move(E);
+  }
+  for (const BasicBlock *BB : A->blocks()) {
+    // A block no feasible path reaches is still checked on its own.
+    WaitPaths Unreached;
+    const WaitPaths &In =
+        A->stateIn(*BB).Parts.empty() ? (Unreached = A->unreachedState(*BB)) : A->stateIn(*BB);
+    const size_t N = BB->instructions().size();
+    std::vector<MissingWait> Found(N);
+    std::vector<SmallVector<PathFacts, 1>> FoundFacts(N);
+    std::vector<bool> Completes(N);
+    // The partitions in step, as transfer() takes them.
+    std::vector<WaitPaths::Part> Parts(In.Parts.begin(), In.Parts.end());
+    size_t Index = 0;
     for (const Instruction &I : BB->instructions()) {
-      const InstInfo &II = A.info(I);
-      MissingWait M;
-      M.Consumer = &I;
-      WaitCounts Implicit;
-      A.Recording = &M;
-      M.Needed = A.requirements(I, II, S, Implicit);
-      A.Recording = nullptr;
-      // Reasons of implicit waits were recorded too: keep the missing ones.
-      erase_if(M.Reasons, [&](const WaitReason &R) { return !M.Needed.waits(R.Counter); });
-      if (!M.Needed.empty())
+      const InstInfo &II = A->info(I);
+      SmallVector<WaitCounts, 4> Implicit(Parts.size());
+      for (auto [P, H] : zip(Parts, Implicit)) {
+        MissingWait M;
+        M.Consumer = &I;
+        A->Recording = &M;
+        M.Needed = A->requirements(I, II, P.State, H);
+        A->Recording = nullptr;
+        // Reasons of implicit waits were recorded too: keep the missing ones.
+        erase_if(M.Reasons, [&](const WaitReason &R) { return !M.Needed.waits(R.Counter); });
+        if (!M.Needed.empty())
+          mergeMissing(Found[Index], FoundFacts[Index], M, P.Facts);
+        else if (II.Wait && A->completesSomething(*II.Wait, P.State))
+          Completes[Index] = true;
+      }
+      for (auto [P, H] : zip(Parts, Implicit)) {
+        H.merge(Found[Index].Needed);
+        A->transferWaits(I, H, P.State);
+        A->Conditions.transfer(I, P.Facts);
+      }
+      ++Index;
+    }
+    size_t K = 0;
+    for (const Instruction &I : BB->instructions()) {
+      MissingWait &M = Found[K];
+      if (!M.Needed.empty()) {
+        for (auto [R, Facts] : zip(M.Reasons, FoundFacts[K]))
+          if (R.Producer && R.Producer->parent() && R.Producer->parent() != BB)
+            if (auto Path = findFeasiblePath(A->Conditions, *R.Producer, *BB, Facts))
+              R.Path = describePath(A->Conditions, *Path);
         Result.Missing.push_back(std::move(M));
-      else if (II.Wait && !A.completesSomething(*II.Wait, S))
+      } else if (A->info(I).Wait && !Completes[K]) {
         Result.Redundant.push_back(&I);
-      A.transfer(I, S);
+      }
+      ++K;
     }
   }
   return Result;
@@ -761,40 +867,6 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const Coun
 //===----------------------------------------------------------------------===//
 // Messages
 //===----------------------------------------------------------------------===//
-
-/// A block's label, or where it starts when it has none.
-static std::string nameOf(const BasicBlock &BB) {
-  if (!BB.label().empty())
-    return BB.label().str();
-  if (!BB.empty() && BB.instructions().begin()->location().isValid())
-    return "line " + std::to_string(BB.instructions().begin()->location().Line);
-  return "(block)";
-}
-
-/// The labels of the shortest path of blocks from \p From to \p To.
-static std::string blockPath(const BasicBlock *From, const BasicBlock *To) {
-  DenseMap<const BasicBlock *, const BasicBlock *> Parent;
-  std::deque<const BasicBlock *> Queue{From};
-  Parent[From] = nullptr;
-  while (!Queue.empty()) {
-    const BasicBlock *B = Queue.front();
-    Queue.pop_front();
-    for (const BasicBlock *S : B->successors()) {
-      if (S == To || !Parent.contains(S)) {
-        if (S == To) {
-          SmallVector<std::string, 8> Labels{nameOf(*To)};
-          for (const BasicBlock *P = B; P; P = Parent.lookup(P))
-            Labels.push_back(nameOf(*P));
-          std::reverse(Labels.begin(), Labels.end());
-          return join(Labels, " -> ");
-        }
-        Parent[S] = B;
-        Queue.push_back(S);
-      }
-    }
-  }
-  return "";
-}
 
 std::string waitRuleName(const CounterModel &CM, const WaitReason &R) {
   static constexpr const char *Kinds[] = {"read",   "write",      "overwrite", "lds",
@@ -847,12 +919,8 @@ std::string describeMissingWait(const CounterModel &CM, const MissingWait &W,
   }
   Text += " (" + CM.counterName(R.Counter).str() + " needs <= " + std::to_string(R.Needed) +
           " here, is " + std::to_string(R.Outstanding) + ")";
-  if (R.Producer && R.Producer->parent() && W.Consumer->parent() &&
-      R.Producer->parent() != W.Consumer->parent()) {
-    std::string Path = blockPath(R.Producer->parent(), W.Consumer->parent());
-    if (!Path.empty())
-      Text += "; path " + Path;
-  }
+  if (!R.Path.empty())
+    Text += "; path " + R.Path;
   return Text;
 }
 

@@ -202,6 +202,8 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
       .Case("ReturningMessage", InstRole::ReturningMessage)
       .Case("LaneWrite", InstRole::LaneWrite)
       .Case("ProgramCounterRead", InstRole::ProgramCounterRead)
+      .Case("BranchIfZero", InstRole::BranchIfZero)
+      .Case("BranchIfNonZero", InstRole::BranchIfNonZero)
       .Default(InstRole::None);
 }
 

@@ -9,6 +9,7 @@
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/FindingsReport.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "stinkytofu/transforms/VerifierFinding.h"
 #include "stinkytofu/asm/AsmWriter.h"
@@ -61,17 +62,27 @@ std::string describe(const HazardFinding &F) {
 
 class HazardVerifierPass final : public Pass {
 public:
+  explicit HazardVerifierPass(FindingsOptions Report) : Report(std::move(Report)) {}
   StringRef name() const override { return "HazardVerifier"; }
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
     Error Missing = Error::success();
+    FindingsSummary Summary;
     Error Failed = forEachHazardAnalysis(M, AM, context(), [&](Function &Fn,
                                                                HazardAnalysis &A) -> Error {
       // Wait states, then the depctr waits, then the s_delay_alu delays.
       std::vector<HazardFinding> Findings = A.findings();
       llvm::append_range(Findings, findMissingDepCtrWaits(Fn, M.target()));
       llvm::append_range(Findings, findMissingDelayAlu(Fn));
+      unsigned Shown = 0, Ignored = 0;
       for (const HazardFinding &F : Findings) {
+        bool Selected = Report.selects(F.Rule);
+        Summary.add(F.Rule, F.Producer, *F.Consumer, Selected);
+        if (!Selected) {
+          ++Ignored;
+          continue;
+        }
+        ++Shown;
         if (F.Level == HazardFinding::Severity::Warning) {
           context().diagnose(
               findingDiagnostic(M, *F.Consumer, SourceMgr::DK_Warning, describe(F)));
@@ -83,14 +94,22 @@ public:
                 findingDiagnostic(M, *F.Consumer, SourceMgr::DK_Error, describe(F)),
                 makeFindingKey(M, F.Rule, F.Register, *F.Consumer, F.Producer)));
       }
+      // The wait-state windows are walked over every path, branches
+      // uncorrelated.
+      Summary.verdict(Fn.name(), Shown, Ignored, "", "on some path of the CFG");
       return Error::success();
     });
+    if (Report.Summary)
+      Summary.print(context().dumpStream(), name());
     if (Failed)
       return joinErrors(std::move(Failed), std::move(Missing));
     if (Missing)
       return std::move(Missing);
     return PreservedAnalyses::all();
   }
+
+private:
+  FindingsOptions Report;
 };
 
 class HazardRecognizerPass final : public Pass {
@@ -179,9 +198,13 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createHazardVerifierPass(const PassArguments &Args) {
-  if (Error E = parseFlagArguments(Args, {}))
+  FindingsOptions Report;
+  Expected<PassArguments> Rest = takeFindingsArguments(Args, Report);
+  if (!Rest)
+    return Rest.takeError();
+  if (Error E = parseFlagArguments(*Rest, {}))
     return std::move(E);
-  return std::make_unique<HazardVerifierPass>();
+  return std::make_unique<HazardVerifierPass>(std::move(Report));
 }
 
 Expected<std::unique_ptr<Pass>> createHazardRecognizerPass(const PassArguments &Args) {

@@ -9,6 +9,7 @@
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/FindingsReport.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "stinkytofu/transforms/VerifierFinding.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
@@ -58,23 +59,38 @@ Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Vi
 
 class WaitCntVerifierPass final : public Pass {
 public:
-  WaitCntVerifierPass(WaitCountOptions Opts, bool WarnRedundant)
-      : Opts(Opts), WarnRedundant(WarnRedundant) {}
+  WaitCntVerifierPass(WaitCountOptions Opts, bool WarnRedundant, FindingsOptions Report)
+      : Opts(Opts), WarnRedundant(WarnRedundant), Report(std::move(Report)) {}
   StringRef name() const override { return "WaitCntVerifier"; }
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
     Error Missing = Error::success();
+    FindingsSummary Summary;
     Error Failed = withLogicalVgprs(M, AM, context(), [&] {
-      return forEachAnalysedFunction(M, Opts, [&](Function &, const WaitCountAnalysis &A) -> Error {
+      return forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
+      if (!A.gaveUp().empty() && !F.blocks().empty() && !F.blocks().front().empty())
+        context().diagnose(findingDiagnostic(M, F.blocks().front().instructions().front(),
+                                             SourceMgr::DK_Warning,
+                                             "in function '" + F.name().str() + "': " + A.gaveUp()));
+      unsigned Shown = 0, Ignored = 0;
       for (const MissingWait &W : A.missingWaits())
-        for (const WaitReason &R : W.Reasons)
+        for (const WaitReason &R : W.Reasons) {
+          std::string Rule = waitRuleName(A.counters(), R);
+          bool Selected = Report.selects(Rule);
+          Summary.add(Rule, R.Producer, *W.Consumer, Selected);
+          if (!Selected) {
+            ++Ignored;
+            continue;
+          }
+          ++Shown;
           Missing = joinErrors(
               std::move(Missing),
               make_error<VerifierFindingError>(
                   findingDiagnostic(M, *W.Consumer, SourceMgr::DK_Error,
                                     describeMissingWait(A.counters(), W, R)),
-                  makeFindingKey(M, waitRuleName(A.counters(), R), R.Register, *W.Consumer,
-                                 R.Producer)));
+                  makeFindingKey(M, Rule, R.Register, *W.Consumer, R.Producer)));
+        }
+      Summary.verdict(F.name(), Shown, Ignored, A.gaveUp(), "on paths whose branches agree");
       if (WarnRedundant)
         for (const Instruction *I : A.redundantWaits())
           context().diagnose(findingDiagnostic(M, *I, SourceMgr::DK_Warning,
@@ -82,6 +98,8 @@ public:
       return Error::success();
     });
     });
+    if (Report.Summary)
+      Summary.print(context().dumpStream(), name());
     if (Failed)
       return joinErrors(std::move(Failed), std::move(Missing));
     if (Missing)
@@ -92,6 +110,7 @@ public:
 private:
   WaitCountOptions Opts;
   bool WarnRedundant;
+  FindingsOptions Report;
 };
 
 /// The derived modifiers a wait instruction can carry.
@@ -193,10 +212,14 @@ private:
 
 Expected<std::unique_ptr<Pass>> createWaitCntVerifierPass(const PassArguments &Args) {
   bool WarnRedundant = false;
-  Expected<WaitCountOptions> Opts = parseWaitArguments(Args, {{"warnRedundant", &WarnRedundant}});
+  FindingsOptions Report;
+  Expected<PassArguments> Rest = takeFindingsArguments(Args, Report);
+  if (!Rest)
+    return Rest.takeError();
+  Expected<WaitCountOptions> Opts = parseWaitArguments(*Rest, {{"warnRedundant", &WarnRedundant}});
   if (!Opts)
     return Opts.takeError();
-  return std::make_unique<WaitCntVerifierPass>(*Opts, WarnRedundant);
+  return std::make_unique<WaitCntVerifierPass>(*Opts, WarnRedundant, std::move(Report));
 }
 
 Expected<std::unique_ptr<Pass>> createStinkyWaitCntInsertionPass(const PassArguments &Args) {

@@ -39,7 +39,11 @@ constexpr PrefixBit PrefixBits[] = {
     {"V_RCP_F64_e32", "TRANS"}, {"S_ADD_U32", "SALU"},    {"S_MOV_B32", "SALU"},
     {"S_NOP", "SALU"},
     // Hazard classes (HazardRules.td).
-    {"V_MOV_B32_dpp", "DPP"},  {"V_MFMA_F32_", "IsMAI"}};
+    {"V_MOV_B32_dpp", "DPP"},  {"V_MFMA_F32_", "IsMAI"},
+    // Comparisons (BranchConditions); MC marks only the VOPC encoding of
+    // vector ones (not _e64, _sdwa, _dpp).
+    {"S_CMP_", "SOPC"},        {"S_BITCMP", "SOPC"},     {"V_CMP_EQ_U32_e32", "VOPC"},
+    {"V_CMP_GT_I32_e32", "VOPC"}, {"V_CMP_LT_F32_e32", "VOPC"}};
 
 TEST(WaitCountersTest, DeclaredTSFlagBitsMatchEveryOpcode) {
   for (StringRef Arch : TargetInfo::supportedProcessors()) {

@@ -25,6 +25,15 @@
 //       backward: what holds at the end of a block with no successor in
 //       the function (a program end, a return, a branch the CFG builder
 //       could not follow).
+//   State unreachedState(const BasicBlock &BB) const;  (initialState())
+//       forward: where a block other than the first has no predecessor.
+//   const State &transferEdge(const BasicBlock &From, const BasicBlock &To,
+//                             const State &Out, State &Scratch) const;
+//                                                      (Out)
+//       forward: the state \p Out leaving From as it enters To along their
+//       edge. Returns Out when the edge changes nothing, else fills and
+//       returns Scratch: a path-sensitive analysis adds what the branch
+//       taken says and drops the paths it contradicts.
 //   void joinOutsideEdge(const BasicBlock &BB, const BasicBlock &Other,
 //                        State &S) const;              (ignore the edge)
 //       an edge between BB and a block of another function, in the
@@ -217,6 +226,11 @@ protected:
   // hides the ones it needs with members of the same name.
   State entryState() const { return analysis().initialState(); }
   State exitState(const BasicBlock &) const { return analysis().initialState(); }
+  State unreachedState(const BasicBlock &) const { return analysis().initialState(); }
+  const State &transferEdge(const BasicBlock &, const BasicBlock &, const State &Out,
+                            State &) const {
+    return Out;
+  }
   void joinOutsideEdge(const BasicBlock &, const BasicBlock &, State &) const {}
   void transferCall(const Instruction &I, State &S) const { analysis().transfer(I, S); }
   void transferOpaque(const Instruction &I, State &S) const { analysis().transfer(I, S); }
@@ -257,16 +271,22 @@ private:
   void computeIncoming(unsigned B, State &S) const {
     const BasicBlock &BB = *Blocks[B];
     llvm::ArrayRef<unsigned> From = Upstream[B];
+    auto Along = [&](unsigned Other) -> const State & {
+      if constexpr (IsForward)
+        return analysis().transferEdge(*Blocks[Other], BB, Leaving[Other], EdgeScratch);
+      else
+        return Leaving[Other];
+    };
     if (IsForward && B == 0) {
       S = analysis().entryState();
     } else if (From.empty()) {
-      S = IsForward ? analysis().initialState() : analysis().exitState(BB);
+      S = IsForward ? analysis().unreachedState(BB) : analysis().exitState(BB);
     } else {
-      S = Leaving[From.front()];
+      S = Along(From.front());
       From = From.drop_front();
     }
     for (unsigned Other : From)
-      analysis().join(S, Leaving[Other]);
+      analysis().join(S, Along(Other));
     for (const BasicBlock *Other : OutsideUpstream[B])
       analysis().joinOutsideEdge(BB, *Other, S);
   }
@@ -301,6 +321,8 @@ private:
   /// analysis (forward: at its start), and where it leaves.
   std::vector<State> Entering, Leaving;
   mutable std::vector<std::unique_ptr<std::vector<State>>> InstructionStates;
+  /// Where transferEdge writes a state it changes (kept across visits).
+  mutable State EdgeScratch;
   unsigned Visits = 0;
 };
 

@@ -28,6 +28,11 @@
 //     register; queues longer than a counter's limit are clamped, so the
 //     states form a finite lattice and loops reach a fixed point.
 //
+// Branch correlated: the states are partitioned by the facts of the
+// branches taken (PathPartitions.h), so a path that takes a branch one way
+// and then the other way on the same unchanged comparison carries nothing
+// to where it would need a wait.
+//
 // The transfer applies the waits an instruction needs before it, as if they
 // were there: what remains are the waits the code lacks, each with the
 // operation it waits for (WaitCntVerifier reports them, wait insertion
@@ -76,6 +81,9 @@ struct WaitReason {
   llvm::MCRegister Register;  ///< for Read, Write, Overwrite
   /// The pending operation; null for work of a caller or callee.
   const Instruction *Producer = nullptr;
+  /// A path from a producer in another block to the consumer whose branch
+  /// conditions agree (FeasiblePath.h), described; empty otherwise.
+  std::string Path;
 };
 
 /// The waits one instruction lacks.
@@ -105,12 +113,18 @@ public:
 
   const CounterModel &counters() const { return *CM; }
 
+  /// Why the findings are path-insensitive (the branch-correlated analysis
+  /// reached no fixed point), or empty: they lie on paths whose branches
+  /// agree.
+  const std::string &gaveUp() const { return GaveUp; }
+
 private:
   struct Impl;
   WaitCountAnalysis(const CounterModel &CM) : CM(&CM) {}
   const CounterModel *CM;
   std::vector<MissingWait> Missing;
   std::vector<const Instruction *> Redundant;
+  std::string GaveUp;
 };
 
 /// The message of a missing wait: `v[4:5] read before the global_load_dwordx2

@@ -87,6 +87,8 @@ enum class InstRole : uint8_t {
   ReturningMessage, ///< s_sendmsg_rtn_*: waits for every VALU result first
   LaneWrite,  ///< v_writelane_b32: its tied destination is not a data source
   ProgramCounterRead, ///< s_getpc_b64: its result depends on its address
+  BranchIfZero,    ///< s_cbranch_scc0/vccz/execz: taken when the tested register is 0
+  BranchIfNonZero, ///< s_cbranch_scc1/vccnz/execnz
 };
 
 /// A memory wait counter: MC's name for it in wait syntax ("vmcnt",

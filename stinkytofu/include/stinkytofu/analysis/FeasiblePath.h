@@ -1,0 +1,41 @@
+//===- FeasiblePath.h - One path a finding takes, with its branches -*- C++ -*-===//
+//
+// The evidence of a finding: the blocks from the producer to the consumer
+// on a path whose branches agree with one another (BranchConditions) and
+// with the facts of the consumer's partition, and the branch conditions it
+// takes. Breadth first, so the path is one of the shortest; bounded.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_ANALYSIS_FEASIBLEPATH_H
+#define STINKYTOFU_ANALYSIS_FEASIBLEPATH_H
+
+#include "stinkytofu/analysis/BranchConditions.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stinkytofu {
+
+/// A path of blocks; Taken[K] is the fact the edge into Blocks[K] adds.
+struct FeasiblePath {
+  std::vector<const BasicBlock *> Blocks;
+  std::vector<std::optional<BranchFact>> Taken;
+};
+
+/// A path from right after \p From to the start of \p To (another block,
+/// or \p From's again around a loop) whose branch facts contradict neither
+/// one another nor \p AtTo. None when there is none, or none within the
+/// search's budget.
+std::optional<FeasiblePath> findFeasiblePath(const BranchConditions &BC, const Instruction &From,
+                                             const BasicBlock &To, const PathFacts &AtTo);
+
+/// `k -> .LBB0_2 -> .LBB0_3 (at .LBB0_2: s_cmp_eq_u32 s5, 1 false)`: the
+/// branch of each named block and the outcome the path takes.
+std::string describePath(const BranchConditions &BC, const FeasiblePath &P);
+
+/// A block's label, or where it starts when it has none.
+std::string blockName(const BasicBlock &BB);
+
+} // namespace stinkytofu
+
+#endif
