@@ -78,8 +78,10 @@ std::vector<std::string> readHeader(od::value V) {
       Names.push_back(StringRef(readString(Name.value(), "header")).trim().str());
     return Names;
   }
+  // Parts point into the header's text: it must outlive them.
+  std::string Header = readString(V, "header");
   SmallVector<StringRef, 16> Parts;
-  StringRef(readString(V, "header")).split(Parts, ',');
+  StringRef(Header).split(Parts, ',');
   for (StringRef P : Parts)
     Names.push_back(P.trim().str());
   return Names;

@@ -179,7 +179,9 @@ std::optional<MemoryLocation> EffectModel::uniformLocation(const Instruction &I)
   }
   if (VectorUses > (D.mayStore() ? 1u : 0u))
     return std::nullopt;
-  PrintedOperands P(TI.printMC(MI));
+  // P's operands point into the printed text: it must outlive them.
+  std::string Printed = TI.printMC(MI);
+  PrintedOperands P(Printed);
   if (P.Operands.size() < 3)
     return std::nullopt;
   std::optional<unsigned> Regs = registerCount(P.Operands[0]);
