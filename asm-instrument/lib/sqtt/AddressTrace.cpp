@@ -3,6 +3,7 @@
 #include "asm-instrument/sqtt/MarkerSites.h"
 #include "asm-instrument/sqtt/SourceLocations.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/PrintedInstruction.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/VgprMsb.h"
 #include "llvm/ADT/STLExtras.h"
@@ -41,62 +42,6 @@ unsigned traceWaveSize(const TargetInfo &TI) {
 }
 
 namespace {
-
-/// An instruction as MC's printer writes it: the operands (split at the
-/// commas outside brackets) and the modifiers after the last one.
-struct PrintedInstruction {
-  std::string Printed; ///< what the operands and modifiers point into
-  SmallVector<StringRef, 6> Operands;
-  SmallVector<StringRef, 6> Modifiers;
-
-  explicit PrintedInstruction(std::string Instruction) : Printed(std::move(Instruction)) {
-    StringRef Text = StringRef(Printed).trim();
-    auto [Mnemonic, Rest] = Text.split(' ');
-    (void)Mnemonic;
-    SmallVector<StringRef, 8> Pieces;
-    splitOutside(Rest, ',', Pieces);
-    for (StringRef P : Pieces)
-      Operands.push_back(P.trim());
-    if (Operands.empty())
-      return;
-    SmallVector<StringRef, 8> Words;
-    splitOutside(Operands.back(), ' ', Words);
-    Operands.back() = Words.front();
-    for (StringRef W : ArrayRef(Words).drop_front())
-      Modifiers.push_back(W);
-  }
-
-  bool has(StringRef Modifier) const { return is_contained(Modifiers, Modifier); }
-  /// The value of `Name:N`, if present.
-  std::optional<int64_t> field(StringRef Name) const {
-    for (StringRef M : Modifiers) {
-      int64_t V;
-      if (M.consume_front(Name) && M.consume_front(":") && !M.getAsInteger(0, V))
-        return V;
-    }
-    return std::nullopt;
-  }
-
-private:
-  static void splitOutside(StringRef S, char Sep, SmallVectorImpl<StringRef> &Out) {
-    int Depth = 0;
-    size_t Start = 0;
-    for (size_t K = 0; K < S.size(); ++K) {
-      char C = S[K];
-      if (C == '[' || C == '(')
-        ++Depth;
-      else if (C == ']' || C == ')')
-        --Depth;
-      else if (C == Sep && Depth == 0) {
-        if (K > Start)
-          Out.push_back(S.slice(Start, K));
-        Start = K + 1;
-      }
-    }
-    if (Start < S.size())
-      Out.push_back(S.drop_front(Start));
-  }
-};
 
 /// The 32-bit registers of `v[2:3]` / `s4` / `s[8:11]`, in order; empty for
 /// anything else.

@@ -14,13 +14,19 @@ Error fileError(StringRef Path, const Twine &Reason) {
   return createStringError(inconvertibleErrorCode(), Path + ": " + Reason);
 }
 
-Error JsonReader::read(StringRef Path, const std::function<void(simdjson::ondemand::document &)> &Read) {
+Expected<sys::fs::file_t> openCaptureFile(StringRef Path) {
   Expected<sys::fs::file_t> File = sys::fs::openNativeFileForRead(Path);
-  if (!File) {
-    std::error_code EC = errorToErrorCode(File.takeError());
-    return fileError(Path, EC == std::errc::no_such_file_or_directory ? "no such file"
-                                                                      : EC.message());
-  }
+  if (File)
+    return File;
+  std::error_code EC = errorToErrorCode(File.takeError());
+  return fileError(Path, EC == std::errc::no_such_file_or_directory ? "no such file"
+                                                                    : EC.message());
+}
+
+Error JsonReader::read(StringRef Path, const std::function<void(simdjson::ondemand::document &)> &Read) {
+  Expected<sys::fs::file_t> File = openCaptureFile(Path);
+  if (!File)
+    return File.takeError();
   scope_exit Close([&] { sys::fs::closeFile(*File); });
   sys::fs::file_status Status;
   if (std::error_code EC = sys::fs::status(*File, Status))

@@ -232,12 +232,9 @@ template <typename FieldFn> void readObject(ChunkScanner &S, FieldFn Field) {
 Expected<WaveSpan> readWaveInstructions(StringRef Path,
                                         function_ref<void(const WaveRow &)> Row,
                                         WaitRowFn Wait) {
-  Expected<sys::fs::file_t> File = sys::fs::openNativeFileForRead(Path);
-  if (!File) {
-    std::error_code EC = errorToErrorCode(File.takeError());
-    return fileError(Path, EC == std::errc::no_such_file_or_directory ? "no such file"
-                                                                      : EC.message());
-  }
+  Expected<sys::fs::file_t> File = openCaptureFile(Path);
+  if (!File)
+    return File.takeError();
   scope_exit Close([&] { sys::fs::closeFile(*File); });
   auto S = std::make_unique<ChunkScanner>(*File);
   WaveSpan Span;

@@ -1,6 +1,7 @@
 //===- InstructionEffects.cpp - What reordering an instruction may change -===//
 #include "stinkytofu/analysis/InstructionEffects.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/PrintedInstruction.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Modifier.h"
@@ -54,43 +55,6 @@ uint64_t flagMask(std::initializer_list<StringRef> Names) {
       Mask |= uint64_t(1) << *Bit;
   return Mask;
 }
-
-/// The operands of MC's printed form of an instruction, split at the commas
-/// outside brackets; the last one's modifiers (`offset:16`, `glc`) apart.
-struct PrintedOperands {
-  SmallVector<StringRef, 6> Operands;
-  SmallVector<StringRef, 6> Modifiers;
-
-  explicit PrintedOperands(StringRef Text) {
-    StringRef Rest = Text.trim().split(' ').second;
-    int Depth = 0;
-    size_t Start = 0;
-    for (size_t K = 0; K <= Rest.size(); ++K) {
-      char C = K < Rest.size() ? Rest[K] : ',';
-      Depth += (C == '[' || C == '(') - (C == ']' || C == ')');
-      if (C == ',' && Depth == 0) {
-        Operands.push_back(Rest.slice(Start, K).trim());
-        Start = K + 1;
-      }
-    }
-    if (Operands.empty() || Operands.back().empty())
-      return;
-    SmallVector<StringRef, 6> Words;
-    Operands.back().split(Words, ' ', -1, /*KeepEmpty=*/false);
-    Operands.back() = Words.front();
-    Modifiers.append(Words.begin() + 1, Words.end());
-  }
-
-  bool has(StringRef Modifier) const { return is_contained(Modifiers, Modifier); }
-  std::optional<int64_t> field(StringRef Name) const {
-    for (StringRef M : Modifiers) {
-      int64_t V;
-      if (M.consume_front(Name) && M.consume_front(":") && !M.getAsInteger(0, V))
-        return V;
-    }
-    return std::nullopt;
-  }
-};
 
 /// How many 32-bit registers `s[0:3]`, `v1`, `a[2:3]` names; nullopt for
 /// anything else.
@@ -179,9 +143,7 @@ std::optional<MemoryLocation> EffectModel::uniformLocation(const Instruction &I)
   }
   if (VectorUses > (D.mayStore() ? 1u : 0u))
     return std::nullopt;
-  // P's operands point into the printed text: it must outlive them.
-  std::string Printed = TI.printMC(MI);
-  PrintedOperands P(Printed);
+  PrintedInstruction P(TI.printMC(MI));
   if (P.Operands.size() < 3)
     return std::nullopt;
   std::optional<unsigned> Regs = registerCount(P.Operands[0]);

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 #include <simdjson.h>
 #include <functional>
 #include <memory>
@@ -29,6 +30,9 @@ public:
 
 /// A "FILE: reason" error.
 llvm::Error fileError(llvm::StringRef Path, const llvm::Twine &Reason);
+
+/// Opens \p Path for reading; a missing file is "FILE: no such file".
+llvm::Expected<llvm::sys::fs::file_t> openCaptureFile(llvm::StringRef Path);
 
 class JsonReader {
 public:
