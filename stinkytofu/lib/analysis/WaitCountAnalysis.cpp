@@ -794,7 +794,7 @@ static void mergeMissing(MissingWait &Into, SmallVectorImpl<PathFacts> &ReasonFa
 
 Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
                                                    WaitCountOptions Opts) {
-  auto A = std::make_unique<Impl>(F, CM, Opts, /*Correlate=*/true);
+  auto A = std::make_unique<Impl>(F, CM, Opts, Opts.CorrelateBranches);
   // Each block is revisited at most once per step a queue or score can
   // take, which the counters' limits bound (per partition).
   unsigned Limit = (256 * std::max<size_t>(A->blocks().size(), 1) + 1024) *

@@ -22,10 +22,13 @@ namespace stinkytofu {
 
 namespace {
 
-/// `NumWaves=N` and the flags of \p Flags, in any order.
+/// `NumWaves=N`, `correlateBranches=0|1` and the flags of \p Flags, in any
+/// order.
 Expected<WaitCountOptions> parseWaitArguments(const PassArguments &Args,
                                               ArrayRef<FlagArgument> Flags) {
   WaitCountOptions Opts;
+  SmallVector<FlagArgument, 4> AllFlags(Flags.begin(), Flags.end());
+  AllFlags.emplace_back("correlateBranches", &Opts.CorrelateBranches);
   PassArguments Rest;
   for (const auto &[Key, Value] : Args) {
     if (Key != "NumWaves") {
@@ -36,7 +39,7 @@ Expected<WaitCountOptions> parseWaitArguments(const PassArguments &Args,
       return createStringError(inconvertibleErrorCode(),
                                "NumWaves needs a whole number of at least 1, not '" + Value + "'");
   }
-  if (Error E = parseFlagArguments(Rest, Flags))
+  if (Error E = parseFlagArguments(Rest, AllFlags))
     return std::move(E);
   return Opts;
 }

@@ -60,6 +60,9 @@ struct WaitCountOptions {
   /// is read after a barrier, which is then the only reader that waits for
   /// it (the reference's NumWaves).
   unsigned NumWaves = 1;
+  /// Partition the states by the branch facts of each path (above); off,
+  /// every path counts, feasible or not.
+  bool CorrelateBranches = true;
 };
 
 /// Why an instruction needs a wait on one counter.
