@@ -54,4 +54,18 @@ Expected<std::optional<double>> readClockRateGHz(StringRef Path) {
   return *GHz * Frequency / 1e9;
 }
 
+Expected<double> dispatchClockGHz(std::optional<double> Given, StringRef DispatchPath,
+                                  StringRef RealtimePath, std::vector<std::string> &Warnings) {
+  if (Given)
+    return *Given;
+  Expected<std::optional<double>> Rate = readClockRateGHz(RealtimePath);
+  if (!Rate)
+    return Rate.takeError();
+  if (*Rate)
+    return **Rate;
+  Warnings.push_back(DispatchPath.str() +
+                     ": no clock rate (realtime.json); assuming 1 GHz, set --clock-rate-ghz");
+  return 1.0;
+}
+
 } // namespace stinkytofu::trace

@@ -106,19 +106,11 @@ Error readInstructionLanes(StringRef Root, const ReadOptions &Options, TraceSink
         Kernel = R.Isa.substr(2);
         break;
       }
-    DispatchInfo Info{D.Name, Index++, 1.0};
-    if (Options.ClockGHz) {
-      Info.ClockGHz = *Options.ClockGHz;
-    } else {
-      Expected<std::optional<double>> Rate = readClockRateGHz(D.file("realtime.json"));
-      if (!Rate)
-        return Rate.takeError();
-      if (*Rate)
-        Info.ClockGHz = **Rate;
-      else
-        Diags.Warnings.push_back(D.Path + ": no clock rate (realtime.json); assuming 1 GHz, "
-                                          "set --clock-rate-ghz");
-    }
+    Expected<double> Clock =
+        dispatchClockGHz(Options.ClockGHz, D.Path, D.file("realtime.json"), Diags.Warnings);
+    if (!Clock)
+      return Clock.takeError();
+    DispatchInfo Info{D.Name, Index++, *Clock};
     Sink.beginDispatch(Info);
     uint32_t Serial = 0;
     for (const WaveFile &F : D.WaveFiles) {

@@ -110,20 +110,11 @@ Error readDispatch(const DispatchDir &D, uint32_t Index, const ReadOptions &Opti
   DispatchInfo Info;
   Info.Name = D.Name;
   Info.Index = Index;
-  if (Options.ClockGHz) {
-    Info.ClockGHz = *Options.ClockGHz;
-  } else {
-    Expected<std::optional<double>> Rate = readClockRateGHz(D.file("realtime.json"));
-    if (!Rate)
-      return Rate.takeError();
-    if (!*Rate) {
-      Diags.Warnings.push_back(D.Path + ": no clock rate (realtime.json); assuming 1 GHz, "
-                                        "set --clock-rate-ghz");
-      Info.ClockGHz = 1.0;
-    } else {
-      Info.ClockGHz = **Rate;
-    }
-  }
+  Expected<double> ClockGHz =
+      dispatchClockGHz(Options.ClockGHz, D.Path, D.file("realtime.json"), Diags.Warnings);
+  if (!ClockGHz)
+    return ClockGHz.takeError();
+  Info.ClockGHz = *ClockGHz;
 
   ClockCorrection Clock;
   if (hasClockLayout(*Maps))
