@@ -87,8 +87,8 @@ std::vector<std::string> readHeader(od::value V) {
   return Names;
 }
 
-KernelSymbol readKernel(od::value V) {
-  KernelSymbol K;
+CodeLabel readKernel(od::value V) {
+  CodeLabel K;
   for (auto Field : V.get_object()) {
     std::string_view Key = Field.unescaped_key();
     if (Key == "name")

@@ -142,7 +142,7 @@ Expected<InstructionProfile> readInstructionProfile(StringRef Root, Diagnostics 
         }
       llvm::sort(Out.WaitsFor);
     }
-    for (KernelSymbol &K : Code->Kernels)
+    for (CodeLabel &K : Code->Kernels)
       Labels.try_emplace({K.CodeObject, K.Address},
                          CodeLabel{std::move(K.Name), K.CodeObject, K.Address});
     ++P.Dispatches;

@@ -60,8 +60,9 @@ struct CodeRow {
   bool isLabel() const { return llvm::StringRef(Isa).starts_with("; "); }
 };
 
-/// A `kernels` entry of the snapshot_dwarf variant.
-struct KernelSymbol {
+/// A symbol's address: a `kernels` entry of the snapshot_dwarf variant, or a
+/// `; name` label row.
+struct CodeLabel {
   std::string Name;
   uint32_t CodeObject = 0;
   uint64_t Address = 0;
@@ -69,7 +70,7 @@ struct KernelSymbol {
 
 struct CodeTable {
   std::vector<CodeRow> Rows;
-  std::vector<KernelSymbol> Kernels;
+  std::vector<CodeLabel> Kernels;
   std::string Version;
   bool HasSamples = false; ///< Issued/Stalled or PC_Issued/PC_Stalled columns.
 };

@@ -38,13 +38,6 @@ struct ProfiledInstruction {
   static constexpr size_t MaxWaitsFor = 8;
 };
 
-/// A `; name` row of code.json, or a `kernels` entry: a symbol's address.
-struct CodeLabel {
-  std::string Name;
-  uint32_t CodeObject = 0;
-  uint64_t Address = 0;
-};
-
 struct InstructionProfile {
   /// Sorted by code object, then address.
   std::vector<ProfiledInstruction> Instructions;
