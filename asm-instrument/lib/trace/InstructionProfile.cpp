@@ -143,8 +143,7 @@ Expected<InstructionProfile> readInstructionProfile(StringRef Root, Diagnostics 
       llvm::sort(Out.WaitsFor);
     }
     for (CodeLabel &K : Code->Kernels)
-      Labels.try_emplace({K.CodeObject, K.Address},
-                         CodeLabel{std::move(K.Name), K.CodeObject, K.Address});
+      Labels.try_emplace({K.CodeObject, K.Address}, std::move(K));
     ++P.Dispatches;
   }
   for (auto &[Key, I] : ByAddress)
