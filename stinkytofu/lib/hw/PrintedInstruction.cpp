@@ -1,5 +1,6 @@
 //===- PrintedInstruction.cpp - MC's printed text cut into operands -------===//
 #include "stinkytofu/hw/PrintedInstruction.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
