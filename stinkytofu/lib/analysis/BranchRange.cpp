@@ -57,8 +57,10 @@ std::optional<uint64_t> number(StringRef S) {
   return V;
 }
 
-/// The bytes one directive statement emits.
-ByteRange statementBytes(StringRef Directive, StringRef Operands) {
+/// The bytes one directive statement emits; at a known \p Address,
+/// alignment padding is exact.
+ByteRange statementBytes(StringRef Directive, StringRef Operands,
+                         std::optional<uint64_t> Address) {
   SmallVector<StringRef, 8> Args = splitTopLevel(Operands, ',');
   auto Arg = [&](unsigned N) -> std::optional<uint64_t> {
     return N < Args.size() ? number(Args[N]) : std::nullopt;
@@ -67,7 +69,13 @@ ByteRange statementBytes(StringRef Directive, StringRef Operands) {
   auto Padding = [&](std::optional<uint64_t> Largest) -> ByteRange {
     if (!Largest)
       return {0, Unbounded};
-    if (std::optional<uint64_t> Max = Arg(2))
+    std::optional<uint64_t> Max = Arg(2);
+    if (Address) {
+      // Largest + 1 is the alignment; more than the maximum skip pads nothing.
+      uint64_t Pad = (*Largest + 1 - *Address % (*Largest + 1)) % (*Largest + 1);
+      return Exact(Max && Pad > *Max ? 0 : Pad);
+    }
+    if (Max)
       Largest = std::min(*Largest, *Max);
     return {0, *Largest};
   };
@@ -138,7 +146,7 @@ bool hasCheckedBranch(const Function &F) {
 
 } // namespace
 
-ByteRange directiveBytes(StringRef Text) {
+ByteRange directiveBytes(StringRef Text, std::optional<uint64_t> Address) {
   ByteRange Total;
   bool InBlockComment = false;
   unsigned MacroDepth = 0;
@@ -189,9 +197,11 @@ ByteRange directiveBytes(StringRef Text) {
       DataSinceRepeat = false;
       continue;
     }
-    ByteRange B = statementBytes(Lower, Operands);
+    ByteRange B = statementBytes(Lower, Operands, Address);
     DataSinceRepeat |= B.Hi != 0;
     Total += B;
+    if (Address)
+      Address = B.Lo == B.Hi ? std::optional<uint64_t>(*Address + B.Lo) : std::nullopt;
   }
   return Total;
 }

@@ -38,6 +38,23 @@ bool KernelDescriptor::cuMode() const {
   return integer(".amdhsa_workgroup_processor_mode") == 0u;
 }
 
+Error KernelDescriptor::setInstPrefSize(Module &M, uint64_t Lines) {
+  if (field(instPrefSizeKey()))
+    return setInteger(M, instPrefSizeKey(), Lines);
+  if (!End)
+    return createStringError(inconvertibleErrorCode(),
+                             "the descriptor of " + Kernel + " has no .end_amdhsa_kernel");
+  // A new line, indented like the directive it goes before.
+  StringRef Text = M.items()[item()].Contents;
+  StringRef Indent = Text.substr(End).take_while([](char C) { return C == ' ' || C == '\t'; });
+  std::string Line = (Indent + instPrefSizeKey() + " " + Twine(Lines) + "\n").str();
+  M.items()[item()].Contents =
+      M.save((Text.take_front(End) + Line + Text.substr(End)).str());
+  add(instPrefSizeKey(), std::to_string(Lines), End + Indent.size() + instPrefSizeKey().size() + 1);
+  End += Line.size();
+  return Error::success();
+}
+
 std::vector<KernelDescriptor> KernelDescriptor::parse(const Module &M, size_t Item) {
   std::vector<KernelDescriptor> Out;
   StringRef Text = M.items()[Item].Contents;
@@ -53,6 +70,8 @@ std::vector<KernelDescriptor> KernelDescriptor::parse(const Module &M, size_t It
       Out.push_back(KernelDescriptor(M, Item, S.Body));
       Open = true;
     } else if (Directive == ".end_amdhsa_kernel") {
+      if (Open)
+        Out.back().End = Start;
       Open = false;
     } else if (Open && StringRef(Directive).starts_with(".amdhsa_") && !S.Body.empty()) {
       // S.Body is a piece of Whole: its offset there is where the value is.

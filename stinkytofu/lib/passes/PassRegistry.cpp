@@ -9,6 +9,7 @@
 #include "stinkytofu/transforms/PrintPressurePass.h"
 #include "stinkytofu/transforms/VerifierPass.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
+#include "stinkytofu/transforms/AccumulateInstructionSizePass.h"
 #include "stinkytofu/transforms/AsmMovePropagationPass.h"
 #include "stinkytofu/transforms/BuildUseDefChainPass.h"
 #include "stinkytofu/transforms/DeadCodeEliminationPass.h"

@@ -40,8 +40,9 @@
 namespace stinkytofu {
 
 /// The bytes the directives in \p Text emit (comments and instructions
-/// aside; instructions are measured by InstructionSizes).
-ByteRange directiveBytes(llvm::StringRef Text);
+/// aside; instructions are measured by InstructionSizes). Given the
+/// \p Address the text starts at, alignment padding is exact, not a range.
+ByteRange directiveBytes(llvm::StringRef Text, std::optional<uint64_t> Address = std::nullopt);
 
 class BranchLayout {
 public:

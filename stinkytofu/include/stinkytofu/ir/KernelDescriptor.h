@@ -57,6 +57,13 @@ public:
   /// `.amdhsa_workgroup_processor_mode 0`: CU mode (gfx10 to gfx12).
   bool cuMode() const;
 
+  /// `.amdhsa_inst_pref_size` (gfx11+): the 128-byte instruction cache
+  /// lines the wave prefetches at launch.
+  static llvm::StringRef instPrefSizeKey() { return ".amdhsa_inst_pref_size"; }
+  /// Sets `.amdhsa_inst_pref_size` to \p Lines, adding the directive
+  /// before `.end_amdhsa_kernel` when the descriptor has none.
+  llvm::Error setInstPrefSize(Module &M, uint64_t Lines);
+
 private:
   KernelDescriptor(const Module &M, size_t Item, llvm::StringRef Kernel)
       : TextFields(M, Item), Kernel(Kernel.str()) {}
@@ -64,6 +71,8 @@ private:
   static std::vector<KernelDescriptor> parse(const Module &M, size_t Item);
 
   std::string Kernel;
+  /// Where the `.end_amdhsa_kernel` line starts in the item's text.
+  size_t End = 0;
 };
 
 } // namespace stinkytofu
