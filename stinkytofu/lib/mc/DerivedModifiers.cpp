@@ -525,30 +525,6 @@ std::optional<AttrDict> deriveModifier(ModifierKind K, const Instruction &I,
   }
 }
 
-Error checkDerivedModifier(const DerivedModifier &Stated, const Instruction &I,
-                           const TargetInfo &TI) {
-  std::optional<AttrDict> Derived = deriveModifier(Stated.kind(), I, TI);
-  if (!Derived)
-    return createStringError(inconvertibleErrorCode(),
-                             "mod." + Stated.key() + " does not describe " + I.mnemonic());
-  for (const auto &[Name, Value] : Stated.Stated.entries()) {
-    const DerivedField &F = *find_if(derivedFields(Stated.kind()),
-                                     [&](const DerivedField &D) { return D.Name == Name; });
-    if (Name == "hasInstId1") // implied by the second dependency's fields
-      continue;
-    const AttrValue *Actual = Derived->find(Name);
-    AttrValue Absent = absentValue(Stated.kind(), F.Type);
-    if (!Actual)
-      Actual = &Absent;
-    if (!sameValue(Value, *Actual, F.Type))
-      return createStringError(inconvertibleErrorCode(),
-                               "mod." + Stated.key() + ": " + Name + " = " + render(Value) +
-                                   " contradicts the instruction, where it is " +
-                                   render(*Actual));
-  }
-  return Error::success();
-}
-
 namespace {
 
 /// The token that spells \p Field = \p Value among an instruction's
@@ -630,6 +606,33 @@ std::optional<StringRef> immediateField(ModifierKind K, StringRef Mnemonic) {
   return counterField(K, C[0]);
 }
 
+/// Sets \p Ops with \p New among their trailing modifiers, where MC takes
+/// it: some assemblers want `offset:` before the cache bits
+/// (`buffer_load_dword ... offen offset:4 glc` on gfx9), so each place from
+/// the end back to the first modifier is tried; the error is the one for
+/// the end, the place MC's printer would use for a field it adds last.
+Error insertModifier(Module &M, Instruction &I, std::vector<Operand> Ops, Operand New) {
+  InstBuilder B(M);
+  size_t At = Ops.size();
+  std::vector<Operand> Tried = Ops;
+  Tried.push_back(New);
+  Error AtEnd = B.setOperands(I, std::move(Tried));
+  if (!AtEnd)
+    return AtEnd;
+  while (At > 0 && Ops[At - 1].kind() == OperandKind::Modifier) {
+    --At;
+    Tried = Ops;
+    Tried.insert(Tried.begin() + At, New);
+    Error E = B.setOperands(I, std::move(Tried));
+    if (!E) {
+      consumeError(std::move(AtEnd));
+      return Error::success();
+    }
+    consumeError(std::move(E));
+  }
+  return AtEnd;
+}
+
 } // namespace
 
 Error setDerivedField(Module &M, Instruction &I, ModifierKind K, StringRef Field,
@@ -649,6 +652,11 @@ Error setDerivedField(Module &M, Instruction &I, ModifierKind K, StringRef Field
   std::vector<Operand> Ops;
   if (std::optional<StringRef> Imm = immediateField(K, I.mnemonic()); Imm && *Imm == Field) {
     Ops = {Operand(OperandKind::Immediate, std::to_string(Value.asInteger()))};
+  } else if (K == ModifierKind::Smem && Field == "offset" && printed(I, TI).integer(2) &&
+             I.operands().size() > 2) {
+    // An immediate offset is the third operand (`s_load_b32 s0, s[0:1], 0x10`).
+    Ops = I.operands();
+    Ops[2] = Operand(OperandKind::Immediate, std::to_string(Value.asInteger()));
   } else {
     std::optional<FieldSpelling> S = spellingOf(K, Field, Value);
     if (!S)
@@ -681,13 +689,57 @@ Error setDerivedField(Module &M, Instruction &I, ModifierKind K, StringRef Field
       ++At;
     }
     Ops.erase(std::remove_if(At, Ops.end(), Spells), Ops.end());
-    if (!Replaced && !S->Token.empty())
-      Ops.push_back(Operand(OperandKind::Modifier, S->Token));
-    if (Named && Ops.empty())
+    if (Named && Ops.empty() && S->Token.empty())
       return Fail("a wait for nothing has no spelling; remove the instruction instead");
+    if (!Replaced && !S->Token.empty())
+      return insertModifier(M, I, std::move(Ops), Operand(OperandKind::Modifier, S->Token));
   }
   InstBuilder B(M);
   return B.setOperands(I, std::move(Ops));
+}
+
+namespace {
+
+/// Whether \p Actual, the value MC gives \p Field, is the field's default:
+/// the operands leave it out (no `offset:`, no `clamp`, a counter not waited
+/// for), so a modifier that states the field is the only one to say it.
+bool leftAtDefault(ModifierKind K, StringRef Field, FieldType T, const AttrValue *Actual) {
+  if (!Actual || sameValue(*Actual, absentValue(K, T), T))
+    return true;
+  std::optional<FieldSpelling> S = spellingOf(K, Field, *Actual);
+  return S && S->Token.empty();
+}
+
+} // namespace
+
+Error applyDerivedModifier(Module &M, Instruction &I, const DerivedModifier &Stated) {
+  const TargetInfo &TI = M.target();
+  for (const auto &[Name, Value] : Stated.Stated.entries()) {
+    if (Name == "hasInstId1") // implied by the second dependency's fields
+      continue;
+    std::optional<AttrDict> Derived = deriveModifier(Stated.kind(), I, TI);
+    if (!Derived)
+      return createStringError(inconvertibleErrorCode(),
+                               "mod." + Stated.key() + " does not describe " + I.mnemonic());
+    const DerivedField &F = *find_if(derivedFields(Stated.kind()),
+                                     [&](const DerivedField &D) { return D.Name == Name; });
+    const AttrValue *Actual = Derived->find(Name);
+    AttrValue Absent = absentValue(Stated.kind(), F.Type);
+    if (sameValue(Value, Actual ? *Actual : Absent, F.Type))
+      continue;
+    bool Editable = immediateField(Stated.kind(), I.mnemonic()) == StringRef(Name) ||
+                    spellingOf(Stated.kind(), Name, Value);
+    if (Editable && leftAtDefault(Stated.kind(), Name, F.Type, Actual)) {
+      if (Error E = setDerivedField(M, I, Stated.kind(), Name, Value))
+        return E;
+      continue;
+    }
+    return createStringError(inconvertibleErrorCode(),
+                             "mod." + Stated.key() + ": " + Name + " = " + render(Value) +
+                                 " contradicts the instruction, where it is " +
+                                 render(Actual ? *Actual : Absent));
+  }
+  return Error::success();
 }
 
 namespace {

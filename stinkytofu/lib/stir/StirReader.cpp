@@ -143,10 +143,11 @@ Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
           if (!M)
             return sourceError(File, SM.Line, SM.Column, P.lineText(SM.Line),
                                "mod." + SM.Key + ": " + toString(M.takeError()));
-          // A derived modifier must say what MC says of the instruction.
+          // A derived modifier must say what MC says of the instruction,
+          // or state a field the operands leave at its default.
           if ((*M)->isDerived())
-            if (Error E = checkDerivedModifier(static_cast<const DerivedModifier &>(**M), I,
-                                               Mod.target()))
+            if (Error E = applyDerivedModifier(Mod, I,
+                                               static_cast<const DerivedModifier &>(**M)))
               return sourceError(File, SM.Line, SM.Column, P.lineText(SM.Line),
                                  toString(std::move(E)));
           I.setModifier(std::move(*M));
@@ -246,6 +247,26 @@ Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
   return Error::success();
 }
 
+/// A text without a kernel symbol names its first function after its first
+/// label (`entry`); the `.stir` file names it: the reference's flat form as
+/// `st.func @name()` and no module, which then takes the function's name;
+/// the printed form as `st.func @entry()` without a `name`, which the writer
+/// omits where the function has the module's name.
+void nameEntryFunction(Module &M, const StirModule &Parsed) {
+  Function *Entry = M.entry();
+  if (Parsed.Funcs.empty() || !Entry || Entry->blocks().empty() ||
+      Entry->name() != Entry->blocks().front().label())
+    return;
+  const StirFunc &First = Parsed.Funcs.front();
+  if (First.Attrs.find("name") || First.Attrs.find("position"))
+    return;
+  if (Parsed.Name.empty() && First.Name != "entry")
+    M.setName(First.Name);
+  else if (Parsed.Name.empty() || First.Name != "entry")
+    return;
+  Entry->setName(M.name().str());
+}
+
 } // namespace
 
 Expected<std::unique_ptr<Module>> readStir(std::unique_ptr<MemoryBuffer> Buffer,
@@ -265,6 +286,7 @@ Expected<std::unique_ptr<Module>> readStir(std::unique_ptr<MemoryBuffer> Buffer,
     (*M)->setName(Parsed->Name);
   if (Error E = overlay(**M, sourceOrder(*Parsed), P, File))
     return std::move(E);
+  nameEntryFunction(**M, *Parsed);
   return M;
 }
 

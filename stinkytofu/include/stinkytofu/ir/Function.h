@@ -24,6 +24,7 @@ public:
   Function &operator=(const Function &) = delete;
 
   llvm::StringRef name() const { return Name; }
+  void setName(std::string N) { Name = std::move(N); }
   /// The kernel (entry) as opposed to a callable function.
   bool isEntry() const { return Entry; }
   void setEntry(bool E) { Entry = E; }

@@ -21,10 +21,12 @@ namespace stinkytofu {
 std::optional<AttrDict> deriveModifier(ModifierKind K, const Instruction &I,
                                        const TargetInfo &TI);
 
-/// Checks the fields a `.stir` file stated for \p Stated against \p I; the
-/// error names the first field MC contradicts and MC's value.
-llvm::Error checkDerivedModifier(const DerivedModifier &Stated, const Instruction &I,
-                                 const TargetInfo &TI);
+/// Reconciles the fields a `.stir` file stated for \p Stated with \p I (in
+/// module \p M): a field the operands leave at its default takes the stated
+/// value (set through MC, as setDerivedField does; a value the target cannot
+/// encode is MC's error); a field both state differently is a contradiction,
+/// and the error names the field and MC's value.
+llvm::Error applyDerivedModifier(Module &M, Instruction &I, const DerivedModifier &Stated);
 
 /// Sets \p Field of derived modifier \p K of \p I (in module \p M) to
 /// \p Value: the instruction is rewritten and assembled by MC, so a value
