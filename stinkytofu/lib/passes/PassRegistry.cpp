@@ -26,6 +26,7 @@
 #include "stinkytofu/transforms/RemoveWaitAluPass.h"
 #include "stinkytofu/transforms/RemoveWaitCntPass.h"
 #include "stinkytofu/transforms/SetMatrixReusePass.h"
+#include "stinkytofu/transforms/UnreachableBlockElimPass.h"
 #include "stinkytofu/transforms/WaitCntPasses.h"
 #include "llvm/ADT/StringExtras.h"
 
