@@ -42,10 +42,14 @@ Error StinkyModule::runPasses(StringRef Pipeline) {
   return run(*Specs);
 }
 
-Error StinkyModule::runOptimizationPipeline(unsigned Level) {
-  Expected<std::vector<std::string>> Specs = standardPipeline(Level);
+Error StinkyModule::runOptimizationPipeline(std::optional<unsigned> Level) {
+  Expected<std::vector<std::string>> Specs = standardPipeline(Level.value_or(Options.OptLevel));
   if (!Specs)
     return Specs.takeError();
+  if (!Options.WaitCntInsertion)
+    llvm::erase_if(*Specs, [](StringRef Spec) {
+      return Spec == "StinkyRemoveWaitCntPass" || Spec == "StinkyWaitCntInsertionPass";
+    });
   return run(*Specs);
 }
 

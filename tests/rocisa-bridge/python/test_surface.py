@@ -148,7 +148,7 @@ def test_conversion_surface():
     bad.add(instruction.SAddPCI64("label_L-.-12"))
     with pytest.raises(ValueError, match="rocisa SAddPCI64 in module 'bad'"):
         rb.toStinkyTofuModule(bad, "gfx942")
-    with pytest.raises(ValueError, match="unknown conversion option"):
+    with pytest.raises(ValueError, match="unknown module option"):
         rb.toStinkyTofuModule(m, "gfx942", options={"Bogus": 1})
 
 

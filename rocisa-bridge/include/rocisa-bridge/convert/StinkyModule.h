@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,17 @@ public:
   /// `LongBranchLoweringPass,SQTTInstrumentPass(functions=10,verify)`),
   /// verifying the module after each pass.
   llvm::Error runPasses(llvm::StringRef Pipeline);
-  /// Runs the `-O<Level>` pipeline (docs/passes.md).
-  llvm::Error runOptimizationPipeline(unsigned Level = 2);
+  /// What TensileLite's module options set for runOptimizationPipeline
+  /// (docs/rocisa-bridge.md): its level, and whether the memory waits are
+  /// recomputed (off: the kernel's own waits stay as written).
+  struct PipelineOptions {
+    unsigned OptLevel = 2;
+    bool WaitCntInsertion = true;
+  };
+  void setPipelineOptions(PipelineOptions O) { Options = O; }
+  /// Runs the `-O<Level>` pipeline (docs/passes.md); without \p Level, the
+  /// options' level.
+  llvm::Error runOptimizationPipeline(std::optional<unsigned> Level = std::nullopt);
 
   llvm::Expected<std::string> emitAssembly() const;
   std::string emitStir() const;
@@ -56,6 +66,7 @@ private:
 
   std::unique_ptr<stinkytofu::StinkyTofuContext> Ctx;
   std::unique_ptr<stinkytofu::Module> M;
+  PipelineOptions Options;
 };
 
 /// The text path: reads assembly \p Text for \p Arch into a StinkyModule
