@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/Support/Regex.h"
+#include <algorithm>
 #include <list>
 
 using namespace llvm;
@@ -214,9 +215,18 @@ std::string StirPrinter::printBlock(const BasicBlock &BB, StringRef Carried) {
     Pending.clear();
   }
   if (!BB.successors().empty()) {
-    OS << "    Successors: ";
+    // The fall-through first, as the reference lists them; the reader
+    // takes each edge's kind from the terminator, not from the order.
+    SmallVector<size_t, 2> Order;
     for (size_t S = 0; S < BB.successors().size(); ++S)
-      printName(OS << (S ? ", " : ""), '^', BB.successors()[S]->name());
+      Order.push_back(S);
+    std::stable_partition(Order.begin(), Order.end(), [&](size_t S) {
+      return BB.successorKinds()[S] == EdgeKind::FallThrough;
+    });
+    OS << "    Successors: ";
+    ListSeparator Comma;
+    for (size_t S : Order)
+      printName(OS << Comma, '^', BB.successors()[S]->name());
     OS << "\n";
   }
   return Pending;
