@@ -7,6 +7,7 @@
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/MemTokenConsistencyCheckPass.h"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace llvm;
@@ -94,11 +95,7 @@ private:
       bool Machine = I.kind() == InstKind::Machine;
       B.Branches += isBranch(I);
       B.Calls += isCall(I);
-      if (Machine && !I.getModifier<MemTokenData>()) {
-        MemoryAccess A = Counters.classify(I.mcInsts().front(), I.mnemonic());
-        B.UntaggedLds += (A.has(WaitEvent::Lds) && (A.ReadsLds || A.WritesLds)) ||
-                         A.has(WaitEvent::TensorLds);
-      }
+      B.UntaggedLds += !I.getModifier<MemTokenData>() && isLdsAccess(Counters, I);
       if (Effects.isFence(I)) {
         ++B.Regions;
         StringRef Kind = isBranch(I) ? "branch"

@@ -9,6 +9,17 @@ using namespace llvm;
 
 namespace stinkytofu {
 
+bool isLdsAccess(const CounterModel &Counters, const Instruction &I) {
+  if (I.kind() != InstKind::Machine && I.kind() != InstKind::MacroCall)
+    return false;
+  for (const MCInst &MI : I.mcInsts()) {
+    MemoryAccess A = Counters.classify(MI, I.mnemonic());
+    if ((A.has(WaitEvent::Lds) && (A.ReadsLds || A.WritesLds)) || A.has(WaitEvent::TensorLds))
+      return true;
+  }
+  return false;
+}
+
 namespace {
 
 class MemTokenConsistencyCheckPass final : public Pass {
@@ -21,7 +32,7 @@ public:
       for (const BasicBlock &BB : F.blocks()) {
         const Instruction *Tagged = nullptr, *Untagged = nullptr;
         for (const Instruction &I : BB.instructions()) {
-          if (!accessesLds(Counters, I))
+          if (!isLdsAccess(Counters, I))
             continue;
           const Instruction *&First = I.getModifier<MemTokenData>() ? Tagged : Untagged;
           if (!First)
@@ -40,18 +51,6 @@ public:
     return PreservedAnalyses::all();
   }
 
-private:
-  static bool accessesLds(const CounterModel &Counters, const Instruction &I) {
-    if (I.kind() != InstKind::Machine && I.kind() != InstKind::MacroCall)
-      return false;
-    for (const MCInst &MI : I.mcInsts()) {
-      MemoryAccess A = Counters.classify(MI, I.mnemonic());
-      if ((A.has(WaitEvent::Lds) && (A.ReadsLds || A.WritesLds)) ||
-          A.has(WaitEvent::TensorLds))
-        return true;
-    }
-    return false;
-  }
 };
 
 } // namespace

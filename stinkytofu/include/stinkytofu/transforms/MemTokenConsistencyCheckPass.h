@@ -24,6 +24,14 @@
 
 namespace stinkytofu {
 
+class CounterModel;
+class Instruction;
+
+/// Whether \p I accesses LDS memory: a DS read or write of LDS (not
+/// ds_bpermute and the like) or a tensor LDS transfer. What memory tokens
+/// tag.
+bool isLdsAccess(const CounterModel &Counters, const Instruction &I);
+
 llvm::Expected<std::unique_ptr<Pass>>
 createMemTokenConsistencyCheckPass(const PassArguments &Args);
 
