@@ -17,6 +17,7 @@
 #include "stinkytofu/transforms/DumpStinkyModulePass.h"
 #include "stinkytofu/transforms/HazardPasses.h"
 #include "stinkytofu/transforms/InsertDelayAluPass.h"
+#include "stinkytofu/transforms/InsertInitialUnclausedVmemPass.h"
 #include "stinkytofu/transforms/LoopRegionRemarkPass.h"
 #include "stinkytofu/transforms/MemTokenConsistencyCheckPass.h"
 #include "stinkytofu/transforms/PeepholeOptimizationPass.h"
