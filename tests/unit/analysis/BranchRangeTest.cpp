@@ -36,6 +36,22 @@ TEST(BranchRangeTest, AlignmentIsARange) {
   EXPECT_EQ(bytes(".balign 16\n.align 4\n"), R(0, 18));
 }
 
+TEST(BranchRangeTest, AlignmentAtAKnownAddressIsExact) {
+  auto At = [](llvm::StringRef Text, uint64_t Address) {
+    ByteRange B = directiveBytes(Text, Address);
+    return Bytes{B.Lo, B.Hi};
+  };
+  EXPECT_EQ(At(".p2align 6\n", 52), R(12, 12));
+  EXPECT_EQ(At(".p2align 6\n", 64), R(0, 0));
+  // Each statement starts where the previous one ended.
+  EXPECT_EQ(At(".long 1\n.balign 16\n", 8), R(8, 8));
+  // More padding than the maximum skip: none.
+  EXPECT_EQ(At(".p2align 6, 0, 8\n", 4), R(0, 0));
+  EXPECT_EQ(At(".p2align 6, 0, 8\n", 60), R(4, 4));
+  // After an unknown count the address is unknown: a range again.
+  EXPECT_EQ(At(".space N\n.p2align 2\n", 0).first, 0u);
+}
+
 TEST(BranchRangeTest, UnknownCountsAreUnbounded) {
   EXPECT_GE(bytes(".space N\n").second, uint64_t(1) << 32);
   // The tail of a .rept body (the reader keeps the MC instructions of the

@@ -67,4 +67,22 @@ TEST(KernelDescriptorTest, SettingAFieldChangesOnlyItsValue) {
   EXPECT_EQ(printAsmText(*M), Expected);
 }
 
+TEST(KernelDescriptorTest, InstPrefSizeIsSetOrAdded) {
+  // Absent: a line before .end_amdhsa_kernel, indented like it.
+  std::unique_ptr<Module> M = readAsmText(Source);
+  ASSERT_TRUE(M);
+  std::optional<KernelDescriptor> D = KernelDescriptor::find(*M, "k");
+  ASSERT_TRUE(D);
+  ASSERT_FALSE(bool(D->setInstPrefSize(*M, 3)));
+  std::string Expected = Source;
+  Expected.insert(Expected.find("\t.end_amdhsa_kernel"), "\t.amdhsa_inst_pref_size 3\n");
+  EXPECT_EQ(printAsmText(*M), Expected);
+  EXPECT_EQ(D->integer(KernelDescriptor::instPrefSizeKey()), 3u);
+  // Present: only its value changes, in the object and in a new reading.
+  ASSERT_FALSE(bool(D->setInstPrefSize(*M, 12)));
+  Expected.replace(Expected.find("inst_pref_size 3"), 16, "inst_pref_size 12");
+  EXPECT_EQ(printAsmText(*M), Expected);
+  EXPECT_EQ(KernelDescriptor::find(*M, "k")->integer(KernelDescriptor::instPrefSizeKey()), 12u);
+}
+
 } // namespace
