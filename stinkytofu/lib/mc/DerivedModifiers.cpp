@@ -578,6 +578,32 @@ std::optional<FieldSpelling> spellingOf(ModifierKind K, StringRef Field,
     if (Field == "reuseB")
       return Flag("matrix_b_reuse");
     return std::nullopt;
+  case ModifierKind::MatrixFmt: {
+    // MC leaves out the formats FP8 and E8.
+    StringRef Prefix = StringSwitch<StringRef>(Field)
+                           .Case("fmtA", "matrix_a_fmt:")
+                           .Case("fmtB", "matrix_b_fmt:")
+                           .Case("scaleFmtA", "matrix_a_scale_fmt:")
+                           .Case("scaleFmtB", "matrix_b_scale_fmt:")
+                           .Default("");
+    if (Prefix.empty() || Value.kind() != AttrValue::Kind::String)
+      return std::nullopt;
+    StringRef V = Value.asString();
+    bool Default = V.empty() || V == "MATRIX_FMT_FP8" || V == "MATRIX_SCALE_FMT_E8";
+    return FieldSpelling{Prefix.str(), Default ? "" : (Prefix + V).str()};
+  }
+  case ModifierKind::Vop3p: {
+    // op_sel and byte_sel are left out when every bit is 0 (op_sel_hi's
+    // default depends on the instruction: not set here).
+    if ((Field != "op_sel" && Field != "byte_sel") || Value.kind() != AttrValue::Kind::List)
+      return std::nullopt;
+    SmallVector<std::string, 4> Bits;
+    for (const AttrValue &B : Value.asList())
+      Bits.push_back(std::to_string(B.asInteger()));
+    bool Default = none_of(Value.asList(), [](const AttrValue &B) { return B.asInteger(); });
+    std::string Prefix = (Field + ":").str();
+    return FieldSpelling{Prefix, Default ? "" : Prefix + "[" + join(Bits, ",") + "]"};
+  }
   case ModifierKind::SWaitCnt:
     if (is_contained({"vmcnt", "expcnt", "lgkmcnt"}, Field))
       return FieldSpelling{(Field + "(").str(),
