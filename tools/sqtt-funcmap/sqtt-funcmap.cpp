@@ -3,12 +3,14 @@
 //   sqtt-funcmap patch IN --funcmap FILE (-o OUT | --in-place)
 //   sqtt-funcmap dump FILE [--demangle] [--json]
 //   sqtt-funcmap extract FILE -o DIR
+//   sqtt-funcmap repack FILE --bundle-entry ID --code-object CO -o OUT
 //
 // Wires options to the asm_instrument library and nothing else. Errors are
 // `sqtt-funcmap: error: FILE: reason`, exit code 1, and no output file.
 // docs/sqtt-funcmap.md describes the commands.
 //
 //===----------------------------------------------------------------------===//
+#include "stinkytofu/object/BundleWriter.h"
 #include "stinkytofu/object/CodeObjectScanner.h"
 #include "stinkytofu/object/ElfImage.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
@@ -38,6 +40,8 @@ cl::SubCommand PatchCmd("patch", "Add or replace the .sqtt_funcmap section of a 
 cl::SubCommand DumpCmd("dump", "Print the funcmap of every AMDGPU code object in a file");
 cl::SubCommand ExtractCmd("extract",
                           "Write every AMDGPU code object of a bundle or fat binary to a directory");
+cl::SubCommand RepackCmd("repack",
+                         "Write a new offload bundle with one entry's code object replaced");
 
 cl::opt<std::string> PatchInput(cl::Positional, cl::Required, cl::desc("<input code object>"),
                                 cl::sub(PatchCmd), cl::cat(Category));
@@ -45,9 +49,9 @@ cl::opt<std::string> FuncMapFile("funcmap", cl::Required, cl::desc("Funcmap text
                                  cl::value_desc("file"), cl::sub(PatchCmd), cl::cat(Category));
 cl::opt<bool> InPlace("in-place", cl::desc("Replace the input file"), cl::sub(PatchCmd),
                       cl::cat(Category));
-cl::opt<std::string> Output("o", cl::desc("Output file (patch) or directory (extract)"),
+cl::opt<std::string> Output("o", cl::desc("Output file (patch, repack) or directory (extract)"),
                             cl::value_desc("path"), cl::sub(PatchCmd), cl::sub(ExtractCmd),
-                            cl::cat(Category));
+                            cl::sub(RepackCmd), cl::cat(Category));
 
 cl::opt<std::string> DumpInput(cl::Positional, cl::Required,
                                cl::desc("<code object, offload bundle or host ELF>"),
@@ -60,6 +64,16 @@ cl::opt<bool> Json("json", cl::desc("Print JSON instead of the table"), cl::sub(
 cl::opt<std::string> ExtractInput(cl::Positional, cl::Required,
                                   cl::desc("<offload bundle, host ELF or code object>"),
                                   cl::sub(ExtractCmd), cl::cat(Category));
+
+cl::opt<std::string> RepackInput(cl::Positional, cl::Required,
+                                 cl::desc("<offload bundle or host ELF>"), cl::sub(RepackCmd),
+                                 cl::cat(Category));
+cl::opt<std::string> BundleEntry("bundle-entry", cl::Required,
+                                 cl::desc("The entry to replace: its id, or a target id"),
+                                 cl::value_desc("id"), cl::sub(RepackCmd), cl::cat(Category));
+cl::opt<std::string> NewCodeObject("code-object", cl::Required,
+                                   cl::desc("The code object that replaces the entry's"),
+                                   cl::value_desc("file"), cl::sub(RepackCmd), cl::cat(Category));
 
 int fail(StringRef File, const Twine &Msg) {
   WithColor::error(errs(), ToolName) << (File.empty() ? "" : File + ": ") << Msg << "\n";
@@ -200,6 +214,27 @@ int runExtract() {
   return 0;
 }
 
+int runRepack() {
+  if (Output.empty())
+    return fail("", "repack needs -o OUT");
+  // The original is never modified, not even through another path to it.
+  if (sys::fs::equivalent(RepackInput, Output))
+    return fail(Output, "is the input; repack writes a new file");
+  Expected<std::unique_ptr<MemoryBuffer>> In = readFile(RepackInput);
+  if (!In)
+    return fail(RepackInput, In.takeError());
+  Expected<std::unique_ptr<MemoryBuffer>> CodeObject = readFile(NewCodeObject);
+  if (!CodeObject)
+    return fail(NewCodeObject, CodeObject.takeError());
+  Expected<elf::RepackedBundle> Repacked = elf::repackBundleEntry(
+      (*In)->getBuffer(), BundleEntry, (*CodeObject)->getBuffer());
+  if (!Repacked)
+    return fail(RepackInput, Repacked.takeError());
+  if (Error E = writeFileAtomically(Output, Repacked->Bytes))
+    return fail(Output, std::move(E));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -213,5 +248,7 @@ int main(int argc, char **argv) {
     return runDump();
   if (ExtractCmd)
     return runExtract();
-  return fail("", "expected a subcommand: patch, dump or extract (see --help)");
+  if (RepackCmd)
+    return runRepack();
+  return fail("", "expected a subcommand: patch, dump, extract or repack (see --help)");
 }
