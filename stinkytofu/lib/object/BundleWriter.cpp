@@ -1,10 +1,10 @@
 //===- BundleWriter.cpp - Write clang-offload-bundler bundles -------------===//
 #include "stinkytofu/object/BundleWriter.h"
+#include "stinkytofu/object/CodeObjectScanner.h"
 #include "stinkytofu/object/ElfImage.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -73,19 +73,14 @@ Expected<RepackedBundle> repackBundleEntry(StringRef Input, StringRef Wanted,
     Expected<ElfImage> Host = ElfImage::create(Input);
     if (!Host)
       return Host.takeError();
-    SmallVector<unsigned, 1> FatBins = Host->findSections(".hip_fatbin");
-    if (FatBins.empty())
+    Expected<std::vector<std::vector<OffloadBundle>>> FatBins = readFatBinSections(*Host);
+    if (!FatBins)
+      return FatBins.takeError();
+    if (FatBins->empty())
       return fail("neither an offload bundle nor an ELF file with a .hip_fatbin section");
-    for (unsigned Index : FatBins) {
-      const Elf_Shdr &Sec = Host->sections()[Index];
-      if (Sec.sh_type == ELF::SHT_NOBITS)
-        return fail(".hip_fatbin (section " + Twine(Index) + ") has no contents (SHT_NOBITS)");
-      Expected<std::vector<OffloadBundle>> Read = readOffloadBundles(Host->sectionContents(Sec));
-      if (!Read)
-        return fail(".hip_fatbin: " + toString(Read.takeError()));
-      for (OffloadBundle &B : *Read)
+    for (std::vector<OffloadBundle> &Section : *FatBins)
+      for (OffloadBundle &B : Section)
         Bundles.push_back(std::move(B));
-    }
   }
 
   OffloadBundle *Holder = nullptr;

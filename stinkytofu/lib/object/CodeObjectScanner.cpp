@@ -92,6 +92,20 @@ private:
 
 } // namespace
 
+Expected<std::vector<std::vector<OffloadBundle>>> readFatBinSections(const ElfImage &Host) {
+  std::vector<std::vector<OffloadBundle>> Sections;
+  for (unsigned Index : Host.findSections(".hip_fatbin")) {
+    const Elf_Shdr &Sec = Host.sections()[Index];
+    if (Sec.sh_type == ELF::SHT_NOBITS)
+      return fail(".hip_fatbin (section " + Twine(Index) + ") has no contents (SHT_NOBITS)");
+    Expected<std::vector<OffloadBundle>> Bundles = readOffloadBundles(Host.sectionContents(Sec));
+    if (!Bundles)
+      return fail(".hip_fatbin: " + toString(Bundles.takeError()));
+    Sections.push_back(std::move(*Bundles));
+  }
+  return std::move(Sections);
+}
+
 Expected<CodeObjectSet> findCodeObjects(MemoryBufferRef Input) {
   CodeObjectSet Set;
   Scanner S(Set);
@@ -121,21 +135,15 @@ Expected<CodeObjectSet> findCodeObjects(MemoryBufferRef Input) {
   }
 
   Set.Kind = InputKind::HostElf;
-  SmallVector<unsigned, 1> FatBins = Image->findSections(".hip_fatbin");
-  if (FatBins.empty())
+  Expected<std::vector<std::vector<OffloadBundle>>> FatBins = readFatBinSections(*Image);
+  if (!FatBins)
+    return FatBins.takeError();
+  if (FatBins->empty())
     return fail("no AMDGPU code object: host ELF (" + elfMachineName(Image->machine()) +
                 ") without a .hip_fatbin section");
-  for (unsigned Index : FatBins) {
-    const Elf_Shdr &Sec = Image->sections()[Index];
-    if (Sec.sh_type == ELF::SHT_NOBITS)
-      return fail(".hip_fatbin (section " + Twine(Index) + ") has no contents (SHT_NOBITS)");
-    Expected<std::vector<OffloadBundle>> Bundles =
-        readOffloadBundles(Image->sectionContents(Sec));
-    if (!Bundles)
-      return fail(".hip_fatbin: " + toString(Bundles.takeError()));
-    if (Error E = S.addBundles(*Bundles, ".hip_fatbin"))
+  for (std::vector<OffloadBundle> &Bundles : *FatBins)
+    if (Error E = S.addBundles(Bundles, ".hip_fatbin"))
       return std::move(E);
-  }
   if (Set.Objects.empty())
     return fail("no AMDGPU code object: .hip_fatbin holds no amdgcn bundle entry");
   return std::move(Set);

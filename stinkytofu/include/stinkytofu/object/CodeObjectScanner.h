@@ -12,6 +12,8 @@
 #ifndef STINKYTOFU_OBJECT_CODEOBJECTSCANNER_H
 #define STINKYTOFU_OBJECT_CODEOBJECTSCANNER_H
 
+#include "stinkytofu/object/ElfImage.h"
+#include "stinkytofu/object/OffloadBundle.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,6 +49,10 @@ struct CodeObjectSet {
   std::vector<FoundCodeObject> Objects;
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> Storage;
 };
+
+/// The bundles of each `.hip_fatbin` section of \p Host, one list per
+/// section in section order (none when it has no such section).
+llvm::Expected<std::vector<std::vector<OffloadBundle>>> readFatBinSections(const ElfImage &Host);
 
 /// Finds the AMDGPU code objects in \p Input (which must outlive the result).
 /// Fails when the input is neither an ELF file nor a bundle, is malformed,
