@@ -12,6 +12,7 @@
 #include "stinkytofu/transforms/RegionReorder.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include <numeric>
 #include <optional>
 
@@ -127,7 +128,11 @@ public:
   }
 
   Expected<DenseMap<const BasicBlock *, uint64_t>> of(ArrayRef<BasicBlock *> Blocks) {
-    Expected<WaitCountAnalysis> A = WaitCountAnalysis::run(F, Counters);
+    // Without branch correlation: the dataflow is cheaper, and a wait the
+    // correlated analysis would leave out on an infeasible path costs the
+    // same in both orders.
+    Expected<WaitCountAnalysis> A =
+        WaitCountAnalysis::run(F, Counters, {.CorrelateBranches = false});
     if (!A)
       return A.takeError();
     ExpectedWaits Waits;
@@ -239,29 +244,39 @@ private:
   Error scheduleFunction(Module &M, Function &F, AnalysisManager &AM, const BlockCycleModel &Timing,
                          const CounterModel &Counters) {
     FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
-    WaitAwareEstimate Estimate(M, F, Timing, Counters);
-    std::vector<BasicBlock *> Blocks;
-    for (BasicBlock &BB : F.blocks())
-      Blocks.push_back(&BB);
-    Expected<DenseMap<const BasicBlock *, uint64_t>> Before = Estimate.of(Blocks);
-    if (!Before)
-      return Before.takeError();
-
-    // Every region whose own simulation gets better takes its list
-    // schedule; MovedIn holds the reordered regions of each block.
-    MapVector<BasicBlock *, SmallVector<unsigned, 4>> MovedIn;
+    // Every region whose own simulation gets better is a candidate for its
+    // list schedule.
+    std::vector<std::pair<unsigned, std::vector<unsigned>>> Candidates;
+    SetVector<BasicBlock *> Judged;
     for (unsigned R = 0; R != Deps.regions().size(); ++R) {
-      const ScheduleRegion &Region = Deps.regions()[R];
       const DependenceDAG &DAG = Deps.dag(R);
       ++Regions;
       std::vector<unsigned> Order = listSchedule(DAG, Timing);
       if (simulatedCycles(DAG, Order, Timing) >= simulatedCycles(DAG, inputOrder(DAG), Timing))
         continue;
-      Expected<bool> Moved = reorderRegion(Region, Order, Deps.effects());
+      Candidates.emplace_back(R, std::move(Order));
+      BasicBlock *BB = Deps.regions()[R].Block;
+      Judged.insert(BB);
+      Judged.insert(BB->successors().begin(), BB->successors().end());
+    }
+    if (Candidates.empty())
+      return Error::success();
+
+    // The blocks a candidate changes and their successors, in the input
+    // order, then with every candidate in its new order; MovedIn holds the
+    // reordered regions of each block.
+    WaitAwareEstimate Estimate(M, F, Timing, Counters);
+    Expected<DenseMap<const BasicBlock *, uint64_t>> Before =
+        Estimate.of(Judged.getArrayRef());
+    if (!Before)
+      return Before.takeError();
+    MapVector<BasicBlock *, SmallVector<unsigned, 4>> MovedIn;
+    for (auto &[R, Order] : Candidates) {
+      Expected<bool> Moved = reorderRegion(Deps.regions()[R], Order, Deps.effects());
       if (!Moved)
         return Moved.takeError();
       if (*Moved)
-        MovedIn[Region.Block].push_back(R);
+        MovedIn[Deps.regions()[R].Block].push_back(R);
     }
 
     // A block keeps its new order only when it gets faster with the waits
@@ -288,7 +303,7 @@ private:
         Changed.clear();
         break;
       }
-      Expected<DenseMap<const BasicBlock *, uint64_t>> After = Estimate.of(Blocks);
+      Expected<DenseMap<const BasicBlock *, uint64_t>> After = Estimate.of(Judged.getArrayRef());
       if (!After)
         return After.takeError();
       // What a block's new order costs: its own cycles and those its
