@@ -531,9 +531,23 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
       consumeError(Keys.takeError());
   }
   std::optional<ScheduleSnapshot> InputSchedule;
-  if (Opt.VerifySchedule)
-    InputSchedule.emplace(M);
   AnalysisManager AM;
+  if (Opt.VerifySchedule) {
+    // A pipeline that raises s_set_vgpr_msb (the -O levels) schedules
+    // logical VGPRs and inserts the msb writes again: the snapshot is of
+    // the raised code (its own raise is then a no-op), where `v44` under
+    // msb 1 is v300 and no msb write stands between the instructions.
+    if (is_contained(map_range(Plan.Pipeline, SpecName), "RaiseVgprMsbPass")) {
+      Expected<std::unique_ptr<Pass>> Raise = createRaiseVgprMsbPass({});
+      if (!Raise)
+        return fail(toString(Raise.takeError()));
+      (*Raise)->setContext(Ctx);
+      if (Expected<PreservedAnalyses> Raised = (*Raise)->run(M, AM, *Scope); !Raised)
+        return fail(toString(Raised.takeError()));
+      AM.invalidateAll(PreservedAnalyses::none());
+    }
+    InputSchedule.emplace(M);
+  }
   if (Error E = PM.run(M, AM, *Scope)) {
     Err << toString(std::move(E)) << "\n";
     return 1;

@@ -79,6 +79,21 @@ std::optional<AluDelay> parseDelay(StringRef Id, unsigned Countdown) {
   return D;
 }
 
+/// The delay an `s_delay_alu` field encodes (0 none, 1-4 VALU_DEP_n, 5-7
+/// TRANS32_DEP_n, 9-11 SALU_CYCLE_n), for the next instruction.
+std::optional<AluDelay> delayOfId(uint8_t Id) {
+  AluDelay D;
+  if (Id >= 1 && Id <= 4)
+    D = {AluDelay::KindT::ValuDep, Id, 1};
+  else if (Id >= 5 && Id <= 7)
+    D = {AluDelay::KindT::TransDep, unsigned(Id - 4), 1};
+  else if (Id >= 9 && Id <= 11)
+    D = {AluDelay::KindT::SaluCycle, unsigned(Id - 8), 1};
+  else
+    return std::nullopt;
+  return D;
+}
+
 } // namespace
 
 /// The state of one wave while a block issues.
@@ -93,6 +108,8 @@ struct BlockCycleModel::Simulation {
         Pending(Model.Counters->numCounters()), Vcc(TI.findRegister("VCC")) {}
 
   void issue(const Instruction &I);
+  /// The waits \p Waits expects in front of \p I, which are not in the block.
+  void issueExpected(const Instruction &I, const ExpectedWaits &Waits);
 
   const BlockCycleModel &Model;
   const TargetInfo &TI;
@@ -114,6 +131,7 @@ private:
   uint64_t delayedUntil(const AluDelay &D) const;
   uint64_t depCtrWaitUntil(const MCInst &Wait) const;
   uint64_t memoryWaitUntil(const Instruction &I);
+  uint64_t drainUntil(const WaitCounts &Counts);
   void record(const Instruction &I, const InstTimes &T, uint64_t At);
 };
 
@@ -158,14 +176,16 @@ uint64_t BlockCycleModel::Simulation::depCtrWaitUntil(const MCInst &Wait) const 
 
 uint64_t BlockCycleModel::Simulation::memoryWaitUntil(const Instruction &I) {
   std::optional<WaitCounts> Counts = Model.Counters->decodeWait(I.mcInsts()[0], I.mnemonic());
-  if (!Counts)
-    return 0;
+  return Counts ? drainUntil(*Counts) : 0;
+}
+
+uint64_t BlockCycleModel::Simulation::drainUntil(const WaitCounts &Counts) {
   uint64_t Until = 0;
   for (unsigned C = 0; C < Pending.size(); ++C) {
-    if (!Counts->waits(C))
+    if (!Counts.waits(C))
       continue;
     std::deque<uint64_t> &Q = Pending[C];
-    size_t Allowed = size_t(std::max(Counts->Count[C], 0));
+    size_t Allowed = size_t(std::max(Counts.Count[C], 0));
     while (Q.size() > Allowed) {
       Until = std::max(Until, Q.front());
       Q.pop_front();
@@ -270,6 +290,32 @@ void BlockCycleModel::Simulation::issue(const Instruction &I) {
     return;
   }
   record(I, T, At);
+}
+
+void BlockCycleModel::Simulation::issueExpected(const Instruction &I, const ExpectedWaits &Waits) {
+  if (auto It = Waits.Memory.find(&I); It != Waits.Memory.end()) {
+    uint64_t At = std::max(Now, drainUntil(It->second));
+    Result.Stalls[unsigned(StallCause::MemoryWait)] += At - Now;
+    Result.Issue += 1;
+    Now = At + 1;
+  }
+  if (auto It = Waits.AluDelays.find(&I); It != Waits.AluDelays.end()) {
+    for (uint8_t Id : {It->second.first, It->second.second})
+      if (std::optional<AluDelay> D = delayOfId(Id))
+        Delays.push_back(*D);
+    Result.Issue += 1;
+    Now += 1;
+  }
+}
+
+BlockCycles BlockCycleModel::estimate(const BasicBlock &BB, const ExpectedWaits &Waits) const {
+  Simulation S(*this);
+  for (const Instruction &I : BB.instructions()) {
+    S.issueExpected(I, Waits);
+    S.issue(I);
+  }
+  S.Result.Cycles = S.Now;
+  return S.Result;
 }
 
 BlockCycles BlockCycleModel::estimate(const BasicBlock &BB, const Instruction *Without) const {

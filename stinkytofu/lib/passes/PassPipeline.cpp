@@ -76,20 +76,29 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   if (Level > 3)
     return createStringError(inconvertibleErrorCode(),
                              "-O" + Twine(Level) + " is not a level: use -O0 to -O3");
-  // The levels differ in the reference only by passes StinkyTofu does not
-  // have yet (scheduling). The reference's input holds logical VGPRs;
+  // -O1 only recomputes the waits; -O2 and -O3 also schedule (the
+  // reference's gfx1250 order, on every target). The reference's input holds logical VGPRs;
   // assembly (LLVM's included) may hold s_set_vgpr_msb already, so it is
   // raised first (a no-op otherwise). The memory waits are recomputed after
   // the rewrites that can move a use; the hazard waits are put back after
   // the last rewrite (deleting a copy brings a producer nearer its reader).
   // Long branches and calls are followed first: an s_setpc_b64 taken for a
   // return would end the paths the wait insertion and the verifiers follow.
+  // -O2 and -O3 schedule: the waits, nops and ALU waits go first (they are
+  // fences while they are there), the scheduler's guard estimates each
+  // region with the waits it will get, and everything is inserted again.
   std::vector<std::string> Pipeline{"Verifier"};
   llvm::append_range(Pipeline, controlFlowRecoveryPasses());
   llvm::append_range(Pipeline, std::initializer_list<const char *>{
                                    "RaiseVgprMsbPass", "CFGBuilder", "AsmMovePropagationPass",
-                                   "StinkyRemoveWaitCntPass", "StinkyWaitCntInsertionPass",
-                                   "InsertVgprMsbPass", "SetMatrixReusePass=ifSupported"});
+                                   "StinkyRemoveWaitCntPass"});
+  if (Level >= 2)
+    llvm::append_range(Pipeline, std::initializer_list<const char *>{
+                                     "StinkyRemoveNopPass", "RemoveDelayAluPass",
+                                     "RemoveWaitAluPass=ifSupported", "StinkyDAGSchedulerPass"});
+  llvm::append_range(Pipeline, std::initializer_list<const char *>{
+                                   "StinkyWaitCntInsertionPass", "InsertVgprMsbPass",
+                                   "SetMatrixReusePass=ifSupported"});
   llvm::append_range(Pipeline, hazardRepairPasses());
   return Pipeline;
 }

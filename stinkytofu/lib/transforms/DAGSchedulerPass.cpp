@@ -1,10 +1,18 @@
 //===- DAGSchedulerPass.cpp - List scheduling of each region --------------===//
 #include "stinkytofu/transforms/DAGSchedulerPass.h"
 #include "stinkytofu/analysis/BlockCycleModel.h"
+#include "stinkytofu/analysis/DelayAluAnalysis.h"
 #include "stinkytofu/analysis/HazardAnalysis.h"
+#include "stinkytofu/analysis/WaitCountAnalysis.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/hw/VgprMsb.h"
 #include "stinkytofu/ir/Module.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RegionReorder.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include <numeric>
 #include <optional>
 
@@ -104,62 +112,120 @@ uint64_t simulatedCycles(const DependenceDAG &DAG, ArrayRef<unsigned> Order,
 
 namespace {
 
+/// The cycles of blocks with what the passes after the scheduler put back:
+/// BlockCycleModel's estimate with the memory waits the wait inserter will
+/// place (WaitCountAnalysis's missing waits of the current order, which is
+/// what StinkyWaitCntInsertionPass inserts) and the s_delay_alu
+/// InsertDelayAluPass will (DelayAluAnalysis), plus the hazard wait states
+/// (HazardAnalysis) and the s_set_vgpr_msb writes the block needs.
+class WaitAwareEstimate {
+public:
+  WaitAwareEstimate(Module &M, Function &F, const BlockCycleModel &Timing,
+                    const CounterModel &Counters)
+      : M(M), F(F), Timing(Timing), Counters(Counters), Hazards(F, HazardModel::of(Timing.target())) {
+    if (Timing.target().hardware().hasHighVgprs())
+      Codec = std::make_unique<VgprMsbCodec>(Timing.target());
+  }
+
+  Expected<DenseMap<const BasicBlock *, uint64_t>> of(ArrayRef<BasicBlock *> Blocks) {
+    // Without branch correlation: the dataflow is cheaper, and a wait the
+    // correlated analysis would leave out on an infeasible path costs the
+    // same in both orders.
+    Expected<WaitCountAnalysis> A =
+        WaitCountAnalysis::run(F, Counters, {.CorrelateBranches = false});
+    if (!A)
+      return A.takeError();
+    ExpectedWaits Waits;
+    for (const MissingWait &W : A->missingWaits())
+      Waits.Memory[W.Consumer] = W.Needed;
+    DelayAluAnalysis AluDelays = DelayAluAnalysis::run(F);
+    for (const DelayAluDemand &D : AluDelays.demands())
+      Waits.AluDelays[D.Consumer] = {D.First, D.Second};
+    DenseMap<const BasicBlock *, uint64_t> Cycles;
+    for (BasicBlock *BB : Blocks) {
+      Hazards.refresh(*BB);
+      uint64_t HazardWaits = 0;
+      for (const Instruction &I : BB->instructions()) {
+        HazardNeeds Needs = Hazards.needs(I);
+        HazardWaits += Needs.States + Needs.Valus;
+      }
+      Cycles[BB] = Timing.estimate(*BB, Waits).Cycles + HazardWaits + msbWrites(*BB);
+    }
+    return Cycles;
+  }
+
+private:
+  /// The s_set_vgpr_msb writes (one issue cycle each) InsertVgprMsbPass
+  /// puts into \p BB on a target with VGPRs 256 and up, which the
+  /// scheduler sees as logical registers: those RaiseVgprMsbPass took out
+  /// come back with the instruction they stood at, where they still serve
+  /// it, and a new one goes before each instruction whose slots need other
+  /// banks than the state has. A new order that alternates banks costs a
+  /// write at each change. The block starts with no bank known.
+  uint64_t msbWrites(const BasicBlock &BB) {
+    if (!Codec)
+      return 0;
+    uint8_t Known = 0, Value = 0;
+    uint64_t Writes = 0;
+    auto Restore = [&](ArrayRef<Module::RaisedVgprMsb> Raised) {
+      Writes += Raised.size();
+      Known = 0xFF;
+      Value = vgprmsb::stateOfImmediate(Raised.back().Immediate);
+    };
+    for (const Instruction &I : BB.instructions()) {
+      VgprMsbNeed N;
+      for (const MCInst &Inst : I.mcInsts()) {
+        if (I.kind() == InstKind::Opaque)
+          break;
+        if (Expected<VgprMsbNeed> Part = Codec->need(Inst)) {
+          N.Mask |= Part->Mask;
+          N.Value |= Part->Value;
+        } else {
+          consumeError(Part.takeError());
+        }
+      }
+      auto Note = M.raisedVgprMsbs().find(&I);
+      const Module::RaisedVgprMsbs *Raised =
+          Note == M.raisedVgprMsbs().end() ? nullptr : &Note->second;
+      if (Raised && !Raised->Before.empty() &&
+          (!N.any() ||
+           N.satisfiedBy(vgprmsb::stateOfImmediate(Raised->Before.back().Immediate), 0xFF)))
+        Restore(Raised->Before);
+      if (N.any() && !N.satisfiedBy(Value, Known)) {
+        ++Writes;
+        Known |= N.Mask;
+        Value = uint8_t(((Value & ~N.Mask) | N.Value) & Known);
+      }
+      if (Raised && !Raised->After.empty())
+        Restore(Raised->After);
+    }
+    return Writes;
+  }
+
+
+  Module &M;
+  Function &F;
+  const BlockCycleModel &Timing;
+  const CounterModel &Counters;
+  HazardAnalysis Hazards;
+  std::unique_ptr<VgprMsbCodec> Codec;
+};
+
 class StinkyDAGSchedulerPass final : public Pass {
 public:
   StringRef name() const override { return "StinkyDAGSchedulerPass"; }
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
     BlockCycleModel Timing(M);
-    unsigned Regions = 0, Scheduled = 0;
-    uint64_t Saved = 0;
+    CounterModel Counters(M.target());
     for (Function &F : M.functions()) {
-      FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
-      // The hazard wait states a region needs cost cycles the timing model
-      // does not see (the hazard recognizer inserts them later).
-      std::optional<HazardAnalysis> Hazards;
-      if (F.hasValidCFG())
-        Hazards.emplace(F, HazardModel::of(M.target()));
-      auto HazardWaits = [&](const ScheduleRegion &Region) -> uint64_t {
-        if (!Hazards)
-          return 0;
-        Hazards->refresh(*Region.Block);
-        uint64_t Waits = 0;
-        for (const Instruction *I : Region.Insts) {
-          HazardNeeds Needs = Hazards->needs(*I);
-          Waits += Needs.States + Needs.Valus;
-        }
-        return Waits;
-      };
-      for (unsigned R = 0; R != Deps.regions().size(); ++R) {
-        const ScheduleRegion &Region = Deps.regions()[R];
-        const DependenceDAG &DAG = Deps.dag(R);
-        ++Regions;
-        std::vector<unsigned> Order = listSchedule(DAG, Timing);
-        std::vector<unsigned> Input(DAG.size());
-        std::iota(Input.begin(), Input.end(), 0u);
-        // The region's own estimate, memory results in issue order, must
-        // get better; then the block's must too, hazard wait states
-        // included.
-        if (simulatedCycles(DAG, Order, Timing) >= simulatedCycles(DAG, Input, Timing))
-          continue;
-        uint64_t Before = Timing.estimate(*Region.Block).Cycles + HazardWaits(Region);
-        Expected<bool> Moved = reorderRegion(Region, Order, Deps.effects());
-        if (!Moved)
-          return Moved.takeError();
-        if (!*Moved)
-          continue;
-        uint64_t After = Timing.estimate(*Region.Block).Cycles + HazardWaits(Region);
-        if (After < Before) {
-          ++Scheduled;
-          Saved += Before - After;
-          continue;
-        }
-        // Not better: back to the input order.
-        if (Expected<bool> Back = reorderRegion(Region, Input, Deps.effects()); !Back)
-          return Back.takeError();
-        if (Hazards)
-          Hazards->refresh(*Region.Block);
+      // The waits the schedule will get come from the CFG's dataflow.
+      if (!F.hasValidCFG()) {
+        buildCFG(F);
+        AM.invalidate(F, PreservedAnalyses::none());
       }
+      if (Error E = scheduleFunction(M, F, AM, Timing, Counters))
+        return std::move(E);
     }
     if (Stats)
       context().statsStream() << "StinkyDAGSchedulerPass: " << Regions << " regions, "
@@ -169,6 +235,118 @@ public:
   }
 
   bool Stats = false;
+
+private:
+  /// How many rounds of the block guard run before every block still in
+  /// doubt goes back to its input order.
+  static constexpr unsigned MaxGuardRounds = 4;
+
+  Error scheduleFunction(Module &M, Function &F, AnalysisManager &AM, const BlockCycleModel &Timing,
+                         const CounterModel &Counters) {
+    FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
+    // Every region whose own simulation gets better is a candidate for its
+    // list schedule.
+    std::vector<std::pair<unsigned, std::vector<unsigned>>> Candidates;
+    SetVector<BasicBlock *> Judged;
+    for (unsigned R = 0; R != Deps.regions().size(); ++R) {
+      const DependenceDAG &DAG = Deps.dag(R);
+      ++Regions;
+      std::vector<unsigned> Order = listSchedule(DAG, Timing);
+      if (simulatedCycles(DAG, Order, Timing) >= simulatedCycles(DAG, inputOrder(DAG), Timing))
+        continue;
+      Candidates.emplace_back(R, std::move(Order));
+      BasicBlock *BB = Deps.regions()[R].Block;
+      Judged.insert(BB);
+      Judged.insert(BB->successors().begin(), BB->successors().end());
+    }
+    if (Candidates.empty())
+      return Error::success();
+
+    // The blocks a candidate changes and their successors, in the input
+    // order, then with every candidate in its new order; MovedIn holds the
+    // reordered regions of each block.
+    WaitAwareEstimate Estimate(M, F, Timing, Counters);
+    Expected<DenseMap<const BasicBlock *, uint64_t>> Before =
+        Estimate.of(Judged.getArrayRef());
+    if (!Before)
+      return Before.takeError();
+    MapVector<BasicBlock *, SmallVector<unsigned, 4>> MovedIn;
+    for (auto &[R, Order] : Candidates) {
+      Expected<bool> Moved = reorderRegion(Deps.regions()[R], Order, Deps.effects());
+      if (!Moved)
+        return Moved.takeError();
+      if (*Moved)
+        MovedIn[Deps.regions()[R].Block].push_back(R);
+    }
+
+    // A block keeps its new order only when it gets faster with the waits
+    // and hazard wait states its new order gets. Putting a block back
+    // changes what is in flight where its successors start, so the others
+    // are judged again until none goes back.
+    auto Restore = [&](BasicBlock *BB) -> Error {
+      for (unsigned R : MovedIn[BB])
+        if (Expected<bool> Back =
+                reorderRegion(Deps.regions()[R], inputOrder(Deps.dag(R)), Deps.effects());
+            !Back)
+          return Back.takeError();
+      MovedIn[BB].clear();
+      return Error::success();
+    };
+    std::vector<BasicBlock *> Changed;
+    for (auto &Entry : MovedIn)
+      Changed.push_back(Entry.first);
+    for (unsigned Round = 0; !Changed.empty(); ++Round) {
+      if (Round == MaxGuardRounds) {
+        for (BasicBlock *BB : Changed)
+          if (Error E = Restore(BB))
+            return E;
+        Changed.clear();
+        break;
+      }
+      Expected<DenseMap<const BasicBlock *, uint64_t>> After = Estimate.of(Judged.getArrayRef());
+      if (!After)
+        return After.takeError();
+      // What a block's new order costs: its own cycles and those its
+      // successors that kept their order lose (a result produced later
+      // makes the successor's s_delay_alu or wait stall longer).
+      auto Cost = [&](BasicBlock *BB) {
+        uint64_t Cycles = (*After)[BB];
+        for (BasicBlock *Succ : BB->successors())
+          if (Succ != BB && MovedIn.lookup(Succ).empty() && (*After)[Succ] > (*Before)[Succ])
+            Cycles += (*After)[Succ] - (*Before)[Succ];
+        return Cycles;
+      };
+      std::vector<BasicBlock *> Faster;
+      for (BasicBlock *BB : Changed) {
+        if (Cost(BB) < (*Before)[BB]) {
+          Faster.push_back(BB);
+          continue;
+        }
+        if (Error E = Restore(BB))
+          return E;
+      }
+      if (Faster.size() == Changed.size()) {
+        for (BasicBlock *BB : Faster) {
+          Scheduled += MovedIn[BB].size();
+          Saved += (*Before)[BB] - Cost(BB);
+        }
+        break;
+      }
+      Changed = std::move(Faster);
+    }
+    if (!Changed.empty())
+      AM.invalidate(F, PreservedAnalyses::none());
+    return Error::success();
+  }
+
+  static std::vector<unsigned> inputOrder(const DependenceDAG &DAG) {
+    std::vector<unsigned> Input(DAG.size());
+    std::iota(Input.begin(), Input.end(), 0u);
+    return Input;
+  }
+
+  unsigned Regions = 0, Scheduled = 0;
+  uint64_t Saved = 0;
 };
 
 } // namespace

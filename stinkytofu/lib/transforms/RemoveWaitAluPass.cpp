@@ -14,10 +14,13 @@ namespace {
 
 class RemoveWaitAluPass final : public Pass {
 public:
+  explicit RemoveWaitAluPass(bool IfSupported) : IfSupported(IfSupported) {}
   StringRef name() const override { return "RemoveWaitAluPass"; }
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
                                   const PassScope &Scope) override {
     const TargetInfo &TI = M.target();
+    if (TI.hardware().depCtrFields().empty() && IfSupported)
+      return PreservedAnalyses::all();
     if (TI.hardware().depCtrFields().empty())
       return moduleError(M, "RemoveWaitAluPass: " + TI.processor() +
                                 " has no depctr wait (s_waitcnt_depctr from gfx10 on)");
@@ -104,12 +107,19 @@ private:
     }
     return std::nullopt;
   }
+
+  /// A target without depctr waits has nothing to remove (the standard
+  /// pipelines run the pass on every target) instead of being an error.
+  bool IfSupported;
 };
 
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createRemoveWaitAluPass(const PassArguments &Args) {
-  return createArgumentlessPass<RemoveWaitAluPass>(Args);
+  bool IfSupported = false;
+  if (Error E = parseFlagArguments(Args, {{"ifSupported", &IfSupported}}))
+    return std::move(E);
+  return std::make_unique<RemoveWaitAluPass>(IfSupported);
 }
 
 } // namespace stinkytofu

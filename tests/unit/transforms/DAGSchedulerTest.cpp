@@ -58,4 +58,35 @@ k:
   EXPECT_EQ(scheduleOf(*M), (std::vector<unsigned>{0, 1, 2, 3}));
 }
 
+
+TEST(DAGSchedulerTest, ExpectedWaitsCostTheirIssueCycleAndTheMemoryStall) {
+  auto M = readModule(R"(
+k:
+  global_load_dword v1, v[2:3], off
+  v_mov_b32 v5, 1
+  v_add_f32 v4, v1, v1
+  s_endpgm
+)");
+  ASSERT_TRUE(M);
+  const BasicBlock &BB = M->functions().front().blocks().front();
+  const Instruction &Add = *std::next(BB.instructions().begin(), 2);
+  BlockCycleModel Timing(*M);
+  BlockCycles Without = Timing.estimate(BB);
+  // The add waits for the load's register either way; with the wait the
+  // inserter would put in front of it, the stall is the wait's and the
+  // wait costs its issue cycle.
+  ExpectedWaits Waits;
+  WaitCounts All;
+  for (unsigned C = 0; C != MaxWaitCounters; ++C)
+    All.require(C, 0);
+  Waits.Memory[&Add] = All;
+  BlockCycles With = Timing.estimate(BB, Waits);
+  EXPECT_GT(Without.Stalls[unsigned(StallCause::Dependency)], 0u);
+  EXPECT_EQ(With.Stalls[unsigned(StallCause::Dependency)], 0u);
+  EXPECT_EQ(With.Stalls[unsigned(StallCause::MemoryWait)],
+            Without.Stalls[unsigned(StallCause::Dependency)]);
+  EXPECT_EQ(With.Cycles, Without.Cycles + 1);
+  EXPECT_EQ(With.Issue, Without.Issue + 1);
+}
+
 } // namespace

@@ -30,6 +30,7 @@
 #include "stinkytofu/hw/InstTiming.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/DenseMap.h"
 #include <cstdint>
 #include <memory>
 
@@ -56,6 +57,15 @@ struct BlockCycles {
   uint64_t stalls() const;
 };
 
+/// Waits the passes after a rewrite will put in front of instructions, each
+/// one issue cycle: a memory-counter wait (WaitCountAnalysis's missing
+/// waits), then an `s_delay_alu` (DelayAluAnalysis's demands; its two
+/// fields as the hardware encodes them, 0 for none).
+struct ExpectedWaits {
+  llvm::DenseMap<const Instruction *, WaitCounts> Memory;
+  llvm::DenseMap<const Instruction *, std::pair<uint8_t, uint8_t>> AluDelays;
+};
+
 /// The issue and latency cycles of IR instructions on one target, and the
 /// block simulation. One per module; blocks are independent.
 class BlockCycleModel {
@@ -70,6 +80,10 @@ public:
   /// The cycles of \p BB; with \p Without, as if that instruction were not
   /// there (what it costs, HazardGapAnalysis).
   BlockCycles estimate(const BasicBlock &BB, const Instruction *Without = nullptr) const;
+  /// The cycles of \p BB with the waits \p Waits names in front of its
+  /// instructions, as if they were there: what the block costs once the
+  /// wait passes have run, without editing it.
+  BlockCycles estimate(const BasicBlock &BB, const ExpectedWaits &Waits) const;
 
   const TargetInfo &target() const { return Timing.target(); }
 
