@@ -79,8 +79,10 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   // The levels differ in the reference only by passes StinkyTofu does not
   // have yet (scheduling). The reference's input holds logical VGPRs;
   // assembly (LLVM's included) may hold s_set_vgpr_msb already, so it is
-  // raised first (a no-op otherwise). The memory waits are recomputed after
-  // the rewrites that can move a use; the hazard waits are put back after
+  // raised first (a no-op otherwise). The memory waits of the input stay
+  // (an expert's wait is often looser and fewer than one per consumer, and
+  // keeps its text and comment); the insertion adds only what the rewrites
+  // that can move a use made necessary. The hazard waits are put back after
   // the last rewrite (deleting a copy brings a producer nearer its reader).
   // Long branches and calls are followed first: an s_setpc_b64 taken for a
   // return would end the paths the wait insertion and the verifiers follow.
@@ -88,7 +90,7 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   llvm::append_range(Pipeline, controlFlowRecoveryPasses());
   llvm::append_range(Pipeline, std::initializer_list<const char *>{
                                    "RaiseVgprMsbPass", "CFGBuilder", "AsmMovePropagationPass",
-                                   "StinkyRemoveWaitCntPass", "StinkyWaitCntInsertionPass",
+                                   "StinkyWaitCntInsertionPass",
                                    "InsertVgprMsbPass", "SetMatrixReusePass=ifSupported"});
   llvm::append_range(Pipeline, hazardRepairPasses());
   return Pipeline;

@@ -30,6 +30,7 @@
 #include "stinkytofu/hw/InstTiming.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
 #include <memory>
 
@@ -67,9 +68,11 @@ public:
   /// model and the hardware model (a macro: the sum of its instructions'
   /// issue cycles, the longest latency).
   InstTimes timesOf(const Instruction &I) const;
-  /// The cycles of \p BB; with \p Without, as if that instruction were not
-  /// there (what it costs, HazardGapAnalysis).
-  BlockCycles estimate(const BasicBlock &BB, const Instruction *Without = nullptr) const;
+  /// The cycles of \p BB; with \p Without, as if those instructions were
+  /// not there (what a wait costs, HazardGapAnalysis; which of two
+  /// placements of a wait is faster, the wait insertion).
+  BlockCycles estimate(const BasicBlock &BB,
+                       llvm::ArrayRef<const Instruction *> Without = {}) const;
 
   const TargetInfo &target() const { return Timing.target(); }
 
