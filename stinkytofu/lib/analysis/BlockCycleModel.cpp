@@ -4,6 +4,7 @@
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BasicBlock.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
@@ -318,10 +319,11 @@ BlockCycles BlockCycleModel::estimate(const BasicBlock &BB, const ExpectedWaits 
   return S.Result;
 }
 
-BlockCycles BlockCycleModel::estimate(const BasicBlock &BB, const Instruction *Without) const {
+BlockCycles BlockCycleModel::estimate(const BasicBlock &BB,
+                                      ArrayRef<const Instruction *> Without) const {
   Simulation S(*this);
   for (const Instruction &I : BB.instructions())
-    if (&I != Without)
+    if (!is_contained(Without, &I))
       S.issue(I);
   S.Result.Cycles = S.Now;
   return S.Result;

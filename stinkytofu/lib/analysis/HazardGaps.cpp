@@ -40,7 +40,7 @@ HazardGaps HazardGapAnalysis::run(Function &F, AnalysisManager &) {
         continue;
       if (!With)
         With = Model.estimate(BB).Cycles;
-      uint64_t Without = Model.estimate(BB, &I).Cycles;
+      uint64_t Without = Model.estimate(BB, {&I}).Cycles;
       // Removing a wait never makes the in-order model slower, but a
       // delay it carried could land elsewhere: never report a gain.
       G.Waits.push_back({&I, &BB, *With > Without ? *With - Without : 0});

@@ -852,7 +852,8 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const Coun
       if (!M.Needed.empty()) {
         for (auto [R, Facts] : zip(M.Reasons, FoundFacts[K]))
           if (R.Producer && R.Producer->parent() && R.Producer->parent() != BB)
-            if (auto Path = findFeasiblePath(A->Conditions, *R.Producer, *BB, Facts))
+            if (auto Path = findFeasiblePath(A->Conditions, *R.Producer, *BB, Facts,
+                                             PendingOperation{&CM, R.Counter}))
               R.Path = describePath(A->Conditions, *Path);
         Result.Missing.push_back(std::move(M));
       } else if (A->info(I).Wait && !Completes[K]) {

@@ -79,19 +79,22 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   // -O1 only recomputes the waits; -O2 and -O3 also schedule (the
   // reference's gfx1250 order, on every target). The reference's input holds logical VGPRs;
   // assembly (LLVM's included) may hold s_set_vgpr_msb already, so it is
-  // raised first (a no-op otherwise). The memory waits are recomputed after
-  // the rewrites that can move a use; the hazard waits are put back after
+  // raised first (a no-op otherwise). The memory waits of the input stay
+  // (an expert's wait is often looser and fewer than one per consumer, and
+  // keeps its text and comment); the insertion adds only what the rewrites
+  // that can move a use made necessary. The hazard waits are put back after
   // the last rewrite (deleting a copy brings a producer nearer its reader).
   // Long branches and calls are followed first: an s_setpc_b64 taken for a
   // return would end the paths the wait insertion and the verifiers follow.
-  // -O2 and -O3 schedule: the waits, nops and ALU waits go first (they are
-  // fences while they are there), the scheduler's guard estimates each
-  // region with the waits it will get, and everything is inserted again.
+  // -O2 and -O3 schedule: the nops and ALU waits go first (they are fences
+  // while they are there) and the repair inserts them again. The memory
+  // waits stay fences: the scheduler reorders between them, so an expert's
+  // wait keeps covering what it covered. Its guard estimates each region
+  // with the waits the insertion will add.
   std::vector<std::string> Pipeline{"Verifier"};
   llvm::append_range(Pipeline, controlFlowRecoveryPasses());
   llvm::append_range(Pipeline, std::initializer_list<const char *>{
-                                   "RaiseVgprMsbPass", "CFGBuilder", "AsmMovePropagationPass",
-                                   "StinkyRemoveWaitCntPass"});
+                                   "RaiseVgprMsbPass", "CFGBuilder", "AsmMovePropagationPass"});
   if (Level >= 2)
     llvm::append_range(Pipeline, std::initializer_list<const char *>{
                                      "StinkyRemoveNopPass", "RemoveDelayAluPass",

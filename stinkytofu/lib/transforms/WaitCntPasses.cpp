@@ -1,6 +1,7 @@
 //===- WaitCntPasses.cpp - Verify and insert memory-counter waits ---------===//
 #include "stinkytofu/transforms/WaitCntPasses.h"
 
+#include "stinkytofu/analysis/BlockCycleModel.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
@@ -14,6 +15,7 @@
 #include "stinkytofu/transforms/VerifierFinding.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "VgprMsbSupport.h"
+#include "WaitStaircase.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
@@ -123,7 +125,8 @@ constexpr ModifierKind WaitModifierKinds[] = {ModifierKind::SWaitCnt, ModifierKi
 
 class WaitCntInsertionPass final : public Pass {
 public:
-  explicit WaitCntInsertionPass(WaitCountOptions Opts) : Opts(Opts) {}
+  WaitCntInsertionPass(WaitCountOptions Opts, bool KeepStaircases)
+      : Opts(Opts), KeepStaircases(KeepStaircases) {}
   StringRef name() const override { return "StinkyWaitCntInsertionPass"; }
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &Scope) override {
@@ -131,20 +134,23 @@ public:
     InstBuilder Builder(M);
     Error E = withLogicalVgprs(M, AM, context(), [&] {
       return forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
-      bool Inserted = false;
+      SmallVector<Instruction *, 16> Inserted;
       for (const MissingWait &W : A.missingWaits()) {
         // The analysis holds its instructions const; the pass owns them. A
         // wait goes in front of any statement in scope, a macro's too.
         auto *Consumer = const_cast<Instruction *>(W.Consumer);
         if (!inScope(M, Scope, *Consumer))
           continue;
-        if (Error E = insertBefore(M, Scope, Builder, A.counters(), *Consumer, W.Needed))
+        if (Error E = insertBefore(M, Scope, Builder, A.counters(), *Consumer, W.Needed, Inserted))
           return E;
-        Inserted = true;
       }
-      if (Inserted)
-        AM.invalidate(F, PreservedAnalyses::none());
-      Changed |= Inserted;
+      if (Inserted.empty())
+        return Error::success();
+      if (!KeepStaircases)
+        if (Error E = foldStaircases(M, Builder, A.counters(), Inserted))
+          return E;
+      AM.invalidate(F, PreservedAnalyses::none());
+      Changed = true;
       return Error::success();
     });
     });
@@ -154,11 +160,53 @@ public:
   }
 
 private:
-  /// Puts the waits \p Needed before \p Consumer. A wait standing right
-  /// before it is merged in when that takes no more instructions.
+  /// Where the waits of several consumers of one block form a staircase,
+  /// one wait may be faster (WaitStaircase.h): \p Inserted, block by block
+  /// in order.
+  static Error foldStaircases(Module &M, InstBuilder &Builder, const CounterModel &CM,
+                              MutableArrayRef<Instruction *> Inserted) {
+    llvm::sort(Inserted, [](Instruction *A, Instruction *B) {
+      if (A->parent() != B->parent())
+        return std::less<>()(A->parent(), B->parent());
+      return A->comesBefore(*B);
+    });
+    BlockCycleModel Cycles(M);
+    auto Make = [&](Instruction &Before, const WaitCounts &Counts) -> Expected<Instruction *> {
+      SmallVector<std::string, 2> Text = CM.spellWaits(Counts);
+      assert(Text.size() == 1 && "folds only into one wait instruction");
+      return insertWait(M, Builder, Before, Text.front());
+    };
+    for (auto Begin = Inserted.begin(); Begin != Inserted.end();) {
+      auto End = std::find_if(Begin, Inserted.end(), [&](Instruction *I) {
+        return I->parent() != (*Begin)->parent();
+      });
+      if (Error E = foldWaitStaircases(ArrayRef<Instruction *>(Begin, End), CM, Cycles, Make))
+        return E;
+      Begin = End;
+    }
+    return Error::success();
+  }
+
+  /// Puts the wait statement \p Text before \p Before; the instruction.
+  static Expected<Instruction *> insertWait(const Module &M, InstBuilder &Builder,
+                                            Instruction &Before, StringRef Text) {
+    Expected<Instruction> Wait = Builder.parse(Text);
+    if (!Wait)
+      return Wait.takeError();
+    for (ModifierKind K : WaitModifierKinds)
+      if (std::optional<AttrDict> Fields = deriveModifier(K, *Wait, M.target())) {
+        Wait->setModifier(std::make_unique<DerivedModifier>(K, std::move(*Fields)));
+        break;
+      }
+    return &Before.parent()->insert(Before.getIterator(), std::move(*Wait));
+  }
+
+  /// Puts the waits \p Needed before \p Consumer (added to \p Inserted). A
+  /// wait standing right before it is merged in when that takes no more
+  /// instructions.
   static Error insertBefore(Module &M, const PassScope &Scope, InstBuilder &Builder,
                             const CounterModel &CM, Instruction &Consumer,
-                            const WaitCounts &Needed) {
+                            const WaitCounts &Needed, SmallVectorImpl<Instruction *> &Inserted) {
     BasicBlock &BB = *Consumer.parent();
     // An s_clause or s_delay_alu right before the consumer describes it:
     // the waits go in front of them.
@@ -188,27 +236,30 @@ private:
     // The consumer's comments (a block's `; %bb.1:`) go in front of the waits.
     bool First = true;
     for (const std::string &Text : CM.spellWaits(Waits)) {
-      Expected<Instruction> Wait = Builder.parse(Text);
+      Expected<Instruction *> Wait = insertWait(M, Builder, *Anchor, Text);
       if (!Wait)
         return Wait.takeError();
-      for (ModifierKind K : WaitModifierKinds)
-        if (std::optional<AttrDict> Fields = deriveModifier(K, *Wait, M.target())) {
-          Wait->setModifier(std::make_unique<DerivedModifier>(K, std::move(*Fields)));
-          break;
-        }
-      Instruction &New = BB.insert(Anchor->getIterator(), std::move(*Wait));
-      if (First && !Old) {
+      Instruction &New = **Wait;
+      Inserted.push_back(&New);
+      // A strengthened wait keeps the comment of the one it replaces (whose
+      // leading text moves to it when it is erased).
+      if (First && Old) {
+        New.setTrailingComment(Previous->trailingComment().str());
+      } else if (First) {
         New.setLeadingText(Anchor->leadingText());
         Anchor->setLeadingText("");
       }
       First = false;
     }
-    if (Old)
+    if (Old) {
+      llvm::erase(Inserted, Previous);
       Previous->eraseFromParent();
+    }
     return Error::success();
   }
 
   WaitCountOptions Opts;
+  bool KeepStaircases;
 };
 
 } // namespace
@@ -226,10 +277,12 @@ Expected<std::unique_ptr<Pass>> createWaitCntVerifierPass(const PassArguments &A
 }
 
 Expected<std::unique_ptr<Pass>> createStinkyWaitCntInsertionPass(const PassArguments &Args) {
-  Expected<WaitCountOptions> Opts = parseWaitArguments(Args, {});
+  bool KeepStaircases = false;
+  Expected<WaitCountOptions> Opts =
+      parseWaitArguments(Args, {{"keepStaircases", &KeepStaircases}});
   if (!Opts)
     return Opts.takeError();
-  return std::make_unique<WaitCntInsertionPass>(*Opts);
+  return std::make_unique<WaitCntInsertionPass>(*Opts, KeepStaircases);
 }
 
 } // namespace stinkytofu

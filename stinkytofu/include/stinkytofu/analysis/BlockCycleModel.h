@@ -30,6 +30,7 @@
 #include "stinkytofu/hw/InstTiming.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include <cstdint>
 #include <memory>
@@ -77,9 +78,11 @@ public:
   /// model and the hardware model (a macro: the sum of its instructions'
   /// issue cycles, the longest latency).
   InstTimes timesOf(const Instruction &I) const;
-  /// The cycles of \p BB; with \p Without, as if that instruction were not
-  /// there (what it costs, HazardGapAnalysis).
-  BlockCycles estimate(const BasicBlock &BB, const Instruction *Without = nullptr) const;
+  /// The cycles of \p BB; with \p Without, as if those instructions were
+  /// not there (what a wait costs, HazardGapAnalysis; which of two
+  /// placements of a wait is faster, the wait insertion).
+  BlockCycles estimate(const BasicBlock &BB,
+                       llvm::ArrayRef<const Instruction *> Without = {}) const;
   /// The cycles of \p BB with the waits \p Waits names in front of its
   /// instructions, as if they were there: what the block costs once the
   /// wait passes have run, without editing it.

@@ -2,14 +2,16 @@
 //
 // The evidence of a finding: the blocks from the producer to the consumer
 // on a path whose branches agree with one another (BranchConditions) and
-// with the facts of the consumer's partition, and the branch conditions it
-// takes. Breadth first, so the path is one of the shortest; bounded.
+// with the facts of the consumer's partition, on which no wait completes
+// the producer's operation, and the branch conditions it takes. Breadth
+// first, so the path is one of the shortest; bounded.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_ANALYSIS_FEASIBLEPATH_H
 #define STINKYTOFU_ANALYSIS_FEASIBLEPATH_H
 
 #include "stinkytofu/analysis/BranchConditions.h"
+#include "stinkytofu/hw/WaitCounters.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,12 +24,23 @@ struct FeasiblePath {
   std::vector<std::optional<BranchFact>> Taken;
 };
 
+/// The operation \p From started, on one counter, followed along a path:
+/// a wait on the path that surely completes it (a count of 0, or of no more
+/// than the operations of the same in-order kind started after it) makes
+/// the path no evidence that it is still in flight.
+struct PendingOperation {
+  const CounterModel *Counters;
+  unsigned Counter;
+};
+
 /// A path from right after \p From to the start of \p To (another block,
 /// or \p From's again around a loop) whose branch facts contradict neither
-/// one another nor \p AtTo. None when there is none, or none within the
-/// search's budget.
+/// one another nor \p AtTo, and, with \p Pending, on which no wait
+/// completes \p From's operation. None when there is none, or none within
+/// the search's budget.
 std::optional<FeasiblePath> findFeasiblePath(const BranchConditions &BC, const Instruction &From,
-                                             const BasicBlock &To, const PathFacts &AtTo);
+                                             const BasicBlock &To, const PathFacts &AtTo,
+                                             std::optional<PendingOperation> Pending = {});
 
 /// `k -> .LBB0_2 -> .LBB0_3 (at .LBB0_2: s_cmp_eq_u32 s5, 1 false)`: the
 /// branch of each named block and the outcome the path takes.

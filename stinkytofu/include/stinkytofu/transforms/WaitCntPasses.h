@@ -10,10 +10,13 @@
 // the register, the pending operation, the counter and the count it needs;
 // with warnRedundant, waits that complete nothing are warnings.
 //
-// `StinkyWaitCntInsertionPass[=NumWaves=N]`: inserts, right before each
-// instruction that lacks one, the weakest waits that make the verifier pass,
-// merged with a wait that already stands right there; `mod.swaitcnt*` is
-// filled in. A second run adds nothing.
+// `StinkyWaitCntInsertionPass[=NumWaves=N,keepStaircases]`: inserts, right
+// before each instruction that lacks one, the weakest waits that make the
+// verifier pass, merged with a wait that already stands right there; then
+// folds a run of them in one block into one stronger wait where the block's
+// cycle estimate is no worse (WaitStaircase.h; not with keepStaircases).
+// The waits already in the code stay; `mod.swaitcnt*` is filled in. A
+// second run adds nothing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_TRANSFORMS_WAITCNTPASSES_H
