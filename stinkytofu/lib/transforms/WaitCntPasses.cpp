@@ -4,8 +4,8 @@
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
@@ -116,11 +116,6 @@ private:
   FindingsOptions Report;
 };
 
-/// The derived modifiers a wait instruction can carry.
-constexpr ModifierKind WaitModifierKinds[] = {ModifierKind::SWaitCnt, ModifierKind::SWaitTensorCnt,
-                                              ModifierKind::SWaitAsyncCnt,
-                                              ModifierKind::SWaitStoreCnt};
-
 class WaitCntInsertionPass final : public Pass {
 public:
   explicit WaitCntInsertionPass(WaitCountOptions Opts) : Opts(Opts) {}
@@ -185,24 +180,13 @@ private:
       else
         Old.reset();
     }
-    // The consumer's comments (a block's `; %bb.1:`) go in front of the waits.
-    bool First = true;
-    for (const std::string &Text : CM.spellWaits(Waits)) {
-      Expected<Instruction> Wait = Builder.parse(Text);
-      if (!Wait)
+    // Waits replacing the one before the anchor take its place; new ones
+    // go right before the anchor, behind its comments (a block's `; %bb.1:`).
+    InstInserter At(Builder);
+    At.setInsertPointBefore(Old ? *Previous : *Anchor);
+    for (const WaitStatement &W : CM.waitStatements(Waits))
+      if (Expected<Instruction &> Wait = At.build(waitSpec(W)); !Wait)
         return Wait.takeError();
-      for (ModifierKind K : WaitModifierKinds)
-        if (std::optional<AttrDict> Fields = deriveModifier(K, *Wait, M.target())) {
-          Wait->setModifier(std::make_unique<DerivedModifier>(K, std::move(*Fields)));
-          break;
-        }
-      Instruction &New = BB.insert(Anchor->getIterator(), std::move(*Wait));
-      if (First && !Old) {
-        New.setLeadingText(Anchor->leadingText());
-        Anchor->setLeadingText("");
-      }
-      First = false;
-    }
     if (Old)
       Previous->eraseFromParent();
     return Error::success();
