@@ -66,8 +66,8 @@ std::optional<WaitCounts> CounterModel::decodeWait(const MCInst &Inst,
   return W;
 }
 
-SmallVector<std::string, 2> CounterModel::spellWaits(const WaitCounts &Counts) const {
-  SmallVector<std::string, 2> Out;
+SmallVector<WaitStatement, 2> CounterModel::waitStatements(const WaitCounts &Counts) const {
+  SmallVector<WaitStatement, 2> Out;
   WaitCounts Left = Counts;
   auto Own = [&](StringRef Name) { return counterNamed(Name).has_value(); };
   while (!Left.empty()) {
@@ -97,26 +97,42 @@ SmallVector<std::string, 2> CounterModel::spellWaits(const WaitCounts &Counts) c
       unsigned C = *counterNamed(Name);
       return Left.waits(C) ? Left.Count[C] : int(counterMax(C));
     };
-    std::string Text = Best.str();
+    WaitStatement W;
+    W.Mnemonic = Best;
     if (const PackedWaitLayout *L = HardwareModel::packedWaitLayout(Best)) {
       unsigned Imm = 0;
       for (unsigned F = 0; F < L->NumFields; ++F)
         Imm |= unsigned(CountOf(BestNames[F])) << L->Offsets[F];
-      Text += " 0x" + utohexstr(Imm);
+      W.Immediate = Imm;
     } else if (BestNames.size() > 1) {
       for (StringRef N : BestNames)
         if (Left.waits(*counterNamed(N)))
-          Text += (" " + N + "(" + Twine(CountOf(N)) + ")").str();
+          W.Fields.push_back({N, unsigned(CountOf(N))});
     } else {
-      // The gfx10/gfx11 SOPK forms name the null register first.
-      Text += Best.starts_with("s_waitcnt_") ? " null, " : " ";
-      Text += "0x" + utohexstr(CountOf(BestNames[0]));
+      W.NullFirst = Best.starts_with("s_waitcnt_");
+      W.Immediate = unsigned(CountOf(BestNames[0]));
     }
     for (StringRef N : BestNames)
       Left.Count[*counterNamed(N)] = WaitCounts::NoWait;
-    Out.push_back(std::move(Text));
+    Out.push_back(std::move(W));
   }
   return Out;
+}
+
+SmallVector<std::string, 2> CounterModel::spellWaits(const WaitCounts &Counts) const {
+  SmallVector<std::string, 2> Out;
+  for (const WaitStatement &W : waitStatements(Counts))
+    Out.push_back(W.text());
+  return Out;
+}
+
+std::string WaitStatement::text() const {
+  std::string Text = Mnemonic.str();
+  if (Immediate)
+    return Text + (NullFirst ? " null, " : " ") + "0x" + utohexstr(*Immediate);
+  for (auto [Name, Count] : Fields)
+    Text += (" " + Name + "(" + Twine(Count) + ")").str();
+  return Text;
 }
 
 } // namespace stinkytofu

@@ -1,5 +1,6 @@
 //===- InstBuilder.cpp - Creating instructions without re-parsing ---------===//
 #include "stinkytofu/mc/InstBuilder.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "stinkytofu/mc/AssemblerState.h"
 #include "stinkytofu/mc/InstructionFormatter.h"
 #include "stinkytofu/mc/OperandParser.h"
@@ -37,6 +38,12 @@ BuildOperand BuildOperand::imm(int64_t Value) {
   return Op;
 }
 
+BuildOperand BuildOperand::hexImm(uint64_t Value) {
+  BuildOperand Op = imm(int64_t(Value));
+  Op.Hex = true;
+  return Op;
+}
+
 BuildOperand BuildOperand::label(StringRef Name) {
   BuildOperand Op;
   Op.K = Kind::Label;
@@ -62,6 +69,29 @@ BuildOperand BuildOperand::waitcnt(const WaitcntFields &Fields) {
   Add("lgkmcnt", Fields.LgkmCnt);
   // No field at all: wait for nothing, which MC spells as the full mask.
   return text(Parts.empty() ? "0xffff" : join(Parts, " "));
+}
+
+InstSpec waitSpec(const WaitStatement &W) {
+  InstSpec S{W.Mnemonic.str(), {}};
+  if (W.NullFirst)
+    S.Operands.push_back(BuildOperand::special("null"));
+  if (W.Immediate) {
+    S.Operands.push_back(BuildOperand::hexImm(*W.Immediate));
+    return S;
+  }
+  WaitcntFields F;
+  for (auto [Name, Count] : W.Fields) {
+    std::optional<unsigned> *Slot = StringSwitch<std::optional<unsigned> *>(Name)
+                                        .Case("vmcnt", &F.VmCnt)
+                                        .Case("expcnt", &F.ExpCnt)
+                                        .Case("lgkmcnt", &F.LgkmCnt)
+                                        .Default(nullptr);
+    if (!Slot) // a counter s_waitcnt does not name: as the statement writes it
+      return {W.Mnemonic.str(), {BuildOperand::text(StringRef(W.text()).split(' ').second)}};
+    *Slot = Count;
+  }
+  S.Operands.push_back(BuildOperand::waitcnt(F));
+  return S;
 }
 
 BuildOperand BuildOperand::depctr(const DepCtrFields &Fields) {
@@ -111,6 +141,19 @@ BuildOperand BuildOperand::withSourceModifiers(unsigned Mask) const {
   return Op;
 }
 
+BuildOperand BuildOperand::copyOf(const Operand &O) {
+  if (O.isRegister() && O.firstReg() && !O.isSymbolicRegister() && O.half() == RegHalf::Full) {
+    BuildOperand R = reg(O.regFile(), *O.firstReg(), O.regCount())
+                         .withSourceModifiers(O.sourceModifiers());
+    // A register the source spelled its own way (`v[0]`) keeps its spelling.
+    if (R.spelling() == O.spelling())
+      return R;
+  }
+  if (O.isImmediate() && O.immediate() && imm(*O.immediate()).spelling() == O.spelling())
+    return imm(*O.immediate());
+  return text(O.spelling());
+}
+
 static StringRef filePrefix(RegFile File) {
   switch (File) {
   case RegFile::VGPR:
@@ -143,7 +186,7 @@ std::string BuildOperand::spelling() const {
     return S;
   }
   case Kind::Immediate:
-    return itostr(Value);
+    return Hex ? "0x" + utohexstr(uint64_t(Value)) : itostr(Value);
   case Kind::Special:
   case Kind::Label:
   case Kind::Text:
@@ -428,12 +471,13 @@ InstBuilder::prototypeFor(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
   Expected<SmallVector<MCInst, 1>> Insts = assembleText(Text, *Scratch);
   if (!Insts) {
     // The placeholders may be what MC refused (a register the instruction
-    // cannot take): the statement as asked decides, and its shape is then
-    // assembled from its text every time.
+    // cannot take), or a text operand names a symbol of the module
+    // (`v[vgprX]`): the statement as asked decides, in the module's context,
+    // and its shape is then assembled from its text every time.
     consumeError(Insts.takeError());
     Instruction Asked = describe(Mnemonic, Operands, InstKind::Machine);
     Expected<SmallVector<MCInst, 1>> Real =
-        assembleText((Mnemonic + " " + formatOperands(Asked)).str(), *Scratch);
+        assembleText((Mnemonic + " " + formatOperands(Asked)).str(), M.assembler());
     if (!Real)
       return Real.takeError();
     auto P = std::make_unique<Prototype>(makePrototype(Mnemonic, Operands, std::move(*Real)));

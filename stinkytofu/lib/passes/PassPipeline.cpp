@@ -156,88 +156,52 @@ Error addPasses(PassManager &PM, ArrayRef<std::string> Specs, const PassRegistry
   return Error::success();
 }
 
-namespace {
-/// Instructions and blocks in module order (the order inScope walks).
-struct Layout {
-  struct BlockPos {
-    const BasicBlock *BB;
-    size_t FirstInst; ///< index of its first instruction (or of the next one)
-  };
-  std::vector<const Instruction *> Insts;
-  std::vector<BlockPos> Blocks;
-
-  explicit Layout(const Module &M) {
-    for (const Function &F : M.functions())
-      for (const BasicBlock &BB : F.blocks()) {
-        Blocks.push_back({&BB, Insts.size()});
-        for (const Instruction &I : BB.instructions())
-          Insts.push_back(&I);
-      }
-  }
-
-  /// The index in Blocks of the first block labelled \p Label.
-  std::optional<size_t> find(StringRef Label) const {
-    for (size_t B = 0; B < Blocks.size(); ++B)
-      if (Blocks[B].BB->hasLabel() && Blocks[B].BB->label() == Label)
-        return B;
-    return std::nullopt;
-  }
-
-  /// One past the last instruction of the labelled block at \p B: the first
-  /// instruction of the next labelled block of the same function.
-  size_t endOfLabelledBlock(size_t B) const {
-    const Function *F = Blocks[B].BB->parent();
-    size_t Next = B + 1;
-    while (Next < Blocks.size() && Blocks[Next].BB->parent() == F &&
-           !Blocks[Next].BB->hasLabel())
-      ++Next;
-    return Next < Blocks.size() ? Blocks[Next].FirstInst : Insts.size();
-  }
-};
-} // namespace
+/// The index, in module order, of the first block labelled \p Label.
+static std::optional<size_t> blockIndex(const Module &M, StringRef Label) {
+  size_t Index = 0;
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks()) {
+      if (BB.hasLabel() && BB.label() == Label)
+        return Index;
+      ++Index;
+    }
+  return std::nullopt;
+}
 
 Expected<PassScope> resolveLabelScope(const Module &M, StringRef From, StringRef To) {
-  PassScope Scope;
-  if (From.empty() && To.empty())
+  PassScope Scope(From.str(), To.str());
+  if (Scope.isWholeModule())
     return Scope;
-  Layout L(M);
   auto Lookup = [&](StringRef Option, StringRef Label) -> Expected<size_t> {
-    if (std::optional<size_t> B = L.find(M.resolveAlias(Label)))
+    if (std::optional<size_t> B = blockIndex(M, M.resolveAlias(Label)))
       return *B;
     return createStringError(inconvertibleErrorCode(),
                              Option + ": no label '" + Label + "' in " +
                                  (M.fileName().empty() ? M.name() : M.fileName()));
   };
-  size_t Begin = 0, End = L.Insts.size();
   std::optional<size_t> FromBlock, ToBlock;
   if (!From.empty()) {
     Expected<size_t> B = Lookup("--from-label", From);
     if (!B)
       return B.takeError();
     FromBlock = *B;
-    Begin = L.Blocks[*B].FirstInst;
   }
   if (!To.empty()) {
     Expected<size_t> B = Lookup("--to-label", To);
     if (!B)
       return B.takeError();
     ToBlock = *B;
-    End = L.endOfLabelledBlock(*B);
   }
   if (FromBlock && ToBlock && *ToBlock < *FromBlock)
     return createStringError(inconvertibleErrorCode(),
                              "--to-label '" + To + "' comes before --from-label '" + From +
                                  "'");
-  if (Begin >= End)
+  if (scopeInstructions(M, Scope).empty())
     return createStringError(inconvertibleErrorCode(),
                              "the region " +
                                  (From.empty() ? std::string() : ("from '" + From + "' ").str()) +
                                  (To.empty() ? std::string() : ("to '" + To + "' ").str()) +
                                  "holds no instructions");
-  if (FromBlock)
-    Scope.First = L.Insts[Begin];
-  if (ToBlock)
-    Scope.Last = L.Insts[End - 1];
   return Scope;
 }
 

@@ -6,6 +6,7 @@
 #include "stinkytofu/analysis/HazardAnalysis.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
@@ -135,7 +136,7 @@ public:
           // The v_nops first: they are wait states too.
           HazardNeeds Needs = A.needs(*I);
           if (Needs.Valus) {
-            if (Error E = insertNops(Builder, *I, std::vector<std::string>(Needs.Valus, "v_nop")))
+            if (Error E = insertNops(Builder, *I, std::vector<InstSpec>(Needs.Valus, {"v_nop", {}})))
               return E;
             A.refresh(BB);
             Inserted = true;
@@ -165,32 +166,22 @@ private:
 
   /// `s_nop`s for \p States wait states, each as long as the target's
   /// immediate allows, as LLVM writes them.
-  static std::vector<std::string> scalarNops(unsigned States, unsigned Max) {
-    std::vector<std::string> Nops;
+  static std::vector<InstSpec> scalarNops(unsigned States, unsigned Max) {
+    std::vector<InstSpec> Nops;
     for (; States > 0; States -= std::min(States, Max))
-      Nops.push_back("s_nop " + std::to_string(std::min(States, Max) - 1));
+      Nops.push_back({"s_nop", {BuildOperand::imm(std::min(States, Max) - 1)}});
     return Nops;
   }
 
-  /// Puts \p Texts in front of \p Consumer, and in front of an s_delay_alu
+  /// Puts \p Nops in front of \p Consumer, and in front of an s_delay_alu
   /// right before it, whose instruction counts start after it.
   static Error insertNops(InstBuilder &Builder, Instruction &Consumer,
-                          const std::vector<std::string> &Texts) {
-    BasicBlock &BB = *Consumer.parent();
-    Instruction *Anchor = &beforeDelayAlu(Consumer);
-    bool First = true;
-    for (const std::string &Text : Texts) {
-      Expected<Instruction> Nop = Builder.parse(Text);
-      if (!Nop)
-        return Nop.takeError();
-      Instruction &New = BB.insert(Anchor->getIterator(), std::move(*Nop));
-      // The consumer's comments (a block's `; %bb.1:`) go in front.
-      if (First) {
-        New.setLeadingText(Anchor->leadingText());
-        Anchor->setLeadingText("");
-      }
-      First = false;
-    }
+                          const std::vector<InstSpec> &Nops) {
+    InstInserter At(Builder);
+    At.setInsertPointBefore(beforeDelayAlu(Consumer));
+    for (const InstSpec &Nop : Nops)
+      if (Expected<Instruction &> New = At.build(Nop); !New)
+        return New.takeError();
     return Error::success();
   }
 };

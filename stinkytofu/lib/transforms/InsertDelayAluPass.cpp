@@ -3,8 +3,8 @@
 
 #include "stinkytofu/analysis/DelayAluAnalysis.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "VgprMsbSupport.h"
@@ -104,11 +104,6 @@ private:
     return N;
   }
 
-  static void setDelayAluModifier(Module &M, Instruction &I) {
-    if (std::optional<AttrDict> Fields = deriveModifier(ModifierKind::DelayAlu, I, M.target()))
-      I.setModifier(std::make_unique<DerivedModifier>(ModifierKind::DelayAlu, std::move(*Fields)));
-  }
-
   /// Writes \p D's delays for \p Consumer: into \p Open's instid1 when it is
   /// a single delay close enough, else as a new s_delay_alu right before
   /// \p Consumer. Returns the s_delay_alu left open for the next delay.
@@ -123,20 +118,17 @@ private:
         DelayAluFields Fields{AluDependency(Old.First), Skip, AluDependency(D.First)};
         if (Error E = Builder.rewrite(*Open, {BuildOperand::delayAlu(Fields)}))
           return std::move(E);
-        setDelayAluModifier(M, *Open);
+        attachWaitModifier(*Open, M.target());
         return nullptr;
       }
     }
     DelayAluFields Fields{AluDependency(D.First), 0, AluDependency(D.Second)};
-    Expected<Instruction> New = Builder.build("s_delay_alu", {BuildOperand::delayAlu(Fields)});
-    if (!New)
-      return New.takeError();
-    setDelayAluModifier(M, *New);
-    Instruction &Placed = Consumer.parent()->insert(Consumer.getIterator(), std::move(*New));
-    // The consumer's comments (a block's `; %bb.1:`) go in front of it.
-    Placed.setLeadingText(Consumer.leadingText());
-    Consumer.setLeadingText("");
-    return D.Second ? nullptr : &Placed;
+    InstInserter At(Builder);
+    At.setInsertPointBefore(Consumer);
+    Expected<Instruction &> Placed = At.build("s_delay_alu", {BuildOperand::delayAlu(Fields)});
+    if (!Placed)
+      return Placed.takeError();
+    return D.Second ? nullptr : &*Placed;
   }
 };
 

@@ -4,8 +4,8 @@
 #include "stinkytofu/analysis/DepCtrHazards.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
@@ -96,20 +96,16 @@ private:
         return Op.takeError();
       if (Error E = B.rewrite(*Previous, {*Op}))
         return E;
-      setWaitAluModifier(*Previous, TI);
+      attachWaitModifier(*Previous, TI);
       return Error::success();
     }
     Expected<BuildOperand> Op = printedOperand(B, TI, Mnemonic, Fields);
     if (!Op)
       return Op.takeError();
-    Expected<Instruction> Wait = B.build(Mnemonic, {*Op});
-    if (!Wait)
+    InstInserter At(B);
+    At.setInsertPointBefore(*Anchor);
+    if (Expected<Instruction &> Wait = At.build(Mnemonic, {*Op}); !Wait)
       return Wait.takeError();
-    setWaitAluModifier(*Wait, TI);
-    Instruction &New = BB.insert(Anchor->getIterator(), std::move(*Wait));
-    // The anchor's comments (a block's `; %bb.1:`) go in front of the wait.
-    New.setLeadingText(Anchor->leadingText());
-    Anchor->setLeadingText("");
     return Error::success();
   }
 
@@ -124,11 +120,6 @@ private:
       return BuildOperand::depctr(Fields);
     std::string Printed = TI.printMC(Wait->mcInsts()[0]);
     return BuildOperand::text(StringRef(Printed).split(' ').second.trim().str());
-  }
-
-  static void setWaitAluModifier(Instruction &I, const TargetInfo &TI) {
-    if (std::optional<AttrDict> D = deriveModifier(ModifierKind::WaitAlu, I, TI))
-      I.setModifier(std::make_unique<DerivedModifier>(ModifierKind::WaitAlu, std::move(*D)));
   }
 };
 

@@ -1,6 +1,7 @@
 //===- PeepholeOptimizationPass.cpp - Provable local rewrites -------------===//
 #include "stinkytofu/transforms/PeepholeOptimizationPass.h"
 #include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 
 using namespace llvm;
@@ -61,16 +62,17 @@ public:
           std::optional<unsigned> Src = copiedSource(I);
           if (!Src)
             continue;
-          Expected<Instruction> Mov = B.parse(("v_mov_b32 " + I.operand(0).spelling() + ", " +
-                                               I.operand(*Src).spelling())
-                                                  .str());
+          Expected<Instruction> Mov = B.build("v_mov_b32", {BuildOperand::copyOf(I.operand(0)),
+                                                            BuildOperand::copyOf(I.operand(*Src))});
           if (!Mov) {
             consumeError(Mov.takeError()); // MC refuses the copy: keep it
             continue;
           }
           Mov->setTrailingComment(I.trailingComment().str());
           Mov->setLocation(I.location());
-          BB.insert(std::next(ItemList::iterator(I)), std::move(*Mov));
+          InstInserter At(B);
+          At.setInsertPointAfter(I);
+          At.insert(std::move(*Mov));
           Replaced.push_back(&I);
         }
     // Erasing hands each original's comments to its copy right after it.

@@ -91,9 +91,9 @@ private:
   /// the hwreg is then its only nonzero immediate. None when the target has
   /// no SCHED_MODE register.
   static std::optional<HwRegOperand> schedModeWrite(InstBuilder &B, StringRef Mnemonic) {
-    for (StringRef Value : {"0", "s0"}) {
+    for (const BuildOperand &Value : {BuildOperand::imm(0), BuildOperand::sgpr(0)}) {
       Expected<Instruction> Probe =
-          B.parse((Mnemonic + " hwreg(HW_REG_WAVE_SCHED_MODE), " + Value).str());
+          B.build(Mnemonic, {BuildOperand::text("hwreg(HW_REG_WAVE_SCHED_MODE)"), Value});
       if (!Probe) {
         consumeError(Probe.takeError());
         continue;

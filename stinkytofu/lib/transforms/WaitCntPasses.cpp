@@ -5,8 +5,8 @@
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
-#include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
@@ -118,11 +118,6 @@ private:
   FindingsOptions Report;
 };
 
-/// The derived modifiers a wait instruction can carry.
-constexpr ModifierKind WaitModifierKinds[] = {ModifierKind::SWaitCnt, ModifierKind::SWaitTensorCnt,
-                                              ModifierKind::SWaitAsyncCnt,
-                                              ModifierKind::SWaitStoreCnt};
-
 class WaitCntInsertionPass final : public Pass {
 public:
   WaitCntInsertionPass(WaitCountOptions Opts, bool KeepStaircases)
@@ -172,9 +167,9 @@ private:
     });
     BlockCycleModel Cycles(M);
     auto Make = [&](Instruction &Before, const WaitCounts &Counts) -> Expected<Instruction *> {
-      SmallVector<std::string, 2> Text = CM.spellWaits(Counts);
-      assert(Text.size() == 1 && "folds only into one wait instruction");
-      return insertWait(M, Builder, Before, Text.front());
+      SmallVector<WaitStatement, 2> Statements = CM.waitStatements(Counts);
+      assert(Statements.size() == 1 && "folds only into one wait instruction");
+      return insertWait(Builder, Before, Statements.front());
     };
     for (auto Begin = Inserted.begin(); Begin != Inserted.end();) {
       auto End = std::find_if(Begin, Inserted.end(), [&](Instruction *I) {
@@ -187,18 +182,16 @@ private:
     return Error::success();
   }
 
-  /// Puts the wait statement \p Text before \p Before; the instruction.
-  static Expected<Instruction *> insertWait(const Module &M, InstBuilder &Builder,
-                                            Instruction &Before, StringRef Text) {
-    Expected<Instruction> Wait = Builder.parse(Text);
+  /// Puts the wait \p W before \p Before (which keeps its comments in
+  /// front): the instruction.
+  static Expected<Instruction *> insertWait(InstBuilder &Builder, Instruction &Before,
+                                            const WaitStatement &W) {
+    InstInserter At(Builder);
+    At.setInsertPointBefore(Before);
+    Expected<Instruction &> Wait = At.build(waitSpec(W));
     if (!Wait)
       return Wait.takeError();
-    for (ModifierKind K : WaitModifierKinds)
-      if (std::optional<AttrDict> Fields = deriveModifier(K, *Wait, M.target())) {
-        Wait->setModifier(std::make_unique<DerivedModifier>(K, std::move(*Fields)));
-        break;
-      }
-    return &Before.parent()->insert(Before.getIterator(), std::move(*Wait));
+    return &*Wait;
   }
 
   /// Puts the waits \p Needed before \p Consumer (added to \p Inserted). A
@@ -233,22 +226,19 @@ private:
       else
         Old.reset();
     }
-    // The consumer's comments (a block's `; %bb.1:`) go in front of the waits.
+    // Waits replacing the one before the anchor take its place and keep its
+    // comment; new ones go right before the anchor, behind its comments (a
+    // block's `; %bb.1:`).
+    InstInserter At(Builder);
+    At.setInsertPointBefore(Old ? *Previous : *Anchor);
     bool First = true;
-    for (const std::string &Text : CM.spellWaits(Waits)) {
-      Expected<Instruction *> Wait = insertWait(M, Builder, *Anchor, Text);
+    for (const WaitStatement &W : CM.waitStatements(Waits)) {
+      Expected<Instruction &> Wait = At.build(waitSpec(W));
       if (!Wait)
         return Wait.takeError();
-      Instruction &New = **Wait;
-      Inserted.push_back(&New);
-      // A strengthened wait keeps the comment of the one it replaces (whose
-      // leading text moves to it when it is erased).
-      if (First && Old) {
-        New.setTrailingComment(Previous->trailingComment().str());
-      } else if (First) {
-        New.setLeadingText(Anchor->leadingText());
-        Anchor->setLeadingText("");
-      }
+      if (First && Old)
+        Wait->setTrailingComment(Previous->trailingComment().str());
+      Inserted.push_back(&*Wait);
       First = false;
     }
     if (Old) {

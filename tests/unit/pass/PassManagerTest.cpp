@@ -224,12 +224,11 @@ TEST(PassManagerTest, ScopeReachesThePasses) {
   StinkyTofuContext Ctx;
   PassManager PM(Ctx);
   PM.add(std::move(P));
-  const Instruction &First = M->functions().front().blocks().front().instructions().front();
-  PassScope Scope{&First, &First};
+  PassScope Scope("label_End", "label_End");
   AnalysisManager AM;
   ASSERT_FALSE(static_cast<bool>(PM.run(*M, AM, Scope)));
-  EXPECT_EQ(Raw->LastScope.First, &First);
-  EXPECT_EQ(Raw->LastScope.Last, &First);
+  EXPECT_EQ(Raw->LastScope.FromLabel, "label_End");
+  EXPECT_EQ(Raw->LastScope.ToLabel, "label_End");
 }
 
 TEST(PassManagerTest, VerifyEachRunsTheVerifierAfterEveryPass) {
@@ -342,10 +341,14 @@ TEST(PassScopeTest, InScopeIsInclusiveInModuleOrder) {
   EXPECT_TRUE(Whole.isWholeModule());
   for (const Instruction *I : All)
     EXPECT_TRUE(inScope(*M, Whole, *I));
-  PassScope Middle{All[1], All[4]}; // s_cbranch_scc1 .. s_nop 1 (in f)
+  // label_End's block ends with its function.
+  PassScope Block("label_End", "label_End");
   for (size_t I = 0; I < All.size(); ++I)
-    EXPECT_EQ(inScope(*M, Middle, *All[I]), I >= 1 && I <= 4) << I;
-  PassScope Tail{All[3], nullptr};
+    EXPECT_EQ(inScope(*M, Block, *All[I]), I == 3) << I;
+  PassScope Head("", "label_End");
+  for (size_t I = 0; I < All.size(); ++I)
+    EXPECT_EQ(inScope(*M, Head, *All[I]), I <= 3) << I;
+  PassScope Tail("label_End", "");
   for (size_t I = 0; I < All.size(); ++I)
     EXPECT_EQ(inScope(*M, Tail, *All[I]), I >= 3) << I;
 }

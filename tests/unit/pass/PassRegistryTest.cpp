@@ -271,6 +271,20 @@ protected:
     EXPECT_FALSE(static_cast<bool>(S));
     return S ? "" : errorText(S.takeError());
   }
+  /// The indexes in Insts of the instructions in \p S.
+  std::vector<size_t> inside(const PassScope &S) {
+    std::vector<size_t> In;
+    for (size_t I = 0; I < Insts.size(); ++I)
+      if (inScope(*M, S, *Insts[I]))
+        In.push_back(I);
+    return In;
+  }
+  static std::vector<size_t> range(size_t First, size_t Last) {
+    std::vector<size_t> R;
+    for (size_t I = First; I <= Last; ++I)
+      R.push_back(I);
+    return R;
+  }
   std::unique_ptr<Module> M;
   std::vector<const Instruction *> Insts;
 };
@@ -279,35 +293,20 @@ TEST_F(LabelScopeTest, Regions) {
   EXPECT_TRUE(scope("", "").isWholeModule());
 
   // label_A's block runs to the next label: its unlabelled tail included.
-  PassScope A = scope("label_A", "label_A");
-  EXPECT_EQ(A.First, Insts[1]);
-  EXPECT_EQ(A.Last, Insts[3]);
-
-  PassScope AB = scope("label_A", "label_B");
-  EXPECT_EQ(AB.First, Insts[1]);
-  EXPECT_EQ(AB.Last, Insts[4]);
+  EXPECT_EQ(inside(scope("label_A", "label_A")), range(1, 3));
+  EXPECT_EQ(inside(scope("label_A", "label_B")), range(1, 4));
 
   // An empty labelled block ends where it starts; as a start it begins at
   // the next instruction.
-  PassScope ToEmpty = scope("k", "label_Empty");
-  EXPECT_EQ(ToEmpty.First, Insts[0]);
-  EXPECT_EQ(ToEmpty.Last, Insts[4]);
-  PassScope FromEmpty = scope("label_Empty", "label_C");
-  EXPECT_EQ(FromEmpty.First, Insts[5]);
-  EXPECT_EQ(FromEmpty.Last, Insts[6]);
+  EXPECT_EQ(inside(scope("k", "label_Empty")), range(0, 4));
+  EXPECT_EQ(inside(scope("label_Empty", "label_C")), range(5, 6));
 
   // One bound only.
-  PassScope From = scope("label_B", "");
-  EXPECT_EQ(From.First, Insts[4]);
-  EXPECT_EQ(From.Last, nullptr);
-  PassScope To = scope("", "label_A");
-  EXPECT_EQ(To.First, nullptr);
-  EXPECT_EQ(To.Last, Insts[3]);
+  EXPECT_EQ(inside(scope("label_B", "")), range(4, 6));
+  EXPECT_EQ(inside(scope("", "label_A")), range(0, 3));
 
   // `.set` aliases are followed.
-  PassScope Alias = scope("label_Alias", "label_Alias");
-  EXPECT_EQ(Alias.First, Insts[4]);
-  EXPECT_EQ(Alias.Last, Insts[4]);
+  EXPECT_EQ(inside(scope("label_Alias", "label_Alias")), range(4, 4));
 }
 
 TEST_F(LabelScopeTest, Errors) {

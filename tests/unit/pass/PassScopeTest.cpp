@@ -1,5 +1,6 @@
 //===- PassScopeTest.cpp - --from-label/--to-label scopes ------------------===//
 #include "TestModules.h"
+#include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/pass/PassManager.h"
 #include "gtest/gtest.h"
@@ -8,62 +9,72 @@ using namespace stinkytofu;
 
 namespace {
 
-const char *const Kernel = "  .text\nk:\n  s_mov_b32 s0, 1\n  s_mov_b32 s1, 2\n"
-                           "  s_mov_b32 s2, 3\n  s_mov_b32 s3, 4\n  s_endpgm\n";
+const char *const Kernel = "  .text\nk:\n  s_mov_b32 s0, 1\nlabel_A:\n  s_mov_b32 s1, 2\n"
+                           "  s_mov_b32 s2, 3\nlabel_B:\n  s_mov_b32 s3, 4\n  s_endpgm\n";
 
-std::vector<Instruction *> instructions(Module &M) {
-  std::vector<Instruction *> All;
-  for (Function &F : M.functions())
-    for (BasicBlock &BB : F.blocks())
-      for (Instruction &I : BB.instructions())
-        All.push_back(&I);
-  return All;
-}
+/// What a pass does to the scope's first instruction.
+enum class Edit { InsertAfter, Erase, Record };
 
-/// Inserts `s_nop 0` after the scope's first instruction, or records whether
-/// the instruction after it is in scope.
-class NopPass final : public Pass {
+/// Edits the scope's first instruction, or records the scope's mnemonics.
+class ScopePass final : public Pass {
 public:
-  explicit NopPass(bool Insert, bool *Seen = nullptr) : Insert(Insert), Seen(Seen) {}
-  llvm::StringRef name() const override { return Insert ? "insert" : "check"; }
+  ScopePass(Edit What, std::vector<std::string> *Seen = nullptr) : What(What), Seen(Seen) {}
+  llvm::StringRef name() const override { return "scope"; }
   llvm::Expected<PreservedAnalyses> run(Module &M, AnalysisManager &,
                                         const PassScope &Scope) override {
-    Instruction &First = const_cast<Instruction &>(*Scope.First);
-    BasicBlock &BB = *First.parent();
-    auto Next = std::next(First.getIterator());
-    if (Insert) {
-      InstBuilder B(M);
-      llvm::Expected<Instruction> Nop = B.build("s_nop", {BuildOperand::imm(0)});
-      if (!Nop)
-        return Nop.takeError();
-      // Asked before the insertion: the scope is then known without it.
-      (void)inScope(M, Scope, First);
-      BB.insert(Next, std::move(*Nop));
+    std::vector<const Instruction *> Inside = scopeInstructions(M, Scope);
+    if (What == Edit::Record) {
+      for (const Instruction *I : Inside) {
+        EXPECT_TRUE(inScope(M, Scope, *I));
+        Seen->push_back(llvm::StringRef(instructionText(*I)).trim().str());
+      }
+      return PreservedAnalyses::all();
+    }
+    // Asked before the edit: the scope is then known without it.
+    (void)inScope(M, Scope, *Inside.front());
+    Instruction *Target = nullptr;
+    for (Function &F : M.functions())
+      for (BasicBlock &BB : F.blocks())
+        for (Instruction &I : BB.instructions())
+          if (&I == Inside.front())
+            Target = &I;
+    if (What == Edit::Erase) {
+      Target->eraseFromParent();
       return PreservedAnalyses::none();
     }
-    *Seen = inScope(M, Scope, *Next);
-    return PreservedAnalyses::all();
+    InstBuilder B(M);
+    llvm::Expected<Instruction> Nop = B.build("s_nop", {BuildOperand::imm(0)});
+    if (!Nop)
+      return Nop.takeError();
+    Target->parent()->insert(std::next(Target->getIterator()), std::move(*Nop));
+    return PreservedAnalyses::none();
   }
 
 private:
-  bool Insert;
-  bool *Seen;
+  Edit What;
+  std::vector<std::string> *Seen;
 };
 
-TEST(PassScopeTest, TheNextPassSeesInstructionsInsertedInTheScope) {
+std::vector<std::string> scopeAfter(Edit What) {
   auto M = test::readAsmText(Kernel, "gfx942");
-  ASSERT_TRUE(M);
-  std::vector<Instruction *> All = instructions(*M);
-  PassScope Scope{All[1], All[3]};
-  bool Seen = false;
+  EXPECT_TRUE(M);
+  std::vector<std::string> Seen;
   StinkyTofuContext Ctx;
   PassManager PM(Ctx);
-  PM.add(std::make_unique<NopPass>(true));
-  PM.add(std::make_unique<NopPass>(false, &Seen));
+  PM.add(std::make_unique<ScopePass>(What));
+  PM.add(std::make_unique<ScopePass>(Edit::Record, &Seen));
   AnalysisManager AM;
-  ASSERT_FALSE(bool(PM.run(*M, AM, Scope)));
-  EXPECT_EQ(instructions(*M)[2]->mnemonic(), "s_nop");
-  EXPECT_TRUE(Seen);
+  EXPECT_FALSE(bool(PM.run(*M, AM, PassScope("label_A", "label_A"))));
+  return Seen;
+}
+
+TEST(PassScopeTest, TheNextPassSeesInstructionsInsertedInTheScope) {
+  EXPECT_EQ(scopeAfter(Edit::InsertAfter),
+            (std::vector<std::string>{"s_mov_b32 s1, 2", "s_nop 0", "s_mov_b32 s2, 3"}));
+}
+
+TEST(PassScopeTest, AScopeWhoseFirstInstructionWasErasedKeepsTheRest) {
+  EXPECT_EQ(scopeAfter(Edit::Erase), (std::vector<std::string>{"s_mov_b32 s2, 3"}));
 }
 
 } // namespace

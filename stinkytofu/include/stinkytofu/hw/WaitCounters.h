@@ -83,6 +83,23 @@ struct MemoryAccess {
   bool has(WaitEvent E) const { return (Events & eventBit(E)) != 0; }
 };
 
+/// One wait instruction, by its fields: what spellWaits chose, for a pass
+/// to build it from typed operands.
+struct WaitStatement {
+  llvm::StringRef Mnemonic;
+  /// `s_waitcnt vmcnt(0) lgkmcnt(1)`: the counters it names and their
+  /// counts, in the order they are written.
+  llvm::SmallVector<std::pair<llvm::StringRef, unsigned>, 3> Fields;
+  /// A packed (`s_wait_loadcnt_dscnt 0x607`) or single-counter wait
+  /// (`s_wait_dscnt 0x0`): its immediate.
+  std::optional<unsigned> Immediate;
+  /// The gfx10/gfx11 SOPK forms name the null register before the count.
+  bool NullFirst = false;
+
+  /// The statement as LLVM writes it.
+  std::string text() const;
+};
+
 class CounterModel {
 public:
   explicit CounterModel(const TargetInfo &TI);
@@ -107,6 +124,8 @@ public:
   /// \p Counts: the forms naming several counters first (`s_waitcnt`, the
   /// gfx12 combined waits where both their counters wait), then one per
   /// remaining counter. Empty when \p Counts waits for nothing.
+  llvm::SmallVector<WaitStatement, 2> waitStatements(const WaitCounts &Counts) const;
+  /// The texts of waitStatements(\p Counts).
   llvm::SmallVector<std::string, 2> spellWaits(const WaitCounts &Counts) const;
 
 private:

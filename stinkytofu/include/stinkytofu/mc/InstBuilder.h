@@ -29,6 +29,7 @@
 #define STINKYTOFU_MC_INSTBUILDER_H
 
 #include "stinkytofu/ir/Instruction.h"
+#include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -98,6 +99,8 @@ public:
   /// exec, exec_lo, vcc, m0, scc, null, off ...
   static BuildOperand special(llvm::StringRef Name);
   static BuildOperand imm(int64_t Value);
+  /// An immediate written in hex (`0x1F`), as LLVM writes wait counts.
+  static BuildOperand hexImm(uint64_t Value);
   static BuildOperand label(llvm::StringRef Name);
   /// Written as given: modifiers (`offset:16`, `glc`), hwreg(...), floats.
   static BuildOperand text(llvm::StringRef Spelling);
@@ -109,6 +112,9 @@ public:
   /// The one operand of `s_delay_alu`:
   /// `instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)`.
   static BuildOperand delayAlu(const DelayAluFields &Fields);
+  /// The operand \p O of an instruction: typed when its spelling is the
+  /// typed one (a register, a decimal immediate), else as spelled.
+  static BuildOperand copyOf(const Operand &O);
   /// This register operand with source modifiers (a mask of SourceModifier):
   /// `-v1`, `|v1|`, `-|v1|`, `sext(v1)`.
   BuildOperand withSourceModifiers(unsigned Mask) const;
@@ -129,6 +135,7 @@ private:
   RegFile File = RegFile::None;
   unsigned First = 0, Count = 0;
   uint8_t Mods = SrcModNone; ///< Register
+  bool Hex = false;          ///< Immediate
   int64_t Value = 0;
   std::string Name; ///< Special, Label, Text
 };
@@ -138,6 +145,9 @@ struct InstSpec {
   std::string Mnemonic;
   std::vector<BuildOperand> Operands;
 };
+
+/// The wait instruction \p W (CounterModel::waitStatements) to build.
+InstSpec waitSpec(const WaitStatement &W);
 
 class InstBuilder {
 public:
@@ -175,6 +185,8 @@ public:
   /// Gives \p I the spelled \p Operands, assembled in the module's context
   /// (its `.set` symbols known).
   llvm::Error setOperands(Instruction &I, std::vector<Operand> Operands);
+
+  Module &module() const { return M; }
 
   /// How many statements MC assembled so far (prototypes, texts, and
   /// instances of shapes that cannot be patched).

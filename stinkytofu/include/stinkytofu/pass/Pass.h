@@ -11,18 +11,28 @@
 #include "llvm/Support/Error.h"
 #include <cassert>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace stinkytofu {
 
-/// Where a pass may act: the whole module, or the instructions between two
-/// labels (`--from-label` / `--to-label`, inclusive).
+/// Where a pass may act: the whole module, or the region between two
+/// labels (`--from-label` / `--to-label`, inclusive; resolveLabelScope). A
+/// scope is kept as its labels, never as instructions: each pass finds the
+/// region anew, so an instruction an earlier pass erased or inserted cannot
+/// leave the next one a dangling or wrong bound.
 struct PassScope {
   PassScope() = default;
-  PassScope(const Instruction *First, const Instruction *Last) : First(First), Last(Last) {}
+  PassScope(std::string FromLabel, std::string ToLabel)
+      : FromLabel(std::move(FromLabel)), ToLabel(std::move(ToLabel)) {}
 
-  const Instruction *First = nullptr; ///< null: from the start
-  const Instruction *Last = nullptr;  ///< null: to the end
-  bool isWholeModule() const { return !First && !Last; }
+  /// The region starts at the block with this label (through `.set`
+  /// aliases); empty: at the module's start.
+  std::string FromLabel;
+  /// The region ends with the block with this label, including the
+  /// unlabelled blocks after it in its function; empty: at the module's end.
+  std::string ToLabel;
+  bool isWholeModule() const { return FromLabel.empty() && ToLabel.empty(); }
   /// The instructions inside, found by one walk on the first inScope query
   /// of a pass run (the pass manager drops it between passes, whose edits
   /// add and remove instructions); not for passes to touch.
@@ -72,6 +82,8 @@ public:
 /// True when \p I lies in \p Scope (the scope's bounds included). Constant
 /// time after the first query of a pass run.
 bool inScope(const Module &M, const PassScope &Scope, const Instruction &I);
+/// The instructions in \p Scope, in module order.
+std::vector<const Instruction *> scopeInstructions(const Module &M, const PassScope &Scope);
 
 } // namespace stinkytofu
 
