@@ -12,7 +12,7 @@
 #include "stinkytofu/transforms/AsmMovePropagationPass.h"
 #include "stinkytofu/transforms/BuildUseDefChainPass.h"
 #include "stinkytofu/transforms/DeadCodeEliminationPass.h"
-#include "stinkytofu/transforms/DumpStinkyModulePass.h"
+#include "stinkytofu/passes/DumpStinkyModulePass.h"
 #include "stinkytofu/transforms/HazardPasses.h"
 #include "stinkytofu/transforms/InsertDelayAluPass.h"
 #include "stinkytofu/transforms/PeepholeOptimizationPass.h"
