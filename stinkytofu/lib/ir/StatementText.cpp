@@ -3,6 +3,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Endian.h"
+#include <algorithm>
 
 using namespace llvm;
 
@@ -45,9 +46,21 @@ static size_t findByte(StringRef Text, size_t From, MatchFn Matches) {
   return StringRef::npos;
 }
 
+/// The length of the character constant (`'c'`, `'\c'`) at \p I of \p Text,
+/// or 0 where a single quote starts none (MC's lexer refuses the statement).
+/// MC reads it as a number: a ';' or ',' in it is neither comment nor cut.
+static size_t charConstantLength(StringRef Text, size_t I) {
+  if (I + 3 < Text.size() && Text[I + 1] == '\\' && Text[I + 3] == '\'')
+    return 4;
+  if (I + 2 < Text.size() && Text[I + 2] == '\'')
+    return 3;
+  return 0;
+}
+
 size_t findComment(StringRef Line) {
   auto QuoteOrMarker = [](uint64_t Word) {
-    return bytesEqual(Word, '"') | bytesEqual(Word, ';') | bytesEqual(Word, '/');
+    return bytesEqual(Word, '"') | bytesEqual(Word, ';') | bytesEqual(Word, '/') |
+           bytesEqual(Word, '\'');
   };
   for (size_t I = findByte(Line, 0, QuoteOrMarker); I != StringRef::npos;
        I = findByte(Line, I, QuoteOrMarker)) {
@@ -57,6 +70,10 @@ size_t findComment(StringRef Line) {
       return I;
     if (C == '/') {
       ++I;
+      continue;
+    }
+    if (C == '\'') {
+      I += std::max<size_t>(charConstantLength(Line, I), 1);
       continue;
     }
     // A string: on past its closing quote, escaped characters skipped.
@@ -135,6 +152,8 @@ SmallVector<StringRef, 8> splitTopLevel(StringRef Text, char Sep) {
     }
     if (C == '"')
       InString = true;
+    else if (C == '\'')
+      I += std::max<size_t>(charConstantLength(Text, I), 1) - 1;
     else if (C == '(' || C == '[')
       ++Depth;
     else if ((C == ')' || C == ']') && Depth > 0)
