@@ -58,9 +58,11 @@ static size_t charConstantLength(StringRef Text, size_t I) {
 }
 
 size_t findComment(StringRef Line) {
+  // Both quotes in one test: '"' (0x22) and '\'' (0x27) are the bytes that
+  // equal 0x27 with bits 0 and 2 set, as do '#' and '&', which are skipped.
   auto QuoteOrMarker = [](uint64_t Word) {
-    return bytesEqual(Word, '"') | bytesEqual(Word, ';') | bytesEqual(Word, '/') |
-           bytesEqual(Word, '\'');
+    return bytesEqual(Word | (EveryByte * 0x05), '\'') | bytesEqual(Word, ';') |
+           bytesEqual(Word, '/');
   };
   for (size_t I = findByte(Line, 0, QuoteOrMarker); I != StringRef::npos;
        I = findByte(Line, I, QuoteOrMarker)) {
@@ -68,12 +70,12 @@ size_t findComment(StringRef Line) {
     if (C == ';' ||
         (C == '/' && I + 1 < Line.size() && (Line[I + 1] == '/' || Line[I + 1] == '*')))
       return I;
-    if (C == '/') {
-      ++I;
-      continue;
-    }
     if (C == '\'') {
       I += std::max<size_t>(charConstantLength(Line, I), 1);
+      continue;
+    }
+    if (C != '"') { // a '/' that starts no comment, a '#' or a '&'
+      ++I;
       continue;
     }
     // A string: on past its closing quote, escaped characters skipped.
