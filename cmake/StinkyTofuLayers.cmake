@@ -6,14 +6,22 @@
 # between layers.
 #
 # stinkytofu_add_layer(<target>
-#   SOURCES <dir>            the layer's .cpp (and private .h) files, not recursive
-#   HEADERS <dir>            its public headers, not recursive
+#   SOURCES <dir>            the layer's .cpp (and private .h) files
+#   HEADERS <dir>            its public headers
 #   INCLUDE_PREFIX <prefix>  how others include them ("stinkytofu/ir/")
 #   [DEPENDS <layer>...]     the layers it builds on
 #   [LINK <target>...]       other libraries (LLVM, simdjson, ...)
 #   [EXTRA_SOURCES <file>...]
 #   [OWN_PCH])               compiled with flags of its own: precompiles the
 #                            common headers itself (cmake/StinkyTofuPch.cmake)
+#
+# The check reads the folders recursively (a sub-folder that is a layer of its
+# own belongs to that layer) and sees quoted and angle-bracket includes alike.
+#
+# stinkytofu_check_folder(<name> DIRS <dir>... LINKS <target>...)
+#   a program's or test's sources (tools/, tests/, the Python module): checked
+#   like a layer that nothing includes, allowed the layers it links (interface
+#   libraries such as `stinkytofu` stand for the layers they link).
 
 set(STINKYTOFU_LAYER_FILE ${CMAKE_BINARY_DIR}/layers.txt)
 set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_LINES "")
@@ -24,7 +32,7 @@ set_property(GLOBAL PROPERTY STINKYTOFU_LAYER_TARGETS "")
 function(stinkytofu_add_layer TARGET)
   cmake_parse_arguments(L "OWN_PCH" "SOURCES;HEADERS;INCLUDE_PREFIX" "DEPENDS;LINK;EXTRA_SOURCES" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${L_SOURCES}/*.cpp)
-  file(GLOB checked CONFIGURE_DEPENDS ${L_SOURCES}/*.cpp ${L_SOURCES}/*.h
+  file(GLOB_RECURSE checked CONFIGURE_DEPENDS ${L_SOURCES}/*.cpp ${L_SOURCES}/*.h
        ${L_HEADERS}/*.h ${L_HEADERS}/*.def)
   add_library(${TARGET} ${sources} ${L_EXTRA_SOURCES})
   target_link_libraries(${TARGET} PUBLIC ${L_DEPENDS} ${L_LINK})
@@ -41,6 +49,33 @@ function(stinkytofu_add_layer TARGET)
                "${TARGET} ${L_INCLUDE_PREFIX} ${src} ${hdr} : ${deps}")
   set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_FILES ${checked})
   set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_TARGETS ${TARGET})
+endfunction()
+
+function(stinkytofu_check_folder NAME)
+  cmake_parse_arguments(F "" "" "DIRS;LINKS" ${ARGN})
+  set(layers)
+  foreach(link IN LISTS F_LINKS)
+    get_target_property(type ${link} TYPE)
+    if(type STREQUAL "INTERFACE_LIBRARY")
+      get_target_property(linked ${link} INTERFACE_LINK_LIBRARIES)
+      list(APPEND layers ${linked})
+    else()
+      list(APPEND layers ${link})
+    endif()
+  endforeach()
+  set(dirs)
+  set(checked)
+  foreach(dir IN LISTS F_DIRS)
+    file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/${dir})
+    list(APPEND dirs ${rel})
+    file(GLOB_RECURSE files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${dir}/*.cpp
+         ${PROJECT_SOURCE_DIR}/${dir}/*.h)
+    list(APPEND checked ${files})
+  endforeach()
+  string(JOIN " " dirs ${dirs})
+  string(JOIN " " deps ${layers})
+  set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_LINES "${NAME} - ${dirs} : ${deps}")
+  set_property(GLOBAL APPEND PROPERTY STINKYTOFU_LAYER_FILES ${checked})
 endfunction()
 
 # Called once every layer is declared: writes the layer graph and adds the

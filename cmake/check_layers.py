@@ -2,18 +2,23 @@
 """Fails when an #include points up the layer graph or the layers form a cycle.
 
 The layer file (written by cmake/StinkyTofuLayers.cmake) has one line per
-layer:  <target> <include-prefix> <source-dir> <header-dir> : <dep-target>...
-A file of a layer may include its own layer's headers, those of the layers it
-depends on directly or indirectly, and anything that is not ours (LLVM, the
-standard library). An include of ours is matched to the layer with the
-longest include prefix.
+layer:  <target> <include-prefix> <dir>... : <dep-target>...
+A file belongs to the layer whose folder holds it most closely (folders are
+read recursively, so a layer's sub-folder that is a layer of its own stays
+that layer's). A file may include its own layer's headers, those of the
+layers it depends on directly or indirectly, and anything that is not ours
+(LLVM, the standard library), in quotes or angle brackets alike. An include
+of ours is matched to the layer with the longest include prefix. Programs and
+tests (tools/, tests/, the Python module) are layers whose prefix is "-":
+nothing may include them, and they may include only what they link.
 """
 import argparse
 import os
 import re
 import sys
 
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
+SOURCE_SUFFIXES = ('.cpp', '.h', '.def', '.inc')
 
 
 def read_layers(path):
@@ -24,11 +29,12 @@ def read_layers(path):
                 continue
             head, colon, deps = line.rstrip('\n').partition(' :')
             fields = head.split()
-            if not colon or len(fields) != 4:
+            if not colon or len(fields) < 3:
                 sys.exit(f'{path}:{number}: error: expected '
-                         '"<target> <prefix> <sources> <headers> : <deps>"')
-            target, prefix, sources, headers = fields
-            layers[target] = {'prefix': prefix, 'dirs': (sources, headers),
+                         '"<target> <prefix> <dir>... : <deps>"')
+            target, prefix, dirs = fields[0], fields[1], fields[2:]
+            layers[target] = {'prefix': prefix,
+                              'dirs': tuple(os.path.normpath(d) for d in dirs),
                               'deps': deps.split()}
     return layers
 
@@ -78,35 +84,52 @@ def owner(layers, include):
     return best
 
 
-def layer_files(root, layer):
-    for directory in dict.fromkeys(layer['dirs']):
-        full = os.path.join(root, directory)
-        for name in sorted(os.listdir(full)) if os.path.isdir(full) else []:
-            if name.endswith(('.cpp', '.h', '.def')):
-                yield os.path.join(directory, name)
+def folder_owner(layers, path):
+    """The layer whose folder holds path most closely."""
+    best, best_length = None, -1
+    for target, layer in layers.items():
+        for directory in layer['dirs']:
+            if path.startswith(directory + os.sep) and len(directory) > best_length:
+                best, best_length = target, len(directory)
+    return best
+
+
+def layer_files(root, layers, target):
+    seen = set()
+    for directory in layers[target]['dirs']:
+        for folder, subfolders, names in os.walk(os.path.join(root, directory)):
+            subfolders.sort()
+            for name in sorted(names):
+                path = os.path.relpath(os.path.join(folder, name), root)
+                if (name.endswith(SOURCE_SUFFIXES) and path not in seen
+                        and folder_owner(layers, path) == target):
+                    seen.add(path)
+                    yield path
 
 
 def check(root, layers):
     problems = []
     for target, dep in ((t, d) for t in layers for d in layers[t]['deps']):
-        if dep not in layers and dep.startswith('stinkytofu'):
+        if dep not in layers and dep.startswith(('stinkytofu', 'asm_instrument',
+                                                 'rocisa_bridge', 'sqtt_')):
             problems.append(f'layer {target} depends on {dep}, which is not a layer')
     cycle = find_cycle(layers)
     if cycle:
         problems.append('layers form a cycle: ' + ' -> '.join(cycle))
         return problems
-    for target, layer in layers.items():
+    for target in layers:
         allowed = reachable(layers, target)
-        for path in layer_files(root, layer):
+        for path in layer_files(root, layers, target):
             with open(os.path.join(root, path), errors='replace') as f:
                 text = f.read()
             for match in INCLUDE.finditer(text):
-                included = owner(layers, match.group(1))
+                name = match.group(1) or match.group(2)
+                included = owner(layers, name)
                 if included is None or included in allowed:
                     continue
                 line = text.count('\n', 0, match.start()) + 1
                 problems.append(f'{path}:{line}: error: layer {target} includes '
-                                f'"{match.group(1)}" of layer {included}, which it '
+                                f'"{name}" of layer {included}, which it '
                                 f'does not depend on')
     return problems
 

@@ -57,6 +57,40 @@ class CheckLayersTest(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn('inc/p/mid/M.h:1: error: layer t_mid includes', err)
 
+    def test_sub_folders_are_read(self):
+        code, err = run_checker({'lib/low/deep/er/A.cpp': '#include "p/high/H.h"\n'})
+        self.assertEqual(code, 1)
+        self.assertIn('lib/low/deep/er/A.cpp:1: error: layer t_low includes', err)
+
+    def test_angle_bracket_includes_are_read(self):
+        code, err = run_checker({'inc/p/low/L.h': '#include <vector>\n#include <p/high/H.h>\n'})
+        self.assertEqual(code, 1)
+        self.assertIn('inc/p/low/L.h:2: error: layer t_low includes "p/high/H.h"', err)
+
+    def test_a_layer_folder_inside_another_belongs_to_itself(self):
+        # t_all's folder lib/ holds t_low's lib/low: a file there is t_low's.
+        layers = LAYERS + 't_all p/all/ lib inc/p/all : t_high\n'
+        code, err = run_checker({'lib/All.cpp': '#include "p/high/H.h"\n',
+                                 'lib/low/A.cpp': '#include "p/mid/M.h"\n'}, layers)
+        self.assertEqual(code, 1)
+        self.assertNotIn('lib/All.cpp', err)
+        self.assertIn('lib/low/A.cpp:1: error: layer t_low includes "p/mid/M.h"', err)
+
+    def test_programs_include_only_what_they_link(self):
+        layers = LAYERS + 't_tool - tools/x tests/x : t_mid\n'
+        code, err = run_checker({'tools/x/main.cpp': '#include "p/mid/M.h"\n#include "p/low/L.h"\n',
+                                 'tests/x/sub/XTest.cpp': '#include <p/side/S.h>\n'}, layers)
+        self.assertEqual(code, 1)
+        self.assertNotIn('tools/x/main.cpp', err)
+        self.assertIn('tests/x/sub/XTest.cpp:1: error: layer t_tool includes "p/side/S.h"', err)
+
+    def test_the_real_tree_covers_tools_tests_and_python(self):
+        with open(LAYER_FILE) as f:
+            dirs = {d for line in f for d in line.partition(' :')[0].split()[2:]}
+        for folder in ('tools/stinkytofu-opt', 'tests/unit', 'tests/fuzz',
+                       'rocisa-bridge/python', 'tests/rocisa-bridge'):
+            self.assertIn(folder, dirs)
+
     def test_cycle_fails(self):
         cyclic = LAYERS.replace('t_low p/low/ lib/low inc/p/low :',
                                 't_low p/low/ lib/low inc/p/low : t_high')

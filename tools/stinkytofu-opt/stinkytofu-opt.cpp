@@ -471,6 +471,7 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
   raw_string_ostream PassStatsOS(PassStats);
   Ctx.setStatsStream(PassStatsOS);
   PM.setVerifier(verifyModule);
+  PM.setPrinter(writeStir);
   if (Error E = addPasses(PM, Plan.Pipeline, Registry, Plan.Leading)) {
     fail(toString(std::move(E)), Err);
     return SetupFailed;

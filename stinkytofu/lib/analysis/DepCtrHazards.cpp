@@ -2,6 +2,7 @@
 #include "stinkytofu/analysis/DepCtrHazards.h"
 #include "ValuTransUseHazard.h"
 
+#include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
@@ -86,6 +87,8 @@ struct BlockReport {
 };
 
 class SgprHazardWalker {
+  friend class SgprHazardDataflow; // steps one instruction at a time
+
 public:
   explicit SgprHazardWalker(const TargetInfo &TI) : TI(TI) {
     auto Bit = [](StringRef Name) {
@@ -261,57 +264,40 @@ private:
   const DepCtrField *SaSdst = nullptr, *VaVcc = nullptr, *VaSdst = nullptr;
 };
 
-/// LLVM's propagation: a block with one predecessor (not the entry) starts
-/// from that predecessor's end state; any other block from the union of
-/// every end state that ever reached it. The union only grows, so this
-/// ends, but the transfer is not monotone (a wait a larger state triggers
-/// clears more), so the generic Dataflow solver, which recomputes joins,
-/// could settle elsewhere on a loop; this follows LLVM's order instead.
-std::vector<SgprHazardState> solveEntryStates(const Function &F, const SgprHazardWalker &W) {
-  std::vector<const BasicBlock *> Blocks;
-  DenseMap<const BasicBlock *, unsigned> Number;
-  for (const BasicBlock &BB : F.blocks()) {
-    Number[&BB] = Blocks.size();
-    Blocks.push_back(&BB);
+/// The state entering every block, solved on Dataflow.h as LLVM
+/// propagates it: a block with one predecessor (not the entry) starts from
+/// that predecessor's end state; any other block from the union of every
+/// end state that reached it. The transfer is not monotone (a wait a larger
+/// state triggers clears more), so the entering states only grow
+/// (EnteringOnlyGrows), which ends the run.
+class SgprHazardDataflow final
+    : public DataflowAnalysis<SgprHazardDataflow, SgprHazardState, DataflowDirection::Forward> {
+public:
+  static constexpr bool EnteringOnlyGrows = true;
+
+  SgprHazardDataflow(const Function &F, const SgprHazardWalker &W)
+      : DataflowAnalysis(F), W(W), Callable(!F.isEntry()) {}
+
+  SgprHazardState initialState() const { return {}; }
+  SgprHazardState entryState() const {
+    SgprHazardState S;
+    // A callable function may be entered with any pair read by a VALU.
+    if (Callable)
+      S.Tracked.set();
+    return S;
   }
-  const unsigned N = Blocks.size();
-  std::vector<SgprHazardState> In(N), Out(N);
-  // A callable function may be entered with any pair read by a VALU.
-  if (N && !F.isEntry())
-    In[0].Tracked.set();
-  std::vector<unsigned> Work;
-  std::vector<bool> Queued(N, true);
-  for (unsigned K = N; K-- > 0;)
-    Work.push_back(K);
-  while (!Work.empty()) {
-    unsigned B = Work.back();
-    Work.pop_back();
-    Queued[B] = false;
-    SgprHazardState S = In[B];
-    W.walkBlock(*Blocks[B], S, nullptr);
-    if (S == Out[B])
-      continue;
-    Out[B] = S;
-    for (const BasicBlock *Succ : Blocks[B]->successors()) {
-      auto It = Number.find(Succ);
-      if (It == Number.end())
-        continue;
-      unsigned T = It->second;
-      bool Changed;
-      if (T != 0 && Succ->predecessors().size() == 1) {
-        Changed = !(In[T] == S);
-        In[T] = S;
-      } else {
-        Changed = In[T].merge(S);
-      }
-      if (Changed && !Queued[T]) {
-        Queued[T] = true;
-        Work.push_back(T);
-      }
-    }
+  void join(SgprHazardState &Into, const SgprHazardState &From) const { Into.merge(From); }
+  void transfer(const Instruction &I, SgprHazardState &S) const { W.step(I, S, nullptr); }
+  void growEntering(const BasicBlock &BB, const SgprHazardState &Before,
+                    SgprHazardState &Incoming) const {
+    if (&BB == blocks().front() || BB.predecessors().size() != 1)
+      Incoming.merge(Before);
   }
-  return In;
-}
+
+private:
+  const SgprHazardWalker &W;
+  bool Callable;
+};
 
 } // namespace
 
@@ -322,12 +308,12 @@ std::vector<DepCtrWaitNeed> findDepCtrWaitNeeds(const Function &F, const TargetI
   if (!TI.hardware().hasDepCtrHazard(ValuReadSgprRule))
     return Needs;
   SgprHazardWalker Walker(TI);
-  std::vector<SgprHazardState> In = solveEntryStates(F, Walker);
-  unsigned B = 0;
+  SgprHazardDataflow Entering(F, Walker);
+  cantFail(Entering.run());
   for (const BasicBlock &BB : F.blocks()) {
     BlockReport Report;
     Report.Needs = &Needs;
-    SgprHazardState S = In[B++];
+    SgprHazardState S = Entering.stateIn(BB);
     Walker.walkBlock(BB, S, &Report);
   }
   return Needs;

@@ -13,13 +13,6 @@ using llvm::StringRef;
 
 namespace stinkytofu {
 
-std::string instructionText(const Instruction &I) {
-  if (!I.isModified())
-    return I.sourceText().str();
-  const AsmStyle Style = I.sourceText().empty() ? AsmStyle::around(I) : AsmStyle::of(I);
-  return formatInstruction(I, Style) + "\n";
-}
-
 static void writeFunction(const Function &F, llvm::raw_ostream &OS) {
   // New instructions take the style of the nearest source-backed one before
   // them (AsmStyle::around), tracked here so that printing stays linear.

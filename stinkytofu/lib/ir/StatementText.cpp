@@ -3,6 +3,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Endian.h"
+#include <algorithm>
 
 using namespace llvm;
 
@@ -45,9 +46,23 @@ static size_t findByte(StringRef Text, size_t From, MatchFn Matches) {
   return StringRef::npos;
 }
 
+/// The length of the character constant (`'c'`, `'\c'`) at \p I of \p Text,
+/// or 0 where a single quote starts none (MC's lexer refuses the statement).
+/// MC reads it as a number: a ';' or ',' in it is neither comment nor cut.
+static size_t charConstantLength(StringRef Text, size_t I) {
+  if (I + 3 < Text.size() && Text[I + 1] == '\\' && Text[I + 3] == '\'')
+    return 4;
+  if (I + 2 < Text.size() && Text[I + 2] == '\'')
+    return 3;
+  return 0;
+}
+
 size_t findComment(StringRef Line) {
+  // Both quotes in one test: '"' (0x22) and '\'' (0x27) are the bytes that
+  // equal 0x27 with bits 0 and 2 set, as do '#' and '&', which are skipped.
   auto QuoteOrMarker = [](uint64_t Word) {
-    return bytesEqual(Word, '"') | bytesEqual(Word, ';') | bytesEqual(Word, '/');
+    return bytesEqual(Word | (EveryByte * 0x05), '\'') | bytesEqual(Word, ';') |
+           bytesEqual(Word, '/');
   };
   for (size_t I = findByte(Line, 0, QuoteOrMarker); I != StringRef::npos;
        I = findByte(Line, I, QuoteOrMarker)) {
@@ -55,7 +70,11 @@ size_t findComment(StringRef Line) {
     if (C == ';' ||
         (C == '/' && I + 1 < Line.size() && (Line[I + 1] == '/' || Line[I + 1] == '*')))
       return I;
-    if (C == '/') {
+    if (C == '\'') {
+      I += std::max<size_t>(charConstantLength(Line, I), 1);
+      continue;
+    }
+    if (C != '"') { // a '/' that starts no comment, a '#' or a '&'
       ++I;
       continue;
     }
@@ -135,6 +154,8 @@ SmallVector<StringRef, 8> splitTopLevel(StringRef Text, char Sep) {
     }
     if (C == '"')
       InString = true;
+    else if (C == '\'')
+      I += std::max<size_t>(charConstantLength(Text, I), 1) - 1;
     else if (C == '(' || C == '[')
       ++Depth;
     else if ((C == ')' || C == ']') && Depth > 0)

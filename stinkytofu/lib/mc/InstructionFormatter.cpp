@@ -81,4 +81,11 @@ std::string formatInstruction(const Instruction &I, const AsmStyle &Style) {
   return Line;
 }
 
+std::string instructionText(const Instruction &I) {
+  if (!I.isModified())
+    return I.sourceText().str();
+  const AsmStyle Style = I.sourceText().empty() ? AsmStyle::around(I) : AsmStyle::of(I);
+  return formatInstruction(I, Style) + "\n";
+}
+
 } // namespace stinkytofu

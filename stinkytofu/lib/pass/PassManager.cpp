@@ -1,6 +1,5 @@
 //===- PassManager.cpp - Running a pipeline of passes ---------------------===//
 #include "stinkytofu/pass/PassManager.h"
-#include "stinkytofu/stir/StirWriter.h"
 #include "llvm/Support/Format.h"
 #include <chrono>
 
@@ -24,9 +23,9 @@ Error PassManager::run(Module &M, AnalysisManager &AM, const PassScope &Scope) {
     Times.emplace_back(P->name().str(),
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
                            .count());
-    if (Opts.PrintAfterAll) {
+    if (Opts.PrintAfterAll && Print) {
       Ctx.dumpStream() << "# *** IR after " << P->name() << " ***\n";
-      writeStir(M, Ctx.dumpStream());
+      Print(M, Ctx.dumpStream());
     }
     if (Opts.VerifyEach && Verify)
       if (Error E = Verify(M))

@@ -13,7 +13,7 @@
 #include "stinkytofu/transforms/FindingsReport.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "stinkytofu/transforms/VerifierFinding.h"
-#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
 #include "VgprMsbSupport.h"
 
 using namespace llvm;

@@ -2,7 +2,7 @@
 #include "stinkytofu/transforms/InsertionVerifier.h"
 #include "stinkytofu/analysis/LaneLiveness.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
-#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
 
 using namespace llvm;
 

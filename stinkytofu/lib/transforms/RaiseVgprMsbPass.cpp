@@ -1,7 +1,7 @@
 //===- RaiseVgprMsbPass.cpp - s_set_vgpr_msb + low VGPRs -> logical VGPRs -===//
 #include "VgprMsbSupport.h"
 #include "stinkytofu/analysis/Dataflow.h"
-#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "llvm/Support/raw_ostream.h"

@@ -2,7 +2,7 @@
 #include "stinkytofu/transforms/VerifierFinding.h"
 
 #include "stinkytofu/analysis/RegisterUnits.h"
-#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "llvm/ADT/STLExtras.h"

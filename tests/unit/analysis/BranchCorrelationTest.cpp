@@ -20,7 +20,7 @@
 #include "stinkytofu/analysis/BranchConditions.h"
 #include "stinkytofu/analysis/FeasiblePath.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
-#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 
 using namespace stinkytofu;

@@ -31,6 +31,34 @@ std::pair<unsigned, std::string> strictError(StringRef Text) {
   return Out;
 }
 
+/// The markers of \p Map in order, one "<row letter><id>:<name>[@<loc>]
+/// [+<payload>]" each: what a parse produced, to compare whole.
+std::vector<std::string> rows(const FuncMap &Map) {
+  std::vector<std::string> Out;
+  for (const Marker &M : Map.markers()) {
+    std::string Row(1, "FKUP"[unsigned(M.Kind)]);
+    if (M.hasId())
+      Row += std::to_string(M.Id);
+    Row += ":" + M.Name;
+    if (!M.SourceLoc.empty())
+      Row += "@" + M.SourceLoc;
+    if (M.ExtraPayloadCount)
+      Row += "+" + std::to_string(M.ExtraPayloadCount);
+    Out.push_back(Row);
+  }
+  return Out;
+}
+
+/// The rows of a strict parse that must succeed.
+std::vector<std::string> strictRows(StringRef Text) {
+  llvm::Expected<FuncMap> Map = parseFuncMap(Text, ParseMode::Strict);
+  if (!Map) {
+    ADD_FAILURE() << llvm::toString(Map.takeError());
+    return {};
+  }
+  return rows(*Map);
+}
+
 FuncMap lenient(StringRef Text, std::vector<FuncMapWarning> &Warnings) {
   return llvm::cantFail(parseFuncMap(Text, ParseMode::Lenient, &Warnings));
 }
@@ -82,9 +110,11 @@ TEST(FuncMapParserTest, PayloadRowsFoldIntoTheirMarker) {
 TEST(FuncMapParserTest, SectionTerminatorAndBlankLinesAreFine) {
   std::string Text = std::string(ReferenceVector) + "\n";
   Text.append(3, '\0');
-  EXPECT_EQ(strictError(Text).first, 0u);
-  EXPECT_EQ(strictError("").first, 0u);
-  EXPECT_EQ(strictError("K:k").first, 0u); // no final newline
+  EXPECT_EQ(strictRows(Text),
+            (std::vector<std::string>{"K:marker_kernel", "U1:outer", "U2:inner", "P3:point",
+                                      "P4:data+1"}));
+  EXPECT_EQ(strictRows(""), std::vector<std::string>{});
+  EXPECT_EQ(strictRows("K:k"), std::vector<std::string>{"K:k"}); // no final newline
 }
 
 TEST(FuncMapParserTest, StrictReportsTheLineOfTheFirstBadRow) {
@@ -129,7 +159,8 @@ TEST(FuncMapParserTest, StrictChecksIdsAgainstTheClockLayout) {
   EXPECT_EQ(strictError("F:262144:f\nM:shader_clock_bits=12;shader_clock_shift=4\n"),
             (std::pair<unsigned, std::string>{
                 1, "id 262144 does not fit in the 18 id bits the M: row (line 2) leaves"}));
-  EXPECT_EQ(strictError("M:shader_clock_bits=12;shader_clock_shift=4\nF:262143:f\n").first, 0u);
+  EXPECT_EQ(strictRows("M:shader_clock_bits=12;shader_clock_shift=4\nF:262143:f\n"),
+            std::vector<std::string>{"F262143:f"});
   // Payload records and packed headers exclude each other.
   EXPECT_EQ(strictError("M:shader_clock_bits=12;shader_clock_shift=4\nP:1:d\n"
                         "R:1:extra_payload_count=1\n")
@@ -176,14 +207,21 @@ TEST(FuncMapParserTest, LenientDoesWhatDecodersDo) {
 }
 
 TEST(FuncMapParserTest, LenientNeverFails) {
-  const char *Inputs[] = {"", ":", "F", "F:", "R:", "M:", "M:=;=", "W:", "\xff\xfe", "P:1:@", "K:@"};
+  // Every row here is bad: it is skipped with warnings on line 1 (one per
+  // bad field of an M: row), and no marker is made of it.
+  const char *Inputs[] = {":", "F", "F:", "R:", "M:", "M:=;=", "W:", "\xff\xfe", "P:1:@", "K:@"};
   for (const char *In : Inputs) {
     std::vector<FuncMapWarning> W;
     llvm::Expected<FuncMap> Map = parseFuncMap(In, ParseMode::Lenient, &W);
-    EXPECT_TRUE(bool(Map)) << In;
-    if (!Map)
-      llvm::consumeError(Map.takeError());
+    ASSERT_TRUE(bool(Map)) << In;
+    EXPECT_EQ(rows(*Map), std::vector<std::string>{}) << In;
+    ASSERT_FALSE(W.empty()) << In;
+    for (const FuncMapWarning &Warning : W)
+      EXPECT_EQ(Warning.Line, 1u) << In << ": " << Warning.Message;
   }
+  std::vector<FuncMapWarning> W;
+  EXPECT_EQ(rows(lenient("", W)), std::vector<std::string>{});
+  EXPECT_TRUE(W.empty());
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "TestModules.h"
 #include "stinkytofu/analysis/AnalysisManager.h"
 #include "stinkytofu/pass/PassManager.h"
+#include "stinkytofu/stir/StirWriter.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "gtest/gtest.h"
 
@@ -279,6 +280,7 @@ TEST(PassManagerTest, TimePassesAndPrintAfterAll) {
   StinkyTofuContext Ctx;
   Ctx.setDumpStream(DumpOS);
   PassManager PM(Ctx, Opts);
+  PM.setPrinter(writeStir);
   PM.add(std::make_unique<LoggingPass>("first", Log, PreservedAnalyses::all()));
   PM.add(std::make_unique<LoggingPass>("second", Log, PreservedAnalyses::all()));
   AnalysisManager AM;

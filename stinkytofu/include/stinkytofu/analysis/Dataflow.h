@@ -43,6 +43,13 @@
 //       an instruction with IF_Call: the callee runs before the next one.
 //   void transferOpaque(const Instruction &I, State &S) const; (transfer)
 //       an instruction MC did not describe (isOpaqueInstruction).
+//   static constexpr bool EnteringOnlyGrows;                   (false)
+//   void growEntering(const BasicBlock &BB, const State &Before,
+//                     State &Incoming) const;       (join(Incoming, Before))
+//       for a transfer that is not monotone (a larger state may leave a
+//       smaller one, as a wait that more in flight triggers): with
+//       EnteringOnlyGrows, each visit of BB also keeps what entered it
+//       before (Before), so the states only grow and the run ends.
 //
 // State needs copy, move and ==. Only CFG edges count (run the CFG builder
 // first); the function's first block is its entry.
@@ -153,7 +160,13 @@ public:
       Work.pop_back();
       Queued[B] = false;
       ++Visits;
-      computeIncoming(B, Entering[B]);
+      if constexpr (AnalysisT::EnteringOnlyGrows) {
+        S = Entering[B];
+        computeIncoming(B, Entering[B]);
+        analysis().growEntering(*Blocks[B], S, Entering[B]);
+      } else {
+        computeIncoming(B, Entering[B]);
+      }
       S = Entering[B];
       transferBlock(*Blocks[B], S);
       if (S == Leaving[B])
@@ -234,6 +247,10 @@ protected:
   void joinOutsideEdge(const BasicBlock &, const BasicBlock &, State &) const {}
   void transferCall(const Instruction &I, State &S) const { analysis().transfer(I, S); }
   void transferOpaque(const Instruction &I, State &S) const { analysis().transfer(I, S); }
+  static constexpr bool EnteringOnlyGrows = false;
+  void growEntering(const BasicBlock &, const State &Before, State &Incoming) const {
+    analysis().join(Incoming, Before);
+  }
 
   const AnalysisT &analysis() const { return static_cast<const AnalysisT &>(*this); }
 

@@ -14,10 +14,6 @@ namespace stinkytofu {
 /// is an error naming each one, and nothing is written.
 llvm::Error writeAsm(const Module &M, llvm::raw_ostream &OS);
 
-/// The text of one instruction as it is written: its source text when
-/// untouched, else formatted in the style around it (newline included).
-std::string instructionText(const Instruction &I);
-
 } // namespace stinkytofu
 
 #endif

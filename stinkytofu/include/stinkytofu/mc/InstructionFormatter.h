@@ -27,6 +27,10 @@ struct AsmStyle {
 /// One statement line, no newline: indent, mnemonic, operands, comment.
 std::string formatInstruction(const Instruction &I, const AsmStyle &Style);
 
+/// The text of one instruction as it is written: its source text when
+/// untouched, else formatted in the style around it (newline included).
+std::string instructionText(const Instruction &I);
+
 /// Operands as assembly: comma-separated, modifiers space-separated.
 std::string formatOperands(const Instruction &I);
 

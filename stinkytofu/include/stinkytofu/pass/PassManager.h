@@ -17,8 +17,9 @@ struct PassManagerOptions {
   bool VerifyEach = false;
   /// Reports per-pass wall time to TimingStream.
   bool TimePasses = false;
-  /// Prints the module as `.stir` after every pass to the context's
-  /// dumpStream().
+  /// Prints the module after every pass to the context's dumpStream(), with
+  /// the printer the tool gives (PassManager::setPrinter; `.stir` in
+  /// stinkytofu-opt).
   bool PrintAfterAll = false;
   llvm::raw_ostream *TimingStream = nullptr;
 };
@@ -26,6 +27,10 @@ struct PassManagerOptions {
 /// Checks the IR's structural invariants: labels unique, every branch target
 /// exists, CFG edges consistent with terminators (when a CFG was built).
 using Verifier = std::function<llvm::Error(const Module &)>;
+
+/// Writes the module for --print-after-all (a layer above gives it: the
+/// `.stir` writer).
+using ModulePrinter = std::function<void(const Module &, llvm::raw_ostream &)>;
 
 class PassManager {
 public:
@@ -38,6 +43,7 @@ public:
     Passes.push_back(std::move(P));
   }
   void setVerifier(Verifier V) { Verify = std::move(V); }
+  void setPrinter(ModulePrinter P) { Print = std::move(P); }
   size_t size() const { return Passes.size(); }
   /// The passes in pipeline order.
   llvm::ArrayRef<std::unique_ptr<Pass>> passes() const { return Passes; }
@@ -54,6 +60,7 @@ private:
   PassManagerOptions Opts;
   std::vector<std::unique_ptr<Pass>> Passes;
   Verifier Verify;
+  ModulePrinter Print;
   PassArtifacts Artifacts;
   std::optional<size_t> Failed;
 };

@@ -1,5 +1,5 @@
 //===- DumpStinkyModulePass.cpp - Print the module as .stir ---------------===//
-#include "stinkytofu/transforms/DumpStinkyModulePass.h"
+#include "stinkytofu/passes/DumpStinkyModulePass.h"
 #include "stinkytofu/stir/StirWriter.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "llvm/Support/raw_ostream.h"

@@ -7,8 +7,8 @@
 // asking for either is an error naming it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef STINKYTOFU_TRANSFORMS_DUMPSTINKYMODULEPASS_H
-#define STINKYTOFU_TRANSFORMS_DUMPSTINKYMODULEPASS_H
+#ifndef STINKYTOFU_PASSES_DUMPSTINKYMODULEPASS_H
+#define STINKYTOFU_PASSES_DUMPSTINKYMODULEPASS_H
 
 #include "stinkytofu/pass/PassArguments.h"
 
