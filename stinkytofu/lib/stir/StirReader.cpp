@@ -260,6 +260,21 @@ void nameEntryFunction(Module &M, const StirModule &Parsed) {
   const StirFunc &First = Parsed.Funcs.front();
   if (First.Attrs.find("name") || First.Attrs.find("position"))
     return;
+  // A kernel's name is its symbol, whatever the module is called.
+  std::string Descriptor = (".amdhsa_kernel " + Entry->name()).str();
+  auto NamesKernel = [&](StringRef Text) {
+    for (size_t At = Text.find(Descriptor); At != StringRef::npos;
+         At = Text.find(Descriptor, At + 1)) {
+      StringRef After = Text.drop_front(At + Descriptor.size());
+      if (After.empty() || isSpace(After.front()))
+        return true;
+    }
+    return false;
+  };
+  if (any_of(M.items(), [&](const ModuleItem &It) {
+        return It.K == ModuleItem::Kind::Text && NamesKernel(It.Contents);
+      }))
+    return;
   if (Parsed.Name.empty() && First.Name != "entry")
     M.setName(First.Name);
   else if (Parsed.Name.empty() || First.Name != "entry")
