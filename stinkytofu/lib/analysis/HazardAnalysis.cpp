@@ -5,11 +5,20 @@
 #include "stinkytofu/ir/BasicBlock.h"
 #include "stinkytofu/ir/Function.h"
 #include "stinkytofu/ir/Instruction.h"
+#include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
 
 namespace stinkytofu {
+
+AnalysisKey CachedHazardAnalysis::Key;
+
+Expected<HazardAnalysis> CachedHazardAnalysis::run(Function &F, AnalysisManager &) {
+  if (Error E = requireValidCFG(F, "the hazard analysis"))
+    return std::move(E);
+  return HazardAnalysis(F, HazardModel::of(F.parent()->target()));
+}
 
 HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
     : Model(&Model) {

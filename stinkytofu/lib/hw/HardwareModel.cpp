@@ -7,6 +7,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <array>
@@ -187,8 +188,8 @@ static llvm::StringRef lookupMnemonic(llvm::ArrayRef<MnemonicEntry> Table,
   return It != Table.end() && It->Mnemonic == Mnemonic ? It->Value : llvm::StringRef();
 }
 
-InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
-  return llvm::StringSwitch<InstRole>(lookupMnemonic(Roles, Mnemonic))
+static InstRole roleNamed(llvm::StringRef Role) {
+  return llvm::StringSwitch<InstRole>(Role)
       .Case("ScalarNop", InstRole::ScalarNop)
       .Case("VectorNop", InstRole::VectorNop)
       .Case("DelayAlu", InstRole::DelayAlu)
@@ -205,6 +206,20 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
       .Case("BranchIfZero", InstRole::BranchIfZero)
       .Case("BranchIfNonZero", InstRole::BranchIfNonZero)
       .Default(InstRole::None);
+}
+
+InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
+  // Asked of every instruction by many passes: the roles are hashed by
+  // mnemonic once (a search of the sorted table and a comparison of the
+  // role's name cost ten times as much).
+  static const llvm::StringMap<InstRole> ByMnemonic = [] {
+    llvm::StringMap<InstRole> Map;
+    for (const MnemonicEntry &E : Roles)
+      Map[E.Mnemonic] = roleNamed(E.Value);
+    return Map;
+  }();
+  auto It = ByMnemonic.find(Mnemonic);
+  return It == ByMnemonic.end() ? InstRole::None : It->second;
 }
 
 llvm::SmallVector<llvm::StringRef, 3> HardwareModel::waitCounters(llvm::StringRef Mnemonic) {

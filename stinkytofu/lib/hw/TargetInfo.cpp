@@ -155,7 +155,7 @@ bool TargetInfo::dsReadsM0(unsigned Opcode, bool Gds) const {
   StringRef Suffix = Hardware->dsM0FreeVariant();
   if (Suffix.empty() || Gds)
     return true;
-  std::call_once(M0FreeDsOnce, [&] {
+  M0FreeDsOnce([&] {
     // DS_READ_B32_vi encodes DS_READ_B32; DS_READ_B32_gfx9 is its M0-free
     // twin.
     StringSet<> Free;
@@ -178,7 +178,7 @@ int TargetInfo::tiedDef(unsigned Opcode, unsigned Op) const {
   if (Op < Desc.getNumOperands())
     if (int Tied = Desc.getOperandConstraint(Op, MCOI::TIED_TO); Tied >= 0)
       return Tied;
-  std::call_once(PseudoOfOnce, [&] {
+  PseudoOfOnce([&] {
     // S_BITSET1_B32_gfx11 encodes S_BITSET1_B32: the name less its last
     // lower-case token.
     StringMap<unsigned> ByName;
@@ -272,7 +272,7 @@ void TargetInfo::indexRegisters() const {
   }
   for (unsigned F = 0; F < std::size(FilePrefixes); ++F)
     if (FileClasses[F] == RegClass::SGPR || FileClasses[F] == RegClass::TTMP)
-      std::call_once(FileNamesOnce[F], [] {}); // indexed above
+      FileNamesOnce[F]([] {}); // indexed above
   // Subtarget encodings (M0_gfxpre11, TTMP0_TTMP1_gfx9plus, FLAT_SCR_LO_vi,
   // SGPR_NULL_gfx11plus_LO16) map to the generic register of the same name
   // without the token.
@@ -294,7 +294,7 @@ MCRegister TargetInfo::lookupRegister(StringRef MCName) const {
   if (all_of(Digits, isDigit) && !Digits.getAsInteger(10, Index) && Index < Regs.size())
     if (MCRegister R = Regs[Index]; R.isValid() && MRI->getName(R) == MCName)
       return R;
-  std::call_once(FileNamesOnce[*F], [&] {
+  FileNamesOnce[*F]([&] {
     for (unsigned R = 1, N = MRI->getNumRegs(); R < N; ++R)
       if (StringRef Name = MRI->getName(R); Name.starts_with(FilePrefixes[*F]))
         FileNames[*F].try_emplace(Name, MCRegister(R));
@@ -387,7 +387,7 @@ TargetAsmParser TargetInfo::createAsmParser(llvm::SourceMgr &SM, llvm::MCContext
 }
 
 std::string TargetInfo::printMC(const llvm::MCInst &Inst) const {
-  std::call_once(PrinterOnce, [this] {
+  PrinterOnce([this] {
     Printer.reset(TheTarget->createMCInstPrinter(TheTriple, MAI->getAssemblerDialect(), *MAI,
                                                  *MII, *MRI));
   });

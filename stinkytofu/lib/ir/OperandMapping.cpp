@@ -12,14 +12,16 @@ namespace stinkytofu {
 
 std::optional<RegisterRange> registerRangeOf(MCRegister Reg, const TargetInfo &TI) {
   Reg = TI.canonical(Reg);
-  // A true16 half (VGPR1_LO16) is not numbered: its 32-bit register is.
-  if (!TI.indexOf(Reg))
+  SmallVector<MCRegister, 4> Covered = TI.covered32(Reg);
+  // A true16 half (VGPR1_LO16) is not numbered: its 32-bit register is. (A
+  // tuple covers numbered registers, and its super-registers, all wider than
+  // 32 bits, are not numbered: they are not searched.)
+  if (!TI.indexOf(Covered.front()))
     for (MCSuperRegIterator Super(Reg, &TI.regInfo()); Super.isValid(); ++Super)
       if (TI.indexOf(*Super)) {
-        Reg = *Super;
+        Covered = TI.covered32(*Super);
         break;
       }
-  SmallVector<MCRegister, 4> Covered = TI.covered32(Reg);
   std::optional<unsigned> First = TI.indexOf(Covered.front());
   if (!First)
     return std::nullopt;

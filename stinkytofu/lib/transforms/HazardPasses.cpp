@@ -22,17 +22,21 @@ namespace stinkytofu {
 
 namespace {
 
-/// Runs \p Visit on every function of \p M with its hazard analysis,
-/// building CFGs first; VGPRs 256 and up are logical registers meanwhile.
+/// Runs \p Visit on every function of \p M with its hazard analysis (the
+/// cached one, CachedHazardAnalysis), building CFGs first; VGPRs 256 and up
+/// are logical registers meanwhile.
 Error forEachHazardAnalysis(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
                             function_ref<Error(Function &, HazardAnalysis &)> Visit) {
   return withLogicalVgprs(M, AM, Ctx, [&]() -> Error {
-    const HazardModel &Model = HazardModel::of(M.target());
     for (Function &F : M.functions()) {
-      if (!F.hasValidCFG())
+      if (!F.hasValidCFG()) {
         buildCFG(F);
-      HazardAnalysis A(F, Model);
-      if (Error E = Visit(F, A))
+        AM.invalidate(F, PreservedAnalyses::none());
+      }
+      Expected<HazardAnalysis &> A = AM.getResult<CachedHazardAnalysis>(F);
+      if (!A)
+        return A.takeError();
+      if (Error E = Visit(F, *A))
         return E;
     }
     return Error::success();
@@ -150,19 +154,28 @@ public:
           }
         }
       }
+      // The analysis was refreshed after each insertion: it stays.
       if (Inserted)
-        AM.invalidate(F, PreservedAnalyses::none());
+        AM.invalidate(F, keptAnalyses());
       Changed |= Inserted;
       return Error::success();
     });
     if (E)
       return std::move(E);
-    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    return Changed ? keptAnalyses() : PreservedAnalyses::all();
   }
 
 private:
   StringRef Name;
   bool ValusOnly;
+
+  /// What inserting wait states leaves valid: the hazard analysis, which
+  /// read each changed block again.
+  static PreservedAnalyses keptAnalyses() {
+    PreservedAnalyses PA;
+    PA.preserve<CachedHazardAnalysis>();
+    return PA;
+  }
 
   /// `s_nop`s for \p States wait states, each as long as the target's
   /// immediate allows, as LLVM writes them.

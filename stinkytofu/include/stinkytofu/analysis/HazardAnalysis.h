@@ -15,6 +15,7 @@
 #ifndef STINKYTOFU_ANALYSIS_HAZARDANALYSIS_H
 #define STINKYTOFU_ANALYSIS_HAZARDANALYSIS_H
 
+#include "stinkytofu/analysis/AnalysisManager.h"
 #include "stinkytofu/analysis/HazardFinding.h"
 #include "stinkytofu/hw/HazardModel.h"
 #include "llvm/ADT/DenseMap.h"
@@ -85,6 +86,16 @@ private:
   HazardClassSet Present = 0;
   /// LLVM's hazard history: 19 wait states when AGPRs are used, else 5.
   unsigned LookAhead = 5;
+};
+
+/// The hazard analysis of a function, cached: the repair pass keeps it
+/// current as it inserts (refresh()) and preserves it, so the verifier after
+/// it reads the same analysis instead of building a second. Errors when the
+/// function's CFG is not valid.
+struct CachedHazardAnalysis {
+  static AnalysisKey Key;
+  using Result = HazardAnalysis;
+  llvm::Expected<Result> run(Function &F, AnalysisManager &AM);
 };
 
 } // namespace stinkytofu

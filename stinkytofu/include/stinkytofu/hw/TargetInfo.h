@@ -10,6 +10,7 @@
 #ifndef STINKYTOFU_HW_TARGETINFO_H
 #define STINKYTOFU_HW_TARGETINFO_H
 
+#include "stinkytofu/support/CheapOnce.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCAsmInfo.h"
@@ -123,7 +124,7 @@ private:
   std::unique_ptr<llvm::MCInstrInfo> MII;
   std::unique_ptr<llvm::MCSubtargetInfo> STI;
   const HardwareModel *Hardware = nullptr;
-  mutable std::once_flag PrinterOnce;
+  mutable CheapOnce PrinterOnce;
   mutable std::unique_ptr<llvm::MCInstPrinter> Printer;
   mutable std::mutex PrinterLock; // MCInstPrinter keeps state while printing
   // Register tables, built in one pass over MC's register names on the
@@ -146,18 +147,18 @@ private:
   /// TTMP ones with the rest of the index, the VGPR and AGPR ones on the
   /// first lookup of such a name (most runs ask for none of those 20,000).
   mutable std::array<NameMap, 4> FileNames;
-  mutable std::array<std::once_flag, 4> FileNamesOnce;
+  mutable std::array<CheapOnce, 4> FileNamesOnce;
   /// findRegister without ensureIndexed (the indexing itself uses it).
   llvm::MCRegister lookupRegister(llvm::StringRef MCName) const;
-  mutable std::once_flag IndexOnce;
+  mutable CheapOnce IndexOnce;
   /// Opcodes whose pseudo has an M0-free variant (dsReadsM0).
   mutable std::vector<bool> M0FreeDs;
-  mutable std::once_flag M0FreeDsOnce;
+  mutable CheapOnce M0FreeDsOnce;
   /// The pseudo of each encoding opcode (0: none), for tiedDef.
   mutable std::vector<unsigned> PseudoOf;
-  mutable std::once_flag PseudoOfOnce;
+  mutable CheapOnce PseudoOfOnce;
   void ensureIndexed() const {
-    std::call_once(IndexOnce, [this] { indexRegisters(); });
+    IndexOnce([this] { indexRegisters(); });
   }
   void indexRegisters() const;
 };

@@ -1,0 +1,75 @@
+//===- HazardAnalysisCacheTest.cpp - One hazard analysis for repair and verifier -===//
+#include "TestModules.h"
+#include "stinkytofu/analysis/HazardAnalysis.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/passes/PassPipeline.h"
+#include "stinkytofu/passes/PassRegistry.h"
+#include "gtest/gtest.h"
+
+using namespace stinkytofu;
+using namespace llvm;
+
+namespace {
+
+// Line 8 reads the carry pair the VALU of line 7 wrote with no wait state
+// between (gfx942 needs 2): the repair inserts an s_nop.
+constexpr const char *Kernel = R"(	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+	.text
+	.globl k
+	.p2align 8
+	.type k,@function
+k:
+	v_add_co_u32_e64 v2, s[16:17], v0, v1
+	v_addc_co_u32_e64 v3, s[18:19], v4, v5, s[16:17]
+	s_endpgm
+)";
+
+Error runPasses(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
+                ArrayRef<std::string> Specs) {
+  PassManager PM(Ctx);
+  if (Error E = addPasses(PM, Specs, passRegistry(Ctx)))
+    return E;
+  return PM.run(M, AM);
+}
+
+TEST(HazardAnalysisCacheTest, TheVerifierReadsTheAnalysisTheRepairKeptCurrent) {
+  StinkyTofuContext Ctx;
+  std::unique_ptr<Module> M = test::readAsmText(Kernel, "", false, "k.s", &Ctx);
+  ASSERT_TRUE(M);
+  AnalysisManager AM;
+  ASSERT_FALSE(errorToBool(runPasses(*M, AM, Ctx, {"HazardRecognizerPass"})));
+  Function &F = M->functions().front();
+  HazardAnalysis *Cached = AM.getCachedResult<CachedHazardAnalysis>(F);
+  ASSERT_NE(Cached, nullptr) << "the repair must leave its analysis in the cache";
+  ASSERT_EQ(F.blocks().front().instructions().size(), 4u) << "one s_nop inserted";
+
+  // The refreshed analysis says what a new one says: nothing is missing.
+  HazardAnalysis Fresh(F, HazardModel::of(M->target()));
+  for (const Instruction &I : F.blocks().front().instructions()) {
+    EXPECT_EQ(Cached->needs(I).States, Fresh.needs(I).States) << I.mnemonic().str();
+    EXPECT_TRUE(Cached->needs(I).empty()) << I.mnemonic().str();
+  }
+
+  // The verifier builds no analysis of its own.
+  unsigned Before = AM.computations();
+  EXPECT_FALSE(errorToBool(runPasses(*M, AM, Ctx, {"HazardVerifier"})));
+  EXPECT_EQ(AM.computations(), Before);
+  EXPECT_EQ(AM.getCachedResult<CachedHazardAnalysis>(F), Cached);
+}
+
+TEST(HazardAnalysisCacheTest, TheRepairReusesTheVerifiersAnalysisAndKeepsItCurrent) {
+  StinkyTofuContext Ctx;
+  std::unique_ptr<Module> M = test::readAsmText(Kernel, "", false, "k.s", &Ctx);
+  ASSERT_TRUE(M);
+  AnalysisManager AM;
+  // The verifier caches the analysis of the input, which has the hazard.
+  Error Found = runPasses(*M, AM, Ctx, {"HazardVerifier"});
+  EXPECT_TRUE(errorToBool(std::move(Found)));
+  Function &F = M->functions().front();
+  ASSERT_NE(AM.getCachedResult<CachedHazardAnalysis>(F), nullptr);
+  // The repair starts from it and reads the block it inserts into again: the
+  // verifier after it finds nothing.
+  ASSERT_FALSE(errorToBool(runPasses(*M, AM, Ctx, {"HazardRecognizerPass", "HazardVerifier"})));
+}
+
+} // namespace
