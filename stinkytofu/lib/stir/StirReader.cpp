@@ -8,6 +8,7 @@
 #include "stinkytofu/stir/StirParser.h"
 #include "stinkytofu/stir/StirWriter.h"
 #include "stinkytofu/support/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace llvm;
