@@ -1,6 +1,6 @@
 //===- PassScopeTest.cpp - --from-label/--to-label scopes ------------------===//
 #include "TestModules.h"
-#include "stinkytofu/asm/AsmWriter.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/pass/PassManager.h"
 #include "gtest/gtest.h"
