@@ -1,7 +1,7 @@
 //===- InsertInitialUnclausedVmemPass.cpp - A VMEM op opens each kernel ---===//
 #include "stinkytofu/transforms/InsertInitialUnclausedVmemPass.h"
 
-#include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/mc/InstInserter.h"
 
 using namespace llvm;
 
@@ -9,7 +9,11 @@ namespace stinkytofu {
 
 namespace {
 
-constexpr StringLiteral Prefetch = "global_prefetch_b8 v0, s[0:1] scope:SCOPE_SE";
+/// `global_prefetch_b8 v0, s[0:1] scope:SCOPE_SE`, then `v_nop`.
+InstSpec prefetchSpec() {
+  // A modifier is written after its operand without a comma: one text.
+  return {"global_prefetch_b8", {BuildOperand::vgpr(0), BuildOperand::text("s[0:1] scope:SCOPE_SE")}};
+}
 
 class InsertInitialUnclausedVmemPass final : public Pass {
 public:
@@ -24,20 +28,18 @@ public:
       Instruction *First = firstInstruction(F);
       if (!First || First->mnemonic() == "global_prefetch_b8")
         continue;
-      Expected<Instruction> Load = Builder.parse(Prefetch);
-      if (!Load)
-        return createStringError(inconvertibleErrorCode(),
-                                 name() + ": " + M.target().processor() + " has no '" + Prefetch +
-                                     "' (the pass is for gfx1250): " + toString(Load.takeError()));
-      Expected<Instruction> Nop = Builder.parse("v_nop");
-      if (!Nop)
-        return Nop.takeError();
-      BasicBlock &BB = *First->parent();
-      Instruction &Placed = BB.insert(First->getIterator(), std::move(*Load));
-      BB.insert(First->getIterator(), std::move(*Nop));
       // Comments before the kernel's first instruction stay first.
-      Placed.setLeadingText(First->leadingText());
-      First->setLeadingText("");
+      InstInserter At(Builder);
+      At.setInsertPointBefore(*First);
+      InstSpec Prefetch = prefetchSpec();
+      if (Expected<Instruction &> Load = At.build(Prefetch); !Load)
+        return createStringError(inconvertibleErrorCode(),
+                                 name() + ": " + M.target().processor() +
+                                     " has no 'global_prefetch_b8 v0, s[0:1] scope:SCOPE_SE'"
+                                     " (the pass is for gfx1250): " +
+                                     toString(Load.takeError()));
+      if (Expected<Instruction &> Nop = At.build(InstSpec{"v_nop", {}}); !Nop)
+        return Nop.takeError();
       Changed = true;
     }
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
