@@ -7,6 +7,7 @@
 #include "stinkytofu/hw/VgprSpelling.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
+#include <optional>
 #include <tuple>
 
 using llvm::StringRef;
@@ -35,7 +36,7 @@ static void writeFunction(const Function &F, llvm::raw_ostream &OS) {
     OS << BB.leadingText();
     if (!BB.labelText().empty())
       OS << BB.labelText();
-    else if (BB.hasLabel())
+    else if (BB.hasLabel() && !BB.hasUnwrittenLabel())
       OS << BB.label() << ":\n";
     for (const BlockItem &Item : BB.items()) {
       OS << Item.leadingText();
@@ -129,8 +130,55 @@ static llvm::Error checkNoLogicalHighVgprs(const Module &M) {
   return llvm::Error::success();
 }
 
+/// A branch written as data words jumps a fixed distance: the code it
+/// spans must be the code that was read (no instruction inserted, erased,
+/// moved or re-spelled between it and its target).
+llvm::Error checkWordBranches(const Module &M) {
+  for (const Function &F : M.functions()) {
+    if (F.wordBranches().empty())
+      continue;
+    llvm::DenseMap<const Instruction *, size_t> Position;
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions())
+        Position.try_emplace(&I, Position.size());
+    // A branch back's span starts with the instruction before the target
+    // (null: the function's first).
+    for (const Function::WordBranch &B : F.wordBranches()) {
+      // Position 0 stands for "before the first instruction".
+      auto PositionOf = [&](const Instruction *I) -> std::optional<size_t> {
+        if (!I)
+          return 0;
+        auto It = Position.find(I);
+        if (It == Position.end() || I->isModified())
+          return std::nullopt;
+        return It->second + 1;
+      };
+      bool Intact = true;
+      std::optional<size_t> Previous;
+      for (size_t K = 0; K < B.Span.size() && Intact; ++K) {
+        std::optional<size_t> At = PositionOf(B.Span[K]);
+        Intact = At && (K == 0 || *At == *Previous + 1);
+        Previous = At;
+      }
+      if (!Intact)
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            StringRef(renderDiagnostic(
+                          M.fileName(), B.Line, 0, "", llvm::SourceMgr::DK_Error,
+                          "an edit changed the code between this branch, written as data "
+                          "words, and its target (line " +
+                              std::to_string(B.TargetLine) +
+                              "): the words would jump elsewhere; not written"))
+                .rtrim("\n"));
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error writeAsm(const Module &M, llvm::raw_ostream &OS) {
   if (llvm::Error E = checkNoPseudoInstructions(M))
+    return E;
+  if (llvm::Error E = checkWordBranches(M))
     return E;
   if (llvm::Error E = checkNoLogicalHighVgprs(M))
     return E;

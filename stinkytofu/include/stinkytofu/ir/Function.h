@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
+#include <vector>
 
 namespace stinkytofu {
 
@@ -62,6 +63,17 @@ public:
   Module *parent() const { return Parent; }
   void setParent(Module *M) { Parent = M; }
 
+  /// A branch read from data words (`.long` in code): its encoding holds
+  /// the distance to its target, so the instructions it spans (the branch
+  /// and the target included, in order) must reach the writer as they were
+  /// read, or the words would jump elsewhere.
+  struct WordBranch {
+    unsigned Line = 0, TargetLine = 0;
+    std::vector<const Instruction *> Span;
+  };
+  std::vector<WordBranch> &wordBranches() { return WordBranches; }
+  const std::vector<WordBranch> &wordBranches() const { return WordBranches; }
+
 private:
   friend class BasicBlock;
 
@@ -74,6 +86,7 @@ private:
   mutable llvm::StringMap<BasicBlock *> LabelIndex;
   mutable bool LabelIndexValid = false;
   Module *Parent = nullptr;
+  std::vector<WordBranch> WordBranches;
 };
 
 } // namespace stinkytofu
