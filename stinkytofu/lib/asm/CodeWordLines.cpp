@@ -63,11 +63,4 @@ Instruction encodedInstruction(const EncodedLine &Line, StringRef Text, const Ta
   return I;
 }
 
-bool isWrittenAsWords(const Instruction &I) {
-  StringRef Code = I.sourceText().ltrim(" \t");
-  StringRef Word = Code.take_until([](char C) { return C == ' ' || C == '\t'; });
-  return Word.equals_insensitive(".long") || Word.equals_insensitive(".4byte") ||
-         Word.equals_insensitive(".int") || Word.equals_insensitive(".word");
-}
-
 } // namespace stinkytofu

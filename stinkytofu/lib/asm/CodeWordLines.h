@@ -49,10 +49,6 @@ std::vector<EncodedLine> decodeWordLines(llvm::ArrayRef<WordLine> Run,
 Instruction encodedInstruction(const EncodedLine &Line, llvm::StringRef Text,
                                const TargetInfo &TI, const AssemblerState &AS);
 
-/// Whether an instruction's source text is data words (`.long`) rather
-/// than a mnemonic.
-bool isWrittenAsWords(const Instruction &I);
-
 } // namespace stinkytofu
 
 #endif
