@@ -198,7 +198,6 @@ private:
   size_t FunctionEnd = 0; // end of the last instruction of F
   bool InCode = true;
   std::vector<WordLine> WordRun; // consecutive `.long` lines not yet decoded
-  const Instruction *LastAppended = nullptr; // in F
   std::unique_ptr<CodeWordDecoder> Decoder;
 };
 
@@ -279,7 +278,6 @@ void Builder::startFunction(const Twine &Name, size_t SpanBegin) {
   flushModuleText(SpanBegin);
   F = &M.appendFunction(Name.str(), /*IsEntry=*/false);
   BB = nullptr;
-  LastAppended = nullptr;
   FunctionEnd = SpanBegin;
 }
 
@@ -314,7 +312,6 @@ Instruction &Builder::appendStatement(Instruction I, unsigned Line, size_t StmtB
   Appended.setLocation({Line, unsigned(MnemonicAt - LineStart[Line]) + 1});
   Consumed = End;
   FunctionEnd = End;
-  LastAppended = &Appended;
   return Appended;
 }
 
@@ -371,7 +368,6 @@ void Builder::flushWordLines() {
     Decoder = std::make_unique<CodeWordDecoder>(TI, AS.context());
   std::vector<EncodedLine> Lines = decodeWordLines(WordRun, *Decoder);
   std::vector<Instruction *> Made(WordRun.size(), nullptr);
-  std::vector<const Instruction *> Before(WordRun.size(), nullptr);
   // Targets start blocks, named by the run and the target's byte offset in
   // it, which the text has no label for: the names survive `.stir`.
   std::vector<std::string> TargetLabel(WordRun.size());
@@ -393,7 +389,6 @@ void Builder::flushWordLines() {
     }
     size_t Indent = Text.slice(W.Begin, W.End).find_first_not_of(" \t");
     size_t At = W.Begin + (Indent == StringRef::npos ? 0 : Indent);
-    Before[E.Index] = LastAppended;
     Made[E.Index] = &appendStatement(
         encodedInstruction(E, Text.slice(W.Begin, W.End), TI, AS), W.Line, W.Begin, At, W.End);
   }
@@ -405,14 +400,10 @@ void Builder::flushWordLines() {
     Function::WordBranch &Branch = F->wordBranches().emplace_back();
     Branch.Line = WordRun[E.Index].Line;
     Branch.TargetLine = WordRun[*E.TargetIndex].Line;
-    // Code put right before the target of a branch back would be in the
-    // loop for the IR but not for the words: the instruction before the
-    // target is held too (null: the function's first).
-    if (*E.TargetIndex <= E.Index)
-      Branch.Span.push_back(Before[*E.TargetIndex]);
+    Branch.TargetLabel = TargetLabel[*E.TargetIndex];
     for (unsigned K = From; K <= To; ++K)
       if (Made[K])
-        Branch.Span.push_back(Made[K]);
+        Branch.SpanLines.push_back(WordRun[K].Line);
   }
   WordRun.clear();
 }

@@ -64,12 +64,17 @@ public:
   void setParent(Module *M) { Parent = M; }
 
   /// A branch read from data words (`.long` in code): its encoding holds
-  /// the distance to its target, so the instructions it spans (the branch
-  /// and the target included, in order) must reach the writer as they were
-  /// read, or the words would jump elsewhere.
+  /// the distance to its target. Its span is named by source lines, never by
+  /// instruction pointers, which an erase would leave dangling: the writer
+  /// finds the instructions again (asm/AsmWriter.cpp) and, when an edit
+  /// moved them, spells the branch with its target's label.
   struct WordBranch {
     unsigned Line = 0, TargetLine = 0;
-    std::vector<const Instruction *> Span;
+    /// The block the reader started at the target (BasicBlock::hasUnwrittenLabel).
+    std::string TargetLabel;
+    /// The lines of the instructions from the branch to its target, both
+    /// included, in code order.
+    std::vector<unsigned> SpanLines;
   };
   std::vector<WordBranch> &wordBranches() { return WordBranches; }
   const std::vector<WordBranch> &wordBranches() const { return WordBranches; }
