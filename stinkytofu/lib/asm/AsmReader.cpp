@@ -405,6 +405,18 @@ void Builder::flushWordLines() {
       if (Made[K])
         Branch.SpanLines.push_back(WordRun[K].Line);
   }
+  for (const EncodedLine &E : Lines) {
+    bool ReadsPc = llvm::any_of(E.Insts, [&](const MCInst &MI) {
+      return TI.instrInfo().getName(MI.getOpcode()).starts_with("S_GETPC_B64");
+    });
+    if (!ReadsPc)
+      continue;
+    Function::WordBranch &Read = F->wordBranches().emplace_back();
+    Read.Line = WordRun[E.Index].Line;
+    Read.ReadsPc = true;
+    for (const EncodedLine &Other : Lines)
+      Read.SpanLines.push_back(WordRun[Other.Index].Line);
+  }
   WordRun.clear();
 }
 

@@ -208,23 +208,34 @@ static llvm::Expected<RespelledWordBranches> respelledWordBranches(const Module 
         return false;
       Previous = It->second;
     }
-    return StartsBlock.lookup(B.TargetLine) == B.TargetLabel;
+    return B.ReadsPc || StartsBlock.lookup(B.TargetLine) == B.TargetLabel;
   };
-  for (const Function::WordBranch &B : F.wordBranches())
-    if (!Intact(B))
-      R.Lines.insert(B.Line);
+  for (const Function::WordBranch &B : F.wordBranches()) {
+    if (Intact(B))
+      continue;
+    if (B.ReadsPc)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          StringRef(renderDiagnostic(
+                        M.fileName(), B.Line, 0, "", llvm::SourceMgr::DK_Error,
+                        "an edit changed the code around this s_getpc_b64, written as "
+                        "data words: the constants added to the PC it reads would reach "
+                        "elsewhere; not written"))
+              .rtrim("\n"));
+    R.Lines.insert(B.Line);
+  }
   // A branch spelled with a label may be assembled longer than its word
   // (the gfx10 branch-offset workaround adds an s_nop): the word branches
   // across it are spelled with labels too.
   for (bool Changed = !R.Lines.empty(); Changed;) {
     Changed = false;
     for (const Function::WordBranch &B : F.wordBranches())
-      if (!R.Lines.contains(B.Line) &&
+      if (!B.ReadsPc && !R.Lines.contains(B.Line) &&
           llvm::any_of(B.SpanLines, [&](unsigned L) { return R.Lines.contains(L); }))
         Changed = R.Lines.insert(B.Line).second;
   }
   for (const Function::WordBranch &B : F.wordBranches()) {
-    if (!R.Lines.contains(B.Line))
+    if (B.ReadsPc || !R.Lines.contains(B.Line))
       continue;
     const Instruction *Branch = AtLine.lookup(B.Line);
     if (!Branch || !Branch->getModifier<LabelData>())

@@ -68,8 +68,13 @@ public:
   /// instruction pointers, which an erase would leave dangling: the writer
   /// finds the instructions again (asm/AsmWriter.cpp) and, when an edit
   /// moved them, spells the branch with its target's label.
+  /// An `s_getpc_b64` read from data words is recorded too (ReadsPc): the
+  /// constants added to the PC it reads are distances in the code, so its
+  /// span is every instruction of its run, and an edit among them is an
+  /// error (no label can stand for an unknown target).
   struct WordBranch {
     unsigned Line = 0, TargetLine = 0;
+    bool ReadsPc = false;
     /// The block the reader started at the target (BasicBlock::hasUnwrittenLabel).
     std::string TargetLabel;
     /// The lines of the instructions from the branch to its target, both
