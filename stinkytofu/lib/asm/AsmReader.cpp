@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/asm/AsmReader.h"
+#include "CodeWordLines.h"
 #include "HighVgprInput.h"
+#include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/ir/PseudoInstructions.h"
 #include "stinkytofu/ir/StinkyTofuContext.h"
 #include "stinkytofu/mc/AssemblerState.h"
@@ -59,6 +61,8 @@ struct LineRecord {
   size_t MnemonicAt = AsmEvent::NoOffset;
   bool FromExpansion = false;
   bool Opaque = false;
+  SmallVector<uint32_t, 2> Words; // `.long` words in code (CodeWordLines.h)
+  bool OtherData = false;         // other data or fill in code
   bool SectionChange = false;
   bool CodeAfter = true; // whether the section after this line holds code
 };
@@ -174,6 +178,9 @@ private:
   void flushModuleText(size_t Upto);
   void addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd, unsigned Line);
   void addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin, size_t End);
+  Instruction &appendStatement(Instruction I, unsigned Line, size_t StmtBegin,
+                               size_t MnemonicAt, size_t End);
+  void flushWordLines();
   void processLine(unsigned Line, LineRecord &R);
 
   Module &M;
@@ -190,6 +197,8 @@ private:
   size_t Consumed = 0;   // bytes before this offset belong to an item
   size_t FunctionEnd = 0; // end of the last instruction of F
   bool InCode = true;
+  std::vector<WordLine> WordRun; // consecutive `.long` lines not yet decoded
+  std::unique_ptr<CodeWordDecoder> Decoder;
 };
 
 void Builder::splitLines() {
@@ -285,14 +294,29 @@ void Builder::addLabel(const AsmEvent &E, size_t SpanBegin, size_t SpanEnd,
   Consumed = SpanEnd;
 }
 
-void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
-                              size_t End) {
+Instruction &Builder::appendStatement(Instruction I, unsigned Line, size_t StmtBegin,
+                                      size_t MnemonicAt, size_t End) {
   if (!F) {
     // Instructions before any label: an implicit function.
     startFunction("func_at_line_" + std::to_string(Line), LineStart[Line]);
   }
   if (!BB)
     BB = &F->appendBlock("");
+  // Directives before the statement are items of their own: a pass that
+  // moves or erases the instruction leaves them in place.
+  LeadingParts Leading = splitLeadingText(Text.slice(Consumed, StmtBegin));
+  if (!Leading.Code.empty())
+    BB->appendDirective(Leading.CommentsBefore, Leading.Code);
+  Instruction &Appended = BB->append(std::move(I));
+  Appended.setLeadingText(Leading.CommentsAfter);
+  Appended.setLocation({Line, unsigned(MnemonicAt - LineStart[Line]) + 1});
+  Consumed = End;
+  FunctionEnd = End;
+  return Appended;
+}
+
+void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
+                              size_t End) {
   size_t Mnemonic = R.MnemonicAt;
   if (Mnemonic != AsmEvent::NoOffset && Mnemonic > StmtBegin) {
     // The tail of a `/* */` comment opened on an earlier line (` b */
@@ -310,15 +334,9 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
                   : R.Opaque ? InstKind::Opaque
                   : (R.FromExpansion || R.Insts.size() > 1) ? InstKind::MacroCall
                                                             : InstKind::Machine;
-  // Directives before the statement are items of their own: a pass that
-  // moves or erases the instruction leaves them in place.
-  LeadingParts Leading = splitLeadingText(Text.slice(Consumed, StmtBegin));
-  if (!Leading.Code.empty())
-    BB->appendDirective(Leading.CommentsBefore, Leading.Code);
-  Instruction &I = BB->append(Instruction(Kind, "", std::vector<Operand>()));
+  Instruction &I = appendStatement(Instruction(Kind, "", std::vector<Operand>()), Line,
+                                   StmtBegin, Mnemonic, End);
   I.setLazyStatement(Text.slice(StmtBegin, End), &AS);
-  I.setLeadingText(Leading.CommentsAfter);
-  I.setLocation({Line, unsigned(Mnemonic - LineStart[Line]) + 1});
   if (Pseudo) {
     I.setMC({}, pseudoInstructionFacts(I, TI));
   } else if (R.Opaque) {
@@ -338,8 +356,68 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
       I.setMC(std::move(MC), TI);
     }
   }
-  Consumed = End;
-  FunctionEnd = End;
+}
+
+/// Decodes the pending run of `.long` lines; each line that holds whole
+/// instructions becomes one, the others stay text. A branch among them
+/// keeps, in its function, the instructions its encoded distance spans.
+void Builder::flushWordLines() {
+  if (WordRun.empty())
+    return;
+  if (!Decoder)
+    Decoder = std::make_unique<CodeWordDecoder>(TI, AS.context());
+  std::vector<EncodedLine> Lines = decodeWordLines(WordRun, *Decoder);
+  std::vector<Instruction *> Made(WordRun.size(), nullptr);
+  // Targets start blocks, named by the run and the target's byte offset in
+  // it, which the text has no label for: the names survive `.stir`.
+  std::vector<std::string> TargetLabel(WordRun.size());
+  size_t RunNumber = F ? F->wordBranches().size() : 0;
+  for (const EncodedLine &E : Lines)
+    if (E.TargetIndex)
+      TargetLabel[*E.TargetIndex] = "target";
+  for (const EncodedLine &E : Lines)
+    if (!TargetLabel[E.Index].empty())
+      TargetLabel[E.Index] = ".L" + (F ? F->name().str() : std::string()) + "_words" +
+                             std::to_string(RunNumber) + "_" +
+                             utohexstr(E.FirstWord * 4, /*LowerCase=*/true);
+  for (const EncodedLine &E : Lines) {
+    const WordLine &W = WordRun[E.Index];
+    if (!TargetLabel[E.Index].empty() && F) {
+      BB = &F->appendBlock(TargetLabel[E.Index]);
+      BB->setUnwrittenLabel();
+      BB->setLocation({W.Line, 1});
+    }
+    size_t Indent = Text.slice(W.Begin, W.End).find_first_not_of(" \t");
+    size_t At = W.Begin + (Indent == StringRef::npos ? 0 : Indent);
+    Made[E.Index] = &appendStatement(
+        encodedInstruction(E, Text.slice(W.Begin, W.End), TI, AS), W.Line, W.Begin, At, W.End);
+  }
+  for (const EncodedLine &E : Lines) {
+    if (!E.TargetIndex)
+      continue;
+    unsigned From = std::min(E.Index, *E.TargetIndex), To = std::max(E.Index, *E.TargetIndex);
+    Made[E.Index]->setModifier(std::make_unique<LabelData>(TargetLabel[*E.TargetIndex]));
+    Function::WordBranch &Branch = F->wordBranches().emplace_back();
+    Branch.Line = WordRun[E.Index].Line;
+    Branch.TargetLine = WordRun[*E.TargetIndex].Line;
+    Branch.TargetLabel = TargetLabel[*E.TargetIndex];
+    for (unsigned K = From; K <= To; ++K)
+      if (Made[K])
+        Branch.SpanLines.push_back(WordRun[K].Line);
+  }
+  for (const EncodedLine &E : Lines) {
+    bool ReadsPc = llvm::any_of(E.Insts, [&](const MCInst &MI) {
+      return TI.instrInfo().getName(MI.getOpcode()).starts_with("S_GETPC_B64");
+    });
+    if (!ReadsPc)
+      continue;
+    Function::WordBranch &Read = F->wordBranches().emplace_back();
+    Read.Line = WordRun[E.Index].Line;
+    Read.ReadsPc = true;
+    for (const EncodedLine &Other : Lines)
+      Read.SpanLines.push_back(WordRun[Other.Index].Line);
+  }
+  WordRun.clear();
 }
 
 void Builder::processLine(unsigned L, LineRecord &R) {
@@ -350,6 +428,12 @@ void Builder::processLine(unsigned L, LineRecord &R) {
   }
   size_t Begin = LineStart[L], End = LineStart[L + 1];
   size_t Pos = std::max(Begin, Consumed);
+  if (!R.Words.empty() && !R.OtherData && R.Labels.empty() && R.Insts.empty() && !R.Opaque &&
+      !R.SectionChange) {
+    WordRun.push_back({L, Pos, End, R.Words});
+    return;
+  }
+  flushWordLines();
   for (const AsmEvent *Label : R.Labels) {
     size_t NameAt = Label->Offset;
     size_t Colon = Text.find(':', NameAt + Label->Symbol.size());
@@ -445,6 +529,15 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
         R.SectionChange = true;
         R.CodeAfter = E->IsCode;
         break;
+      case AsmEvent::Kind::CodeWord:
+        if (E->FromExpansion)
+          R.OtherData = true;
+        else
+          R.Words.push_back(E->Word);
+        break;
+      case AsmEvent::Kind::CodeData:
+        R.OtherData = true;
+        break;
       default:
         break;
       }
@@ -453,6 +546,7 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
       R.Insts.clear();
     processLine(L, R);
   }
+  flushWordLines();
   closeFunction(Text.size());
   flushModuleText(Text.size());
 

@@ -4,6 +4,7 @@
 #include "MetadataNote.h"
 #include "stinkytofu/emit/ObjectEmitter.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/mc/CodeWordDecoder.h"
 #include "stinkytofu/object/ElfImage.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -44,11 +45,6 @@ std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
 
 /// The word the assembler fills code alignment with (`s_nop 0`).
 constexpr uint32_t CodeAlignmentFill = 0xbf800000;
-
-void initializeDisassembler() {
-  static std::once_flag Once;
-  std::call_once(Once, [] { LLVMInitializeAMDGPUDisassembler(); });
-}
 
 struct Symbol {
   std::string Name;
@@ -166,7 +162,7 @@ Error Disassembler::setUp() {
   if (!T)
     return T.takeError();
   Target = std::move(*T);
-  initializeDisassembler();
+  initializeAMDGPUDisassembler();
   Ctx = std::make_unique<MCContext>(Target->triple(), &Target->asmInfo(), &Target->regInfo(),
                                     &Target->subtargetInfo());
   MCDis.reset(Target->target().createMCDisassembler(Target->subtargetInfo(), *Ctx));

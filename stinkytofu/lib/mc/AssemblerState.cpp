@@ -112,10 +112,39 @@ public:
                        CUID});
   }
 
+  // Data in a code section: words may be instructions (CodeWordDecoder.h).
+  void emitIntValue(uint64_t Value, unsigned Size) override {
+    if (!inCode())
+      return;
+    if (Size == 4)
+      record(AsmEvent::Kind::CodeWord, dataLoc()).Word = uint32_t(Value);
+    else
+      record(AsmEvent::Kind::CodeData, dataLoc());
+  }
+  void emitValueImpl(const MCExpr *, unsigned, SMLoc) override { recordCodeData(); }
+  void emitBytes(StringRef) override { recordCodeData(); }
+  void emitFill(const MCExpr &, uint64_t, SMLoc) override { recordCodeData(); }
+  void emitFill(const MCExpr &, int64_t, int64_t, SMLoc) override { recordCodeData(); }
+  void emitValueToAlignment(Align, int64_t, uint8_t, unsigned) override { recordCodeData(); }
+  void emitCodeAlignment(Align, const MCSubtargetInfo *, unsigned) override {
+    recordCodeData();
+  }
+
   void emitCommonSymbol(MCSymbol *, uint64_t, Align) override {}
   void emitZerofill(MCSection *, MCSymbol *, uint64_t, Align, SMLoc) override {}
 
 private:
+  bool inCode() const {
+    const MCSection *S = getCurrentSectionOnly();
+    return S && S->isText();
+  }
+  void recordCodeData() {
+    if (inCode())
+      record(AsmEvent::Kind::CodeData, dataLoc());
+  }
+  /// Data reaches the streamer while its statement is parsed: the current
+  /// token is still on the statement's line.
+  SMLoc dataLoc() const { return Parser ? Parser->getTok().getLoc() : SMLoc(); }
   /// Appends an event; \p Loc is the statement's own location when the
   /// caller knows it.
   AsmEvent &record(AsmEvent::Kind K, SMLoc Loc) {

@@ -194,7 +194,8 @@ std::string StirPrinter::printBlock(const BasicBlock &BB, StringRef Carried) {
   std::string DefaultLabel = BB.hasLabel() ? (BB.label() + ":\n").str() : "";
   bool Ambiguous = BB.hasLabel() && isSyntheticBlockName(BB.label());
   if (BB.labelText() != DefaultLabel || Ambiguous)
-    Attrs.add("asm", AttrValue::string(BB.hasLabel() && BB.labelText().empty()
+    Attrs.add("asm", AttrValue::string(BB.hasLabel() && BB.labelText().empty() &&
+                                               !BB.hasUnwrittenLabel()
                                            ? DefaultLabel
                                            : BB.labelText().str()));
   if (!Attrs.empty()) {

@@ -50,6 +50,10 @@ public:
   void setLeadingText(llvm::StringRef T) { Leading = T; }
   llvm::StringRef labelText() const { return LabelSource; }
   void setLabelText(llvm::StringRef T) { LabelSource = T; }
+  /// A label the text does not have and the writers leave out: the block
+  /// starts at the target of a branch read from data words (`.long`).
+  bool hasUnwrittenLabel() const { return UnwrittenLabel; }
+  void setUnwrittenLabel() { UnwrittenLabel = true; }
   SourceLocation location() const { return Loc; }
   void setLocation(SourceLocation L) { Loc = L; }
 
@@ -134,6 +138,7 @@ private:
   std::string Label, Name;
   llvm::StringRef Leading, LabelSource;
   SourceLocation Loc;
+  bool UnwrittenLabel = false;
   ItemList Items;
   /// Whether the items' order numbers increase along the list.
   mutable bool OrderValid = true;

@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
+#include <vector>
 
 namespace stinkytofu {
 
@@ -63,6 +64,27 @@ public:
   Module *parent() const { return Parent; }
   void setParent(Module *M) { Parent = M; }
 
+  /// A branch read from data words (`.long` in code): its encoding holds
+  /// the distance to its target. Its span is named by source lines, never by
+  /// instruction pointers, which an erase would leave dangling: the writer
+  /// finds the instructions again (asm/AsmWriter.cpp) and, when an edit
+  /// moved them, spells the branch with its target's label.
+  /// An `s_getpc_b64` read from data words is recorded too (ReadsPc): the
+  /// constants added to the PC it reads are distances in the code, so its
+  /// span is every instruction of its run, and an edit among them is an
+  /// error (no label can stand for an unknown target).
+  struct WordBranch {
+    unsigned Line = 0, TargetLine = 0;
+    bool ReadsPc = false;
+    /// The block the reader started at the target (BasicBlock::hasUnwrittenLabel).
+    std::string TargetLabel;
+    /// The lines of the instructions from the branch to its target, both
+    /// included, in code order.
+    std::vector<unsigned> SpanLines;
+  };
+  std::vector<WordBranch> &wordBranches() { return WordBranches; }
+  const std::vector<WordBranch> &wordBranches() const { return WordBranches; }
+
 private:
   friend class BasicBlock;
 
@@ -75,6 +97,7 @@ private:
   mutable llvm::StringMap<BasicBlock *> LabelIndex;
   mutable bool LabelIndexValid = false;
   Module *Parent = nullptr;
+  std::vector<WordBranch> WordBranches;
 };
 
 } // namespace stinkytofu

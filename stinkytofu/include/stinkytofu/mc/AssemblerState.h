@@ -41,6 +41,8 @@ struct AsmEvent {
     Assignment,   ///< Symbol = Value (`.set`, `=`)
     FunctionType, ///< `.type Symbol,@function`
     Section,      ///< switched section; IsCode tells whether it holds code
+    CodeWord,     ///< a 4-byte constant (`.long`) in a code section: Word
+    CodeData,     ///< any other data or fill in a code section
   };
   static constexpr size_t NoOffset = ~size_t(0);
   Kind K;
@@ -62,6 +64,7 @@ struct AsmEvent {
   /// before; the file's size at its end.
   size_t NextOffset = NoOffset;
   PackedMCInsts::Offset Inst = 0;
+  uint32_t Word = 0;
   /// Names live in the MCContext, which outlives the events.
   llvm::StringRef Symbol;
   const llvm::MCExpr *Value = nullptr;
