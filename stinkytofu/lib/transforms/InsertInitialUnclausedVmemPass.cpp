@@ -2,6 +2,8 @@
 #include "stinkytofu/transforms/InsertInitialUnclausedVmemPass.h"
 
 #include "stinkytofu/mc/InstInserter.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -26,18 +28,21 @@ public:
       if (!F.isEntry())
         continue;
       Instruction *First = firstInstruction(F);
-      if (!First || First->mnemonic() == "global_prefetch_b8")
+      InstSpec Prefetch = prefetchSpec();
+      if (!First || First->mnemonic() == Prefetch.Mnemonic)
         continue;
       // Comments before the kernel's first instruction stay first.
       InstInserter At(Builder);
       At.setInsertPointBefore(*First);
-      InstSpec Prefetch = prefetchSpec();
-      if (Expected<Instruction &> Load = At.build(Prefetch); !Load)
+      if (Expected<Instruction &> Load = At.build(Prefetch); !Load) {
+        std::string Text = Prefetch.Mnemonic + " " +
+                           join(map_range(Prefetch.Operands,
+                                          [](const BuildOperand &O) { return O.spelling(); }),
+                                ", ");
         return createStringError(inconvertibleErrorCode(),
-                                 name() + ": " + M.target().processor() +
-                                     " has no 'global_prefetch_b8 v0, s[0:1] scope:SCOPE_SE'"
-                                     " (the pass is for gfx1250): " +
-                                     toString(Load.takeError()));
+                                 name() + ": " + M.target().processor() + " has no '" + Text +
+                                     "' (the pass is for gfx1250): " + toString(Load.takeError()));
+      }
       if (Expected<Instruction &> Nop = At.build(InstSpec{"v_nop", {}}); !Nop)
         return Nop.takeError();
       Changed = true;
