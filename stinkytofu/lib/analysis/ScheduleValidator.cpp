@@ -11,6 +11,20 @@ using namespace llvm;
 
 namespace stinkytofu {
 
+namespace {
+
+/// An instruction as the validator names it: mnemonic and operands as
+/// written (the asm writer's text is a layer up).
+std::string instructionText(const Instruction &I) {
+  std::string Text = I.mnemonic().str();
+  ListSeparator Sep(", ");
+  if (I.numOperands())
+    Text += ' ';
+  for (const Operand &Op : I.operands())
+    (Text += Sep) += Op.spelling();
+  return Text;
+}
+
 /// A wait or nop, which the wait and hazard passes remove and insert: its
 /// place is checked by their verifiers, not here (a new one may even reuse
 /// the address of an erased one with the same text).
@@ -25,20 +39,6 @@ bool isRederivedWait(const Instruction &I) {
   default:
     return !HardwareModel::waitCounters(Mnemonic).empty();
   }
-}
-
-namespace {
-
-/// An instruction as the validator names it: mnemonic and operands as
-/// written (the asm writer's text is a layer up).
-std::string instructionText(const Instruction &I) {
-  std::string Text = I.mnemonic().str();
-  ListSeparator Sep(", ");
-  if (I.numOperands())
-    Text += ' ';
-  for (const Operand &Op : I.operands())
-    (Text += Sep) += Op.spelling();
-  return Text;
 }
 
 constexpr int Entry = -1;

@@ -3,7 +3,6 @@
 #include "stinkytofu/analysis/BlockCycleModel.h"
 #include "stinkytofu/analysis/DependenceDAG.h"
 #include "stinkytofu/analysis/LoopInfo.h"
-#include "stinkytofu/analysis/ScheduleValidator.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/STLExtras.h"
@@ -31,6 +30,21 @@ TokenSet barrierTokens(const Instruction &I) {
 bool isBarrier(const Instruction &I) {
   InstRole Role = HardwareModel::roleOf(I.mnemonic().lower());
   return Role == InstRole::Barrier || Role == InstRole::BarrierWait;
+}
+
+/// A nop or an ALU wait: a fence of one wave's issue, nothing other waves
+/// see. A memory-counter wait is not one of them: it may be what makes the
+/// second barrier publish a global access.
+bool isIssueOnlyFence(const Instruction &I) {
+  switch (HardwareModel::roleOf(I.mnemonic().lower())) {
+  case InstRole::ScalarNop:
+  case InstRole::VectorNop:
+  case InstRole::DelayAlu:
+  case InstRole::DepCtrWait:
+    return true;
+  default:
+    return false;
+  }
 }
 
 /// Adjacent barriers [First, Last] of one region with the same tokens.
@@ -82,7 +96,7 @@ private:
       if (I->kind() != InstKind::Machine || isBarrier(*I))
         return false;
       InstructionEffects E = EM.effectsOf(*I);
-      if (E.Fence && !isRederivedWait(*I))
+      if (E.Fence && !isIssueOnlyFence(*I))
         return false;
       if (E.space(MemorySpace::Global).any() || E.space(MemorySpace::Gds).any())
         return false;

@@ -38,11 +38,6 @@ namespace stinkytofu {
 class Module;
 class BasicBlock;
 
-/// A wait or nop (memory-counter waits, s_nop, v_nop, s_delay_alu, ALU
-/// waits), which the wait and hazard passes remove and insert: their
-/// verifiers check its place, not the schedule validator.
-bool isRederivedWait(const Instruction &I);
-
 /// Why a reordering is refused: the instruction (its index in the old
 /// order) and what it sees differently.
 struct ScheduleViolation {

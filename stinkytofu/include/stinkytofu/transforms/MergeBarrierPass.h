@@ -12,7 +12,9 @@
 // erased; repeated until no pair fuses. Nothing moves.
 //
 // The proof, checked for every pair before it fuses: nothing between the
-// groups is a barrier or a fence other than a wait or nop, and nothing
+// groups is a barrier or a fence other than a nop or an ALU wait (a memory
+// wait may be what lets the second barrier publish a global access to the
+// other waves; the passes that insert waits run after this one), nothing
 // between them accesses memory other than LDS buffers of tokens neither
 // group names (an LDS access without tokens may touch any buffer; a global
 // or GDS access may be what the second barrier published to other waves).
