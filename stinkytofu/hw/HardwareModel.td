@@ -589,7 +589,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
 
 // Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
 // Move32, CrossLane, Barrier, CacheInvalidate, Clause, ReturningMessage,
-// LaneWrite, ProgramCounterRead, BranchIfZero, BranchIfNonZero.
+// LaneWrite, ProgramCounterRead, BranchIfZero, BranchIfNonZero, BarrierWait.
 class InstRole<string role, list<string> mnemonics> {
   string Role = role;
   list<string> Mnemonics = mnemonics;
@@ -604,6 +604,9 @@ def Role_DepCtrWait : InstRole<"DepCtrWait", ["s_wait_alu", "s_waitcnt_depctr"]>
 // barrier): LDS work a wave still has in flight must finish before it.
 def Role_Barrier    : InstRole<"Barrier", ["s_barrier", "s_barrier_signal",
                                            "s_barrier_signal_isfirst"]>;
+// Where a wave waits for the others at a split barrier (gfx12+): not a
+// release point, so no wait for LDS work goes in front of it.
+def Role_BarrierWait : InstRole<"BarrierWait", ["s_barrier_wait"]>;
 // Invalidates the vector caches (the acquire half of a fence or atomic):
 // vector memory still in flight must finish first (LLVM waits for vmcnt 0).
 def Role_CacheInvalidate : InstRole<"CacheInvalidate", [

@@ -84,10 +84,17 @@ EffectModel::EffectModel(const TargetInfo &TI)
 EffectModel::~EffectModel() = default;
 EffectModel::EffectModel(EffectModel &&) = default;
 
+bool isTokenBarrier(const Instruction &I) {
+  return I.kind() == InstKind::Machine && I.getModifier<LdsDependenceData>() &&
+         HardwareModel::roleOf(I.mnemonic().lower()) == InstRole::Barrier;
+}
+
 bool EffectModel::isFence(const Instruction &I) const {
   // A macro may expand to anything the rules below look for by mnemonic.
   if (I.kind() != InstKind::Machine)
     return true;
+  if (isTokenBarrier(I))
+    return false;
   const InstrFacts &F = I.facts();
   if (F.Flags & (IF_Opaque | IF_Call | IF_Branch | IF_Terminator | IF_Return | IF_Barrier |
                  IF_ExprOperand) ||
@@ -232,6 +239,16 @@ InstructionEffects EffectModel::effectsOf(const Instruction &I) const {
     RU.set(E.Reads, R);
   for (MCRegister R : I.facts().Defs)
     RU.set(E.Writes, R);
+  if (isTokenBarrier(I)) {
+    // It orders the LDS buffers of its tokens (writers before it, readers
+    // after it) and, as every barrier, all memory other waves may see
+    // through global memory or GDS, and the other barriers.
+    E.Memory[unsigned(MemorySpace::Lds)] = SpaceAccess{true, true, false};
+    E.Memory[unsigned(MemorySpace::Global)] = SpaceAccess{true, true, true};
+    E.Memory[unsigned(MemorySpace::Gds)] = SpaceAccess{true, true, true};
+    E.LdsTokens = I.getModifier<LdsDependenceData>()->Uses;
+    return E;
+  }
   addMemory(I, E);
   return E;
 }

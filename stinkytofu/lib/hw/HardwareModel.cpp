@@ -203,6 +203,7 @@ static InstRole roleNamed(llvm::StringRef Role) {
       .Case("ReturningMessage", InstRole::ReturningMessage)
       .Case("LaneWrite", InstRole::LaneWrite)
       .Case("ProgramCounterRead", InstRole::ProgramCounterRead)
+      .Case("BarrierWait", InstRole::BarrierWait)
       .Case("BranchIfZero", InstRole::BranchIfZero)
       .Case("BranchIfNonZero", InstRole::BranchIfNonZero)
       .Default(InstRole::None);

@@ -141,6 +141,29 @@ Expected<std::unique_ptr<Modifier>> MemTokenData::parse(const AttrDict &Attrs) {
   return std::make_unique<MemTokenData>(std::move(*Tokens));
 }
 
+// --- LdsDependenceData ---------------------------------------------------
+void LdsDependenceData::toAttrs(AttrDict &Attrs) const {
+  Attrs.add("defs", integerList(Defs));
+  Attrs.add("uses", integerList(Uses));
+}
+std::unique_ptr<Modifier> LdsDependenceData::clone() const {
+  return std::make_unique<LdsDependenceData>(*this);
+}
+Expected<std::unique_ptr<Modifier>> LdsDependenceData::parse(const AttrDict &Attrs) {
+  if (Error E = Attrs.checkKeys("mod.lds_deps", {"defs", "uses"}))
+    return std::move(E);
+  std::vector<int64_t> Lists[2];
+  for (auto [Key, List] : {std::pair{"defs", &Lists[0]}, std::pair{"uses", &Lists[1]}}) {
+    if (!Attrs.find(Key))
+      continue;
+    Expected<std::vector<int64_t>> Tokens = Attrs.getIntegerList(Key);
+    if (!Tokens)
+      return Tokens.takeError();
+    *List = std::move(*Tokens);
+  }
+  return std::make_unique<LdsDependenceData>(std::move(Lists[0]), std::move(Lists[1]));
+}
+
 // --- LoopCarriedData ------------------------------------------------------
 template <ModifierKind CarriedKind> void LoopCarriedData<CarriedKind>::toAttrs(AttrDict &Attrs) const {
   Attrs.add("tokens", integerList(Tokens));

@@ -1,6 +1,9 @@
 //===- PassRegistry.cpp - Passes by name ----------------------------------===//
 #include "stinkytofu/passes/PassRegistry.h"
 #include "stinkytofu/transforms/BranchRelaxationPass.h"
+#include "stinkytofu/transforms/BuildImplicitDependencyPass.h"
+#include "stinkytofu/transforms/MergeBarrierPass.h"
+#include "stinkytofu/transforms/WaitAwareScheduleRepairPass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "stinkytofu/transforms/CyclePasses.h"

@@ -20,6 +20,30 @@ bool isLdsAccess(const CounterModel &Counters, const Instruction &I) {
   return false;
 }
 
+Error checkMemTokensConsistent(const Module &M, StringRef PassName) {
+  CounterModel Counters(M.target());
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks()) {
+      const Instruction *Tagged = nullptr, *Untagged = nullptr;
+      for (const Instruction &I : BB.instructions()) {
+        if (!isLdsAccess(Counters, I))
+          continue;
+        const Instruction *&First = I.getModifier<MemTokenData>() ? Tagged : Untagged;
+        if (!First)
+          First = &I;
+      }
+      if (Tagged && Untagged) {
+        SourceLocation L = Untagged->location();
+        return sourceError(M.fileName(), L.Line, L.Column, Untagged->sourceText().rtrim("\r\n"),
+                           PassName + ": block '" + BB.name() +
+                               "' has LDS accesses with a memory token ('" +
+                               Tagged->sourceText().trim() +
+                               "') and without one (this one): tag all or none");
+      }
+    }
+  return Error::success();
+}
+
 namespace {
 
 class MemTokenConsistencyCheckPass final : public Pass {
@@ -27,30 +51,10 @@ public:
   StringRef name() const override { return "MemTokenConsistencyCheckPass"; }
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
-    CounterModel Counters(M.target());
-    for (const Function &F : M.functions())
-      for (const BasicBlock &BB : F.blocks()) {
-        const Instruction *Tagged = nullptr, *Untagged = nullptr;
-        for (const Instruction &I : BB.instructions()) {
-          if (!isLdsAccess(Counters, I))
-            continue;
-          const Instruction *&First = I.getModifier<MemTokenData>() ? Tagged : Untagged;
-          if (!First)
-            First = &I;
-        }
-        if (Tagged && Untagged) {
-          SourceLocation L = Untagged->location();
-          return sourceError(M.fileName(), L.Line, L.Column,
-                             Untagged->sourceText().rtrim("\r\n"),
-                             name() + ": block '" + BB.name() +
-                                 "' has LDS accesses with a memory token ('" +
-                                 Tagged->sourceText().trim() +
-                                 "') and without one (this one): tag all or none");
-        }
-      }
+    if (Error E = checkMemTokensConsistent(M, name()))
+      return std::move(E);
     return PreservedAnalyses::all();
   }
-
 };
 
 } // namespace

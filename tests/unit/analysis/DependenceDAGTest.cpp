@@ -158,6 +158,46 @@ TEST(DependenceDAGTest, LdsTokensSeparateBuffers) {
   EXPECT_EQ(R.edge(0, 1), "none");
 }
 
+TEST(DependenceDAGTest, BarrierWithLdsDependencesOrdersItsTokensOnly) {
+  ReadOptions Opts;
+  Opts.BeforeCFG = [](Module &M) {
+    std::vector<int64_t> Tokens[] = {{1}, {1}, {1}, {2}};
+    unsigned Next = 0;
+    for (Instruction &I : M.functions().front().blocks().begin()->instructions()) {
+      if (I.mnemonic().starts_with("ds_") || I.mnemonic() == "s_barrier")
+        I.setModifier(std::make_unique<MemTokenData>(Tokens[Next++]));
+      if (I.mnemonic() == "s_barrier")
+        I.setModifier(std::make_unique<LdsDependenceData>(std::vector<int64_t>{1},
+                                                          std::vector<int64_t>{1}));
+    }
+  };
+  Region R(R"(
+  ds_write_b32 v5, v6
+  v_mov_b32 v1, 1
+  s_barrier
+  ds_read_b32 v7, v8
+  ds_read_b32 v9, v8
+  global_load_dword v10, v[2:3], off
+  s_endpgm
+)",
+           Opts);
+  ASSERT_TRUE(R.Deps);
+  EXPECT_FALSE(R.dag().effects(2).Fence);
+  EXPECT_EQ(R.edge(0, 2), "memory");
+  EXPECT_EQ(R.edge(2, 3), "memory");
+  EXPECT_EQ(R.edge(1, 2), "none");
+  EXPECT_EQ(R.edge(2, 4), "none");
+  EXPECT_EQ(R.edge(2, 5), "memory");
+  EXPECT_FALSE(R.check(R.swapped(1, 2)));
+  EXPECT_FALSE(R.check({0, 1, 4, 2, 3, 5, 6}));
+  std::optional<ScheduleViolation> V = R.check(R.swapped(2, 3));
+  ASSERT_TRUE(V);
+  EXPECT_NE(V->Reason.find("LDS memory order"), std::string::npos) << V->Reason;
+  V = R.check({0, 1, 5, 2, 3, 4, 6});
+  ASSERT_TRUE(V);
+  EXPECT_NE(V->Reason.find("global memory order"), std::string::npos) << V->Reason;
+}
+
 /// Each fence sits between two independent moves, which must stay on its
 /// sides. (A branch ends its block, and so its region.)
 void expectFence(llvm::StringRef Fence, llvm::StringRef Arch) {

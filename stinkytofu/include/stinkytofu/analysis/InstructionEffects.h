@@ -19,7 +19,9 @@
 //     ReturningMessage, Clause and ProgramCounterRead, a memory-format
 //     instruction that neither loads nor stores (cache maintenance, clock
 //     reads), and an instruction with an expression operand (its value
-//     may depend on the layout).
+//     may depend on the layout); a barrier with LDS dependences
+//     (`mod.lds_deps`) is not a fence but an access of its LDS tokens and
+//     an ordered access of global memory and GDS.
 //
 // MC's hasUnmodeledSideEffects is not used: LLVM sets it on nearly every
 // real (encoded) opcode, which is what the assembler produces; only its
@@ -93,6 +95,12 @@ struct InstructionEffects {
 /// hold the same values (the caller knows no write to them in between).
 bool memoryConflict(const InstructionEffects &A, const InstructionEffects &B, MemorySpace S,
                     bool SameAddressValues);
+
+/// Whether \p I is a barrier StinkyBuildImplicitDependencyPass gave LDS
+/// dependences (`mod.lds_deps`): not a fence, but ordered with the LDS
+/// accesses of its tokens, with every global and GDS access and with the
+/// other barriers (docs/scheduler.md).
+bool isTokenBarrier(const Instruction &I);
 
 /// Computes the effects of instructions of one target.
 class EffectModel {

@@ -82,6 +82,7 @@ enum class InstRole : uint8_t {
   Move32,     ///< s_mov_b32, v_mov_b32
   CrossLane,  ///< v_readlane_b32, v_permlane*, ds_bpermute_b32, ...
   Barrier,    ///< s_barrier, s_barrier_signal*: where waves synchronise
+  BarrierWait, ///< s_barrier_wait: where a wave waits at a split barrier
   CacheInvalidate, ///< buffer_wbinvl1*, buffer_gl*_inv, buffer_inv, global_inv
   Clause,     ///< s_clause: groups the memory instructions after it
   ReturningMessage, ///< s_sendmsg_rtn_*: waits for every VALU result first

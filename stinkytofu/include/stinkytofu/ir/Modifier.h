@@ -120,6 +120,21 @@ struct MemTokenData final : Modifier {
   static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
 };
 
+/// The LDS buffers (memory tokens) an instruction is a dependence on, as
+/// StinkyBuildImplicitDependencyPass derives them from `mod.memtoken`: an
+/// LDS writer defines its tokens, a reader uses them, a barrier does both
+/// (the reference's `LDS<t>` pseudo-register operands).
+struct LdsDependenceData final : Modifier {
+  static constexpr ModifierKind Kind = ModifierKind::LdsDependenceData;
+  LdsDependenceData(std::vector<int64_t> Defs, std::vector<int64_t> Uses)
+      : Modifier(Kind), Defs(std::move(Defs)), Uses(std::move(Uses)) {}
+  std::vector<int64_t> Defs;
+  std::vector<int64_t> Uses;
+  void toAttrs(AttrDict &Attrs) const override;
+  std::unique_ptr<Modifier> clone() const override;
+  static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
+};
+
 /// A dependence on the LDS buffers \c Tokens of the iteration \c Distance
 /// trips back: read-after-write on a reader (`mod.loopcarriedraw`),
 /// write-after-read on a writer or barrier (`mod.loopcarriedwar`).

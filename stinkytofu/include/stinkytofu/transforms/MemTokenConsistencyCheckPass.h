@@ -26,11 +26,17 @@ namespace stinkytofu {
 
 class CounterModel;
 class Instruction;
+class Module;
 
 /// Whether \p I accesses LDS memory: a DS read or write of LDS (not
 /// ds_bpermute and the like) or a tensor LDS transfer. What memory tokens
 /// tag.
 bool isLdsAccess(const CounterModel &Counters, const Instruction &I);
+
+/// The check of this pass as an error message of \p PassName (at the first
+/// untagged LDS access of the first mixed block), for the passes that rely
+/// on it.
+llvm::Error checkMemTokensConsistent(const Module &M, llvm::StringRef PassName);
 
 llvm::Expected<std::unique_ptr<Pass>>
 createMemTokenConsistencyCheckPass(const PassArguments &Args);

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""The scramble oracle of the scheduler (docs/scheduler.md), with llvm-mca.
+
+For each kernel file, runs the -O3 passes by name four times, differing only
+in the scheduler's place:
+  original    nothing (the expert's order, waits and hazards recomputed)
+  scrambled   ScrambleSchedulePass=seed=S (a random legal order)
+  rescheduled ScrambleSchedulePass=seed=S, then StinkyDAGSchedulerPass
+  scheduled   StinkyDAGSchedulerPass on the original
+each verified (--verify-schedule, --verify-waitcnt, --verify-hazards). Per run
+it prints our estimate of the heaviest loop body (`--stats`, loop-body) and
+llvm-mca's cycles per iteration of the same loop (the largest loop of the
+output: the instructions between a label and the last branch back to it,
+the branch conditional or not, without labels and branches, after the file's macros and symbol assignments;
+100 iterations, -mcpu of the file's target).
+
+Usage: bench/oracle-mca.py [--seed S] FILE...
+stinkytofu-opt is $STINKYTOFU_OPT, else build/bin/stinkytofu-opt; llvm-mca is
+$LLVM_MCA, else /usr/lib/llvm-22/bin/llvm-mca.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPT = os.environ.get('STINKYTOFU_OPT', os.path.join(ROOT, 'build/bin/stinkytofu-opt'))
+MCA = os.environ.get('LLVM_MCA', '/usr/lib/llvm-22/bin/llvm-mca')
+ITERATIONS = 100
+
+BEFORE = ['--verify-schedule', '--Verifier', '--LongBranchLoweringPass',
+          '--CallTargetRecoveryPass', '--RaiseVgprMsbPass', '--CFGBuilder',
+          '--AsmMovePropagationPass', '--StinkyRemoveNopPass', '--RemoveDelayAluPass',
+          '--RemoveWaitAluPass=ifSupported']
+AFTER = ['--StinkyWaitCntInsertionPass', '--InsertVgprMsbPass',
+         '--SetMatrixReusePass=ifSupported', '--HazardRecognizerPass',
+         '--verify-waitcnt', '--verify-hazards']
+
+
+def variants(seed):
+    scramble = '--ScrambleSchedulePass=seed=%d' % seed
+    return [('original', []), ('scrambled', [scramble]),
+            ('rescheduled', [scramble, '--StinkyDAGSchedulerPass']),
+            ('scheduled', ['--StinkyDAGSchedulerPass'])]
+
+
+def target_of(path):
+    with open(path, errors='replace') as f:
+        m = re.search(r'\bgfx\d+[a-z]?\b', f.read(200000))
+    return m.group(0) if m else None
+
+
+def code(line):
+    return line.split('//')[0].strip()
+
+
+def loop_source(text):
+    """The file's macros and assignments, and the largest loop body."""
+    lines = [code(l) for l in text.split('\n')]
+    prelude, in_macro = [], False
+    for line in lines:
+        in_macro |= line.startswith('.macro')
+        if in_macro or re.match(r'(\.set\s|[A-Za-z_]\w*\s*=)', line):
+            prelude.append(line)
+        if line.startswith('.endm'):
+            in_macro = False
+    labels, body = {}, []
+    for i, line in enumerate(lines):
+        m = re.match(r'([A-Za-z_.$][\w.$]*):', line)
+        if m:
+            labels[m.group(1)] = i
+        m = re.match(r's_(?:cbranch_\w+|branch)\s+([\w.$]+)', line)
+        if m and labels.get(m.group(1), i) < i:
+            loop = [l for l in lines[labels[m.group(1)] + 1:i]
+                    if l and not l.startswith('.') and not l.endswith(':')
+                    and not re.match(r's_(c?branch)', l)]
+            if len(loop) > len(body):
+                body = loop
+    return prelude, body
+
+
+def mca_cycles(prelude, body, cpu):
+    source = '\n'.join(prelude + ['# LLVM-MCA-BEGIN loop'] + body + ['# LLVM-MCA-END']) + '\n'
+    r = subprocess.run([MCA, '-mtriple=amdgcn-amd-amdhsa', '-mcpu=' + cpu,
+                        '-iterations=%d' % ITERATIONS], input=source,
+                       capture_output=True, text=True)
+    m = re.search(r'Total Cycles:\s+(\d+)', r.stdout)
+    return '%.1f' % (int(m.group(1)) / ITERATIONS) if m else 'mca error'
+
+
+def loop_estimate(stats):
+    # function path-cycles stalls loops loop-body hazard-waits hazard-cycles
+    m = re.search(r'^\S+\s+\d+\s+\d+\s+\d+\s+(\d+)\s+\d+\s+\d+\s*$', stats, re.M)
+    return m.group(1) if m else '?'
+
+
+def main(argv):
+    seed = 1
+    if argv[:1] == ['--seed']:
+        seed, argv = int(argv[1]), argv[2:]
+    if not argv:
+        sys.exit(__doc__)
+    print('kernel | target | ' + ' | '.join(
+        '%s (ours / mca)' % name for name, _ in variants(seed)))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'out.s')
+        for path in argv:
+            cpu = target_of(path)
+            row = [os.path.basename(path), cpu or '?']
+            for name, passes in variants(seed):
+                r = subprocess.run([OPT, path] + BEFORE + passes + AFTER +
+                                   ['--stats', '-o', out], capture_output=True, text=True)
+                if r.returncode:
+                    row.append('failed: ' + r.stderr.strip().split('\n')[-1][:60])
+                    continue
+                with open(out, errors='replace') as f:
+                    prelude, body = loop_source(f.read())
+                mca = mca_cycles(prelude, body, cpu) if body and cpu else 'no loop'
+                row.append('%s / %s' % (loop_estimate(r.stderr), mca))
+            print(' | '.join(row), flush=True)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
