@@ -124,15 +124,32 @@ bool DescriptorDecoder::reproduces(StringRef Kernel, StringRef Block, ArrayRef<u
   return Got.take_front(16) == Want.take_front(16) && Got.drop_front(24) == Want.drop_front(24);
 }
 
-Expected<std::string> DescriptorDecoder::decode(StringRef Kernel, ArrayRef<uint8_t> Bytes,
-                                                uint64_t Address,
-                                                std::optional<uint64_t> SgprCount) {
+Expected<DecodedDescriptor> DescriptorDecoder::decode(StringRef Kernel, ArrayRef<uint8_t> Bytes,
+                                                      uint64_t Address,
+                                                      std::optional<uint64_t> SgprCount) {
   std::string SymbolName = (Kernel + ".kd").str();
   SymbolInfoTy Symbol(Address, SymbolName, ELF::STT_OBJECT);
   uint64_t Size = 0;
   bool Decoded = false;
   Expected<std::string> Text = captureStdout(
       [&] { return Disassembler.onSymbolStart(Symbol, Size, Bytes, Address); }, Decoded);
+  // ROCm's older compilers set the SGPR granule on gfx10+ too, where it is
+  // reserved (the hardware ignores it) and LLVM 22 refuses the descriptor:
+  // the rest is decoded without it, and the bytes are kept as they are.
+  uint32_t Rsrc1 = support::endian::read32le(Bytes.data() + amdhsa::COMPUTE_PGM_RSRC1_OFFSET);
+  uint32_t Granule = AMDHSA_BITS_GET(Rsrc1, amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT);
+  if ((!Text || !Decoded) && Granule &&
+      Target.subtargetInfo().checkFeatures("+gfx10-insts")) {
+    consumeError(Text.takeError());
+    SmallVector<uint8_t, 64> Cleared(Bytes.begin(), Bytes.end());
+    AMDHSA_BITS_SET(Rsrc1, amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT, 0);
+    support::endian::write32le(Cleared.data() + amdhsa::COMPUTE_PGM_RSRC1_OFFSET, Rsrc1);
+    Expected<DecodedDescriptor> Rest = decode(Kernel, Cleared, Address, SgprCount);
+    if (Rest)
+      Rest->KeptAsBytes = "COMPUTE_PGM_RSRC1 sets the SGPR granule (" + std::to_string(Granule) +
+                          "), reserved on " + Target.processor().str();
+    return Rest;
+  }
   if (!Text)
     return fail("kernel descriptor " + SymbolName +
                 ": LLVM cannot decode it: " + toString(Text.takeError()));
@@ -162,14 +179,14 @@ Expected<std::string> DescriptorDecoder::decode(StringRef Kernel, ArrayRef<uint8
         Candidate = withValue(Candidate, ".amdhsa_reserve_xnack_mask",
                               !valueOf(Candidate, ".amdhsa_reserve_xnack_mask").value_or(1));
       if (reproduces(Kernel, Candidate, Bytes))
-        return Candidate;
+        return DecodedDescriptor{Candidate, ""};
     }
   for (unsigned I = 0; I < NumRepairs; ++I) {
     unsigned Repair = I == 0 ? LastRepair : I <= LastRepair ? I - 1 : I;
     std::string Candidate = repaired(Clean, Repair);
     if (reproduces(Kernel, Candidate, Bytes)) {
       LastRepair = Repair;
-      return Candidate;
+      return DecodedDescriptor{Candidate, ""};
     }
   }
   return fail("kernel descriptor " + SymbolName +
