@@ -201,20 +201,29 @@ static llvm::Expected<RespelledWordBranches> respelledWordBranches(const Module 
         return false;
       Previous = It->second;
     }
-    return B.ReadsPc || StartsBlock.lookup(B.TargetLine) == B.TargetLabel;
+    return B.TargetLabel.empty() || StartsBlock.lookup(B.TargetLine) == B.TargetLabel;
+  };
+  // A record without a label to spell its target with: an edit in its
+  // span cannot be written.
+  auto Unlabeled = [&](const Function::WordBranch &B) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        StringRef(renderDiagnostic(
+                      M.fileName(), B.Line, 0, "", llvm::SourceMgr::DK_Error,
+                      B.ReadsPc ? "an edit changed the code around this s_getpc_b64, written "
+                                  "as data words: the constants added to the PC it reads "
+                                  "would reach elsewhere; not written"
+                                : "an edit changed the code between this branch, written as "
+                                  "data words, and its target, which no instruction line of "
+                                  "its run starts with (no label can stand for it): not "
+                                  "written"))
+            .rtrim("\n"));
   };
   for (const Function::WordBranch &B : F.wordBranches()) {
     if (Intact(B))
       continue;
-    if (B.ReadsPc)
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          StringRef(renderDiagnostic(
-                        M.fileName(), B.Line, 0, "", llvm::SourceMgr::DK_Error,
-                        "an edit changed the code around this s_getpc_b64, written as "
-                        "data words: the constants added to the PC it reads would reach "
-                        "elsewhere; not written"))
-              .rtrim("\n"));
+    if (B.TargetLabel.empty())
+      return Unlabeled(B);
     R.Lines.insert(B.Line);
   }
   // A branch spelled with a label may be assembled longer than its word
@@ -223,12 +232,15 @@ static llvm::Expected<RespelledWordBranches> respelledWordBranches(const Module 
   for (bool Changed = !R.Lines.empty(); Changed;) {
     Changed = false;
     for (const Function::WordBranch &B : F.wordBranches())
-      if (!B.ReadsPc && !R.Lines.contains(B.Line) &&
-          llvm::any_of(B.SpanLines, [&](unsigned L) { return R.Lines.contains(L); }))
+      if (!R.Lines.contains(B.Line) &&
+          llvm::any_of(B.SpanLines, [&](unsigned L) { return R.Lines.contains(L); })) {
+        if (B.TargetLabel.empty())
+          return Unlabeled(B);
         Changed = R.Lines.insert(B.Line).second;
+      }
   }
   for (const Function::WordBranch &B : F.wordBranches()) {
-    if (B.ReadsPc || !R.Lines.contains(B.Line))
+    if (B.TargetLabel.empty() || !R.Lines.contains(B.Line))
       continue;
     const Instruction *Branch = AtLine.lookup(B.Line);
     if (!Branch || !Branch->getModifier<LabelData>())

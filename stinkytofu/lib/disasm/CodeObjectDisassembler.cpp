@@ -128,8 +128,8 @@ private:
                      raw_ostream &OS);
   /// How many instructions from \p Insts[I] on are alignment fill the
   /// assembler writes for `.p2align *Log2` (none when they are not): a run
-  /// of `s_nop 0` ending at an aligned offset, no label inside, after an
-  /// instruction that does not fall through or at least two long.
+  /// of `s_nop 0` ending at an aligned offset, no label at or inside it,
+  /// after an instruction that does not fall through or at least two long.
   size_t alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
                       const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
                       StringRef Bytes, unsigned &Log2) const;
@@ -414,10 +414,14 @@ size_t Disassembler::alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t En
     return D.Valid && D.Size == 4 &&
            support::endian::read32le(Bytes.data() + D.Offset) == CodeAlignmentFill;
   };
-  if (I == 0 || !IsFill(Insts[I]) || !Insts[I - 1].Valid || IsFill(Insts[I - 1]))
+  // A branch to the run runs it: its `s_nop 0`s are wait states (LLVM puts
+  // a hazard's at the start of the block that needs it), not fill, which
+  // lies before the label.
+  if (I == 0 || !IsFill(Insts[I]) || !Insts[I - 1].Valid || IsFill(Insts[I - 1]) ||
+      Labels.count(Insts[I].Offset))
     return 0;
   size_t J = I;
-  while (J < Insts.size() && IsFill(Insts[J]) && (J == I || !Labels.count(Insts[J].Offset)))
+  while (J < Insts.size() && IsFill(Insts[J]) && !Labels.count(Insts[J].Offset))
     ++J;
   // Reached by falling through, one `s_nop 0` may be a hazard's wait state
   // (LLVM writes a longer wait as one `s_nop N`); a run of them is the fill.

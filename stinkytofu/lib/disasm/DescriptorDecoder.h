@@ -59,8 +59,10 @@ public:
                                      uint64_t Address, std::optional<uint64_t> SgprCount);
 
 private:
-  /// Whether \p Block assembles into \p Bytes (the code entry offset aside).
-  bool reproduces(llvm::StringRef Kernel, llvm::StringRef Block, llvm::ArrayRef<uint8_t> Bytes);
+  /// Whether \p Block assembles into \p Bytes (the code entry offset aside,
+  /// and COMPUTE_PGM_RSRC1's SGPR granule when \p AnyGranule).
+  bool reproduces(llvm::StringRef Kernel, llvm::StringRef Block, llvm::ArrayRef<uint8_t> Bytes,
+                  bool AnyGranule = false);
 
   const llvm::MCDisassembler &Disassembler;
   const TargetInfo &Target;
