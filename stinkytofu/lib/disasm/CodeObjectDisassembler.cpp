@@ -8,6 +8,7 @@
 #include "stinkytofu/object/ElfImage.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -264,16 +265,20 @@ Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
     std::string Want;
     StringMap<bool> Distinct; // text + NUL + bytes -> assembles back
     std::vector<StringMapEntry<bool> *> Order;
-    auto BytesOf = [&](const PrintedInst &P) {
-      return Object.sectionContents(Object.sections()[P.Section]).substr(P.Offset, P.Size);
+    SmallString<96> Key;
+    auto KeyOf = [&](const PrintedInst &P) -> StringRef {
+      Key = P.Text;
+      Key.push_back('\0');
+      Key += Object.sectionContents(Object.sections()[P.Section]).substr(P.Offset, P.Size);
+      return Key;
     };
     for (const PrintedInst &P : Printed) {
-      auto [It, New] = Distinct.try_emplace((P.Text + Twine('\0') + BytesOf(P)).str(), true);
+      auto [It, New] = Distinct.try_emplace(KeyOf(P), true);
       if (!New)
         continue;
       Order.push_back(&*It);
       (Proof += '\t') += P.Text + "\n";
-      Want += BytesOf(P);
+      Want += It->getKey().split('\0').second;
     }
     Expected<std::string> Assembled = assembleObject(Proof, *Target);
     if (!Assembled)
@@ -298,11 +303,11 @@ Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
       }
       At += Bytes.size();
     }
-    for (const PrintedInst &P : Printed)
-      if (!Distinct.lookup((P.Text + Twine('\0') + BytesOf(P)).str()))
-        Opaque.insert({P.Section, P.Offset});
     if (!Marked)
       return Code;
+    for (const PrintedInst &P : Printed)
+      if (!Distinct.lookup(KeyOf(P)))
+        Opaque.insert({P.Section, P.Offset});
   }
   return fail("the disassembly does not assemble back into the code after " +
               Twine(MaxRounds) + " rounds of keeping instructions as words");
