@@ -3,7 +3,8 @@
 //   sqtt-funcmap patch IN --funcmap FILE (-o OUT | --in-place)
 //   sqtt-funcmap dump FILE [--demangle] [--json]
 //   sqtt-funcmap extract FILE -o DIR
-//   sqtt-funcmap repack FILE --bundle-entry ID --code-object CO -o OUT
+//   sqtt-funcmap repack FILE --bundle-entry ID --code-object CO [--compress]
+//                       [--bundle-only] -o OUT
 //
 // Wires options to the asm_instrument library and nothing else. Errors are
 // `sqtt-funcmap: error: FILE: reason`, exit code 1, and no output file.
@@ -41,7 +42,8 @@ cl::SubCommand DumpCmd("dump", "Print the funcmap of every AMDGPU code object in
 cl::SubCommand ExtractCmd("extract",
                           "Write every AMDGPU code object of a bundle or fat binary to a directory");
 cl::SubCommand RepackCmd("repack",
-                         "Write a new offload bundle with one entry's code object replaced");
+                         "Write a new offload bundle (or host ELF) with one entry's code "
+                         "object replaced");
 
 cl::opt<std::string> PatchInput(cl::Positional, cl::Required, cl::desc("<input code object>"),
                                 cl::sub(PatchCmd), cl::cat(Category));
@@ -74,6 +76,13 @@ cl::opt<std::string> BundleEntry("bundle-entry", cl::Required,
 cl::opt<std::string> NewCodeObject("code-object", cl::Required,
                                    cl::desc("The code object that replaces the entry's"),
                                    cl::value_desc("file"), cl::sub(RepackCmd), cl::cat(Category));
+cl::opt<bool> Compress("compress",
+                       cl::desc("Write the new bundle in clang-offload-bundler's compressed "
+                                "format"),
+                       cl::sub(RepackCmd), cl::cat(Category));
+cl::opt<bool> BundleOnly("bundle-only",
+                         cl::desc("Of a host ELF, write the new bundle, not a new host ELF"),
+                         cl::sub(RepackCmd), cl::cat(Category));
 
 int fail(StringRef File, const Twine &Msg) {
   WithColor::error(errs(), ToolName) << (File.empty() ? "" : File + ": ") << Msg << "\n";
@@ -227,7 +236,8 @@ int runRepack() {
   if (!CodeObject)
     return fail(NewCodeObject, CodeObject.takeError());
   Expected<elf::RepackedBundle> Repacked = elf::repackBundleEntry(
-      (*In)->getBuffer(), BundleEntry, (*CodeObject)->getBuffer());
+      (*In)->getBuffer(), BundleEntry, (*CodeObject)->getBuffer(),
+      elf::RepackOptions{Compress, BundleOnly});
   if (!Repacked)
     return fail(RepackInput, Repacked.takeError());
   if (Error E = writeFileAtomically(Output, Repacked->Bytes))

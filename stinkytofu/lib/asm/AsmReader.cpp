@@ -405,6 +405,21 @@ void Builder::flushWordLines() {
       if (Made[K])
         Branch.SpanLines.push_back(WordRun[K].Line);
   }
+  // A branch to a word no line of the run starts with (inside an
+  // instruction, past an undecodable word, outside the run): no label can
+  // stand for its target, so its span is every line from it toward the
+  // target, as far as the run goes, and an edit there is an error.
+  for (const EncodedLine &E : Lines) {
+    if (!E.OffRunTargetWord)
+      continue;
+    int64_t Target = *E.OffRunTargetWord, From = E.FirstWord;
+    Function::WordBranch &Branch = F->wordBranches().emplace_back();
+    Branch.Line = WordRun[E.Index].Line;
+    for (const EncodedLine &Other : Lines)
+      if (Target > From ? Other.FirstWord >= From && Other.FirstWord < Target
+                        : Other.FirstWord >= Target && Other.FirstWord <= From)
+        Branch.SpanLines.push_back(WordRun[Other.Index].Line);
+  }
   for (const EncodedLine &E : Lines) {
     bool ReadsPc = llvm::any_of(E.Insts, [&](const MCInst &MI) {
       return TI.instrInfo().getName(MI.getOpcode()).starts_with("S_GETPC_B64");

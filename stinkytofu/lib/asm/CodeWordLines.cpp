@@ -48,6 +48,8 @@ std::vector<EncodedLine> decodeWordLines(ArrayRef<WordLine> Run,
   for (auto [At, Word] : Branches)
     if (auto It = LineAtWord.find(Word); It != LineAtWord.end())
       Out[At].TargetIndex = It->second;
+    else if (!Out[At].TargetIndex)
+      Out[At].OffRunTargetWord = Word;
   return Out;
 }
 

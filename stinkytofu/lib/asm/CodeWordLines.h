@@ -36,6 +36,9 @@ struct EncodedLine {
   /// The line a PC-relative branch among them goes to, when it is a line
   /// of the run that starts with an instruction.
   std::optional<unsigned> TargetIndex;
+  /// Else the word (from the run's start, before it when negative) a
+  /// PC-relative branch among them goes to: no line of the run starts there.
+  std::optional<int64_t> OffRunTargetWord;
 };
 
 /// The lines of \p Run (consecutive in the code) that hold whole

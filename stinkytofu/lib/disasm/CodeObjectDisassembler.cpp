@@ -8,6 +8,7 @@
 #include "stinkytofu/object/ElfImage.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -101,6 +102,8 @@ private:
     unsigned Size = 0;
     bool Valid = false;
     MCInst Inst;
+    /// A branch's target in the section, when MC computes it.
+    std::optional<uint64_t> Dest;
   };
   struct Function {
     const Symbol *Sym = nullptr;
@@ -126,14 +129,18 @@ private:
                      raw_ostream &OS);
   /// How many instructions from \p Insts[I] on are alignment fill the
   /// assembler writes for `.p2align *Log2` (none when they are not): a run
-  /// of `s_nop 0` ending at an aligned offset, no label inside, after an
-  /// instruction that does not fall through or at least two long.
+  /// of `s_nop 0` ending at an aligned offset, no label at or inside it,
+  /// after an instruction that does not fall through or at least two long.
   size_t alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
                       const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
                       StringRef Bytes, unsigned &Log2) const;
   void writeGap(StringRef Bytes, uint64_t Begin, uint64_t End, unsigned MaxAlignLog2,
                 raw_ostream &OS);
   Error writeDescriptors(raw_ostream &OS);
+  /// A descriptor no block reproduces, as data: its words and its code
+  /// entry, the block it would be otherwise in a comment.
+  void writeDescriptorBytes(const Symbol &KD, StringRef Kernel, StringRef Bytes,
+                            const DecodedDescriptor &Decoded, raw_ostream &OS);
 
   const ElfImage &Object;
   const DisassemblyOptions &Options;
@@ -145,8 +152,15 @@ private:
   std::optional<DescriptorDecoder> DescriptorText;
   /// The name each function symbol has in the disassembly.
   DenseMap<const Symbol *, std::string> FunctionNames;
-  /// The instructions written as text, (offset, size) per section index.
-  std::map<unsigned, std::vector<std::pair<uint64_t, unsigned>>> Printed;
+  /// An instruction written as text, and its text with the branch target
+  /// as a number (what the proof assembles: it names no label).
+  struct PrintedInst {
+    unsigned Section = 0;
+    uint64_t Offset = 0;
+    unsigned Size = 0;
+    std::string Text;
+  };
+  std::vector<PrintedInst> Printed;
   /// (section index, offset) of instructions written as words.
   std::set<std::pair<unsigned, uint64_t>> Opaque;
 };
@@ -243,31 +257,57 @@ Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
         if (Error E = writeCodeSection(I, OS))
           return std::move(E);
     }
-    Expected<std::string> Assembled = assembleObject(Preamble.str() + Code, *Target);
+    // Each distinct text with its bytes is assembled once, one after the
+    // other: the lines of large kernels repeat (a tenth or less of them
+    // are distinct), and a branch's text without its label does not
+    // depend on where it is.
+    std::string Proof = Preamble.str() + "\t.text\n";
+    std::string Want;
+    StringMap<bool> Distinct; // text + NUL + bytes -> assembles back
+    std::vector<StringMapEntry<bool> *> Order;
+    SmallString<96> Key;
+    auto KeyOf = [&](const PrintedInst &P) -> StringRef {
+      Key = P.Text;
+      Key.push_back('\0');
+      Key += Object.sectionContents(Object.sections()[P.Section]).substr(P.Offset, P.Size);
+      return Key;
+    };
+    for (const PrintedInst &P : Printed) {
+      auto [It, New] = Distinct.try_emplace(KeyOf(P), true);
+      if (!New)
+        continue;
+      Order.push_back(&*It);
+      (Proof += '\t') += P.Text + "\n";
+      Want += It->getKey().split('\0').second;
+    }
+    Expected<std::string> Assembled = assembleObject(Proof, *Target);
     if (!Assembled)
       return fail("LLVM MC does not assemble the disassembly: " +
                   toString(Assembled.takeError()));
     Expected<ElfImage> Again = ElfImage::create(*Assembled);
     if (!Again)
       return Again.takeError();
+    SmallVector<unsigned, 1> Found = Again->findSections(".text");
+    StringRef Got =
+        Found.size() == 1 ? Again->sectionContents(Again->sections()[Found.front()]) : "";
     bool Marked = false;
-    for (const auto &[Index, Insts] : Printed) {
-      const Elf_Shdr &S = Object.sections()[Index];
-      StringRef Want = Object.sectionContents(S);
-      SmallVector<unsigned, 1> Found = Again->findSections(Object.sectionName(S));
-      StringRef Got =
-          Found.size() == 1 ? Again->sectionContents(Again->sections()[Found.front()]) : "";
-      for (auto [Offset, Size] : Insts) {
-        if (Got.substr(Offset, Size) == Want.substr(Offset, Size))
-          continue;
-        Opaque.insert({Index, Offset});
+    uint64_t At = 0;
+    for (StringMapEntry<bool> *Entry : Order) {
+      StringRef Bytes = Entry->getKey().split('\0').second;
+      if (Got.substr(At, Bytes.size()) != Bytes) {
+        Entry->setValue(false);
         Marked = true;
+        // What follows moved: only the first difference is known.
         if (Got.size() != Want.size())
           break;
       }
+      At += Bytes.size();
     }
     if (!Marked)
       return Code;
+    for (const PrintedInst &P : Printed)
+      if (!Distinct.lookup(KeyOf(P)))
+        Opaque.insert({P.Section, P.Offset});
   }
   return fail("the disassembly does not assemble back into the code after " +
               Twine(MaxRounds) + " rounds of keeping instructions as words");
@@ -325,8 +365,10 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
         uint64_t Dest = 0;
         if (Target->instrInfo().get(D.Inst.getOpcode()).isBranch() &&
             Analysis->evaluateBranch(D.Inst, Base + Pos, Size, Dest) && Dest >= Base &&
-            Dest - Base < Bytes.size())
+            Dest - Base < Bytes.size()) {
+          D.Dest = Dest - Base;
           Targets.push_back(Dest - Base);
+        }
       }
       Pos += D.Size;
       Insts[F].push_back(std::move(D));
@@ -341,6 +383,15 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
     const Function &F = *std::prev(Owner);
     Labels.emplace(T, ".L" + F.Name + "_" + utohexstr(T - F.Begin, /*LowerCase=*/true));
   }
+  // gfx101x: the assembler lengthens a branch to a label 0x3f words on
+  // (LLVM's offset-0x3f workaround); the proof assembles the number, so
+  // such a branch is kept as its word here.
+  if (Target->subtargetInfo().checkFeatures("+offset-3f-bug"))
+    for (const std::vector<Decoded> &FunctionInsts : Insts)
+      for (const Decoded &D : FunctionInsts)
+        if (D.Dest && Labels.count(*D.Dest) && D.Inst.getNumOperands() &&
+            D.Inst.getOperand(0).isImm() && D.Inst.getOperand(0).getImm() == 0x3f)
+          Opaque.insert({Index, D.Offset});
 
   OS << (Name == ".text" ? Twine("\t.text\n") : "\t.section\t" + Name + ",\"ax\",@progbits\n");
   unsigned AlignLog2 = S.sh_addralign > 1 ? Log2_64(S.sh_addralign) : 0;
@@ -368,10 +419,14 @@ size_t Disassembler::alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t En
     return D.Valid && D.Size == 4 &&
            support::endian::read32le(Bytes.data() + D.Offset) == CodeAlignmentFill;
   };
-  if (I == 0 || !IsFill(Insts[I]) || !Insts[I - 1].Valid || IsFill(Insts[I - 1]))
+  // A branch to the run runs it: its `s_nop 0`s are wait states (LLVM puts
+  // a hazard's at the start of the block that needs it), not fill, which
+  // lies before the label.
+  if (I == 0 || !IsFill(Insts[I]) || !Insts[I - 1].Valid || IsFill(Insts[I - 1]) ||
+      Labels.count(Insts[I].Offset))
     return 0;
   size_t J = I;
-  while (J < Insts.size() && IsFill(Insts[J]) && (J == I || !Labels.count(Insts[J].Offset)))
+  while (J < Insts.size() && IsFill(Insts[J]) && !Labels.count(Insts[J].Offset))
     ++J;
   // Reached by falling through, one `s_nop 0` may be a hazard's wait state
   // (LLVM writes a longer wait as one `s_nop N`); a run of them is the fill.
@@ -434,25 +489,48 @@ void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
         OS << " ; undecodable\n";
       continue;
     }
-    Printed[Sym.Section].push_back({D.Offset, D.Size});
+    std::string Text = Target->printMC(D.Inst);
+    Printed.push_back({Sym.Section, D.Offset, D.Size, Text});
     MCInst Inst = D.Inst;
     const MCInstrDesc &Desc = MII.get(Inst.getOpcode());
-    uint64_t Dest = 0;
-    if (Desc.isBranch() &&
-        Analysis->evaluateBranch(Inst, base(Object.sections()[Sym.Section]) + D.Offset, D.Size,
-                                 Dest)) {
-      uint64_t DestOffset = Dest - base(Object.sections()[Sym.Section]);
-      auto It = Labels.find(DestOffset);
+    if (D.Dest) {
+      auto It = Labels.find(*D.Dest);
       for (unsigned I = 0; It != Labels.end() && I < Inst.getNumOperands() &&
                            I < Desc.getNumOperands();
            ++I)
         if (Desc.operands()[I].OperandType == MCOI::OPERAND_PCREL && Inst.getOperand(I).isImm())
           Inst.getOperand(I) = MCOperand::createExpr(
               MCSymbolRefExpr::create(Ctx->getOrCreateSymbol(It->second), *Ctx));
+      if (It != Labels.end())
+        Text = Target->printMC(Inst);
     }
-    OS << "\t" << Target->printMC(Inst) << "\n";
+    OS << "\t" << Text << "\n";
   }
   OS << "\t.size " << Name << ", .-" << Name << "\n";
+}
+
+void Disassembler::writeDescriptorBytes(const Symbol &KD, StringRef Kernel, StringRef Bytes,
+                                        const DecodedDescriptor &Decoded, raw_ostream &OS) {
+  OS << "\t; " << KD.Name << " kept as its bytes: " << Decoded.KeptAsBytes
+     << "; otherwise it is:\n";
+  for (StringRef Line : split(StringRef(Decoded.Block).rtrim(), '\n'))
+    OS << "\t; " << Line.ltrim() << "\n";
+  if (KD.Binding == ELF::STB_GLOBAL)
+    OS << "\t.globl " << KD.Name << "\n";
+  if (KD.Visibility == ELF::STV_PROTECTED)
+    OS << "\t.protected " << KD.Name << "\n";
+  OS << "\t.type " << KD.Name << ",@object\n" << KD.Name << ":\n";
+  auto Words = [&](size_t From, size_t To) {
+    for (size_t I = From; I < To; I += 4)
+      OS << (I == From ? "\t.long " : ", ") << hex(support::endian::read32le(Bytes.data() + I));
+    OS << "\n";
+  };
+  // kernel_code_entry_byte_offset (bytes 16-23): from the descriptor to
+  // the code, a PC-relative value the linker writes.
+  Words(0, 16);
+  OS << "\t.quad " << Kernel << " - . + 16\n";
+  Words(24, 64);
+  OS << "\t.size " << KD.Name << ", 64\n";
 }
 
 void Disassembler::writeGap(StringRef Bytes, uint64_t Begin, uint64_t End,
@@ -527,16 +605,21 @@ Error Disassembler::writeDescriptors(raw_ostream &OS) {
     if (!Options.Kernel.empty() && Kernel != Options.Kernel)
       continue;
     auto Sgprs = SgprCounts.find(Kernel);
-    Expected<std::string> Block =
+    Expected<DecodedDescriptor> Decoded =
         DescriptorText->decode(Kernel, arrayRefFromStringRef(Bytes), KD->Value,
                                Sgprs == SgprCounts.end() ? std::nullopt
                                                          : std::optional<uint64_t>(Sgprs->second));
-    if (!Block)
-      return Block.takeError();
+    if (!Decoded)
+      return Decoded.takeError();
     if (First)
       OS << "\t.rodata\n";
     First = false;
-    OS << "\t.p2align 6\n" << *Block;
+    OS << "\t.p2align 6\n";
+    if (Decoded->KeptAsBytes.empty()) {
+      OS << Decoded->Block;
+      continue;
+    }
+    writeDescriptorBytes(*KD, Kernel, Bytes, *Decoded, OS);
   }
   return Error::success();
 }

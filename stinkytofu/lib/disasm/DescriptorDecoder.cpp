@@ -97,7 +97,8 @@ std::string repaired(StringRef Block, unsigned Repair) {
 
 } // namespace
 
-bool DescriptorDecoder::reproduces(StringRef Kernel, StringRef Block, ArrayRef<uint8_t> Bytes) {
+bool DescriptorDecoder::reproduces(StringRef Kernel, StringRef Block, ArrayRef<uint8_t> Bytes,
+                                   bool AnyGranule) {
   std::string Text = Preamble + "\t.text\n\t.globl " + Kernel.str() + "\n\t.type " + Kernel.str() +
                      ",@function\n" + Kernel.str() + ":\n\ts_endpgm\n\t.rodata\n\t.p2align 6\n" +
                      Block.str();
@@ -118,21 +119,45 @@ bool DescriptorDecoder::reproduces(StringRef Kernel, StringRef Block, ArrayRef<u
   StringRef Contents = Image->sectionContents(Image->sections()[Rodata.front()]);
   if (It->second.Value > Contents.size() || Contents.size() - It->second.Value < 64)
     return false;
-  StringRef Got = Contents.substr(It->second.Value, 64);
-  StringRef Want = toStringRef(Bytes);
+  std::string Got = Contents.substr(It->second.Value, 64).str();
+  std::string Want = toStringRef(Bytes).str();
+  if (AnyGranule)
+    for (std::string *Side : {&Got, &Want}) {
+      char *Rsrc1 = Side->data() + amdhsa::COMPUTE_PGM_RSRC1_OFFSET;
+      support::endian::write32le(
+          Rsrc1, support::endian::read32le(Rsrc1) &
+                     ~uint32_t(amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT));
+    }
   // kernel_code_entry_byte_offset (bytes 16-23) is a relocation here.
-  return Got.take_front(16) == Want.take_front(16) && Got.drop_front(24) == Want.drop_front(24);
+  return Got.substr(0, 16) == Want.substr(0, 16) && Got.substr(24) == Want.substr(24);
 }
 
-Expected<std::string> DescriptorDecoder::decode(StringRef Kernel, ArrayRef<uint8_t> Bytes,
-                                                uint64_t Address,
-                                                std::optional<uint64_t> SgprCount) {
+Expected<DecodedDescriptor> DescriptorDecoder::decode(StringRef Kernel, ArrayRef<uint8_t> Bytes,
+                                                      uint64_t Address,
+                                                      std::optional<uint64_t> SgprCount) {
   std::string SymbolName = (Kernel + ".kd").str();
   SymbolInfoTy Symbol(Address, SymbolName, ELF::STT_OBJECT);
   uint64_t Size = 0;
   bool Decoded = false;
   Expected<std::string> Text = captureStdout(
       [&] { return Disassembler.onSymbolStart(Symbol, Size, Bytes, Address); }, Decoded);
+  // ROCm's older compilers set the SGPR granule on gfx10+ too, where it is
+  // reserved (the hardware ignores it) and LLVM 22 refuses the descriptor:
+  // the rest is decoded without it, and the bytes are kept as they are.
+  uint32_t Rsrc1 = support::endian::read32le(Bytes.data() + amdhsa::COMPUTE_PGM_RSRC1_OFFSET);
+  uint32_t Granule = AMDHSA_BITS_GET(Rsrc1, amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT);
+  if ((!Text || !Decoded) && Granule &&
+      Target.subtargetInfo().checkFeatures("+gfx10-insts")) {
+    consumeError(Text.takeError());
+    SmallVector<uint8_t, 64> Cleared(Bytes.begin(), Bytes.end());
+    AMDHSA_BITS_SET(Rsrc1, amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT, 0);
+    support::endian::write32le(Cleared.data() + amdhsa::COMPUTE_PGM_RSRC1_OFFSET, Rsrc1);
+    Expected<DecodedDescriptor> Rest = decode(Kernel, Cleared, Address, SgprCount);
+    if (Rest)
+      Rest->KeptAsBytes = "COMPUTE_PGM_RSRC1 sets the SGPR granule (" + std::to_string(Granule) +
+                          "), reserved on " + Target.processor().str();
+    return Rest;
+  }
   if (!Text)
     return fail("kernel descriptor " + SymbolName +
                 ": LLVM cannot decode it: " + toString(Text.takeError()));
@@ -162,16 +187,33 @@ Expected<std::string> DescriptorDecoder::decode(StringRef Kernel, ArrayRef<uint8
         Candidate = withValue(Candidate, ".amdhsa_reserve_xnack_mask",
                               !valueOf(Candidate, ".amdhsa_reserve_xnack_mask").value_or(1));
       if (reproduces(Kernel, Candidate, Bytes))
-        return Candidate;
+        return DecodedDescriptor{Candidate, ""};
     }
   for (unsigned I = 0; I < NumRepairs; ++I) {
     unsigned Repair = I == 0 ? LastRepair : I <= LastRepair ? I - 1 : I;
     std::string Candidate = repaired(Clean, Repair);
     if (reproduces(Kernel, Candidate, Bytes)) {
       LastRepair = Repair;
-      return Candidate;
+      return DecodedDescriptor{Candidate, ""};
     }
   }
+  // Older compilers counted more extra SGPRs than LLVM 22 adds (flat
+  // scratch with XNACK): a granule no `.amdhsa_next_free_sgpr` the assembler
+  // takes reaches. The rest of the descriptor must be reproduced.
+  std::optional<uint64_t> Printed = valueOf(Clean, ".amdhsa_next_free_sgpr");
+  for (unsigned Xnack = 0; Printed && Xnack < 2; ++Xnack)
+    for (uint64_t Sgprs = *Printed + 1; Sgprs-- > 0 && *Printed - Sgprs <= 32;) {
+      std::string Candidate = withValue(withValue(Clean, ".amdhsa_reserve_xnack_mask", Xnack),
+                                        ".amdhsa_next_free_sgpr", Sgprs);
+      if (reproduces(Kernel, Candidate, Bytes, /*AnyGranule=*/true))
+        return DecodedDescriptor{
+            Candidate, "its SGPR granule (" +
+                           std::to_string(AMDHSA_BITS_GET(
+                               support::endian::read32le(Bytes.data() +
+                                                         amdhsa::COMPUTE_PGM_RSRC1_OFFSET),
+                               amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT)) +
+                           ") is more than any .amdhsa_next_free_sgpr LLVM assembles gives"};
+    }
   return fail("kernel descriptor " + SymbolName +
               ": the directives LLVM decodes it into do not assemble back into its bytes");
 }

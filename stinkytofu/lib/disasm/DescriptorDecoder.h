@@ -32,6 +32,18 @@ namespace stinkytofu {
 
 class TargetInfo;
 
+/// A descriptor as directives.
+struct DecodedDescriptor {
+  /// The `.amdhsa_kernel` block.
+  std::string Block;
+  /// Empty when the block assembles into the descriptor's bytes; else why
+  /// it does not (the bytes set what no directive spells: older compilers
+  /// wrote the SGPR granule of COMPUTE_PGM_RSRC1, reserved on gfx10+, and
+  /// LLVM 22 refuses to decode it), and the descriptor is to be kept as
+  /// its bytes.
+  std::string KeptAsBytes;
+};
+
 class DescriptorDecoder {
 public:
   /// \p Preamble: the `.amdgcn_target` and `.amdhsa_code_object_version`
@@ -43,12 +55,14 @@ public:
   /// The block of kernel \p Kernel whose descriptor \p Bytes (64 bytes)
   /// sits at \p Address. \p SgprCount, the metadata's `.sgpr_count`, is
   /// the `.amdhsa_next_free_sgpr` tried first.
-  llvm::Expected<std::string> decode(llvm::StringRef Kernel, llvm::ArrayRef<uint8_t> Bytes,
+  llvm::Expected<DecodedDescriptor> decode(llvm::StringRef Kernel, llvm::ArrayRef<uint8_t> Bytes,
                                      uint64_t Address, std::optional<uint64_t> SgprCount);
 
 private:
-  /// Whether \p Block assembles into \p Bytes (the code entry offset aside).
-  bool reproduces(llvm::StringRef Kernel, llvm::StringRef Block, llvm::ArrayRef<uint8_t> Bytes);
+  /// Whether \p Block assembles into \p Bytes (the code entry offset aside,
+  /// and COMPUTE_PGM_RSRC1's SGPR granule when \p AnyGranule).
+  bool reproduces(llvm::StringRef Kernel, llvm::StringRef Block, llvm::ArrayRef<uint8_t> Bytes,
+                  bool AnyGranule = false);
 
   const llvm::MCDisassembler &Disassembler;
   const TargetInfo &Target;

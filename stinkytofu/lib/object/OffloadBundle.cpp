@@ -205,6 +205,7 @@ Expected<std::vector<OffloadBundle>> readOffloadBundles(StringRef Data) {
       return createStringError(inconvertibleErrorCode(),
                                "offload bundle at offset " + hex(Pos) + ": " +
                                    toString(B.takeError()));
+    B->Start = Pos;
     Pos += std::max<uint64_t>(B->Size, 1);
     Out.push_back(std::move(*B));
   }

@@ -1,5 +1,6 @@
 //===- StirWriter.cpp - Writing the textual IR (`.stir`) ------------------===//
 #include "stinkytofu/stir/StirWriter.h"
+#include "stinkytofu/asm/WordBranchSpelling.h"
 #include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/stir/StirImplicitOperands.h"
@@ -117,6 +118,10 @@ private:
 
   const Module &M;
   raw_ostream &OS;
+  /// The function's word branches an edit moved (WordBranchSpelling.h):
+  /// written with labels, as the `.s` writer writes them, so that the
+  /// `.stir` read back reaches the same targets.
+  RespelledWordBranches Respelled;
 };
 
 void StirPrinter::print() {
@@ -174,6 +179,12 @@ void StirPrinter::printFunction(const Function &F, int Position) {
     Attrs.print(OS);
   }
   OS << " {\n";
+  // What cannot be re-spelled is the `.s` writer's error; the `.stir`
+  // keeps the words as read.
+  llvm::Expected<RespelledWordBranches> R = respelledWordBranches(M, F);
+  Respelled = R ? std::move(*R) : RespelledWordBranches();
+  if (!R)
+    llvm::consumeError(R.takeError());
   // A block's trailing directives print before the next block's label.
   std::string Carried;
   for (const BasicBlock &BB : F.blocks())
@@ -193,9 +204,9 @@ std::string StirPrinter::printBlock(const BasicBlock &BB, StringRef Carried) {
     Attrs.add("leading", AttrValue::string(Leading));
   std::string DefaultLabel = BB.hasLabel() ? (BB.label() + ":\n").str() : "";
   bool Ambiguous = BB.hasLabel() && isSyntheticBlockName(BB.label());
+  bool LabelWritten = !BB.hasUnwrittenLabel() || Respelled.Labels.contains(BB.label());
   if (BB.labelText() != DefaultLabel || Ambiguous)
-    Attrs.add("asm", AttrValue::string(BB.hasLabel() && BB.labelText().empty() &&
-                                               !BB.hasUnwrittenLabel()
+    Attrs.add("asm", AttrValue::string(BB.hasLabel() && BB.labelText().empty() && LabelWritten
                                            ? DefaultLabel
                                            : BB.labelText().str()));
   if (!Attrs.empty()) {
@@ -272,7 +283,9 @@ void StirPrinter::printInstruction(const Instruction &I, StringRef Leading) {
   if (!Leading.empty())
     Attrs.add("leading", AttrValue::string(Leading.str()));
   std::string Text = I.sourceText().str();
-  if (Text.empty() || I.isModified())
+  if (!Text.empty() && Respelled.Lines.contains(I.location().Line) && I.getModifier<LabelData>())
+    Text = respelledBranchText(I);
+  else if (Text.empty() || I.isModified())
     Text = formatInstruction(I, AsmStyle::around(I)) + "\n";
   StringRef Line = StringRef(Text).drop_back(StringRef(Text).ends_with("\n") ? 1 : 0);
   // `asm` is printed unless the reader gives the text back from the

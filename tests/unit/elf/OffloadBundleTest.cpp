@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "asm-instrument/elf/FuncMapPatcher.h"
+#include "stinkytofu/object/BundleWriter.h"
 #include "stinkytofu/object/OffloadBundle.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -90,6 +91,29 @@ TEST(OffloadBundleTest, ReadsEntriesAndSkipsPadding) {
   ASSERT_EQ(All->size(), 2u);
   EXPECT_EQ((*All)[1].Entries[1].Data, "code");
   EXPECT_EQ((*All)[0].Size, B.size());
+  EXPECT_EQ((*All)[0].Start, 0u);
+  EXPECT_EQ((*All)[1].Start, B.size() + 100);
+}
+
+TEST(OffloadBundleTest, WritesCompressed) {
+  std::string Raw = writeOffloadBundle({{"host-x86_64-unknown-linux-gnu", 0, ""},
+                                        {"hipv4-amdgcn-amd-amdhsa--gfx942", 0, "code"}});
+  llvm::Expected<std::string> Packed = compressOffloadBundle(Raw);
+  ASSERT_TRUE(bool(Packed)) << llvm::toString(Packed.takeError());
+  // Zero padding after it, as in a .hip_fatbin it was written into.
+  llvm::Expected<std::vector<OffloadBundle>> All =
+      readOffloadBundles(*Packed + std::string(64, '\0'));
+  ASSERT_TRUE(bool(All)) << llvm::toString(All.takeError());
+  ASSERT_EQ(All->size(), 1u);
+  const OffloadBundle &B = All->front();
+  EXPECT_TRUE(B.Compressed);
+  EXPECT_EQ(B.Version, 3u);
+  EXPECT_EQ(B.Size, Packed->size());
+  EXPECT_EQ(B.CompressionMethod, llvm::compression::zstd::isAvailable() ? "zstd" : "zlib");
+  ASSERT_EQ(B.Entries.size(), 2u);
+  EXPECT_EQ(B.Entries[1].Id, "hipv4-amdgcn-amd-amdhsa--gfx942");
+  EXPECT_EQ(B.Entries[1].Data, "code");
+  EXPECT_EQ(B.Entries[1].Offset, 4096u);
 }
 
 TEST(OffloadBundleTest, RejectsBadBounds) {

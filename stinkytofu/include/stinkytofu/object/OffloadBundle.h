@@ -47,6 +47,7 @@ struct OffloadBundle {
   uint16_t Version = 0;                 ///< CCOB version.
   llvm::StringRef CompressionMethod;    ///< "zlib" or "zstd".
   uint64_t Size = 0;                    ///< Input bytes the bundle occupies.
+  uint64_t Start = 0; ///< Where it starts in the data readOffloadBundles read.
   std::vector<BundleEntry> Entries;
   std::unique_ptr<llvm::MemoryBuffer> Decompressed; ///< Owns compressed entries' bytes.
 };

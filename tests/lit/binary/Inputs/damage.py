@@ -6,6 +6,8 @@
   damage.py text-offset IN OUT        .text's sh_offset pointed past the file's end
   damage.py kd-entry IN OUT KERNEL    KERNEL.kd's code entry pointed 1 MiB away
   damage.py bundle-offset IN OUT      a bundle whose one entry starts past its end
+  damage.py sgpr-granule IN OUT KERNEL N  KERNEL.kd's COMPUTE_PGM_RSRC1 SGPR granule
+                                      (bits 6-9) set to N, as ROCm 5.3 wrote it on gfx10+
 """
 import struct
 import sys
@@ -24,6 +26,17 @@ def sections(data):
     return {cstr(strtab[5] + h[1]): h for h in headers}, cstr
 
 
+def descriptor(data, kernel):
+    """The file offset of KERNEL.kd."""
+    secs, cstr = sections(data)
+    symtab, strtab, rodata = secs[".symtab"], secs[".strtab"], secs[".rodata"]
+    for off in range(symtab[5], symtab[5] + symtab[6], 24):
+        name, _, _, _, value, _ = struct.unpack_from("<IBBHQQ", data, off)
+        if name and cstr(strtab[5] + name) == kernel + ".kd":
+            return rodata[5] + value - rodata[4]
+    sys.exit("no descriptor " + kernel + ".kd")
+
+
 def main():
     cmd, src, dst = sys.argv[1:4]
     data = bytearray(open(src, "rb").read())
@@ -35,15 +48,11 @@ def main():
         header = sections(data)[0][".text"][0]
         struct.pack_into("<Q", data, header + 0x18, len(data) + 0x1000)
     elif cmd == "kd-entry":
-        secs, cstr = sections(data)
-        symtab, strtab, rodata = secs[".symtab"], secs[".strtab"], secs[".rodata"]
-        for off in range(symtab[5], symtab[5] + symtab[6], 24):
-            name, _, _, _, value, _ = struct.unpack_from("<IBBHQQ", data, off)
-            if name and cstr(strtab[5] + name) == sys.argv[4] + ".kd":
-                struct.pack_into("<q", data, rodata[5] + value - rodata[4] + 16, 1 << 20)
-                break
-        else:
-            sys.exit("no descriptor " + sys.argv[4] + ".kd")
+        struct.pack_into("<q", data, descriptor(data, sys.argv[4]) + 16, 1 << 20)
+    elif cmd == "sgpr-granule":
+        at = descriptor(data, sys.argv[4]) + 48
+        rsrc1, = struct.unpack_from("<I", data, at)
+        struct.pack_into("<I", data, at, (rsrc1 & ~(0xF << 6)) | (int(sys.argv[5]) << 6))
     elif cmd == "bundle-offset":
         entry_id = b"hipv4-amdgcn-amd-amdhsa--gfx942"
         header = b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", 1)
