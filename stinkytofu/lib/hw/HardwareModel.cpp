@@ -84,6 +84,7 @@ struct ProcessorDesc {
 } // namespace stinkytofu
 
 #include "stinkytofu/hw/HardwareModel.inc"
+#include "stinkytofu/hw/RegisterIndexing.h"
 
 using namespace stinkytofu;
 using namespace stinkytofu::hwgen;
@@ -206,6 +207,12 @@ static InstRole roleNamed(llvm::StringRef Role) {
       .Case("BranchIfZero", InstRole::BranchIfZero)
       .Case("BranchIfNonZero", InstRole::BranchIfNonZero)
       .Default(InstRole::None);
+}
+
+bool stinkytofu::indexesRegistersAtRunTime(llvm::StringRef Mnemonic) {
+  // A role of the table that no InstRole stands for: only the register
+  // renaming asks about it.
+  return lookupMnemonic(Roles, Mnemonic) == "RelativeIndex";
 }
 
 InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {

@@ -31,6 +31,8 @@
 #include "stinkytofu/transforms/RemoveWaitCntPass.h"
 #include "stinkytofu/transforms/SetMatrixReusePass.h"
 #include "stinkytofu/transforms/UnreachableBlockElimPass.h"
+#include "stinkytofu/transforms/RegisterAllocationPass.h"
+#include "stinkytofu/transforms/SsaLiftPasses.h"
 #include "stinkytofu/transforms/WaitCntPasses.h"
 #include "llvm/ADT/StringExtras.h"
 
