@@ -3,7 +3,7 @@
 
 #include "stinkytofu/analysis/LaneLiveness.h"
 #include "stinkytofu/hw/HardwareModel.h"
-#include "stinkytofu/hw/RegisterIndexing.h"
+#include "stinkytofu/hw/RenamingFacts.h"
 #include "stinkytofu/hw/VgprMsb.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/ir/OperandMapping.h"
@@ -52,6 +52,10 @@ struct InstInfo {
   /// The VGPRs and AGPRs it writes under EXEC whose other lanes are read
   /// later: the write keeps their old value there.
   SmallVector<unsigned, 4> KeptLanes;
+  /// Its writes land later (a load): a register it writes whose value is
+  /// never read must still not be written by another value before the load
+  /// completes, which liveness does not see.
+  bool Asynchronous = false;
   /// Its tuple operands: the first access and the count.
   SmallVector<std::pair<unsigned, unsigned>, 4> Tuples;
 };
@@ -62,6 +66,9 @@ class RegisterWebs::Builder {
 public:
   Builder(Function &F, const Liveness &L, const LaneLiveness &LL, WebFiles Files)
       : F(F), L(L), LL(LL), TI(F.parent()->target()), Map(L.units()), Files(Files) {
+    for (const char *Name : {"DPP", "SDWA"})
+      if (std::optional<unsigned> Bit = HardwareModel::tsFlagBit(Name))
+        PartialWriteFlags |= uint64_t(1) << *Bit;
     unsigned Next = 0;
     for (unsigned File = 0; File != NumPressureFiles; ++File) {
       Base[File] = Next;
@@ -133,10 +140,16 @@ private:
     Info.Inst = &I;
     Info.Pos = Pos;
     const InstrFacts &Facts = I.facts();
+    Info.Asynchronous = Facts.has(IF_MayLoad);
     constexpr uint32_t ControlFlags = IF_Opaque | IF_Branch | IF_Call | IF_Return |
                                       IF_IndirectBranch | IF_ComputedTarget;
+    // A conditional write, DPP and SDWA (masked rows and banks, preserved
+    // bytes) keep part of the old value where MC shows a plain def, which
+    // liveness then takes as the end of the old value: irregular, so their
+    // registers stay where they are.
     bool Regular = I.kind() == InstKind::Machine && I.mcInsts().size() == 1 &&
-                   !(Facts.Flags & ControlFlags);
+                   !(Facts.Flags & ControlFlags) && !writesConditionally(I.mnemonic()) &&
+                   !(TI.instrInfo().get(Facts.Opcode).TSFlags & PartialWriteFlags);
     if (Regular && (Regular = describeOperands(I, Info)))
       Regular = coversEffects(Facts, Info);
     if (Regular) {
@@ -457,6 +470,17 @@ private:
         SmallVector<unsigned, 64> After;
         slotsOf(L.liveAfter(*Info.Inst), After, false);
         slotsOf(LL.liveAfter(*Info.Inst), After, true);
+        if (Info.Asynchronous)
+          for (unsigned X = 0; X != DefSlots.size(); ++X)
+            if (!is_contained(After, DefSlots[X]) || fileOf(DefSlots[X]) == PressureFile::SGPR) {
+              // Kept where it is and given to no other value: the wait
+              // that completes it is the original code's. A scalar load
+              // completes out of order, by a wait for 0 the path where its
+              // value is dead may lack: its registers are kept too.
+              R.Webs[DefWebs[X]].Pinned = true;
+              PressureFile PF = fileOf(DefSlots[X]);
+              R.Fixed[unsigned(PF)].set(DefSlots[X] - Base[unsigned(PF)]);
+            }
         for (unsigned D : DefWebs) {
           for (unsigned S : After)
             if (int W = WebAt(State, S); W >= 0)
@@ -556,6 +580,7 @@ private:
   const TargetInfo &TI;
   PressureUnitMap Map;
   WebFiles Files;
+  uint64_t PartialWriteFlags = 0;
   std::array<unsigned, NumPressureFiles> Base{};
   unsigned NumSlots = 0;
   std::vector<BasicBlock *> Blocks;

@@ -84,7 +84,7 @@ struct ProcessorDesc {
 } // namespace stinkytofu
 
 #include "stinkytofu/hw/HardwareModel.inc"
-#include "stinkytofu/hw/RegisterIndexing.h"
+#include "stinkytofu/hw/RenamingFacts.h"
 
 using namespace stinkytofu;
 using namespace stinkytofu::hwgen;
@@ -210,9 +210,13 @@ static InstRole roleNamed(llvm::StringRef Role) {
 }
 
 bool stinkytofu::indexesRegistersAtRunTime(llvm::StringRef Mnemonic) {
-  // A role of the table that no InstRole stands for: only the register
-  // renaming asks about it.
+  // Roles of the table that no InstRole stands for: only the register
+  // renaming asks about them (RenamingFacts.h).
   return lookupMnemonic(Roles, Mnemonic) == "RelativeIndex";
+}
+
+bool stinkytofu::writesConditionally(llvm::StringRef Mnemonic) {
+  return lookupMnemonic(Roles, Mnemonic) == "ConditionalWrite";
 }
 
 InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {

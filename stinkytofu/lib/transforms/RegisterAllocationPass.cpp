@@ -3,11 +3,13 @@
 
 #include "stinkytofu/analysis/KernelAllocation.h"
 #include "stinkytofu/analysis/LaneLiveness.h"
+#include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/ir/KernelMetadata.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
+#include <set>
 
 using namespace llvm;
 
@@ -168,6 +170,21 @@ private:
     return RegisterWebs::build(F, L, LL, WebFiles{true, true, true});
   }
 
+  /// The waits \p F lacks: consumer, rule and producer of each. A
+  /// renaming that puts another value in a register a load has yet to
+  /// write needs one the code does not have.
+  using WaitKeys = std::set<std::tuple<const Instruction *, std::string, const Instruction *>>;
+  static Expected<WaitKeys> missingWaits(const Function &F, const CounterModel &CM) {
+    Expected<WaitCountAnalysis> W = WaitCountAnalysis::run(F, CM);
+    if (!W)
+      return W.takeError();
+    WaitKeys Keys;
+    for (const MissingWait &MW : W->missingWaits())
+      for (const WaitReason &R : MW.Reasons)
+        Keys.insert({MW.Consumer, waitRuleName(CM, R), R.Producer});
+    return Keys;
+  }
+
   Expected<bool> allocate(Module &M, Function &F, raw_ostream &OS) {
     OccupancyEstimate Before = occupancyOf(F);
     std::optional<RegisterWebs> Webs;
@@ -198,6 +215,14 @@ private:
            << Counts << "\n";
       return false;
     }
+    CounterModel CM(M.target());
+    WaitKeys WaitsBefore;
+    if (Opts.Verify) {
+      Expected<WaitKeys> N = missingWaits(F, CM);
+      if (!N)
+        return N.takeError();
+      WaitsBefore = *N;
+    }
     std::vector<std::pair<Instruction *, std::vector<Operand>>> Undo;
     if (std::string Why = rewrite(M, *Webs, C, Undo); !Why.empty()) {
       restore(M, Undo);
@@ -211,6 +236,20 @@ private:
         Why = toString(After.takeError());
       else
         Why = Webs->differingOccurrence(*After);
+      if (!Why) {
+        Expected<WaitKeys> Now = missingWaits(F, CM);
+        if (!Now)
+          return Now.takeError();
+        for (const auto &Key : *Now)
+          if (!WaitsBefore.count(Key)) {
+            const Instruction *Consumer = std::get<0>(Key);
+            Why = "'" + Consumer->mnemonic().str() + "' (line " +
+                  std::to_string(Consumer->location().Line) +
+                  ") would need a wait the code lacks (" + std::get<1>(Key) +
+                  "): a register shared with a load still in flight";
+            break;
+          }
+      }
       if (Why) {
         restore(M, Undo);
         OS << name() << ": " << F.name() << ": kept: the renaming validator refuses it: " << *Why
