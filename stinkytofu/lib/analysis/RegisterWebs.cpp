@@ -1,6 +1,7 @@
 //===- RegisterWebs.cpp - The values a function keeps in registers --------===//
 #include "stinkytofu/analysis/RegisterWebs.h"
 
+#include "stinkytofu/analysis/CallingConvention.h"
 #include "stinkytofu/analysis/LaneLiveness.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/RenamingFacts.h"
@@ -124,7 +125,8 @@ private:
           return createStringError(inconvertibleErrorCode(),
                                    "'" + I.mnemonic().str() + "' (line " +
                                        std::to_string(I.location().Line) +
-                                       ") names registers at a run-time index");
+                                       (SetsVgprMsb ? ") changes which VGPRs operands name"
+                                                    : ") names registers at a run-time index"));
         if (I.hasStaleMC())
           return createStringError(inconvertibleErrorCode(),
                                    "line " + std::to_string(I.location().Line) +
@@ -167,7 +169,12 @@ private:
     Info.Irregular = true;
     Info.Accesses.clear();
     Info.Tuples.clear();
-    slotsOf(L.readsOf(I), Info.Reads, false);
+    BitVector Reads = L.readsOf(I);
+    // A call's convention fixes its inputs (arguments, scratch resource,
+    // stack pointer, return address) whatever its callee reads of them.
+    if (Facts.has(IF_Call))
+      Reads |= calleeInputUnits(L.units());
+    slotsOf(Reads, Info.Reads, false);
     slotsOf(L.writesOf(I), Info.Writes, false);
     return Info;
   }
