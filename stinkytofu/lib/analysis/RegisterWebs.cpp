@@ -48,8 +48,9 @@ struct InstInfo {
   unsigned Pos = 0;
   bool Irregular = false;
   SmallVector<Access, 8> Accesses;
-  /// Irregular: the lifted registers it may read and write.
-  SmallVector<unsigned, 8> Reads, Writes;
+  /// Irregular: the lifted registers it may read and write, and those a
+  /// call's convention passes that its callee does not read.
+  SmallVector<unsigned, 8> Reads, Writes, ConventionReads;
   /// The VGPRs and AGPRs it writes under EXEC whose other lanes are read
   /// later: the write keeps their old value there.
   SmallVector<unsigned, 4> KeptLanes;
@@ -170,11 +171,14 @@ private:
     Info.Accesses.clear();
     Info.Tuples.clear();
     BitVector Reads = L.readsOf(I);
+    slotsOf(Reads, Info.Reads, false);
     // A call's convention fixes its inputs (arguments, scratch resource,
     // stack pointer, return address) whatever its callee reads of them.
-    if (Facts.has(IF_Call))
-      Reads |= calleeInputUnits(L.units());
-    slotsOf(Reads, Info.Reads, false);
+    if (Facts.has(IF_Call)) {
+      BitVector Inputs = calleeInputUnits(L.units());
+      Inputs.reset(Reads);
+      slotsOf(Inputs, Info.ConventionReads, false);
+    }
     slotsOf(L.writesOf(I), Info.Writes, false);
     return Info;
   }
@@ -310,7 +314,7 @@ private:
   /// occurrences.
   void step(const InstInfo &Info, std::vector<int> &State, bool Record) {
     if (Info.Irregular) {
-      for (unsigned S : Info.Reads) {
+      for (unsigned S : concat<const unsigned>(Info.Reads, Info.ConventionReads)) {
         unsigned W = reaching(State, S);
         Nodes[W].Pinned = true;
         if (Record)
@@ -441,7 +445,7 @@ private:
         const InstInfo &Info = Infos[First + K];
         SmallVector<unsigned, 8> DefWebs, UseWebs, DefSlots, UseSlots;
         if (Info.Irregular) {
-          for (unsigned S : Info.Reads)
+          for (unsigned S : concat<const unsigned>(Info.Reads, Info.ConventionReads))
             R.Fixed[unsigned(fileOf(S))].set(S - Base[unsigned(fileOf(S))]);
           for (unsigned S : Info.Writes)
             R.Fixed[unsigned(fileOf(S))].set(S - Base[unsigned(fileOf(S))]);

@@ -211,7 +211,7 @@ private:
          << (Opts.Apply ? "" : " (shadow, not applied)") << "\n";
     if (!Opts.Apply || none_of(C.Renamed, [](bool R) { return R; })) {
       if (Opts.Apply)
-        OS << name() << ": " << F.name() << ": unchanged: the liveness needs every register"
+        OS << name() << ": " << F.name() << ": unchanged: first-fit finds no fewer registers"
            << Counts << "\n";
       return false;
     }
