@@ -80,8 +80,7 @@ Operand respell(const Operand &Op, unsigned First) {
       continue;
     char Next = S[At + Prefix];
     size_t End;
-    bool Bracketed = Next == '[';
-    if (Bracketed)
+    if (Next == '[')
       End = S.find(']', At);
     else if (isDigit(Next))
       End = S.find_if_not(isDigit, At + Prefix) - 1;
@@ -90,10 +89,8 @@ Operand respell(const Operand &Op, unsigned First) {
     if (End == StringRef::npos)
       break;
     std::string Register = S.substr(At, Prefix).str();
-    if (Op.regCount() == 1 && !Bracketed)
+    if (Op.regCount() == 1)
       Register += std::to_string(First);
-    else if (Op.regCount() == 1)
-      Register += "[" + std::to_string(First) + "]";
     else
       Register += "[" + std::to_string(First) + ":" +
                   std::to_string(First + Op.regCount() - 1) + "]";
@@ -164,10 +161,10 @@ private:
     return estimateOccupancy(F.parent()->target().hardware(), A.Resources);
   }
 
-  static Expected<RegisterWebs> websOf(Function &F) {
+  static Expected<RegisterWebs> websOf(Function &F, WebFiles Files) {
     Liveness L(F);
     LaneLiveness LL(L);
-    return RegisterWebs::build(F, L, LL, WebFiles{true, true, true});
+    return RegisterWebs::build(F, L, LL, Files);
   }
 
   /// The waits \p F lacks: consumer, rule and producer of each. A
@@ -189,9 +186,7 @@ private:
     OccupancyEstimate Before = occupancyOf(F);
     std::optional<RegisterWebs> Webs;
     {
-      Liveness L(F);
-      LaneLiveness LL(L);
-      Expected<RegisterWebs> Built = RegisterWebs::build(F, L, LL, Opts.Files);
+      Expected<RegisterWebs> Built = websOf(F, Opts.Files);
       if (!Built) {
         OS << name() << ": " << F.name() << ": kept: " << toString(Built.takeError()) << "\n";
         return false;
@@ -224,13 +219,14 @@ private:
       WaitsBefore = *N;
     }
     std::vector<std::pair<Instruction *, std::vector<Operand>>> Undo;
+    Breadcrumbs.clear();
     if (std::string Why = rewrite(M, *Webs, C, Undo); !Why.empty()) {
       restore(M, Undo);
       OS << name() << ": " << F.name() << ": kept: " << Why << "\n";
       return false;
     }
     if (Opts.Verify) {
-      Expected<RegisterWebs> After = websOf(F);
+      Expected<RegisterWebs> After = websOf(F, Opts.Files);
       std::optional<std::string> Why;
       if (!After)
         Why = toString(After.takeError());
@@ -256,6 +252,10 @@ private:
            << "\n";
         return false;
       }
+    }
+    for (auto &[I, Note] : Breadcrumbs) {
+      std::string Comment = I->trailingComment().str();
+      I->setTrailingComment(Comment + (Comment.empty() ? "// " : ", ") + Note);
     }
     if (Error E = updateCounts(M, F, C))
       return std::move(E);
@@ -359,12 +359,9 @@ private:
       if (Renamed.spelling() == Old.spelling())
         return "cannot respell '" + Old.spelling().str() + "' (line " +
                std::to_string(U.Inst->location().Line) + ")";
-      if (Opts.Breadcrumbs && Old.isSymbolicRegister()) {
-        std::string Comment = U.Inst->trailingComment().str();
-        Comment += (Comment.empty() ? "// " : ", ") + Renamed.spelling().str() + " was " +
-                   Old.spelling().str();
-        U.Inst->setTrailingComment(Comment);
-      }
+      if (Opts.Breadcrumbs && Old.isSymbolicRegister())
+        Breadcrumbs.push_back(
+            {U.Inst, Renamed.spelling().str() + " was " + Old.spelling().str()});
       It->second[U.Operand] = std::move(Renamed);
     }
     InstBuilder B(M);
@@ -447,6 +444,9 @@ private:
   }
 
   Options Opts;
+  /// `emitSymbolBreadcrumbs`: the notes of a renaming, written once it is
+  /// proven.
+  std::vector<std::pair<Instruction *, std::string>> Breadcrumbs;
 };
 
 } // namespace
