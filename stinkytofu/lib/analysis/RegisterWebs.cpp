@@ -472,10 +472,16 @@ private:
           unsigned Reg = A.Slot - Base[unsigned(PF)];
           R.Named[unsigned(PF)] = std::max(R.Named[unsigned(PF)], Reg + 1);
         }
-        for (unsigned S : concat<const unsigned>(Info.Reads, Info.Writes)) {
-          PressureFile PF = fileOf(S);
-          R.Named[unsigned(PF)] = std::max(R.Named[unsigned(PF)], S - Base[unsigned(PF)] + 1);
-        }
+        // What an irregular instruction names itself (MC's registers), not
+        // what its callee may touch.
+        if (Info.Irregular)
+          for (MCRegister Reg : concat<const MCRegister>(Info.Inst->facts().Uses,
+                                                         Info.Inst->facts().Defs))
+            if (std::optional<RegisterRange> Range = registerRangeOf(Reg, TI))
+              if (std::optional<PressureFile> PF = pressureFileOf(Range->File);
+                  PF && lifted(*PF))
+                R.Named[unsigned(*PF)] =
+                    std::max(R.Named[unsigned(*PF)], Range->First + Range->Count);
         if (DefWebs.empty())
           continue;
         SmallVector<unsigned, 64> After;
