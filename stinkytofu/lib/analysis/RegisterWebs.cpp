@@ -576,8 +576,6 @@ private:
       G.Webs.push_back(W);
       R.Webs[W].Group = It->second;
     }
-    // The alignment is of the tuples' starts; the group's base may sit
-    // below a tuple's start, so keep the base's residue (Base itself).
   }
   static unsigned countComponents(const InstInfo &Info, const Access &A0) {
     unsigned N = 0;

@@ -65,7 +65,9 @@ public:
   struct Group {
     PressureFile File;
     unsigned Base = 0, Width = 0; ///< its registers as written
-    unsigned Align = 1;           ///< a new base keeps Base modulo this
+    /// A new base keeps Base modulo this, so every tuple start in the group
+    /// keeps its alignment (a tuple may start above the base).
+    unsigned Align = 1;
     bool Pinned = false;
     unsigned FirstSeen = 0;
     std::vector<unsigned> Webs;
