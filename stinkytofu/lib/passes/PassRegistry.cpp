@@ -33,6 +33,7 @@
 #include "stinkytofu/transforms/UnreachableBlockElimPass.h"
 #include "stinkytofu/transforms/RegisterAllocationPass.h"
 #include "stinkytofu/transforms/SsaLiftPasses.h"
+#include "stinkytofu/transforms/FlattenCFGPass.h"
 #include "stinkytofu/transforms/WaitCntPasses.h"
 #include "llvm/ADT/StringExtras.h"
 
