@@ -70,7 +70,7 @@ public:
       return createStringError(inconvertibleErrorCode(),
                                name() + ": " + M.target().processor() +
                                    " has no xcnt counter (the pass is for gfx1250)");
-    Walk W{M.target(), Counters, InstBuilder(M), {}, {}};
+    Walk W{M, context(), M.target(), Counters, InstBuilder(M), {}, {}};
     for (Function &F : M.functions())
       if (Error E = runOnFunction(W, F))
         return std::move(E);
@@ -86,6 +86,8 @@ public:
 
 private:
   struct Walk {
+    const Module &M;
+    StinkyTofuContext &Ctx;
     const TargetInfo &TI;
     const CounterModel &Counters;
     InstBuilder Builder;
@@ -139,6 +141,19 @@ private:
         if (Units.test(static_cast<unsigned>(U)))
           return true;
     return false;
+  }
+
+  static bool overwritesOwnSource(const Walk &W, const Instruction &I) {
+    BitVector Own(W.TI.regInfo().getNumRegUnits());
+    addUnits(W, Own, I.facts().Uses);
+    return writesAny(W, I, Own);
+  }
+
+  static bool returnsSeveralDwords(const Walk &W, const Instruction &I) {
+    size_t Dwords = 0;
+    for (MCRegister R : I.facts().Defs)
+      Dwords += W.TI.covered32(R).size();
+    return Dwords > 1;
   }
 
   static Error drainBefore(Walk &W, Instruction &I, DrainReason Why) {
@@ -213,18 +228,31 @@ private:
       G.close();
 
     MemoryAccess A = W.Counters.classify(I.mcInsts().front(), I.mnemonic());
+    if (Kind == MemoryKind::Scalar && returnsSeveralDwords(W, I) && overwritesOwnSource(W, I))
+      // Some of its dwords may return while others are replayed with the
+      // source already overwritten: no wait helps, only other registers.
+      W.Ctx.diagnose(diagnosticAt(W.M, I, SourceMgr::DK_Warning,
+                                  ("Gfx1250HazardPass: '" + I.mnemonic() +
+                                   "' returns several dwords into its own address registers: a "
+                                   "partial XNACK replay would read them overwritten (no wait "
+                                   "can repair this)")
+                                      .str()));
     if (A.Atomic && G.HasNonAtomic)
       if (Error E = drainBefore(W, I, DrainReason::AtomicAfterNonAtomic))
         return E;
-    if (Kind == MemoryKind::Scalar && G.open() && writesAny(W, I, G.Sources))
-      if (Error E = drainBefore(W, I, DrainReason::ScalarOverwritesSource))
-        return E;
-    if (A.GenericFlat && !A.Atomic && G.open()) {
-      BitVector Own(G.Sources.size());
-      addUnits(W, Own, I.facts().Uses);
-      if (writesAny(W, I, G.Sources) || writesAny(W, I, Own))
-        if (Error E = drainBefore(W, I, DrainReason::FlatOverwritesSource))
+    // A scalar or generic flat access may not overwrite a source of its
+    // group, nor its own once the group is not empty; a global/buffer one
+    // may (replayed in order).
+    if ((Kind == MemoryKind::Scalar || (A.GenericFlat && !A.Atomic)) && G.open())
+      if (writesAny(W, I, G.Sources) || overwritesOwnSource(W, I))
+        if (Error E = drainBefore(W, I, Kind == MemoryKind::Scalar
+                                            ? DrainReason::ScalarOverwritesSource
+                                            : DrainReason::FlatOverwritesSource))
           return E;
+    // Tensor transfers keep no replay state.
+    if (Kind == MemoryKind::Tensor) {
+      G.close();
+      return Error::success();
     }
     G.Kind = Kind;
     G.HasNonAtomic |= !A.Atomic;

@@ -10,13 +10,16 @@
 // of one kind. The pass inserts `s_wait_xcnt 0` where a group would be
 // unsafe:
 //   - before the first atomic after a non-atomic memory instruction;
-//   - before a scalar load that writes a register the group read;
-//   - before a generic flat_* access (not atomic) that writes a register
-//     the group read, or one it reads itself when the group is not empty;
+//   - before a scalar load, or a generic flat_* access (not atomic), that
+//     writes a register the group read, or one it reads itself when the
+//     group is not empty;
 //   - before a forever `s_sleep` (bit 15) or an `s_prefetch_inst_pc_rel`
 //     with a group open, and before an `s_set_vgpr_msb` with a group open
 //     unless the next instruction of the block is a memory instruction.
-// A counter wait whose every count is 0 closes the group. Blocks are walked
+// A counter wait whose every count is 0 closes the group, and so does a
+// tensor transfer (it keeps no replay state). A scalar load of several
+// dwords into its own address registers is warned about: a partial replay
+// reads the overwritten address and no wait repairs it. Blocks are walked
 // in layout order and a group stays open into the next block, which a
 // block ending in a memory instruction reaches by falling through. An
 // instruction MC does not know (or a macro) gets a drain before it when a
