@@ -589,7 +589,8 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
 
 // Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
 // Move32, CrossLane, Barrier, CacheInvalidate, Clause, ReturningMessage,
-// LaneWrite, ProgramCounterRead, BranchIfZero, BranchIfNonZero, BarrierWait.
+// LaneWrite, ProgramCounterRead, BranchIfZero, BranchIfNonZero, BarrierWait,
+// RelativeIndex, ConditionalWrite (hw/RenamingFacts.h; no InstRole).
 class InstRole<string role, list<string> mnemonics> {
   string Role = role;
   list<string> Mnemonics = mnemonics;
@@ -633,6 +634,17 @@ def Role_BranchIfNonZero : InstRole<"BranchIfNonZero", ["s_cbranch_scc1", "s_cbr
 def Role_HwRegWrite : InstRole<"HwRegWrite", ["s_setreg_b32", "s_setreg_imm32_b32"]>;
 // Reads its own address, which MC lists as no operand: its result depends
 // on where it sits, so a reordering must not move it (analysis/InstructionEffects.h).
+// Names a register at an index computed at run time (M0 or the GPR index
+// mode added to the written register), so which register it reads or
+// writes is not its operand's: renaming registers around it is not proven.
+def Role_RelativeIndex : InstRole<"RelativeIndex", [
+    "s_movrels_b32", "s_movrels_b64", "s_movreld_b32", "s_movreld_b64",
+    "s_movrelsd_2_b32", "v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32",
+    "v_movrelsd_2_b32", "s_set_gpr_idx_on", "s_set_gpr_idx_idx", "s_set_gpr_idx_mode"]>;
+// Writes its destination only when SCC is 1; else it keeps its value,
+// which MC's description (a plain def) does not say.
+def Role_ConditionalWrite : InstRole<"ConditionalWrite", [
+    "s_cmov_b32", "s_cmov_b64", "s_cmovk_i32"]>;
 def Role_ProgramCounterRead : InstRole<"ProgramCounterRead", ["s_getpc_b64", "s_get_pc_i64"]>;
 // A 32-bit copy: the destination gets the source's value.
 def Role_Move32     : InstRole<"Move32", ["s_mov_b32", "v_mov_b32", "v_mov_b32_e32",

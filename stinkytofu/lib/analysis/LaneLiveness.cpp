@@ -144,6 +144,10 @@ BitVector LaneLiveness::liveAfter(const Instruction &I) const {
   return Solved->live(Solved->stateAfter(I));
 }
 
+BitVector LaneLiveness::otherLanesLiveAfter(const Instruction &I) const {
+  return Solved->stateAfter(I).Any;
+}
+
 BitVector LaneLiveness::liveAtEnd(const BasicBlock &BB) const {
   return Solved->live(Solved->stateOut(BB));
 }

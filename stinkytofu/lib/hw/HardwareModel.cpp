@@ -84,6 +84,7 @@ struct ProcessorDesc {
 } // namespace stinkytofu
 
 #include "stinkytofu/hw/HardwareModel.inc"
+#include "stinkytofu/hw/RenamingFacts.h"
 
 using namespace stinkytofu;
 using namespace stinkytofu::hwgen;
@@ -207,6 +208,16 @@ static InstRole roleNamed(llvm::StringRef Role) {
       .Case("BranchIfZero", InstRole::BranchIfZero)
       .Case("BranchIfNonZero", InstRole::BranchIfNonZero)
       .Default(InstRole::None);
+}
+
+bool stinkytofu::indexesRegistersAtRunTime(llvm::StringRef Mnemonic) {
+  // Roles of the table that no InstRole stands for: only the register
+  // renaming asks about them (RenamingFacts.h).
+  return lookupMnemonic(Roles, Mnemonic) == "RelativeIndex";
+}
+
+bool stinkytofu::writesConditionally(llvm::StringRef Mnemonic) {
+  return lookupMnemonic(Roles, Mnemonic) == "ConditionalWrite";
 }
 
 InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {

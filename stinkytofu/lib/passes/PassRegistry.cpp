@@ -20,6 +20,7 @@
 #include "stinkytofu/transforms/DumpMemTokenIRStructurePass.h"
 #include "stinkytofu/transforms/HazardPasses.h"
 #include "stinkytofu/transforms/InsertDelayAluPass.h"
+#include "stinkytofu/transforms/Gfx1250HazardPass.h"
 #include "stinkytofu/transforms/InsertInitialUnclausedVmemPass.h"
 #include "stinkytofu/transforms/LoopRegionRemarkPass.h"
 #include "stinkytofu/transforms/MemTokenConsistencyCheckPass.h"
@@ -34,6 +35,9 @@
 #include "stinkytofu/transforms/RemoveWaitCntPass.h"
 #include "stinkytofu/transforms/SetMatrixReusePass.h"
 #include "stinkytofu/transforms/UnreachableBlockElimPass.h"
+#include "stinkytofu/transforms/RegisterAllocationPass.h"
+#include "stinkytofu/transforms/SsaLiftPasses.h"
+#include "stinkytofu/transforms/FlattenCFGPass.h"
 #include "stinkytofu/transforms/WaitCntPasses.h"
 #include "llvm/ADT/StringExtras.h"
 

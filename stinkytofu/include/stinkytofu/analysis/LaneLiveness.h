@@ -65,6 +65,10 @@ public:
   llvm::BitVector liveBefore(const Instruction &I) const;
   llvm::BitVector liveAfter(const Instruction &I) const;
   llvm::BitVector liveAtEnd(const BasicBlock &BB) const;
+  /// The vector units of which a lane EXEC may not hold at the point after
+  /// \p I may be read later (the Any set): a write by \p I under EXEC
+  /// leaves such a lane to be read, so the register's old value survives.
+  llvm::BitVector otherLanesLiveAfter(const Instruction &I) const;
 
 private:
   class Flow;

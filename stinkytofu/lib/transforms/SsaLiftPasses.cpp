@@ -1,0 +1,85 @@
+//===- SsaLiftPasses.cpp - The reference's SSA lift, as an analysis -------===//
+#include "stinkytofu/transforms/SsaLiftPasses.h"
+
+#include "stinkytofu/analysis/LaneLiveness.h"
+#include "stinkytofu/analysis/RegisterWebs.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/RegisterAllocationPass.h"
+#include "stinkytofu/transforms/RewriteSupport.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+class LiftAsmRegistersToSSAPass final : public Pass {
+public:
+  LiftAsmRegistersToSSAPass(WebFiles Files, bool Strict) : Files(Files), Strict(Strict) {}
+  StringRef name() const override { return "LiftAsmRegistersToSSAPass"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
+    raw_ostream &OS = context().statsStream();
+    bool Built = false;
+    for (Function &F : M.functions()) {
+      if (!F.hasValidCFG()) {
+        buildCFG(F);
+        Built = true;
+      }
+      Liveness L(F);
+      LaneLiveness LL(L);
+      Expected<RegisterWebs> Webs = RegisterWebs::build(F, L, LL, Files);
+      OS << name() << ": " << F.name() << ": ";
+      if (!Webs) {
+        OS << "not lifted: " << toString(Webs.takeError()) << "\n";
+        continue;
+      }
+      unsigned FromOutside = Webs->entryWebs();
+      if (Strict && FromOutside) {
+        OS << "not lifted: " << FromOutside
+           << " value(s) read with no reaching definition (strictLiveIns)\n";
+        continue;
+      }
+      OS << "lifted " << Webs->webs().size() << " value(s), " << FromOutside
+         << " from outside\n";
+    }
+    return Built ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  WebFiles Files;
+  bool Strict;
+};
+
+class RemoveDefUseAnalysisPass final : public Pass {
+public:
+  StringRef name() const override { return "RemoveDefUseAnalysisPass"; }
+  Expected<PreservedAnalyses> run(Module &, AnalysisManager &, const PassScope &) override {
+    return PreservedAnalyses::all();
+  }
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createLiftAsmRegistersToSSAPass(const PassArguments &Args) {
+  std::string Classes = "vs";
+  PassArguments Flags;
+  for (const auto &Arg : Args)
+    if (Arg.first == "classes")
+      Classes = Arg.second;
+    else
+      Flags.push_back(Arg);
+  bool Strict = false, NoVerify = false;
+  if (Error E = parseFlagArguments(Flags, {{"strictLiveIns", &Strict}, {"noVerify", &NoVerify}}))
+    return std::move(E);
+  Expected<WebFiles> Files = parseRegisterClasses(Classes);
+  if (!Files)
+    return Files.takeError();
+  return std::make_unique<LiftAsmRegistersToSSAPass>(*Files, Strict);
+}
+
+Expected<std::unique_ptr<Pass>> createRemoveDefUseAnalysisPass(const PassArguments &Args) {
+  return createArgumentlessPass<RemoveDefUseAnalysisPass>(Args);
+}
+
+} // namespace stinkytofu
