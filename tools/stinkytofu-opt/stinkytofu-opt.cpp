@@ -236,6 +236,12 @@ struct ToolOptions {
                "counts and each rule's origin, and a verdict per function (clean, "
                "findings, unknown)"),
       cl::cat(Category)};
+  cl::opt<std::string> ReplayFindings{
+      "replay-findings", cl::ValueOptional, cl::value_desc("N"),
+      cl::desc("With --verify-waitcnt: replay wait finding N (from 1, in the order they "
+               "are reported; without N every one) along a path from the entry, with the "
+               "counters in flight at each step (docs/waitcnt.md)"),
+      cl::cat(Category)};
   cl::list<std::string> OnlyRules{
       "only", cl::CommaSeparated, cl::value_desc("rule,..."),
       cl::desc("Verifiers report only these rules (hazard rules as the summary names "
@@ -823,6 +829,8 @@ int main(int argc, char **argv) {
   if (!FindingsArgs.empty())
     for (StringRef Name : {"WaitCntVerifier", "HazardVerifier"})
       append_range(Leading[Name], FindingsArgs);
+  if (Opt.ReplayFindings.getNumOccurrences())
+    Leading["WaitCntVerifier"].emplace_back("replay", Opt.ReplayFindings);
   if (!Opt.VgprMsbMode.empty()) {
     std::optional<stinkytofu::VgprMsbMode> Mode = parseVgprMsbMode(Opt.VgprMsbMode);
     if (!Mode)

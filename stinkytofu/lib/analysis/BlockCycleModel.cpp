@@ -329,4 +329,18 @@ BlockCycles BlockCycleModel::estimate(const BasicBlock &BB,
   return S.Result;
 }
 
+BlockCycles BlockCycleModel::estimateSecondTrip(const BasicBlock &BB,
+                                                ArrayRef<const Instruction *> Without) const {
+  Simulation S(*this);
+  for (int Trip = 0; Trip != 2; ++Trip) {
+    uint64_t Start = S.Now;
+    S.Result = BlockCycles();
+    for (const Instruction &I : BB.instructions())
+      if (!is_contained(Without, &I))
+        S.issue(I);
+    S.Result.Cycles = S.Now - Start;
+  }
+  return S.Result;
+}
+
 } // namespace stinkytofu

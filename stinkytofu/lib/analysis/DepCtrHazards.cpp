@@ -2,12 +2,12 @@
 #include "stinkytofu/analysis/DepCtrHazards.h"
 #include "ValuTransUseHazard.h"
 
-#include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Function.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include <bitset>
@@ -87,8 +87,6 @@ struct BlockReport {
 };
 
 class SgprHazardWalker {
-  friend class SgprHazardDataflow; // steps one instruction at a time
-
 public:
   explicit SgprHazardWalker(const TargetInfo &TI) : TI(TI) {
     auto Bit = [](StringRef Name) {
@@ -264,40 +262,57 @@ private:
   const DepCtrField *SaSdst = nullptr, *VaVcc = nullptr, *VaSdst = nullptr;
 };
 
-/// The state entering every block, solved on Dataflow.h as LLVM
-/// propagates it: a block with one predecessor (not the entry) starts from
-/// that predecessor's end state; any other block from the union of every
-/// end state that reached it. The transfer is not monotone (a wait a larger
-/// state triggers clears more), so the entering states only grow
-/// (EnteringOnlyGrows), which ends the run.
-class SgprHazardDataflow final
-    : public DataflowAnalysis<SgprHazardDataflow, SgprHazardState, DataflowDirection::Forward> {
-public:
-  static constexpr bool EnteringOnlyGrows = true;
-
-  SgprHazardDataflow(const Function &F, const SgprHazardWalker &W)
-      : DataflowAnalysis(F), W(W), Callable(!F.isEntry()) {}
-
-  SgprHazardState initialState() const { return {}; }
-  SgprHazardState entryState() const {
-    SgprHazardState S;
-    // A callable function may be entered with any pair read by a VALU.
-    if (Callable)
-      S.Tracked.set();
-    return S;
+/// The state entering every block, solved as LLVM's pass solves it: a
+/// worklist first holding every block in layout order, taken from the
+/// back (a block whose end state changed puts its successors at the back:
+/// they run next); a block with one predecessor (not the entry) starts
+/// from that predecessor's latest end state, any other block from the
+/// union of every end state that reached it. The transfer is not monotone
+/// (a wait a larger state triggers clears more), so the union keeps the
+/// states of the visits before the last: the order of the visits decides
+/// which, and LLVM's order is the one whose waits are matched. An end
+/// state equal to the block's last (at first: empty) changes nothing.
+std::vector<SgprHazardState> enteringStates(const Function &F, const SgprHazardWalker &W) {
+  std::vector<const BasicBlock *> Blocks;
+  DenseMap<const BasicBlock *, unsigned> Index;
+  for (const BasicBlock &BB : F.blocks()) {
+    Index[&BB] = Blocks.size();
+    Blocks.push_back(&BB);
   }
-  void join(SgprHazardState &Into, const SgprHazardState &From) const { Into.merge(From); }
-  void transfer(const Instruction &I, SgprHazardState &S) const { W.step(I, S, nullptr); }
-  void growEntering(const BasicBlock &BB, const SgprHazardState &Before,
-                    SgprHazardState &Incoming) const {
-    if (&BB == blocks().front() || BB.predecessors().size() != 1)
-      Incoming.merge(Before);
+  std::vector<SgprHazardState> In(Blocks.size()), Out(Blocks.size());
+  if (!Blocks.empty() && !F.isEntry())
+    In[0].Tracked.set(); // a callable function may be entered with any pair read by a VALU
+  SetVector<const BasicBlock *> Worklist;
+  for (const BasicBlock *BB : reverse(Blocks))
+    Worklist.insert(BB);
+  while (!Worklist.empty()) {
+    const BasicBlock *BB = Worklist.pop_back_val();
+    unsigned K = Index[BB];
+    SgprHazardState S = In[K];
+    W.walkBlock(*BB, S, nullptr);
+    // A long branch (an s_setpc_b64 to a block of the function) is LLVM's
+    // branch relaxation, whose targets get the waits of the branch before
+    // relaxation: the state it was entered with, not the one the jump's
+    // own waits flushed.
+    if (!BB->empty() && isIndirectBranch(BB->instructions().back()) && !BB->successors().empty())
+      S = In[K];
+    if (S == Out[K])
+      continue;
+    Out[K] = S;
+    for (const BasicBlock *Succ : BB->successors()) {
+      unsigned J = Index[Succ];
+      if (Succ->predecessors().size() == 1 && J != 0) {
+        if (!(In[J] == S)) {
+          In[J] = S;
+          Worklist.insert(Succ);
+        }
+      } else if (In[J].merge(S)) {
+        Worklist.insert(Succ);
+      }
+    }
   }
-
-private:
-  const SgprHazardWalker &W;
-  bool Callable;
-};
+  return In;
+}
 
 } // namespace
 
@@ -308,12 +323,11 @@ std::vector<DepCtrWaitNeed> findDepCtrWaitNeeds(const Function &F, const TargetI
   if (!TI.hardware().hasDepCtrHazard(ValuReadSgprRule))
     return Needs;
   SgprHazardWalker Walker(TI);
-  SgprHazardDataflow Entering(F, Walker);
-  cantFail(Entering.run());
-  for (const BasicBlock &BB : F.blocks()) {
+  std::vector<SgprHazardState> Entering = enteringStates(F, Walker);
+  for (auto [BB, In] : zip(F.blocks(), Entering)) {
     BlockReport Report;
     Report.Needs = &Needs;
-    SgprHazardState S = Entering.stateIn(BB);
+    SgprHazardState S = In;
     Walker.walkBlock(BB, S, &Report);
   }
   return Needs;

@@ -73,65 +73,118 @@ private:
   uint32_t Kinds = 0; ///< eventBit()s of the operation's in-order kinds
 };
 
+/// Breadth first over (block, facts, counter state) from a start to an
+/// end, each visited once; real kernels need a few hundred.
+class PathSearch {
+public:
+  PathSearch(const BranchConditions &BC, const PendingTracker &Tracker)
+      : BC(BC), Tracker(Tracker) {}
+
+  /// Starts at \p BB (from \p Begin), before the producer \p Producer is
+  /// issued, or after it when \p Producer is null.
+  void start(const BasicBlock &BB, BasicBlock::const_iterator Begin, const Instruction *Producer) {
+    this->Producer = Producer;
+    Nodes.push_back({&BB, PathFacts(), !Producer, 0, -1, std::nullopt});
+    StartAt = Begin;
+  }
+
+  /// Searches until the consumer \p Consumer is reached with the operation
+  /// pending, or (\p Consumer null) the start of \p To with facts that
+  /// agree with \p AtTo.
+  std::optional<FeasiblePath> run(const Instruction *Consumer, const BasicBlock *To,
+                                  const PathFacts *AtTo) {
+    constexpr size_t Budget = 20000;
+    for (size_t N = 0; N < Nodes.size() && Nodes.size() < Budget; ++N) {
+      Node Cur = Nodes[N];
+      auto It = N == 0 ? StartAt : Cur.BB->instructions().begin();
+      bool Alive = true;
+      for (; It != Cur.BB->instructions().end() && Alive; ++It) {
+        if (Cur.Issued && &*It == Consumer)
+          return pathTo(int(N), nullptr, std::nullopt);
+        BC.transfer(*It, Cur.Facts);
+        if (&*It == Producer) {
+          Cur.Issued = true;
+          Cur.Younger = 0; // the newest instance is the one pending
+        } else if (Cur.Issued) {
+          Alive = Tracker.step(*It, Cur.Younger);
+        }
+      }
+      if (!Alive)
+        continue;
+      for (const BasicBlock *Succ : Cur.BB->successors()) {
+        PathFacts Facts = Cur.Facts;
+        std::optional<BranchFact> Taken = BC.edgeFact(*Cur.BB, *Succ, Facts);
+        if (!BC.takeEdge(*Cur.BB, *Succ, Facts))
+          continue;
+        if (!Consumer && Succ == To && Cur.Issued) {
+          if (agree(Facts, *AtTo))
+            return pathTo(int(N), Succ, Taken);
+          continue;
+        }
+        if (Seen.emplace(Succ, Facts.Facts, Cur.Issued, Cur.Younger).second)
+          Nodes.push_back({Succ, std::move(Facts), Cur.Issued, Cur.Younger, int(N), Taken});
+      }
+    }
+    return std::nullopt;
+  }
+
+private:
+  struct Node {
+    const BasicBlock *BB;
+    PathFacts Facts;  ///< at the start of the block
+    bool Issued;      ///< the producer has been issued on the path
+    unsigned Younger; ///< PendingTracker's state there
+    int Parent;
+    std::optional<BranchFact> Taken;
+  };
+
+  /// The path to node \p N, then \p Last (taken with \p Taken) if any.
+  FeasiblePath pathTo(int N, const BasicBlock *Last, std::optional<BranchFact> Taken) const {
+    FeasiblePath P;
+    if (Last) {
+      P.Blocks.push_back(Last);
+      P.Taken.push_back(Taken);
+    }
+    for (int K = N; K >= 0; K = Nodes[K].Parent) {
+      P.Blocks.push_back(Nodes[K].BB);
+      P.Taken.push_back(Nodes[K].Taken);
+    }
+    std::reverse(P.Blocks.begin(), P.Blocks.end());
+    std::reverse(P.Taken.begin(), P.Taken.end());
+    return P;
+  }
+
+  const BranchConditions &BC;
+  const PendingTracker &Tracker;
+  const Instruction *Producer = nullptr;
+  BasicBlock::const_iterator StartAt;
+  std::vector<Node> Nodes;
+  std::set<std::tuple<const BasicBlock *, SmallVector<BranchFact, 4>, bool, unsigned>> Seen;
+};
+
 } // namespace
 
 std::optional<FeasiblePath> findFeasiblePath(const BranchConditions &BC, const Instruction &From,
                                              const BasicBlock &To, const PathFacts &AtTo,
                                              std::optional<PendingOperation> Pending) {
-  // Each (block, facts, counter state) is visited once; real kernels need
-  // a few hundred.
-  constexpr size_t Budget = 20000;
-  struct Node {
-    const BasicBlock *BB;
-    PathFacts Facts; ///< at the end of the block
-    unsigned Younger; ///< PendingTracker's state there
-    int Parent;
-    std::optional<BranchFact> Taken;
-  };
   PendingTracker Tracker(From, Pending);
-  std::vector<Node> Nodes;
-  std::set<std::tuple<const BasicBlock *, SmallVector<BranchFact, 4>, unsigned>> Seen;
-  PathFacts Start;
-  unsigned Younger = 0;
+  PathSearch Search(BC, Tracker);
   const BasicBlock &First = *From.parent();
-  for (auto It = std::next(From.getIterator()); It != First.instructions().end(); ++It) {
-    BC.transfer(*It, Start);
-    if (!Tracker.step(*It, Younger))
-      return std::nullopt;
-  }
-  Nodes.push_back({&First, Start, Younger, -1, std::nullopt});
-  for (size_t N = 0; N < Nodes.size() && Nodes.size() < Budget; ++N) {
-    for (const BasicBlock *Succ : Nodes[N].BB->successors()) {
-      PathFacts Facts = Nodes[N].Facts;
-      std::optional<BranchFact> Taken = BC.edgeFact(*Nodes[N].BB, *Succ, Facts);
-      if (!BC.takeEdge(*Nodes[N].BB, *Succ, Facts))
-        continue;
-      if (Succ == &To) {
-        if (!agree(Facts, AtTo))
-          continue;
-        FeasiblePath P;
-        P.Blocks.push_back(Succ);
-        P.Taken.push_back(Taken);
-        for (int K = int(N); K >= 0; K = Nodes[K].Parent) {
-          P.Blocks.push_back(Nodes[K].BB);
-          P.Taken.push_back(Nodes[K].Taken);
-        }
-        std::reverse(P.Blocks.begin(), P.Blocks.end());
-        std::reverse(P.Taken.begin(), P.Taken.end());
-        return P;
-      }
-      unsigned Younger = Nodes[N].Younger;
-      bool StillPending = true;
-      for (const Instruction &I : Succ->instructions()) {
-        BC.transfer(I, Facts);
-        StillPending = StillPending && Tracker.step(I, Younger);
-      }
-      if (!StillPending || !Seen.emplace(Succ, Facts.Facts, Younger).second)
-        continue;
-      Nodes.push_back({Succ, std::move(Facts), Younger, int(N), Taken});
-    }
-  }
-  return std::nullopt;
+  Search.start(First, std::next(From.getIterator()), nullptr);
+  return Search.run(nullptr, &To, &AtTo);
+}
+
+std::optional<FeasiblePath> findPathFromEntry(const BranchConditions &BC, const Function &F,
+                                              const Instruction &Producer,
+                                              const Instruction &Consumer,
+                                              PendingOperation Pending) {
+  if (F.blocks().empty())
+    return std::nullopt;
+  PendingTracker Tracker(Producer, Pending);
+  PathSearch Search(BC, Tracker);
+  const BasicBlock &Entry = F.blocks().front();
+  Search.start(Entry, Entry.instructions().begin(), &Producer);
+  return Search.run(&Consumer, nullptr, nullptr);
 }
 
 std::string describePath(const BranchConditions &BC, const FeasiblePath &P) {

@@ -37,6 +37,13 @@ Expected<PassArguments> takeFindingsArguments(const PassArguments &Args, Finding
       StringRef(Value).split(Rules, ':', -1, /*KeepEmpty=*/false);
       for (StringRef R : Rules)
         (Key == "only" ? Opts.Only : Opts.Ignore).push_back(R.str());
+    } else if (Key == "replay") {
+      if (Value.empty() || Value == "all")
+        Opts.ReplayAll = true;
+      else if (StringRef(Value).getAsInteger(10, Opts.Replay) || Opts.Replay == 0)
+        return createStringError(inconvertibleErrorCode(),
+                                 "argument 'replay' needs a finding number from 1 or 'all', not '" +
+                                     Value + "'");
     } else if (Key == "summary" && (Value.empty() || Value == "true" || Value == "1")) {
       Opts.Summary = true;
     } else {

@@ -2,6 +2,7 @@
 #include "stinkytofu/transforms/WaitCntPasses.h"
 
 #include "stinkytofu/analysis/BlockCycleModel.h"
+#include "stinkytofu/analysis/FindingReplay.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/Module.h"
@@ -71,13 +72,15 @@ public:
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
     Error Missing = Error::success();
     FindingsSummary Summary;
+    Numbered = 0;
     Error Failed = withLogicalVgprs(M, AM, context(), [&] {
       return forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
       if (!A.gaveUp().empty() && !F.blocks().empty() && !F.blocks().front().empty())
         context().diagnose(findingDiagnostic(M, F.blocks().front().instructions().front(),
                                              SourceMgr::DK_Warning,
                                              "in function '" + F.name().str() + "': " + A.gaveUp()));
-      unsigned Shown = 0, Ignored = 0;
+      unsigned Shown = 0, Ignored = 0, Replayed = 0, Real = 0;
+      std::optional<BranchConditions> Conditions;
       for (const MissingWait &W : A.missingWaits())
         for (const WaitReason &R : W.Reasons) {
           std::string Rule = waitRuleName(A.counters(), R);
@@ -88,6 +91,12 @@ public:
             continue;
           }
           ++Shown;
+          if (Report.replays(++Numbered)) {
+            if (!Conditions)
+              Conditions.emplace(F, M.target());
+            ++Replayed;
+            Real += replay(*Conditions, A.counters(), F, W, R);
+          }
           Missing = joinErrors(
               std::move(Missing),
               make_error<VerifierFindingError>(
@@ -95,7 +104,11 @@ public:
                                     describeMissingWait(A.counters(), W, R)),
                   makeFindingKey(M, Rule, R.Register, *W.Consumer, R.Producer)));
         }
-      Summary.verdict(F.name(), Shown, Ignored, A.gaveUp(), "on paths whose branches agree");
+      std::string Where = "on paths whose branches agree";
+      if (Replayed)
+        Where += ", " + std::to_string(Real) + " of " + std::to_string(Replayed) +
+                 " replayed as real";
+      Summary.verdict(F.name(), Shown, Ignored, A.gaveUp(), Where);
       if (WarnRedundant)
         for (const Instruction *I : A.redundantWaits())
           context().diagnose(findingDiagnostic(M, *I, SourceMgr::DK_Warning,
@@ -113,9 +126,32 @@ public:
   }
 
 private:
+  /// Prints the replay of finding \p R of \p W (number Numbered); whether
+  /// it replays as real.
+  bool replay(const BranchConditions &BC, const CounterModel &CM, const Function &F,
+              const MissingWait &W, const WaitReason &R) {
+    raw_ostream &OS = context().dumpStream();
+    OS << "replay of finding " << Numbered << " (line " << W.Consumer->location().Line
+       << "): " << describeMissingWait(CM, W, R) << "\n";
+    if (!R.Producer) {
+      OS << "  not replayed: the operation is a caller's or a callee's\n";
+      return false;
+    }
+    std::optional<FindingReplay> Replay =
+        replayFinding(BC, CM, F, *R.Producer, *W.Consumer, R.Counter);
+    if (!Replay) {
+      OS << "  not replayed: no path from the entry leaves the operation in flight (within "
+            "the search's budget)\n";
+      return false;
+    }
+    printReplay(OS, BC, CM, *Replay);
+    return Replay->Real;
+  }
+
   WaitCountOptions Opts;
   bool WarnRedundant;
   FindingsOptions Report;
+  unsigned Numbered = 0; ///< shown findings so far, over the module
 };
 
 class WaitCntInsertionPass final : public Pass {

@@ -40,6 +40,21 @@ std::optional<WaitCounts> singleWait(const Instruction &I, const CounterModel &C
   return CM.decodeWait(I.mcInsts()[0], I.mnemonic());
 }
 
+/// The counters of vector memory operations and transfers into LDS. The
+/// estimate prices them at LLVM's scheduling latency, a cache hit's (80
+/// cycles on gfx90a), so a stronger wait for them looks free where a miss
+/// would stall the work in between for hundreds of cycles: a fold
+/// tightens them only across readers in a row, one right after each wait,
+/// where at most those readers wait longer.
+std::array<bool, MaxWaitCounters> vectorMemoryCounters(const CounterModel &CM) {
+  std::array<bool, MaxWaitCounters> Counters{};
+  for (WaitEvent E : {WaitEvent::VmemLoad, WaitEvent::VmemStore, WaitEvent::LdsDma,
+                      WaitEvent::TensorLds, WaitEvent::AsyncLds})
+    if (std::optional<unsigned> C = CM.counterOf(E))
+      Counters[*C] = true;
+  return Counters;
+}
+
 } // namespace
 
 Error foldWaitStaircases(ArrayRef<Instruction *> Inserted, const CounterModel &CM,
@@ -48,6 +63,7 @@ Error foldWaitStaircases(ArrayRef<Instruction *> Inserted, const CounterModel &C
   // the fold linear in the block's waits.
   constexpr unsigned MaxCandidates = 16;
   DenseSet<const Instruction *> Pending(Inserted.begin(), Inserted.end());
+  const std::array<bool, MaxWaitCounters> VectorMemory = vectorMemoryCounters(CM);
   for (Instruction *First : Inserted) {
     if (!Pending.erase(First))
       continue; // folded into an earlier one
@@ -57,18 +73,31 @@ Error foldWaitStaircases(ArrayRef<Instruction *> Inserted, const CounterModel &C
     BasicBlock &BB = *First->parent();
     Instruction *Anchor = First;
     // The block's estimate starts with nothing in flight: a stronger wait
-    // for operations of earlier blocks (a loop's previous trip) would look
-    // free. Only operations started in the block before the first wait
-    // are seen; the fold must wait for one of them on every counter it
-    // tightens.
+    // for operations of earlier blocks would look free. A block that
+    // branches back to itself (a loop's body) is estimated on its second
+    // trip, with the operations of the first in flight. Only operations
+    // the estimate sees, started in the block before the first wait (or
+    // on the previous trip), count; the fold must wait for one of them on
+    // every counter it tightens.
+    const bool Loops = is_contained(BB.successors(), &BB);
     Started Seen{};
     bool Known = true;
     for (auto It = BB.instructions().begin(); Known && &*It != First; ++It)
       Known = countStarted(*It, CM, Seen);
+    for (auto It = BB.instructions().begin(); Loops && Known && It != BB.instructions().end(); ++It)
+      Known = countStarted(*It, CM, Seen);
     if (!Known)
       continue;
+    auto Estimate = [&](ArrayRef<const Instruction *> Without) {
+      return Loops ? Cycles.estimateSecondTrip(BB, Without).Cycles
+                   : Cycles.estimate(BB, Without).Cycles;
+    };
     Started Count{};
     unsigned Tried = 0;
+    // Whether each instruction since the first wait is a wait of the run
+    // or the one right after it.
+    bool InARow = true;
+    unsigned SinceWait = 0;
     for (auto It = std::next(First->getIterator()); It != BB.instructions().end();) {
       Instruction &I = *It++;
       std::optional<WaitCounts> Later;
@@ -77,8 +106,10 @@ Error foldWaitStaircases(ArrayRef<Instruction *> Inserted, const CounterModel &C
       if (!Later) {
         if (!countStarted(I, CM, Count))
           break;
+        InARow &= ++SinceWait <= 1;
         continue;
       }
+      SinceWait = 0;
       if (++Tried > MaxCandidates)
         break;
       WaitCounts Folded = *Counts;
@@ -87,7 +118,7 @@ Error foldWaitStaircases(ArrayRef<Instruction *> Inserted, const CounterModel &C
         if (Later->waits(C)) {
           int N = Later->Count[C] - Count[C];
           bool Tightens = !Counts->waits(C) || N < Counts->Count[C];
-          Implied &= N >= 0 && (!Tightens || Seen[C] > N);
+          Implied &= N >= 0 && (!Tightens || (Seen[C] > N && (InARow || !VectorMemory[C])));
           Folded.require(C, N);
         }
       if (!Implied || CM.spellWaits(Folded).size() != 1)
@@ -95,8 +126,8 @@ Error foldWaitStaircases(ArrayRef<Instruction *> Inserted, const CounterModel &C
       Expected<Instruction *> Stronger = Make(*Anchor, Folded);
       if (!Stronger)
         return Stronger.takeError();
-      uint64_t Run = Cycles.estimate(BB, {*Stronger}).Cycles;
-      uint64_t One = Cycles.estimate(BB, {Anchor, &I}).Cycles;
+      uint64_t Run = Estimate({*Stronger});
+      uint64_t One = Estimate({Anchor, &I});
       if (One > Run) {
         (*Stronger)->eraseFromParent();
         continue;

@@ -28,8 +28,11 @@ using WaitMaker =
 /// there issues no later in \p Cycles's estimate of the block than the
 /// run: a later wait W, with k operations started on a counter between the
 /// two, is implied by the first waiting for W's count minus k (the counter
-/// cannot grow faster), which must not be below 0. The waits not in
-/// \p Inserted (the input's) stay as they are.
+/// cannot grow faster), which must not be below 0. A block that branches
+/// back to itself is estimated on its second trip; a tightened counter
+/// must wait for an operation the estimate sees, and a vector memory
+/// counter is tightened only across readers in a row (docs/waitcnt.md).
+/// The waits not in \p Inserted (the input's) stay as they are.
 llvm::Error foldWaitStaircases(llvm::ArrayRef<Instruction *> Inserted, const CounterModel &CM,
                                const BlockCycleModel &Cycles, WaitMaker Make);
 

@@ -83,6 +83,11 @@ public:
   /// placements of a wait is faster, the wait insertion).
   BlockCycles estimate(const BasicBlock &BB,
                        llvm::ArrayRef<const Instruction *> Without = {}) const;
+  /// The cycles of the second of two trips through \p BB, a block that
+  /// branches back to itself, both without \p Without: what a loop trip
+  /// costs with the operations of the previous trip in flight.
+  BlockCycles estimateSecondTrip(const BasicBlock &BB,
+                                 llvm::ArrayRef<const Instruction *> Without = {}) const;
   /// The cycles of \p BB with the waits \p Waits names in front of its
   /// instructions, as if they were there: what the block costs once the
   /// wait passes have run, without editing it.

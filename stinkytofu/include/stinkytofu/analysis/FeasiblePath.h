@@ -12,6 +12,7 @@
 
 #include "stinkytofu/analysis/BranchConditions.h"
 #include "stinkytofu/hw/WaitCounters.h"
+#include "stinkytofu/ir/Function.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,16 @@ struct PendingOperation {
 std::optional<FeasiblePath> findFeasiblePath(const BranchConditions &BC, const Instruction &From,
                                              const BasicBlock &To, const PathFacts &AtTo,
                                              std::optional<PendingOperation> Pending = {});
+
+/// A path from the entry of \p F to \p Consumer through \p Producer whose
+/// branch facts, from the entry on, contradict one another nowhere, and on
+/// which no wait completes the operation \p Producer last started before
+/// \p Consumer (FindingReplay.h replays it). Its last block is \p
+/// Consumer's. None when there is none within the search's budget.
+std::optional<FeasiblePath> findPathFromEntry(const BranchConditions &BC, const Function &F,
+                                              const Instruction &Producer,
+                                              const Instruction &Consumer,
+                                              PendingOperation Pending);
 
 /// `k -> .LBB0_2 -> .LBB0_3 (at .LBB0_2: s_cmp_eq_u32 s5, 1 false)`: the
 /// branch of each named block and the outcome the path takes.

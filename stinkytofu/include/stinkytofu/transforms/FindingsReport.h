@@ -2,12 +2,12 @@
 //
 // What WaitCntVerifier and HazardVerifier share beyond one finding
 // (VerifierFinding.h): the rules a user asked to see (`only=A:B`) or to
-// ignore (`ignore=A:B`), where each rule comes from, and `summary`: the
-// findings grouped by rule and producer pattern with a count, and a verdict
-// per function (clean, findings, or unknown where an analysis gave up), on
-// the dump stream (stderr).
-// stinkytofu-opt's --only, --ignore-hazard and --findings-summary pass them
-// on.
+// ignore (`ignore=A:B`), the wait findings to replay (`replay[=N]`), where
+// each rule comes from, and `summary`: the findings grouped by rule and
+// producer pattern with a count, and a verdict per function (clean,
+// findings, or unknown where an analysis gave up), on the dump stream
+// (stderr). stinkytofu-opt's --only, --ignore-hazard, --replay-findings and
+// --findings-summary pass them on.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_TRANSFORMS_FINDINGSREPORT_H
@@ -30,12 +30,20 @@ struct FindingsOptions {
   /// Rule names (`read vmcnt` also as `read-vmcnt`); empty Only: every rule.
   std::vector<std::string> Only, Ignore;
   bool Summary = false;
+  /// `replay=N`: replay wait finding N (from 1, in the order they are
+  /// reported; `replay` alone: every one) on the dump stream
+  /// (FindingReplay.h). 0: none.
+  unsigned Replay = 0;
+  bool ReplayAll = false;
+
+  /// Whether the shown finding numbered \p N (from 1) is replayed.
+  bool replays(unsigned N) const { return ReplayAll || Replay == N; }
 
   /// Whether findings of \p Rule are reported.
   bool selects(llvm::StringRef Rule) const;
 };
 
-/// Moves `only=A:B`, `ignore=A:B` and `summary` from \p Args into \p Opts;
+/// Moves `only=A:B`, `ignore=A:B`, `replay[=N]` and `summary` from \p Args into \p Opts;
 /// returns the other arguments.
 llvm::Expected<PassArguments> takeFindingsArguments(const PassArguments &Args,
                                                     FindingsOptions &Opts);
