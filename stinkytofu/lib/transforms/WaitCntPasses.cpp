@@ -47,7 +47,8 @@ Expected<WaitCountOptions> parseWaitArguments(const PassArguments &Args,
 }
 
 /// Runs the analysis over every function of \p M, building CFGs first;
-/// with \p Shared, through each function's WaitCountCache.
+/// with \p Shared, through the WaitCountCache an earlier pass left there
+/// (the scheduler's), if any.
 template <typename VisitT>
 Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Visit,
                               AnalysisManager *Shared = nullptr) {
@@ -55,9 +56,9 @@ Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Vi
   for (Function &F : M.functions()) {
     if (!F.hasValidCFG())
       buildCFG(F);
+    WaitCountCache *Cache = Shared ? Shared->getCachedResult<WaitCountCacheAnalysis>(F) : nullptr;
     Expected<WaitCountAnalysis> A =
-        Shared ? WaitCountAnalysis::run(F, CM, Opts, Shared->getResult<WaitCountCacheAnalysis>(F))
-               : WaitCountAnalysis::run(F, CM, Opts);
+        Cache ? WaitCountAnalysis::run(F, CM, Opts, *Cache) : WaitCountAnalysis::run(F, CM, Opts);
     if (!A)
       return A.takeError();
     if (Error E = Visit(F, *A))
