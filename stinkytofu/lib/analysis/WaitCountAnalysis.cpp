@@ -357,15 +357,22 @@ struct WaitCountAnalysis::Impl
         need(S, W, C, S.C[C].UB, reason(WaitReason::Opaque, S.C[C].Newest));
       return W;
     }
-    // Only counters with work in flight can ask for a wait.
-    SmallVector<unsigned, MaxWaitCounters> Busy;
-    for (unsigned C = 0; C < N; ++C)
-      if (S.C[C].busy())
-        Busy.push_back(C);
-    if (Busy.empty())
+    // Only counters with work in flight can ask for a wait, and for a
+    // register only those that hold registers or a caller's work.
+    bool AnyBusy = false;
+    SmallVector<unsigned, MaxWaitCounters> Holding;
+    for (unsigned C = 0; C < N; ++C) {
+      const CounterState &CS = S.C[C];
+      if (!CS.busy())
+        continue;
+      AnyBusy = true;
+      if (!CS.Writes.empty() || !CS.Reads.empty() || CS.pending(CS.UnknownScore))
+        Holding.push_back(C);
+    }
+    if (!AnyBusy)
       return W;
     for (auto [U, R] : II.UseUnits)
-      for (unsigned C : Busy) {
+      for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
         if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
           need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
@@ -379,7 +386,7 @@ struct WaitCountAnalysis::Impl
     // completes their translations without a wait (as LLVM applies it).
     const bool VmemTranslates = II.Access.has(WaitEvent::Translation);
     for (auto [U, R] : II.DefUnits)
-      for (unsigned C : Busy) {
+      for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
         if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second) &&
                                          !(InOrderVmem && C == LoadCounter))
