@@ -230,6 +230,10 @@ struct ToolOptions {
                "(the schedule validator, docs/scheduler.md): every kept instruction "
                "reads the same register versions and memory order"),
       cl::cat(Category)};
+  cl::opt<bool> VerifyWaitCache{"verify-wait-cache",
+                                 cl::desc("Debug: fail where a wait analysis with its cache "
+                                          "(WaitCountCache) finds other waits than without"),
+                                 cl::cat(Category)};
   cl::opt<bool> FindingsSummary{
       "findings-summary",
       cl::desc("With the verifiers: findings grouped by rule and producer pattern with "
@@ -819,6 +823,9 @@ int main(int argc, char **argv) {
   if (Opt.NumWaves.getNumOccurrences())
     for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass"})
       Leading[Name] = {{"NumWaves", std::to_string(Opt.NumWaves)}};
+  if (Opt.VerifyWaitCache)
+    for (StringRef Name : {"StinkyDAGSchedulerPass", "StinkyWaitCntInsertionPass"})
+      Leading[Name].emplace_back("checkWaitCache", "");
   PassArguments FindingsArgs;
   if (Opt.FindingsSummary)
     FindingsArgs.emplace_back("summary", "");

@@ -54,6 +54,54 @@ struct UnitState {
   SmallVector<unsigned, 4> Readers;
 };
 
+/// The states of the units a region touches. A call or an opaque statement
+/// reads and writes every unit; after it, a unit not touched since has it
+/// as last writer and no reader. (A table of every unit, walked at each
+/// such node, cost most of a call-dense kernel's scheduling.)
+class UnitStates {
+public:
+  explicit UnitStates(unsigned NumUnits) : NumUnits(NumUnits) {}
+  int lastWriter(unsigned U) const {
+    auto It = Touched.find(U);
+    return It == Touched.end() ? AllWriter : It->second.LastWriter;
+  }
+  UnitState &operator[](unsigned U) {
+    auto [It, New] = Touched.try_emplace(U);
+    if (New)
+      It->second.LastWriter = AllWriter;
+    return It->second;
+  }
+  /// Calls \p Visit on the state of every unit in unit order, a run of
+  /// untouched units (all in the same state) once.
+  template <typename VisitT> void forEachInOrder(VisitT Visit) {
+    SmallVector<unsigned, 32> Units;
+    for (const auto &Entry : Touched)
+      Units.push_back(Entry.first);
+    llvm::sort(Units);
+    UnitState Untouched;
+    Untouched.LastWriter = AllWriter;
+    unsigned Next = 0; // the lowest unit not visited yet
+    for (unsigned U : Units) {
+      if (Next < U)
+        Visit(Untouched);
+      Visit(Touched.find(U)->second);
+      Next = U + 1;
+    }
+    if (Next < NumUnits)
+      Visit(Untouched);
+  }
+  /// After a node that writes every unit.
+  void writtenAllBy(unsigned Node) {
+    Touched.clear();
+    AllWriter = int(Node);
+  }
+
+private:
+  unsigned NumUnits;
+  DenseMap<unsigned, UnitState> Touched;
+  int AllWriter = -1;
+};
+
 } // namespace
 
 DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &EM,
@@ -68,7 +116,7 @@ DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &
   Preds.resize(N);
   Succs.resize(N);
 
-  std::vector<UnitState> Units(EM.units().numUnits());
+  UnitStates Units(EM.units().numUnits());
   // The address-register values each node's location was computed from:
   // the last writer of each address unit when it issued.
   std::vector<std::vector<int>> AddressVersions(N);
@@ -80,24 +128,35 @@ DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &
     const InstructionEffects &E = Effects[To];
     if (E.Location)
       for (unsigned U : E.Location->AddressUnits)
-        AddressVersions[To].push_back(Units[U].LastWriter);
-    for (unsigned U : E.Reads.set_bits())
-      if (Units[U].LastWriter >= 0)
-        addEdge(Units[U].LastWriter, To, DepKind::Data, Latencies[Units[U].LastWriter]);
-    for (unsigned U : E.Writes.set_bits()) {
-      UnitState &S = Units[U];
+        AddressVersions[To].push_back(Units.lastWriter(U));
+    auto AddData = [&](int From) {
+      if (From >= 0)
+        addEdge(From, To, DepKind::Data, Latencies[From]);
+    };
+    auto AddOverwrite = [&](UnitState &S) {
       if (S.LastWriter >= 0)
         addEdge(S.LastWriter, To, DepKind::Output, 1);
       for (unsigned R : S.Readers)
         if (R != To)
           addEdge(R, To, DepKind::Anti, 1);
       S.Readers.clear();
+    };
+    if (E.Reads.all() && E.Writes.all()) {
+      // The edges, in the order the per-unit walk below would add them.
+      Units.forEachInOrder([&](UnitState &S) { AddData(S.LastWriter); });
+      Units.forEachInOrder(AddOverwrite);
+      Units.writtenAllBy(To);
+    } else {
+      for (unsigned U : E.Reads.set_bits())
+        AddData(Units.lastWriter(U));
+      for (unsigned U : E.Writes.set_bits())
+        AddOverwrite(Units[U]);
+      for (unsigned U : E.Reads.set_bits())
+        if (!E.Writes.test(U))
+          Units[U].Readers.push_back(To);
+      for (unsigned U : E.Writes.set_bits())
+        Units[U].LastWriter = To;
     }
-    for (unsigned U : E.Reads.set_bits())
-      if (!E.Writes.test(U))
-        Units[U].Readers.push_back(To);
-    for (unsigned U : E.Writes.set_bits())
-      Units[U].LastWriter = To;
 
     for (unsigned S = 0; S != NumMemorySpaces; ++S) {
       if (!E.Memory[S].any())

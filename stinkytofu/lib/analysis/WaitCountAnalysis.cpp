@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
+#include "WaitCountState.h"
 
 #include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/analysis/FeasiblePath.h"
@@ -28,176 +29,11 @@
 #include <mutex>
 
 using namespace llvm;
+using namespace stinkytofu::waitcount;
 
 namespace stinkytofu {
 
 namespace {
-
-/// The newest pending operation that writes (or still reads) a slot.
-struct Pending {
-  int64_t Score = 0;
-  const Instruction *Producer = nullptr;
-  /// An address translation also ends when its own load or store does:
-  /// counter DoneWith reaching DoneScore completes the entry too.
-  int DoneWith = -1;
-  int64_t DoneScore = 0;
-};
-
-/// LDS slots: the buffers of `mod.memtoken`, or Untagged.
-constexpr int64_t Untagged = -1;
-
-struct CounterState {
-  unsigned Max = 0;
-  int64_t LB = 0, UB = 0;
-  uint32_t Kinds = 0; ///< events pending since the counter was last idle
-  int64_t FlatScore = 0, LdsScore = 0, UnknownScore = 0;
-  const Instruction *LdsProducer = nullptr, *Newest = nullptr;
-  DenseMap<unsigned, Pending> Writes, Reads;     ///< by register unit
-  DenseMap<int64_t, Pending> LdsWrites, LdsReads; ///< by LDS token
-
-  bool pending(int64_t Score) const { return Score > LB; }
-  bool busy() const { return UB > LB; }
-  void idle() {
-    LB = UB;
-    Kinds = 0;
-    // Released, not cleared: a map keeps its buckets through clear(), and
-    // every copy of the state copies them all.
-    Writes = DenseMap<unsigned, Pending>();
-    Reads = DenseMap<unsigned, Pending>();
-    LdsWrites.clear();
-    LdsReads.clear();
-  }
-};
-
-struct WaitState {
-  SmallVector<CounterState, MaxWaitCounters> C;
-  bool operator==(const WaitState &Other) const;
-};
-
-bool entryPending(const WaitState &S, const CounterState &CS, const Pending &P) {
-  return CS.pending(P.Score) &&
-         !(P.DoneWith >= 0 && P.DoneScore <= S.C[P.DoneWith].LB);
-}
-
-/// Gives a register map that lost most of its entries buckets for those
-/// left: a copy of a map copies every bucket, used or not. (Only for the
-/// register maps: nothing depends on the order they are walked in.)
-void shrinkToFit(DenseMap<unsigned, Pending> &Map) {
-  constexpr size_t BucketSize = sizeof(DenseMap<unsigned, Pending>::value_type);
-  if (Map.getMemorySize() <= 4 * BucketSize * std::max<size_t>(Map.size(), 16))
-    return;
-  DenseMap<unsigned, Pending> Fitted(Map.size());
-  for (const auto &Entry : Map)
-    Fitted.insert(Entry);
-  Map = std::move(Fitted);
-}
-
-/// What canonical form takes off each counter: it rebases every counter to
-/// LB = 0 with at most Max events in flight and drops what is complete.
-SmallVector<int64_t, MaxWaitCounters> canonicalShift(const WaitState &S) {
-  SmallVector<int64_t, MaxWaitCounters> Shift(S.C.size());
-  for (unsigned C = 0; C < S.C.size(); ++C) {
-    const CounterState &CS = S.C[C];
-    Shift[C] = CS.UB - std::min<int64_t>(CS.UB - CS.LB, CS.Max);
-  }
-  return Shift;
-}
-
-/// A score of counter \p CS in canonical form (0 when complete).
-int64_t rebasedScore(const CounterState &CS, int64_t Score, int64_t Shift) {
-  return CS.pending(Score) ? std::max<int64_t>(Score - Shift, 1) : 0;
-}
-
-/// A pending entry of counter \p C in canonical form.
-Pending rebasedEntry(Pending P, ArrayRef<int64_t> Shift, unsigned C) {
-  P.Score = std::max<int64_t>(P.Score - Shift[C], 1);
-  if (P.DoneWith >= 0)
-    P.DoneScore = std::max<int64_t>(P.DoneScore - Shift[P.DoneWith], 1);
-  return P;
-}
-
-/// Puts \p S in canonical form in place. Comparing and joining read the
-/// other side's canonical form on the fly (a copy of a state copies every
-/// map's buckets, the analysis's main cost on large kernels).
-void canonicalize(WaitState &S) {
-  SmallVector<int64_t, MaxWaitCounters> Shift = canonicalShift(S);
-  // Whether an entry is pending asks other counters' LBs as they were.
-  WaitState Bounds;
-  Bounds.C.resize(S.C.size());
-  for (unsigned C = 0; C < S.C.size(); ++C)
-    Bounds.C[C].LB = S.C[C].LB;
-  for (unsigned C = 0; C < S.C.size(); ++C) {
-    CounterState &CS = S.C[C];
-    CS.FlatScore = rebasedScore(CS, CS.FlatScore, Shift[C]);
-    CS.LdsScore = rebasedScore(CS, CS.LdsScore, Shift[C]);
-    CS.UnknownScore = rebasedScore(CS, CS.UnknownScore, Shift[C]);
-    auto RebaseMap = [&](auto &Map) {
-      for (auto It = Map.begin(); It != Map.end(); ++It) {
-        if (!entryPending(Bounds, CS, It->second)) {
-          Map.erase(It);
-          continue;
-        }
-        It->second = rebasedEntry(It->second, Shift, C);
-      }
-    };
-    RebaseMap(CS.Writes);
-    RebaseMap(CS.Reads);
-    RebaseMap(CS.LdsWrites);
-    RebaseMap(CS.LdsReads);
-    shrinkToFit(CS.Writes);
-    shrinkToFit(CS.Reads);
-    CS.UB -= Shift[C];
-    CS.LB = 0;
-    if (!CS.UB)
-      CS.Kinds = 0;
-  }
-}
-
-/// Whether the pending entries of \p A and \p B (of counter \p C of states
-/// \p SA and \p SB) are the same in canonical form.
-template <typename MapT>
-bool sameEntries(const WaitState &SA, ArrayRef<int64_t> ShA, const MapT &A, const WaitState &SB,
-                 ArrayRef<int64_t> ShB, const MapT &B, unsigned C) {
-  const CounterState &CA = SA.C[C], &CB = SB.C[C];
-  size_t PendingInB = count_if(B, [&](const auto &E) { return entryPending(SB, CB, E.second); });
-  size_t PendingInA = 0;
-  for (const auto &[K, P] : A) {
-    if (!entryPending(SA, CA, P))
-      continue;
-    ++PendingInA;
-    auto It = B.find(K);
-    if (It == B.end() || !entryPending(SB, CB, It->second))
-      return false;
-    Pending X = rebasedEntry(P, ShA, C), Y = rebasedEntry(It->second, ShB, C);
-    if (X.Score != Y.Score || X.DoneWith != Y.DoneWith || X.DoneScore != Y.DoneScore)
-      return false;
-  }
-  return PendingInA == PendingInB;
-}
-
-bool WaitState::operator==(const WaitState &Other) const {
-  if (C.size() != Other.C.size())
-    return false;
-  SmallVector<int64_t, MaxWaitCounters> ShA = canonicalShift(*this), ShB = canonicalShift(Other);
-  for (unsigned I = 0; I < C.size(); ++I) {
-    const CounterState &X = C[I], &Y = Other.C[I];
-    int64_t UBX = X.UB - ShA[I], UBY = Y.UB - ShB[I];
-    if (UBX != UBY || (UBX ? X.Kinds : 0) != (UBY ? Y.Kinds : 0) ||
-        rebasedScore(X, X.FlatScore, ShA[I]) != rebasedScore(Y, Y.FlatScore, ShB[I]) ||
-        rebasedScore(X, X.LdsScore, ShA[I]) != rebasedScore(Y, Y.LdsScore, ShB[I]) ||
-        rebasedScore(X, X.UnknownScore, ShA[I]) != rebasedScore(Y, Y.UnknownScore, ShB[I]))
-      return false;
-  }
-  for (unsigned I = 0; I < C.size(); ++I) {
-    const CounterState &X = C[I], &Y = Other.C[I];
-    if (!sameEntries(*this, ShA, X.Writes, Other, ShB, Y.Writes, I) ||
-        !sameEntries(*this, ShA, X.Reads, Other, ShB, Y.Reads, I) ||
-        !sameEntries(*this, ShA, X.LdsWrites, Other, ShB, Y.LdsWrites, I) ||
-        !sameEntries(*this, ShA, X.LdsReads, Other, ShB, Y.LdsReads, I))
-      return false;
-  }
-  return true;
-}
 
 /// A return jumps to the return address the call left in s[30:31] (the
 /// AMDGPU calling convention); an `s_setpc_b64` elsewhere in a callable is
@@ -210,23 +46,7 @@ bool jumpsToReturnAddress(const Instruction &I) {
   return Target.isReg() && M && M->target().asmName(Target.getReg()) == "s[30:31]";
 }
 
-/// What the analysis needs of each instruction, computed once.
-struct InstInfo {
-  MemoryAccess Access;
-  std::optional<WaitCounts> Wait;
-  bool Opaque = false, Barrier = false, Return = false, Call = false, WritesExec = false,
-       CacheInvalidate = false;
-  /// The register units the instruction writes and reads (explicit and
-  /// implicit), each with its register (for the message), and those of its
-  /// explicit register operands that it reads.
-  SmallVector<std::pair<unsigned, MCRegister>, 8> DefUnits, UseUnits;
-  SmallVector<unsigned, 8> ExplicitUseUnits;
-  SmallVector<int64_t, 2> Tokens;
-};
-
 } // namespace
-
-using WaitPaths = PathPartitions<WaitState>;
 
 struct WaitCountAnalysis::Impl
     : DataflowAnalysis<WaitCountAnalysis::Impl, WaitPaths, DataflowDirection::Forward> {
@@ -238,7 +58,9 @@ struct WaitCountAnalysis::Impl
   const CounterModel &CM;
   WaitCountOptions Opts;
   RegisterUnits RU;
-  DenseMap<const Instruction *, InstInfo> Infos;
+  /// The descriptions: the cache's, else this run's own.
+  DenseMap<const Instruction *, InstInfo> OwnInfos;
+  DenseMap<const Instruction *, InstInfo> *Infos = &OwnInfos;
   std::array<uint32_t, MaxWaitCounters> OutOfOrderEvents{};
   std::optional<unsigned> LoadCounter, StoreOnlyCounter;
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
@@ -248,14 +70,28 @@ struct WaitCountAnalysis::Impl
   const BitVector &LoadDestinations;
   /// Set while the final pass records what each instruction lacks.
   mutable MissingWait *Recording = nullptr;
-  BranchConditions Conditions;
+  /// The branch facts, for correlation and for describing paths (else not
+  /// built).
+  std::optional<BranchConditions> Conditions;
   /// Off: one partition, no branch facts (the path-insensitive analysis).
   bool Correlate;
+  /// The block results kept between runs: path-insensitive runs given a
+  /// cache use it (WaitCountCache).
+  WaitCountCache::Impl *Memo = nullptr;
 
-  Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts, bool Correlate)
+  Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts, bool Correlate,
+       WaitCountCache::Impl *Cache)
       : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")),
-        LoadDestinations(loadDestinationUnits(RU)), Conditions(F, CM.target()),
-        Correlate(Correlate && Conditions.tracksAny()) {
+        LoadDestinations(loadDestinationUnits(RU)) {
+    if (Opts.CorrelateBranches || Opts.DescribePaths)
+      Conditions.emplace(F, CM.target());
+    this->Correlate = Correlate && Conditions && Conditions->tracksAny();
+    if (Cache) {
+      Cache->begin(CM.target(), Opts.NumWaves);
+      Infos = &Cache->Infos;
+      if (!this->Correlate)
+        Memo = Cache;
+    }
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (auto C = CM.counterOf(WaitEvent(E)); C && !CM.inOrder(WaitEvent(E)))
         OutOfOrderEvents[*C] |= 1u << E;
@@ -266,7 +102,11 @@ struct WaitCountAnalysis::Impl
     TranslationCounter = CM.counterOf(WaitEvent::Translation);
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions())
-        Infos[&I] = describe(I);
+        if (auto [It, New] = Infos->try_emplace(&I); New) {
+          It->second = describe(I);
+          if (Cache)
+            ++Cache->Stats.Described;
+        }
   }
 
   InstInfo describe(const Instruction &I) const {
@@ -315,7 +155,27 @@ struct WaitCountAnalysis::Impl
     return II;
   }
 
-  const InstInfo &info(const Instruction &I) const { return Infos.find(&I)->second; }
+  const InstInfo &info(const Instruction &I) const { return Infos->find(&I)->second; }
+
+  /// Dataflow hooks: a block transfer the cache holds for this block's
+  /// instructions and an equal state is taken instead of transferring it.
+  bool reuseTransfer(const BasicBlock &BB, const WaitPaths &In, WaitPaths &Out) const {
+    if (!Memo)
+      return false;
+    const WaitCountCache::Impl::Transfer *T = Memo->findTransfer(BB, In);
+    if (!T)
+      return false;
+    Out = T->Out;
+    ++Memo->Stats.TransfersReused;
+    return true;
+  }
+  void noteTransfer(const BasicBlock &BB, const WaitPaths &In, const WaitPaths &Out) const {
+    if (Memo)
+      Memo->addTransfer(BB, In, Out);
+  }
+
+  void replayBlock(const BasicBlock &BB, const WaitPaths &In, std::vector<MissingWait> &Missing,
+                   std::vector<const Instruction *> &Redundant) const;
 
   // The dataflow runs on partitions (PathPartitions.h); the hooks below
   // lift the wait state's own ones.
@@ -335,7 +195,7 @@ struct WaitCountAnalysis::Impl
                                 WaitPaths &Scratch) const {
     if (!Correlate)
       return Out;
-    return WaitPaths::alongEdge(Conditions, From, To, Out, Scratch, MaxPartitions, joiner());
+    return WaitPaths::alongEdge(*Conditions, From, To, Out, Scratch, MaxPartitions, joiner());
   }
   /// The code gets one wait for all its paths: what any partition lacks
   /// before \p I is applied to every partition.
@@ -348,7 +208,7 @@ struct WaitCountAnalysis::Impl
     }
     for (auto [P, H] : zip(S.Parts, Implicit)) {
       if (Correlate)
-        Conditions.transfer(I, P.Facts);
+        Conditions->transfer(I, P.Facts);
       H.merge(Shared);
       transferWaits(I, H, P.State);
     }
@@ -497,15 +357,22 @@ struct WaitCountAnalysis::Impl
         need(S, W, C, S.C[C].UB, reason(WaitReason::Opaque, S.C[C].Newest));
       return W;
     }
-    // Only counters with work in flight can ask for a wait.
-    SmallVector<unsigned, MaxWaitCounters> Busy;
-    for (unsigned C = 0; C < N; ++C)
-      if (S.C[C].busy())
-        Busy.push_back(C);
-    if (Busy.empty())
+    // Only counters with work in flight can ask for a wait, and for a
+    // register only those that hold registers or a caller's work.
+    bool AnyBusy = false;
+    SmallVector<unsigned, MaxWaitCounters> Holding;
+    for (unsigned C = 0; C < N; ++C) {
+      const CounterState &CS = S.C[C];
+      if (!CS.busy())
+        continue;
+      AnyBusy = true;
+      if (!CS.Writes.empty() || !CS.Reads.empty() || CS.pending(CS.UnknownScore))
+        Holding.push_back(C);
+    }
+    if (!AnyBusy)
       return W;
     for (auto [U, R] : II.UseUnits)
-      for (unsigned C : Busy) {
+      for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
         if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
           need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
@@ -519,7 +386,7 @@ struct WaitCountAnalysis::Impl
     // completes their translations without a wait (as LLVM applies it).
     const bool VmemTranslates = II.Access.has(WaitEvent::Translation);
     for (auto [U, R] : II.DefUnits)
-      for (unsigned C : Busy) {
+      for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
         if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second) &&
                                          !(InOrderVmem && C == LoadCounter))
@@ -792,9 +659,64 @@ static void mergeMissing(MissingWait &Into, SmallVectorImpl<PathFacts> &ReasonFa
   }
 }
 
-Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
-                                                   WaitCountOptions Opts) {
-  auto A = std::make_unique<Impl>(F, CM, Opts, Opts.CorrelateBranches);
+/// What one block lacks, from its state at the start \p In: appended to
+/// \p Missing and \p Redundant in layout order.
+void WaitCountAnalysis::Impl::replayBlock(const BasicBlock &BB, const WaitPaths &In,
+                                          std::vector<MissingWait> &Missing,
+                                          std::vector<const Instruction *> &Redundant) const {
+  const size_t N = BB.instructions().size();
+  std::vector<MissingWait> Found(N);
+  std::vector<SmallVector<PathFacts, 1>> FoundFacts(N);
+  std::vector<bool> Completes(N);
+  // The partitions in step, as transfer() takes them.
+  std::vector<WaitPaths::Part> Parts(In.Parts.begin(), In.Parts.end());
+  size_t Index = 0;
+  for (const Instruction &I : BB.instructions()) {
+    const InstInfo &II = info(I);
+    SmallVector<WaitCounts, 4> Implicit(Parts.size());
+    for (auto [P, H] : zip(Parts, Implicit)) {
+      MissingWait M;
+      M.Consumer = &I;
+      Recording = &M;
+      M.Needed = requirements(I, II, P.State, H);
+      Recording = nullptr;
+      // Reasons of implicit waits were recorded too: keep the missing ones.
+      erase_if(M.Reasons, [&](const WaitReason &R) { return !M.Needed.waits(R.Counter); });
+      if (!M.Needed.empty())
+        mergeMissing(Found[Index], FoundFacts[Index], M, P.Facts);
+      else if (II.Wait && completesSomething(*II.Wait, P.State))
+        Completes[Index] = true;
+    }
+    for (auto [P, H] : zip(Parts, Implicit)) {
+      H.merge(Found[Index].Needed);
+      transferWaits(I, H, P.State);
+      if (Conditions)
+        Conditions->transfer(I, P.Facts);
+    }
+    ++Index;
+  }
+  size_t K = 0;
+  for (const Instruction &I : BB.instructions()) {
+    MissingWait &M = Found[K];
+    if (!M.Needed.empty()) {
+      if (Opts.DescribePaths)
+        for (auto [R, Facts] : zip(M.Reasons, FoundFacts[K]))
+          if (R.Producer && R.Producer->parent() && R.Producer->parent() != &BB)
+            if (auto Path = findFeasiblePath(*Conditions, *R.Producer, BB, Facts,
+                                             PendingOperation{&CM, R.Counter}))
+              R.Path = describePath(*Conditions, *Path);
+      Missing.push_back(std::move(M));
+    } else if (info(I).Wait && !Completes[K]) {
+      Redundant.push_back(&I);
+    }
+    ++K;
+  }
+}
+
+Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const CounterModel &CM,
+                                                     WaitCountOptions Opts,
+                                                     WaitCountCache::Impl *Cache) {
+  auto A = std::make_unique<Impl>(F, CM, Opts, Opts.CorrelateBranches, Cache);
   // Each block is revisited at most once per step a queue or score can
   // take, which the counters' limits bound (per partition).
   unsigned Limit = (256 * std::max<size_t>(A->blocks().size(), 1) + 1024) *
@@ -807,61 +729,77 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const Coun
     // analysis, whose findings may then include infeasible paths.
     Result.GaveUp = "branch correlation gave up (" + toString(std::move(E)) +
                     "); findings may lie on infeasible paths";
-    A = std::make_unique<Impl>(F, CM, Opts, /*Correlate=*/false);
+    A = std::make_unique<Impl>(F, CM, Opts, /*Correlate=*/false, Cache);
     if (Error E = A->run(Limit))
       return std::move(E);
   }
+  // A block's replay is kept with its results when no path is described
+  // (the paths depend on the rest of the function).
+  WaitCountCache::Impl *Memo = Opts.DescribePaths ? nullptr : A->Memo;
   for (const BasicBlock *BB : A->blocks()) {
     // A block no feasible path reaches is still checked on its own.
     WaitPaths Unreached;
     const WaitPaths &In =
         A->stateIn(*BB).Parts.empty() ? (Unreached = A->unreachedState(*BB)) : A->stateIn(*BB);
-    const size_t N = BB->instructions().size();
-    std::vector<MissingWait> Found(N);
-    std::vector<SmallVector<PathFacts, 1>> FoundFacts(N);
-    std::vector<bool> Completes(N);
-    // The partitions in step, as transfer() takes them.
-    std::vector<WaitPaths::Part> Parts(In.Parts.begin(), In.Parts.end());
-    size_t Index = 0;
-    for (const Instruction &I : BB->instructions()) {
-      const InstInfo &II = A->info(I);
-      SmallVector<WaitCounts, 4> Implicit(Parts.size());
-      for (auto [P, H] : zip(Parts, Implicit)) {
-        MissingWait M;
-        M.Consumer = &I;
-        A->Recording = &M;
-        M.Needed = A->requirements(I, II, P.State, H);
-        A->Recording = nullptr;
-        // Reasons of implicit waits were recorded too: keep the missing ones.
-        erase_if(M.Reasons, [&](const WaitReason &R) { return !M.Needed.waits(R.Counter); });
-        if (!M.Needed.empty())
-          mergeMissing(Found[Index], FoundFacts[Index], M, P.Facts);
-        else if (II.Wait && A->completesSomething(*II.Wait, P.State))
-          Completes[Index] = true;
-      }
-      for (auto [P, H] : zip(Parts, Implicit)) {
-        H.merge(Found[Index].Needed);
-        A->transferWaits(I, H, P.State);
-        A->Conditions.transfer(I, P.Facts);
-      }
-      ++Index;
+    if (!Memo) {
+      A->replayBlock(*BB, In, Result.Missing, Result.Redundant);
+      continue;
     }
-    size_t K = 0;
-    for (const Instruction &I : BB->instructions()) {
-      MissingWait &M = Found[K];
-      if (!M.Needed.empty()) {
-        for (auto [R, Facts] : zip(M.Reasons, FoundFacts[K]))
-          if (R.Producer && R.Producer->parent() && R.Producer->parent() != BB)
-            if (auto Path = findFeasiblePath(A->Conditions, *R.Producer, *BB, Facts,
-                                             PendingOperation{&CM, R.Counter}))
-              R.Path = describePath(A->Conditions, *Path);
-        Result.Missing.push_back(std::move(M));
-      } else if (A->info(I).Wait && !Completes[K]) {
-        Result.Redundant.push_back(&I);
-      }
-      ++K;
+    if (const WaitCountCache::Impl::Replay *Kept = Memo->findReplay(*BB, In)) {
+      ++Memo->Stats.ReplaysReused;
+      llvm::append_range(Result.Missing, Kept->Missing);
+      llvm::append_range(Result.Redundant, Kept->Redundant);
+      continue;
     }
+    WaitCountCache::Impl::Replay &New = Memo->addReplay(*BB, In);
+    A->replayBlock(*BB, In, New.Missing, New.Redundant);
+    llvm::append_range(Result.Missing, New.Missing);
+    llvm::append_range(Result.Redundant, New.Redundant);
   }
+  return Result;
+}
+
+/// An error naming the first instruction where \p Cached (a run with the
+/// cache) and \p Full (one without) find different waits.
+static Error sameWaits(const Function &F, const WaitCountAnalysis &Cached,
+                       const WaitCountAnalysis &Full) {
+  auto Disagree = [&](const Instruction *I, StringRef What) {
+    std::string Where = I ? "'" + I->mnemonic().str() + "' at line " +
+                                std::to_string(I->location().Line)
+                          : std::string("the end");
+    return createStringError(inconvertibleErrorCode(),
+                             "function '" + F.name() + "': the wait analysis with its cache finds " +
+                                 What + " than a run without it at " + Where);
+  };
+  ArrayRef<MissingWait> A = Cached.missingWaits(), B = Full.missingWaits();
+  for (size_t K = 0; K < std::max(A.size(), B.size()); ++K) {
+    if (K == A.size())
+      return Disagree(B[K].Consumer, "fewer missing waits");
+    if (K == B.size())
+      return Disagree(A[K].Consumer, "more missing waits");
+    if (A[K].Consumer != B[K].Consumer || !(A[K].Needed == B[K].Needed))
+      return Disagree(A[K].Consumer, "other missing waits");
+  }
+  if (Cached.redundantWaits() != Full.redundantWaits())
+    return Disagree(nullptr, "other redundant waits");
+  return Error::success();
+}
+
+Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
+                                                   WaitCountOptions Opts) {
+  return solve(F, CM, Opts, nullptr);
+}
+
+Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
+                                                   WaitCountOptions Opts, WaitCountCache &Cache) {
+  Expected<WaitCountAnalysis> Result = solve(F, CM, Opts, Cache.P.get());
+  if (!Result || !Opts.CheckCache)
+    return Result;
+  Expected<WaitCountAnalysis> Full = solve(F, CM, Opts, nullptr);
+  if (!Full)
+    return Full.takeError();
+  if (Error E = sameWaits(F, *Result, *Full))
+    return std::move(E);
   return Result;
 }
 

@@ -121,18 +121,24 @@ namespace {
 class WaitAwareEstimate {
 public:
   WaitAwareEstimate(Module &M, Function &F, const BlockCycleModel &Timing,
-                    const CounterModel &Counters)
-      : M(M), F(F), Timing(Timing), Counters(Counters), Hazards(F, HazardModel::of(Timing.target())) {
+                    const CounterModel &Counters, WaitCountCache &WaitCache, bool CheckCache)
+      : M(M), F(F), Timing(Timing), Counters(Counters), WaitCache(WaitCache),
+        CheckCache(CheckCache), Hazards(F, HazardModel::of(Timing.target())) {
     if (Timing.target().hardware().hasHighVgprs())
       Codec = std::make_unique<VgprMsbCodec>(Timing.target());
+    for (const BasicBlock &BB : F.blocks())
+      HazardsRead[&BB] = orderOf(BB);
   }
 
   Expected<DenseMap<const BasicBlock *, uint64_t>> of(ArrayRef<BasicBlock *> Blocks) {
     // Without branch correlation: the dataflow is cheaper, and a wait the
     // correlated analysis would leave out on an infeasible path costs the
-    // same in both orders.
-    Expected<WaitCountAnalysis> A =
-        WaitCountAnalysis::run(F, Counters, {.CorrelateBranches = false});
+    // same in both orders. The cache solves again only the blocks an order
+    // changed and those their changed states reach.
+    Expected<WaitCountAnalysis> A = WaitCountAnalysis::run(
+        F, Counters,
+        {.CorrelateBranches = false, .DescribePaths = false, .CheckCache = CheckCache},
+        WaitCache);
     if (!A)
       return A.takeError();
     ExpectedWaits Waits;
@@ -143,18 +149,65 @@ public:
       Waits.AluDelays[D.Consumer] = {D.First, D.Second};
     DenseMap<const BasicBlock *, uint64_t> Cycles;
     for (BasicBlock *BB : Blocks) {
-      Hazards.refresh(*BB);
+      // A block read again in the order the analysis read it last gives
+      // the same entries.
+      std::vector<const Instruction *> Order = orderOf(*BB);
+      if (std::vector<const Instruction *> &Read = HazardsRead[BB]; Read != Order) {
+        Hazards.refresh(*BB);
+        Read = Order;
+      }
       uint64_t HazardWaits = 0;
       for (const Instruction &I : BB->instructions()) {
         HazardNeeds Needs = Hazards.needs(I);
         HazardWaits += Needs.States + Needs.Valus;
       }
-      Cycles[BB] = Timing.estimate(*BB, Waits).Cycles + HazardWaits + msbWrites(*BB);
+      Cycles[BB] = issueCycles(*BB, Waits) + HazardWaits;
     }
     return Cycles;
   }
 
 private:
+  /// What a block's issue cycles depend on: its instructions in order and
+  /// the waits expected in front of each.
+  struct ExpectedAt {
+    const Instruction *Inst;
+    std::optional<WaitCounts> Memory;
+    std::optional<std::pair<uint8_t, uint8_t>> AluDelay;
+    bool operator==(const ExpectedAt &) const = default;
+  };
+  struct KeptCycles {
+    std::vector<ExpectedAt> Key;
+    uint64_t Cycles;
+  };
+
+  static std::vector<const Instruction *> orderOf(const BasicBlock &BB) {
+    std::vector<const Instruction *> Order;
+    for (const Instruction &I : BB.instructions())
+      Order.push_back(&I);
+    return Order;
+  }
+
+  /// BlockCycleModel's estimate with \p Waits plus the s_set_vgpr_msb
+  /// writes, kept per block: the guard asks again each round for blocks
+  /// whose instructions and waits no order changed.
+  uint64_t issueCycles(const BasicBlock &BB, const ExpectedWaits &Waits) {
+    std::vector<ExpectedAt> Key;
+    for (const Instruction &I : BB.instructions()) {
+      ExpectedAt &At = Key.emplace_back(ExpectedAt{&I, std::nullopt, std::nullopt});
+      if (auto It = Waits.Memory.find(&I); It != Waits.Memory.end())
+        At.Memory = It->second;
+      if (auto It = Waits.AluDelays.find(&I); It != Waits.AluDelays.end())
+        At.AluDelay = It->second;
+    }
+    std::vector<KeptCycles> &Kept = Estimated[&BB];
+    for (const KeptCycles &K : Kept)
+      if (K.Key == Key)
+        return K.Cycles;
+    uint64_t Cycles = Timing.estimate(BB, Waits).Cycles + msbWrites(BB);
+    Kept.push_back({std::move(Key), Cycles});
+    return Cycles;
+  }
+
   /// The s_set_vgpr_msb writes (one issue cycle each) InsertVgprMsbPass
   /// puts into \p BB on a target with VGPRs 256 and up, which the
   /// scheduler sees as logical registers: those RaiseVgprMsbPass took out
@@ -207,7 +260,12 @@ private:
   Function &F;
   const BlockCycleModel &Timing;
   const CounterModel &Counters;
+  WaitCountCache &WaitCache;
+  bool CheckCache;
   HazardAnalysis Hazards;
+  /// Per block, the order the hazard analysis last read it in.
+  DenseMap<const BasicBlock *, std::vector<const Instruction *>> HazardsRead;
+  DenseMap<const BasicBlock *, std::vector<KeptCycles>> Estimated;
   std::unique_ptr<VgprMsbCodec> Codec;
 };
 
@@ -231,10 +289,16 @@ public:
       context().statsStream() << "StinkyDAGSchedulerPass: " << Regions << " regions, "
                               << Scheduled << " reordered, " << Saved
                               << " estimated cycles saved\n";
-    return Scheduled ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    // Instructions were only moved: the wait analysis's cache stays valid
+    // for the wait insertion that follows.
+    return Scheduled ? PreservedAnalyses::none().preserve<WaitCountCacheAnalysis>()
+                     : PreservedAnalyses::all();
   }
 
   bool Stats = false;
+  /// Run every wait analysis of the guard also without its cache and fail
+  /// where they differ (WaitCountOptions::CheckCache).
+  bool CheckWaitCache = false;
 
 private:
   /// How many rounds of the block guard run before every block still in
@@ -265,7 +329,8 @@ private:
     // The blocks a candidate changes and their successors, in the input
     // order, then with every candidate in its new order; MovedIn holds the
     // reordered regions of each block.
-    WaitAwareEstimate Estimate(M, F, Timing, Counters);
+    WaitAwareEstimate Estimate(M, F, Timing, Counters, AM.getResult<WaitCountCacheAnalysis>(F),
+                               CheckWaitCache);
     Expected<DenseMap<const BasicBlock *, uint64_t>> Before =
         Estimate.of(Judged.getArrayRef());
     if (!Before)
@@ -335,7 +400,7 @@ private:
       Changed = std::move(Faster);
     }
     if (!Changed.empty())
-      AM.invalidate(F, PreservedAnalyses::none());
+      AM.invalidate(F, PreservedAnalyses::none().preserve<WaitCountCacheAnalysis>());
     return Error::success();
   }
 
@@ -353,7 +418,7 @@ private:
 
 Expected<std::unique_ptr<Pass>> createStinkyDAGSchedulerPass(const PassArguments &Args) {
   auto P = std::make_unique<StinkyDAGSchedulerPass>();
-  if (Error E = parseFlagArguments(Args, {{"stats", &P->Stats}}))
+  if (Error E = parseFlagArguments(Args, {{"stats", &P->Stats}, {"checkWaitCache", &P->CheckWaitCache}}))
     return std::move(E);
   return std::move(P);
 }

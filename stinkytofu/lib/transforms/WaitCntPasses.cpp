@@ -47,14 +47,19 @@ Expected<WaitCountOptions> parseWaitArguments(const PassArguments &Args,
   return Opts;
 }
 
-/// Runs the analysis over every function of \p M, building CFGs first.
+/// Runs the analysis over every function of \p M, building CFGs first;
+/// with \p Shared, through the WaitCountCache an earlier pass left there
+/// (the scheduler's), if any.
 template <typename VisitT>
-Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Visit) {
+Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Visit,
+                              AnalysisManager *Shared = nullptr) {
   CounterModel CM(M.target());
   for (Function &F : M.functions()) {
     if (!F.hasValidCFG())
       buildCFG(F);
-    Expected<WaitCountAnalysis> A = WaitCountAnalysis::run(F, CM, Opts);
+    WaitCountCache *Cache = Shared ? Shared->getCachedResult<WaitCountCacheAnalysis>(F) : nullptr;
+    Expected<WaitCountAnalysis> A =
+        Cache ? WaitCountAnalysis::run(F, CM, Opts, *Cache) : WaitCountAnalysis::run(F, CM, Opts);
     if (!A)
       return A.takeError();
     if (Error E = Visit(F, *A))
@@ -163,8 +168,12 @@ public:
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &Scope) override {
     bool Changed = false;
     InstBuilder Builder(M);
+    // Only the counts are read: no paths described, and the scheduler's
+    // wait analyses are shared.
+    WaitCountOptions Placing = Opts;
+    Placing.DescribePaths = false;
     Error E = withLogicalVgprs(M, AM, context(), [&] {
-      return forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
+      return forEachAnalysedFunction(M, Placing, [&](Function &F, const WaitCountAnalysis &A) -> Error {
       SmallVector<Instruction *, 16> Inserted;
       for (const MissingWait &W : A.missingWaits()) {
         // The analysis holds its instructions const; the pass owns them. A
@@ -183,7 +192,7 @@ public:
       AM.invalidate(F, PreservedAnalyses::none());
       Changed = true;
       return Error::success();
-    });
+    }, &AM);
     });
     if (E)
       return std::move(E);
@@ -303,11 +312,12 @@ Expected<std::unique_ptr<Pass>> createWaitCntVerifierPass(const PassArguments &A
 }
 
 Expected<std::unique_ptr<Pass>> createStinkyWaitCntInsertionPass(const PassArguments &Args) {
-  bool KeepStaircases = false;
-  Expected<WaitCountOptions> Opts =
-      parseWaitArguments(Args, {{"keepStaircases", &KeepStaircases}});
+  bool KeepStaircases = false, CheckWaitCache = false;
+  Expected<WaitCountOptions> Opts = parseWaitArguments(
+      Args, {{"keepStaircases", &KeepStaircases}, {"checkWaitCache", &CheckWaitCache}});
   if (!Opts)
     return Opts.takeError();
+  Opts->CheckCache = CheckWaitCache;
   return std::make_unique<WaitCntInsertionPass>(*Opts, KeepStaircases);
 }
 

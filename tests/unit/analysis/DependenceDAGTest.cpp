@@ -230,6 +230,32 @@ TEST(DependenceDAGTest, FencesComeFromMCFlagsAndTheHardwareModel) {
   EXPECT_EQ(R.edge(0, 2), "none");
 }
 
+TEST(DependenceDAGTest, CallsReadAndWriteEveryRegister) {
+  // After a call, every register's last writer is the call until another
+  // instruction writes it (the DAG keeps only the registers touched since).
+  Region R(R"(
+  v_mov_b32 v1, 1
+  v_add_f32 v2, v1, v1
+  s_swappc_b64 s[30:31], s[4:5]
+  v_mov_b32 v3, v2
+  v_mov_b32 v1, 5
+  s_swappc_b64 s[30:31], s[4:5]
+  v_add_f32 v4, v1, v3
+  s_endpgm
+)");
+  ASSERT_TRUE(R.Deps);
+  EXPECT_EQ(R.edge(0, 2), "data"); // v1
+  EXPECT_EQ(R.edge(1, 2), "data"); // v2 (and v1 read: anti, weaker)
+  EXPECT_EQ(R.edge(2, 3), "data"); // v2 comes from the call
+  EXPECT_EQ(R.edge(2, 4), "data"); // exec from the call (and v1 written again)
+  EXPECT_EQ(R.edge(2, 5), "data"); // s0 and every other untouched unit
+  EXPECT_EQ(R.edge(3, 5), "data"); // v3
+  EXPECT_EQ(R.edge(4, 5), "data"); // v1
+  EXPECT_EQ(R.edge(5, 6), "data"); // v1 and v3 come from the second call
+  EXPECT_EQ(R.edge(3, 6), "none");
+  EXPECT_EQ(R.edge(4, 6), "none");
+}
+
 TEST(DependenceDAGTest, RegionsEndAtDirectives) {
   auto M = readModule("k:\n  v_mov_b32 v1, 1\n.set x, 4\n  v_mov_b32 v2, x\n  s_endpgm\n");
   ASSERT_TRUE(M);

@@ -43,6 +43,13 @@
 //       an instruction with IF_Call: the callee runs before the next one.
 //   void transferOpaque(const Instruction &I, State &S) const; (transfer)
 //       an instruction MC did not describe (isOpaqueInstruction).
+//   bool reuseTransfer(const BasicBlock &BB, const State &In,
+//                      State &Out) const;                  (false)
+//   void noteTransfer(const BasicBlock &BB, const State &In,
+//                     const State &Out) const;             (nothing)
+//       block transfers kept from earlier runs: reuseTransfer sets Out to
+//       what transferring BB from In gives and returns true when it knows
+//       that; noteTransfer sees every transfer made.
 //   static constexpr bool EnteringOnlyGrows;                   (false)
 //   void growEntering(const BasicBlock &BB, const State &Before,
 //                     State &Incoming) const;       (join(Incoming, Before))
@@ -167,8 +174,11 @@ public:
       } else {
         computeIncoming(B, Entering[B]);
       }
-      S = Entering[B];
-      transferBlock(*Blocks[B], S);
+      if (!analysis().reuseTransfer(*Blocks[B], Entering[B], S)) {
+        S = Entering[B];
+        transferBlock(*Blocks[B], S);
+        analysis().noteTransfer(*Blocks[B], Entering[B], S);
+      }
       if (S == Leaving[B])
         continue;
       std::swap(S, Leaving[B]);
@@ -247,6 +257,8 @@ protected:
   void joinOutsideEdge(const BasicBlock &, const BasicBlock &, State &) const {}
   void transferCall(const Instruction &I, State &S) const { analysis().transfer(I, S); }
   void transferOpaque(const Instruction &I, State &S) const { analysis().transfer(I, S); }
+  bool reuseTransfer(const BasicBlock &, const State &, State &) const { return false; }
+  void noteTransfer(const BasicBlock &, const State &, const State &) const {}
   static constexpr bool EnteringOnlyGrows = false;
   void growEntering(const BasicBlock &, const State &Before, State &Incoming) const {
     analysis().join(Incoming, Before);

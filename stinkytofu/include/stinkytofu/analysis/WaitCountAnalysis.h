@@ -42,6 +42,7 @@
 #ifndef STINKYTOFU_ANALYSIS_WAITCOUNTANALYSIS_H
 #define STINKYTOFU_ANALYSIS_WAITCOUNTANALYSIS_H
 
+#include "stinkytofu/analysis/AnalysisManager.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Function.h"
@@ -63,6 +64,59 @@ struct WaitCountOptions {
   /// Partition the states by the branch facts of each path (above); off,
   /// every path counts, feasible or not.
   bool CorrelateBranches = true;
+  /// Find and describe a feasible path for each reason whose producer is
+  /// in another block (WaitReason::Path): a bounded search per reason, on
+  /// large kernels most of a run. Off for the clients that only place
+  /// waits (they read MissingWait::Needed alone).
+  bool DescribePaths = true;
+  /// With a WaitCountCache: also run without it and fail unless both find
+  /// the same missing and redundant waits (the cache's debug mode).
+  bool CheckCache = false;
+};
+
+/// What the wait analyses of one function keep from one run to the next:
+/// each instruction's description (its counter events, waits, register
+/// units), made once, and per block the states its last path-insensitive
+/// transfers began and ended with and the waits its last replay found. A
+/// run given the cache transfers or replays a block again only when its
+/// instructions or the state it starts from changed (the states compare as
+/// the dataflow compares them), so after an edit only the edited blocks
+/// and those their changed states reach are solved again. The blocks are
+/// visited in the order of a run without the cache and end in the same
+/// states: the same missing waits (consumers and counts) and redundant
+/// waits. A reason of a reused block may name another operation of the
+/// same score than a new run would, so the clients that read only the
+/// counts share a cache (the scheduler's guard, the wait insertion), and
+/// the verifier runs without.
+///
+/// Entries are keyed by instruction and block: valid while instructions
+/// are only moved between runs. A pass that creates, erases or changes an
+/// instruction must not preserve WaitCountCacheAnalysis.
+class WaitCountCache {
+public:
+  WaitCountCache();
+  ~WaitCountCache();
+  WaitCountCache(WaitCountCache &&);
+  WaitCountCache &operator=(WaitCountCache &&);
+
+  /// Block transfers and replays the runs so far made and reused.
+  struct Counts {
+    unsigned Described = 0, Transferred = 0, TransfersReused = 0, Replayed = 0,
+             ReplaysReused = 0;
+  };
+  const Counts &counts() const;
+
+private:
+  friend class WaitCountAnalysis;
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+/// One WaitCountCache per function in the AnalysisManager.
+struct WaitCountCacheAnalysis {
+  static AnalysisKey Key;
+  using Result = WaitCountCache;
+  Result run(Function &, AnalysisManager &) { return {}; }
 };
 
 /// Why an instruction needs a wait on one counter.
@@ -106,6 +160,11 @@ public:
   /// finds no fixed point within its visit limit.
   static llvm::Expected<WaitCountAnalysis> run(const Function &F, const CounterModel &CM,
                                                WaitCountOptions Opts = {});
+  /// The same with \p Cache (of \p F, see WaitCountCache): the
+  /// descriptions and block results of earlier runs are reused, this run's
+  /// kept.
+  static llvm::Expected<WaitCountAnalysis> run(const Function &F, const CounterModel &CM,
+                                               WaitCountOptions Opts, WaitCountCache &Cache);
 
   /// Every instruction that lacks a wait, in layout order.
   llvm::ArrayRef<MissingWait> missingWaits() const { return Missing; }
@@ -124,6 +183,9 @@ public:
 private:
   struct Impl;
   WaitCountAnalysis(const CounterModel &CM) : CM(&CM) {}
+  static llvm::Expected<WaitCountAnalysis> solve(const Function &F, const CounterModel &CM,
+                                                 WaitCountOptions Opts,
+                                                 WaitCountCache::Impl *Cache);
   const CounterModel *CM;
   std::vector<MissingWait> Missing;
   std::vector<const Instruction *> Redundant;

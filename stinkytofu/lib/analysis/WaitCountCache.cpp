@@ -1,0 +1,112 @@
+//===- WaitCountCache.cpp - Wait analysis results kept between runs -------===//
+//
+// A kept block result is taken only for the same instructions in the same
+// order and a state equal to the one it was computed from: the dataflow
+// itself treats equal states as the same (a block whose state leaving it
+// compares equal propagates nothing), and the transfer reads the state only
+// through what the comparison compares (scores relative to each counter's
+// bounds), so the kept result compares equal to a new one and leads to the
+// same waits.
+//
+//===----------------------------------------------------------------------===//
+#include "WaitCountState.h"
+
+#include "stinkytofu/ir/BasicBlock.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+AnalysisKey WaitCountCacheAnalysis::Key;
+
+WaitCountCache::WaitCountCache() : P(std::make_unique<Impl>()) {}
+WaitCountCache::~WaitCountCache() = default;
+WaitCountCache::WaitCountCache(WaitCountCache &&) = default;
+WaitCountCache &WaitCountCache::operator=(WaitCountCache &&) = default;
+const WaitCountCache::Counts &WaitCountCache::counts() const { return P->Stats; }
+
+namespace {
+
+/// Block results kept per block: enough for the few states a loop's
+/// blocks are transferred from in one run and an order put back.
+constexpr size_t KeptPerBlock = 8;
+
+/// Whether \p BB holds exactly \p Body, in order.
+bool sameBody(const BasicBlock &BB, ArrayRef<const Instruction *> Body) {
+  size_t K = 0;
+  for (const Instruction &I : BB.instructions())
+    if (K == Body.size() || Body[K++] != &I)
+      return false;
+  return K == Body.size();
+}
+
+std::vector<const Instruction *> bodyOf(const BasicBlock &BB) {
+  std::vector<const Instruction *> Body;
+  for (const Instruction &I : BB.instructions())
+    Body.push_back(&I);
+  return Body;
+}
+
+/// The newest entry of \p Kept for \p BB's instructions and a state equal
+/// to \p In.
+template <typename EntryT>
+const EntryT *findKept(const std::vector<EntryT> &Kept, const BasicBlock &BB,
+                       const waitcount::WaitPaths &In) {
+  for (const EntryT &E : reverse(Kept))
+    if (E.In == In && sameBody(BB, E.Body))
+      return &E;
+  return nullptr;
+}
+
+template <typename EntryT> EntryT &addKept(std::vector<EntryT> &Kept, const BasicBlock &BB) {
+  if (Kept.size() == KeptPerBlock)
+    Kept.erase(Kept.begin());
+  Kept.emplace_back();
+  Kept.back().Body = bodyOf(BB);
+  return Kept.back();
+}
+
+} // namespace
+
+void WaitCountCache::Impl::begin(const TargetInfo &T, unsigned Waves) {
+  if (Target != &T) {
+    Infos.clear();
+    Target = &T;
+    NumWaves = 0;
+  }
+  if (NumWaves != Waves) {
+    Transfers.clear();
+    Replays.clear();
+    NumWaves = Waves;
+  }
+}
+
+const WaitCountCache::Impl::Transfer *
+WaitCountCache::Impl::findTransfer(const BasicBlock &BB, const WaitPaths &In) const {
+  auto It = Transfers.find(&BB);
+  return It == Transfers.end() ? nullptr : findKept(It->second, BB, In);
+}
+
+void WaitCountCache::Impl::addTransfer(const BasicBlock &BB, const WaitPaths &In,
+                                       const WaitPaths &Out) {
+  ++Stats.Transferred;
+  Transfer &T = addKept(Transfers[&BB], BB);
+  T.In = In;
+  T.Out = Out;
+}
+
+const WaitCountCache::Impl::Replay *WaitCountCache::Impl::findReplay(const BasicBlock &BB,
+                                                                     const WaitPaths &In) const {
+  auto It = Replays.find(&BB);
+  return It == Replays.end() ? nullptr : findKept(It->second, BB, In);
+}
+
+WaitCountCache::Impl::Replay &WaitCountCache::Impl::addReplay(const BasicBlock &BB,
+                                                              const WaitPaths &In) {
+  ++Stats.Replayed;
+  Replay &R = addKept(Replays[&BB], BB);
+  R.In = In;
+  return R;
+}
+
+} // namespace stinkytofu
