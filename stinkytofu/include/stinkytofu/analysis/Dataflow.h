@@ -50,13 +50,6 @@
 //       block transfers kept from earlier runs: reuseTransfer sets Out to
 //       what transferring BB from In gives and returns true when it knows
 //       that; noteTransfer sees every transfer made.
-//   static constexpr bool EnteringOnlyGrows;                   (false)
-//   void growEntering(const BasicBlock &BB, const State &Before,
-//                     State &Incoming) const;       (join(Incoming, Before))
-//       for a transfer that is not monotone (a larger state may leave a
-//       smaller one, as a wait that more in flight triggers): with
-//       EnteringOnlyGrows, each visit of BB also keeps what entered it
-//       before (Before), so the states only grow and the run ends.
 //
 // State needs copy, move and ==. Only CFG edges count (run the CFG builder
 // first); the function's first block is its entry.
@@ -167,13 +160,7 @@ public:
       Work.pop_back();
       Queued[B] = false;
       ++Visits;
-      if constexpr (AnalysisT::EnteringOnlyGrows) {
-        S = Entering[B];
-        computeIncoming(B, Entering[B]);
-        analysis().growEntering(*Blocks[B], S, Entering[B]);
-      } else {
-        computeIncoming(B, Entering[B]);
-      }
+      computeIncoming(B, Entering[B]);
       if (!analysis().reuseTransfer(*Blocks[B], Entering[B], S)) {
         S = Entering[B];
         transferBlock(*Blocks[B], S);
@@ -259,10 +246,6 @@ protected:
   void transferOpaque(const Instruction &I, State &S) const { analysis().transfer(I, S); }
   bool reuseTransfer(const BasicBlock &, const State &, State &) const { return false; }
   void noteTransfer(const BasicBlock &, const State &, const State &) const {}
-  static constexpr bool EnteringOnlyGrows = false;
-  void growEntering(const BasicBlock &, const State &Before, State &Incoming) const {
-    analysis().join(Incoming, Before);
-  }
 
   const AnalysisT &analysis() const { return static_cast<const AnalysisT &>(*this); }
 
