@@ -254,7 +254,9 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
 
 llvm::SmallVector<llvm::StringRef, 3> HardwareModel::waitCounters(llvm::StringRef Mnemonic) {
   llvm::SmallVector<llvm::StringRef, 3> Counters;
-  lookupMnemonic<CounterWaits>(Mnemonic).split(Counters, ' ', -1, /*KeepEmpty=*/false);
+  // Most instructions are no wait: nothing to split.
+  if (llvm::StringRef Names = lookupMnemonic<CounterWaits>(Mnemonic); !Names.empty())
+    Names.split(Counters, ' ', -1, /*KeepEmpty=*/false);
   return Counters;
 }
 
