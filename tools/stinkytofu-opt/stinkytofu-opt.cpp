@@ -475,14 +475,42 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
   PMOpts.TimePasses = Opt.TimePasses;
   PMOpts.PrintAfterAll = Opt.PrintAfterAll;
   PMOpts.TimingStream = &Err;
+  // A pipeline that inserts no memory waits keeps the input's wait
+  // findings, so its output has findings whenever the input has (every
+  // Tensile kernel): the input's are then known before the pipeline
+  // changes it, and it is not read again (proveAgainstInput).
+  auto SpecName = [](const std::string &S) { return StringRef(S).split('=').first; };
+  std::vector<std::string> SurvivingFindings;
+  if (!is_contained(map_range(Plan.Pipeline, SpecName), "StinkyWaitCntInsertionPass"))
+    copy_if(Plan.ProofSpecs, std::back_inserter(SurvivingFindings),
+            [&](const std::string &S) { return SpecName(S) == "WaitCntVerifier"; });
+  // That check needs the CFG the pipeline sees; when the pipeline starts by
+  // recovering it on the whole module, the recovery runs once, first, and
+  // the check reuses it. Not under --time-passes (one report for the whole
+  // pipeline) nor --verify-schedule (its snapshot is taken before the
+  // pipeline).
+  ArrayRef<const char *> RecoveryNames = controlFlowRecoveryPasses();
+  bool RecoverFirst = !SurvivingFindings.empty() && !Opt.TimePasses && !Opt.VerifySchedule &&
+                      PassScope(Opt.FromLabel, Opt.ToLabel).isWholeModule() &&
+                      Plan.Pipeline.size() > RecoveryNames.size() &&
+                      std::equal(RecoveryNames.begin(), RecoveryNames.end(),
+                                 Plan.Pipeline.begin());
+  ArrayRef<std::string> RecoverySpecs =
+      ArrayRef(Plan.Pipeline).take_front(RecoverFirst ? RecoveryNames.size() : 0);
+  PassManager Recovery(Ctx, PMOpts);
   PassManager PM(Ctx, PMOpts);
   // The passes' --stats reports come before the tool's own table.
   std::string PassStats;
   raw_string_ostream PassStatsOS(PassStats);
   Ctx.setStatsStream(PassStatsOS);
-  PM.setVerifier(verifyModule);
-  PM.setPrinter(writeStir);
-  if (Error E = addPasses(PM, Plan.Pipeline, Registry, Plan.Leading)) {
+  for (PassManager *Manager : {&Recovery, &PM}) {
+    Manager->setVerifier(verifyModule);
+    Manager->setPrinter(writeStir);
+  }
+  if (Error E = joinErrors(
+          addPasses(Recovery, RecoverySpecs, Registry, Plan.Leading),
+          addPasses(PM, ArrayRef(Plan.Pipeline).drop_front(RecoverySpecs.size()), Registry,
+                    Plan.Leading))) {
     fail(toString(std::move(E)), Err);
     return SetupFailed;
   }
@@ -524,25 +552,23 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
   if (Opt.VerifyEach)
     if (Error E = verifyModule(M))
       return fail("the input does not verify:\n" + toString(std::move(E)), Err);
-  // A pipeline that inserts no memory waits keeps the input's wait
-  // findings, so its output has findings whenever the input has (every
-  // Tensile kernel): the input's are then known before the pipeline
-  // changes it, and it is not read again (proveAgainstInput). An error
-  // here is left to the pipeline, which reports it where it would have.
   std::optional<InputFindings> InputKeys;
-  auto SpecName = [](const std::string &S) { return StringRef(S).split('=').first; };
-  std::vector<std::string> SurvivingFindings;
-  if (!is_contained(map_range(Plan.Pipeline, SpecName), "StinkyWaitCntInsertionPass"))
-    copy_if(Plan.ProofSpecs, std::back_inserter(SurvivingFindings),
-            [&](const std::string &S) { return SpecName(S) == "WaitCntVerifier"; });
+  AnalysisManager AM;
+  if (RecoverFirst)
+    if (Error E = Recovery.run(M, AM)) {
+      Err << toString(std::move(E)) << "\n";
+      return 1;
+    }
+  // An error here is left to the pipeline, which reports it where it would
+  // have.
   if (!SurvivingFindings.empty() && canVerifyInputInPlace(M)) {
-    if (Expected<InputFindings> Keys = verifyInput(M, SurvivingFindings, Registry, Plan.Leading))
+    if (Expected<InputFindings> Keys =
+            verifyInput(M, SurvivingFindings, Registry, Plan.Leading, RecoverFirst))
       InputKeys = std::move(*Keys);
     else
       consumeError(Keys.takeError());
   }
   std::optional<ScheduleSnapshot> InputSchedule;
-  AnalysisManager AM;
   if (Opt.VerifySchedule) {
     // A pipeline that raises s_set_vgpr_msb (the -O levels) schedules
     // logical VGPRs and inserts the msb writes again: the snapshot is of

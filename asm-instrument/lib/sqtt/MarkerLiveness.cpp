@@ -95,9 +95,13 @@ struct InFlightLoads
   void transferOpaque(const Instruction &, InFlightState &) const {}
 };
 
-BitVector unionOf(const InFlightState &S, const BitVector &Empty) {
-  BitVector U = Empty;
-  for (const BitVector &C : S)
+/// The units in flight on any counter; none when nothing is (most
+/// instructions of a kernel: no set is built for them).
+std::optional<BitVector> unionOf(const InFlightState &S) {
+  if (none_of(S, [](const BitVector &C) { return C.any(); }))
+    return std::nullopt;
+  BitVector U = S.front();
+  for (const BitVector &C : drop_begin(S))
     U |= C;
   return U;
 }
@@ -172,15 +176,19 @@ void MarkerLiveness::computeInFlight(Function &F) {
   InFlightLoads Flow(F, *RU);
   // The lattice is finite (sets of units, only growing): no visit limit.
   cantFail(Flow.run());
-  const BitVector Empty = RU->none();
+  // One walk of each block with one state: only the unions are kept, not
+  // the state before every instruction (blockStates), whose copies cost as
+  // much as the analysis.
+  InFlightState S;
   for (BasicBlock &BB : F.blocks()) {
-    const std::vector<InFlightState> &States = Flow.blockStates(BB);
-    unsigned N = 0;
-    for (Instruction &I : BB.instructions())
-      if (BitVector U = unionOf(States[N++], Empty); U.any())
-        InFlightBefore.try_emplace(&I, std::move(U));
-    if (BitVector U = unionOf(States.back(), Empty); U.any())
-      InFlightAtEnd.try_emplace(&BB, std::move(U));
+    S = Flow.stateIn(BB);
+    for (Instruction &I : BB.instructions()) {
+      if (std::optional<BitVector> U = unionOf(S))
+        InFlightBefore.try_emplace(&I, std::move(*U));
+      Flow.step(I, S);
+    }
+    if (std::optional<BitVector> U = unionOf(S))
+      InFlightAtEnd.try_emplace(&BB, std::move(*U));
   }
 }
 

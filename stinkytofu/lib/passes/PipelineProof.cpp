@@ -45,7 +45,8 @@ static Error collectFindings(Module &M, AnalysisManager &AM, ArrayRef<std::strin
 }
 
 Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifiers,
-                                    const PassRegistry &R, const StringMap<PassArguments> &Leading) {
+                                    const PassRegistry &R, const StringMap<PassArguments> &Leading,
+                                    bool Recovered) {
   // The CFG the pipeline sees (long branches and calls followed); the
   // input's warnings were the input's to give, not ours.
   StinkyTofuContext Quiet;
@@ -53,7 +54,7 @@ Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifie
   std::vector<std::string> InputPipeline(controlFlowRecoveryPasses().begin(),
                                          controlFlowRecoveryPasses().end());
   AnalysisManager InputAM;
-  {
+  if (!Recovered) {
     PassManager PM(Quiet);
     if (Error E = addPasses(PM, InputPipeline, R, Leading))
       return std::move(E);

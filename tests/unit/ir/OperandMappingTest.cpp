@@ -168,4 +168,29 @@ TEST(OperandMappingTest, TheVerifierRejectsTextThatIsNotWhatMCHas) {
       << Error;
 }
 
+TEST(OperandMappingTest, TheVerifierChecksEveryRepeatOfAStatement) {
+  // Three copies of one text: the first agrees with MC, the second and third
+  // are given the MC instructions of another statement. The first one's
+  // pass must not answer for the others, nor the second's failure for the
+  // third.
+  OneInstruction R = read("s_mov_b32 s0, s1\n  s_mov_b32 s0, s1\n  s_mov_b32 s0, s1", "gfx942");
+  ASSERT_TRUE(R.M);
+  auto &Block = R.M->functions().front().blocks().front();
+  ASSERT_EQ(Block.instructions().size(), 3u);
+  EXPECT_FALSE(bool(verifyModule(*R.M)));
+  for (Instruction &Copy : llvm::drop_begin(Block.instructions())) {
+    auto Other = R.M->assembler().assembleStatement("s_mov_b32 s2, s1");
+    ASSERT_TRUE(bool(Other));
+    Copy.setMC(std::move(*Other), R.M->target());
+  }
+  std::string Error = llvm::toString(verifyModule(*R.M));
+  EXPECT_EQ(StringRef(Error).count("operand 0 's0' of 's_mov_b32' is not a register of its MC "
+                                   "instruction"),
+            2u)
+      << Error;
+  EXPECT_NE(Error.find(":4:3: error"), std::string::npos) << Error;
+  EXPECT_NE(Error.find(":5:3: error"), std::string::npos) << Error;
+  EXPECT_EQ(Error.find(":3:3: error"), std::string::npos) << "the first copy agrees: " << Error;
+}
+
 } // namespace

@@ -82,6 +82,10 @@ private:
   llvm::DenseMap<const Instruction *, Position> Positions;
   /// The blocks in layout order (soft clauses follow the layout).
   std::vector<const BasicBlock *> Layout;
+  /// Each block's index in Layout: a soft clause is searched from every
+  /// memory instruction, and a search of Layout for its block cost a
+  /// kernel with a thousand calls (blocks) 31 M instructions.
+  llvm::DenseMap<const BasicBlock *, unsigned> LayoutIndex;
   /// The classes of the function's instructions (a superset after erasing).
   HazardClassSet Present = 0;
   /// LLVM's hazard history: 19 wait states when AGPRs are used, else 5.

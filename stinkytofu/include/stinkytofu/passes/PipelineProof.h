@@ -47,9 +47,13 @@ bool canVerifyInputInPlace(const Module &Input);
 /// analyses of its own, and keeps only the keys of its findings. Run on the
 /// module before the pipeline, it gives proveAgainstInput what it needs of
 /// the input without a second read (only where canVerifyInputInPlace).
+/// \p Recovered: the recovery passes ran on \p Input already, with the
+/// same arguments (the pipeline's first passes, run before this), and are
+/// not run again.
 llvm::Expected<InputFindings> verifyInput(Module &Input, llvm::ArrayRef<std::string> Verifiers,
                                           const PassRegistry &R,
-                                          const llvm::StringMap<PassArguments> &Leading);
+                                          const llvm::StringMap<PassArguments> &Leading,
+                                          bool Recovered = false);
 
 /// Runs each of \p Verifiers (pass specs) over \p Output, all of them even
 /// when one finds something. Only when there are findings, verifies the
