@@ -4,6 +4,7 @@
 
 #include "asm-instrument/InstrumentPasses.h"
 #include "stinkytofu/asm/AsmReader.h"
+#include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/StinkyTofuContext.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 namespace stinkytofu::fuzz {
 
@@ -21,6 +23,22 @@ inline void check(bool Ok, const char *What) {
     std::fprintf(stderr, "invariant broken: %s\n", What);
     std::abort();
   }
+}
+
+/// The input of a differential target as text; nullopt when it holds a NUL,
+/// which ends MC's buffer early and which the reader refuses.
+inline std::optional<llvm::StringRef> textInput(const uint8_t *Data, size_t Size) {
+  llvm::StringRef Input(reinterpret_cast<const char *>(Data), Size);
+  if (Input.contains('\0'))
+    return std::nullopt;
+  return Input;
+}
+
+/// The target the differential targets compare on: every AMDGPU target
+/// lexes and evaluates alike.
+inline const std::shared_ptr<const TargetInfo> &differentialTarget() {
+  static const std::shared_ptr<const TargetInfo> TI = llvm::cantFail(TargetInfo::get("gfx942"));
+  return TI;
 }
 
 /// The input as the tools get it from MemoryBuffer::getFile: an aligned,

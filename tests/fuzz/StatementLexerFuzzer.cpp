@@ -160,14 +160,12 @@ void checkLine(const MCAsmInfo &MAI, StringRef Text) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  static const std::shared_ptr<const TargetInfo> TI = cantFail(TargetInfo::get("gfx942"));
-  StringRef Input(reinterpret_cast<const char *>(Data), Size);
-  // A NUL ends the lexer's buffer early; the reader refuses such input.
-  if (Input.contains('\0'))
+  std::optional<StringRef> Input = fuzz::textInput(Data, Size);
+  if (!Input)
     return 0;
-  while (!Input.empty()) {
-    auto [Line, Rest] = Input.split('\n');
-    checkLine(TI->asmInfo(), Line);
+  while (!Input->empty()) {
+    auto [Line, Rest] = Input->split('\n');
+    checkLine(fuzz::differentialTarget()->asmInfo(), Line);
     Input = Rest;
   }
   return 0;

@@ -622,14 +622,15 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
     return ErrorAt(Buffer->getBuffer(), Buffer->getBuffer().find(*Directive),
                    "--arch " + Opts.Arch + " does not match the file's .amdgcn_target \"" +
                        *Directive + "\"");
-  if (std::optional<LimitViolation> V = checkInputLimits(Buffer->getBuffer(), Opts.Limits))
-    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
-  if (std::optional<LimitViolation> V = checkMetadataYaml(Buffer->getBuffer()))
-    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
   Expected<std::shared_ptr<const TargetInfo>> TI = TargetInfo::get(TargetId);
   if (!TI)
     return createStringError(inconvertibleErrorCode(),
                              FileName + ": error: " + toString(TI.takeError()));
+  if (std::optional<LimitViolation> V =
+          checkInputLimits(Buffer->getBuffer(), Opts.Limits, (*TI)->asmInfo()))
+    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
+  if (std::optional<LimitViolation> V = checkMetadataYaml(Buffer->getBuffer()))
+    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
 
   auto AS = std::make_unique<AssemblerState>(*TI, Opts.Limits);
   if (StinkyTofuContext *Ctx = Opts.Context)
