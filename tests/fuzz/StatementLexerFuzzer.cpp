@@ -18,10 +18,11 @@
 // operand cuts are compared on statements shaped as instructions (the
 // lexer's first token is an identifier, the mnemonic splitStatement cuts):
 // splitTopLevel is given operands, never a quoted or bracketed line start.
-// A carriage return inside a line ends a statement for the lexer while the
-// scanners, which work on lines, take it for a blank: such lines are not
-// compared (a known difference; the reader keeps lines whole, as MC's
-// line numbers do).
+// A carriage return inside a line ends a statement for the lexer, as a line
+// feed does: the reader cuts such lines into statements with the lexer
+// itself (AsmReader.cpp, returnEnds), so the scanners only ever see one at a
+// statement's end, where they take it for a blank. Lines holding one
+// elsewhere are not compared.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"

@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCParser/AsmLexer.h"
 #include "llvm/MC/MCSymbol.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -57,6 +58,7 @@ namespace {
 struct LineRecord {
   SmallVector<const AsmEvent *, 2> Labels; // main-buffer labels, in order
   SmallVector<PackedMCInsts::Offset, 1> Insts; // in AssembledFile::Insts
+  SmallVector<const AsmEvent *, 1> InstEvents; // the events of Insts
   /// Where the first main-buffer instruction's mnemonic is written.
   size_t MnemonicAt = AsmEvent::NoOffset;
   bool FromExpansion = false;
@@ -182,6 +184,16 @@ private:
                                size_t MnemonicAt, size_t End);
   void flushWordLines();
   void processLine(unsigned Line, LineRecord &R);
+  /// The labels and instruction of \p R, one statement written in
+  /// [\p Pos, \p End) of line \p Line.
+  void processStatement(unsigned Line, LineRecord &R, size_t Pos, size_t End);
+  /// Where the statements of line \p Line that end at a carriage return end
+  /// (past it), from \p Pos on; empty for a line without one.
+  SmallVector<size_t, 2> returnEnds(size_t Pos, size_t End) const;
+  /// Processes line \p Line statement by statement, cut at \p Ends; false
+  /// (nothing done) when some event of \p R has no place to cut by.
+  bool processStatements(unsigned Line, const LineRecord &R, size_t Pos,
+                         ArrayRef<size_t> Ends, size_t End);
 
   Module &M;
   StringRef Text;
@@ -434,6 +446,74 @@ void Builder::processLine(unsigned L, LineRecord &R) {
     return;
   }
   flushWordLines();
+  // A carriage return without a line feed ends a statement for MC's lexer
+  // (llvm-mc assembles `s_nop 0\rs_nop 1` as two instructions on one line):
+  // each statement is an item of its own.
+  if (!R.Opaque && !R.SectionChange && R.Words.empty() && !R.OtherData)
+    if (SmallVector<size_t, 2> Ends = returnEnds(Pos, End);
+        !Ends.empty() && processStatements(L, R, Pos, Ends, End))
+      return;
+  processStatement(L, R, Pos, End);
+}
+
+SmallVector<size_t, 2> Builder::returnEnds(size_t Pos, size_t End) const {
+  SmallVector<size_t, 2> Ends;
+  StringRef Line = Text.slice(Pos, End);
+  // Lines without a lone carriage return, all but a few, are not lexed.
+  bool LoneReturn = false;
+  for (size_t CR = Line.find('\r'); CR != StringRef::npos && !LoneReturn;
+       CR = Line.find('\r', CR + 1))
+    LoneReturn = CR + 1 < Line.size() && Line[CR + 1] != '\n';
+  if (!LoneReturn)
+    return Ends;
+  std::string Copy = Line.str(); // terminated: the lexer looks past a token
+  AsmLexer Lexer(TI.asmInfo());
+  Lexer.setBuffer(StringRef(Copy.c_str(), Copy.size()));
+  for (const AsmToken *T = &Lexer.Lex(); !T->is(AsmToken::Eof); T = &Lexer.Lex()) {
+    if (T->is(AsmToken::Error))
+      return {};
+    if (!T->is(AsmToken::EndOfStatement))
+      continue;
+    // The statement ends at the return itself, or at the comment the
+    // return ends.
+    size_t Return = Copy.find_first_of("\r\n", size_t(T->getLoc().getPointer() - Copy.c_str()));
+    if (Return + 1 < Copy.size() && Copy[Return] == '\r' && Copy[Return + 1] != '\n' &&
+        (Ends.empty() || Ends.back() != Pos + Return + 1))
+      Ends.push_back(Pos + Return + 1);
+  }
+  return Ends;
+}
+
+bool Builder::processStatements(unsigned L, const LineRecord &R, size_t Pos,
+                                ArrayRef<size_t> Ends, size_t End) {
+  auto Placed = [](const AsmEvent *E) { return E->Offset != AsmEvent::NoOffset; };
+  if (!all_of(R.Labels, Placed) || !all_of(R.InstEvents, Placed))
+    return false;
+  size_t Begin = Pos;
+  for (size_t K = 0; K <= Ends.size(); ++K) {
+    size_t StatementEnd = K < Ends.size() ? Ends[K] : End;
+    auto Inside = [&](const AsmEvent *E) { return E->Offset >= Begin && E->Offset < StatementEnd; };
+    LineRecord S;
+    for (const AsmEvent *Label : R.Labels)
+      if (Inside(Label))
+        S.Labels.push_back(Label);
+    for (size_t I = 0; I < R.Insts.size(); ++I)
+      if (Inside(R.InstEvents[I])) {
+        S.Insts.push_back(R.Insts[I]);
+        S.InstEvents.push_back(R.InstEvents[I]);
+        S.FromExpansion |= R.InstEvents[I]->FromExpansion;
+        if (S.MnemonicAt == AsmEvent::NoOffset)
+          S.MnemonicAt = R.InstEvents[I]->Offset;
+      }
+    // A statement without events (a directive, a comment) leads the next.
+    if (!S.Labels.empty() || !S.Insts.empty())
+      processStatement(L, S, std::max(Begin, Consumed), StatementEnd);
+    Begin = StatementEnd;
+  }
+  return true;
+}
+
+void Builder::processStatement(unsigned L, LineRecord &R, size_t Pos, size_t End) {
   for (const AsmEvent *Label : R.Labels) {
     size_t NameAt = Label->Offset;
     size_t Colon = Text.find(':', NameAt + Label->Symbol.size());
@@ -518,6 +598,7 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
       switch (E->K) {
       case AsmEvent::Kind::Instruction:
         R.Insts.push_back(E->Inst);
+        R.InstEvents.push_back(E);
         R.FromExpansion |= E->FromExpansion;
         if (R.MnemonicAt == AsmEvent::NoOffset)
           R.MnemonicAt = E->Offset;
