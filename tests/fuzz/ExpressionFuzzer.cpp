@@ -14,7 +14,7 @@
 //   (a division of -2^63 by -1) is a finding too.
 //
 //===----------------------------------------------------------------------===//
-#include "FuzzSupport.h"
+#include "DifferentialSupport.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/mc/AbsoluteExpression.h"
 #include "stinkytofu/mc/AssemblerState.h"
@@ -74,7 +74,7 @@ std::vector<StringRef> candidates(StringRef Input) {
 void checkExpression(const std::shared_ptr<const TargetInfo> &TI, StringRef Text) {
   ExpressionValue Ours = evaluateAbsolute(Text, TI->asmInfo(), lookup);
   std::string Source = prelude() + ".set __value, " + Text.str() + "\n";
-  InputLimits Limits = fuzz::readerOptions().Limits;
+  InputLimits Limits = fuzz::limits();
   if (checkInputLimits(Source, Limits, TI->asmInfo()))
     return; // the reader stops here; MC never sees it
   fuzz::check(!Ours.DividesOverflow,

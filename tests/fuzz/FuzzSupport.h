@@ -2,9 +2,9 @@
 #ifndef STINKYTOFU_TESTS_FUZZ_FUZZSUPPORT_H
 #define STINKYTOFU_TESTS_FUZZ_FUZZSUPPORT_H
 
+#include "DifferentialSupport.h"
 #include "asm-instrument/InstrumentPasses.h"
 #include "stinkytofu/asm/AsmReader.h"
-#include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/StinkyTofuContext.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -12,34 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <optional>
 
 namespace stinkytofu::fuzz {
-
-/// A broken invariant aborts, which libFuzzer reports as a crash and saves
-/// the input that broke it.
-inline void check(bool Ok, const char *What) {
-  if (!Ok) {
-    std::fprintf(stderr, "invariant broken: %s\n", What);
-    std::abort();
-  }
-}
-
-/// The input of a differential target as text; nullopt when it holds a NUL,
-/// which ends MC's buffer early and which the reader refuses.
-inline std::optional<llvm::StringRef> textInput(const uint8_t *Data, size_t Size) {
-  llvm::StringRef Input(reinterpret_cast<const char *>(Data), Size);
-  if (Input.contains('\0'))
-    return std::nullopt;
-  return Input;
-}
-
-/// The target the differential targets compare on: every AMDGPU target
-/// lexes and evaluates alike.
-inline const std::shared_ptr<const TargetInfo> &differentialTarget() {
-  static const std::shared_ptr<const TargetInfo> TI = llvm::cantFail(TargetInfo::get("gfx942"));
-  return TI;
-}
 
 /// The input as the tools get it from MemoryBuffer::getFile: an aligned,
 /// NUL-terminated copy. \p Name is no file on disk, so an `.include` of
@@ -72,7 +46,7 @@ inline StinkyTofuContext &context() {
 /// repeated bad statements stay well under the 30 s a campaign allows.
 inline ReaderOptions readerOptions() {
   ReaderOptions Opts;
-  Opts.Limits.MaxExpandedStatements = 5'000;
+  Opts.Limits = limits();
   Opts.Context = &context();
   return Opts;
 }

@@ -25,7 +25,7 @@
 // elsewhere are not compared.
 //
 //===----------------------------------------------------------------------===//
-#include "FuzzSupport.h"
+#include "DifferentialSupport.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/StatementText.h"
 #include "llvm/MC/MCParser/AsmLexer.h"
