@@ -57,8 +57,7 @@ namespace {
 
 struct LineRecord {
   SmallVector<const AsmEvent *, 2> Labels; // main-buffer labels, in order
-  SmallVector<PackedMCInsts::Offset, 1> Insts; // in AssembledFile::Insts
-  SmallVector<const AsmEvent *, 1> InstEvents; // the events of Insts
+  SmallVector<const AsmEvent *, 1> Insts; // instruction events, in order
   /// Where the first main-buffer instruction's mnemonic is written.
   size_t MnemonicAt = AsmEvent::NoOffset;
   bool FromExpansion = false;
@@ -202,6 +201,7 @@ private:
   const DenseSet<unsigned> &PseudoLines; // opaque lines that are pseudo-instructions
   const PackedMCInsts &Insts;            // referred to by the instructions
   std::vector<size_t> LineStart; // LineStart[L] for 1-based L; sentinel at end
+  bool LoneReturns = false;      // a carriage return without a line feed
   unsigned LastLineAt = 1;       // lineAt's previous answer
   StringSet<> FunctionStarts, Kernels;
   Function *F = nullptr;
@@ -222,6 +222,9 @@ void Builder::splitLines() {
        (P = static_cast<const char *>(std::memchr(P, '\n', End - P))) && ++P != End;)
     LineStart.push_back(size_t(P - Begin));
   LineStart.push_back(Text.size());
+  for (size_t CR = Text.find('\r'); CR != StringRef::npos && !LoneReturns;
+       CR = Text.find('\r', CR + 1))
+    LoneReturns = CR + 1 < Text.size() && Text[CR + 1] != '\n';
 }
 
 /// The 1-based line holding byte \p Offset. The end of a file that ends with
@@ -358,13 +361,13 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
     // instruction refers to them where the module keeps them.
     bool Consecutive = true;
     for (size_t K = 1; K < R.Insts.size(); ++K)
-      Consecutive &= R.Insts[K] == Insts.next(R.Insts[K - 1]);
+      Consecutive &= R.Insts[K]->Inst == Insts.next(R.Insts[K - 1]->Inst);
     if (Consecutive) {
-      I.referMC(Insts, R.Insts[0], unsigned(R.Insts.size()), TI);
+      I.referMC(Insts, R.Insts[0]->Inst, unsigned(R.Insts.size()), TI);
     } else {
       SmallVector<MCInst, 1> MC;
-      for (PackedMCInsts::Offset At : R.Insts)
-        MC.push_back(PackedMCInsts::unpack(Insts.record(At), 1).front());
+      for (const AsmEvent *E : R.Insts)
+        MC.push_back(PackedMCInsts::unpack(Insts.record(E->Inst), 1).front());
       I.setMC(std::move(MC), TI);
     }
   }
@@ -449,7 +452,7 @@ void Builder::processLine(unsigned L, LineRecord &R) {
   // A carriage return without a line feed ends a statement for MC's lexer
   // (llvm-mc assembles `s_nop 0\rs_nop 1` as two instructions on one line):
   // each statement is an item of its own.
-  if (!R.Opaque && !R.SectionChange && R.Words.empty() && !R.OtherData)
+  if (LoneReturns && !R.Opaque && !R.SectionChange && R.Words.empty() && !R.OtherData)
     if (SmallVector<size_t, 2> Ends = returnEnds(Pos, End);
         !Ends.empty() && processStatements(L, R, Pos, Ends, End))
       return;
@@ -459,12 +462,8 @@ void Builder::processLine(unsigned L, LineRecord &R) {
 SmallVector<size_t, 2> Builder::returnEnds(size_t Pos, size_t End) const {
   SmallVector<size_t, 2> Ends;
   StringRef Line = Text.slice(Pos, End);
-  // Lines without a lone carriage return, all but a few, are not lexed.
-  bool LoneReturn = false;
-  for (size_t CR = Line.find('\r'); CR != StringRef::npos && !LoneReturn;
-       CR = Line.find('\r', CR + 1))
-    LoneReturn = CR + 1 < Line.size() && Line[CR + 1] != '\n';
-  if (!LoneReturn)
+  // Lines without a carriage return, all but a few, are not lexed.
+  if (!Line.contains('\r'))
     return Ends;
   std::string Copy = Line.str(); // terminated: the lexer looks past a token
   AsmLexer Lexer(TI.asmInfo());
@@ -487,7 +486,7 @@ SmallVector<size_t, 2> Builder::returnEnds(size_t Pos, size_t End) const {
 bool Builder::processStatements(unsigned L, const LineRecord &R, size_t Pos,
                                 ArrayRef<size_t> Ends, size_t End) {
   auto Placed = [](const AsmEvent *E) { return E->Offset != AsmEvent::NoOffset; };
-  if (!all_of(R.Labels, Placed) || !all_of(R.InstEvents, Placed))
+  if (!all_of(R.Labels, Placed) || !all_of(R.Insts, Placed))
     return false;
   size_t Begin = Pos;
   for (size_t K = 0; K <= Ends.size(); ++K) {
@@ -497,13 +496,12 @@ bool Builder::processStatements(unsigned L, const LineRecord &R, size_t Pos,
     for (const AsmEvent *Label : R.Labels)
       if (Inside(Label))
         S.Labels.push_back(Label);
-    for (size_t I = 0; I < R.Insts.size(); ++I)
-      if (Inside(R.InstEvents[I])) {
-        S.Insts.push_back(R.Insts[I]);
-        S.InstEvents.push_back(R.InstEvents[I]);
-        S.FromExpansion |= R.InstEvents[I]->FromExpansion;
+    for (const AsmEvent *E : R.Insts)
+      if (Inside(E)) {
+        S.Insts.push_back(E);
+        S.FromExpansion |= E->FromExpansion;
         if (S.MnemonicAt == AsmEvent::NoOffset)
-          S.MnemonicAt = R.InstEvents[I]->Offset;
+          S.MnemonicAt = E->Offset;
       }
     // A statement without events (a directive, a comment) leads the next.
     if (!S.Labels.empty() || !S.Insts.empty())
@@ -597,8 +595,7 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
       }
       switch (E->K) {
       case AsmEvent::Kind::Instruction:
-        R.Insts.push_back(E->Inst);
-        R.InstEvents.push_back(E);
+        R.Insts.push_back(E);
         R.FromExpansion |= E->FromExpansion;
         if (R.MnemonicAt == AsmEvent::NoOffset)
           R.MnemonicAt = E->Offset;

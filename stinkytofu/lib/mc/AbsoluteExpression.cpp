@@ -3,6 +3,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCParser/AsmLexer.h"
 #include "llvm/Support/Error.h"
 
@@ -230,6 +231,16 @@ private:
 } // namespace
 
 ExpressionValue evaluateAbsolute(StringRef Text, const MCAsmInfo &MAI, SymbolLookup Lookup) {
+  // A decimal number, most of what `.set` is given, needs no lexer: up to
+  // 18 digits, without the leading 0 of an octal one, it is what it says.
+  StringRef Number = Text.trim(" \t");
+  if (!Number.empty() && Number.size() <= 18 && (Number[0] != '0' || Number.size() == 1) &&
+      all_of(Number, isDigit)) {
+    int64_t V = 0;
+    for (char C : Number)
+      V = V * 10 + (C - '0');
+    return {V, false};
+  }
   Tokens Toks(Text, MAI);
   Evaluator E(Toks.list(), 0, Lookup);
   std::optional<int64_t> V = E.expression();

@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <array>
 #include <bitset>
-#include <cstring>
 
 using namespace llvm;
 
@@ -106,8 +105,9 @@ private:
     auto It = Symbols.find(Name);
     return It == Symbols.end() ? std::nullopt : std::optional<int64_t>(It->second);
   }
-  /// Fails at \p Offset when an expression of the statement \p Code (no
-  /// comment) divides the most negative value by -1.
+  /// Fails at \p Offset when an expression of the statement \p Code
+  /// divides the most negative value by -1. Called only when the walker met
+  /// a '/' or '%' operator in it (StatementDivides).
   void checkDivisions(StringRef Code, size_t Offset);
   void fileNumber(StringRef Directive, StringRef Operands, size_t Offset);
   /// Where the `*/` of the block comment opened at \p Open is, or npos.
@@ -130,6 +130,9 @@ private:
   /// The body of a `.macro` whose name is taken, scanned but not kept.
   MacroBody Redefinition;
   uint64_t ExpandedStatements = 0;
+  /// The statement being walked holds a '/' or '%' outside comments and
+  /// strings.
+  bool StatementDivides = false;
   bool MetadataFollows = false;
   size_t MetadataAt = 0;
 };
@@ -165,6 +168,7 @@ enum class CharClass : uint8_t {
   // (Scanner::lineEndIfSafe).
   Open, Close, Unary,
   Newline, Quote, Semicolon, Slash, Hash,
+  Percent, // with a non-comment Slash, makes the statement's expressions read
   NotText, // a control character or a byte above ASCII
 };
 
@@ -181,6 +185,7 @@ constexpr std::array<CharClass, 256> makeCharClasses() {
   T[';'] = CharClass::Semicolon;
   T['/'] = CharClass::Slash;
   T['#'] = CharClass::Hash;
+  T['%'] = CharClass::Percent;
   T['('] = T['['] = CharClass::Open;
   T[')'] = T[']'] = CharClass::Close;
   T['-'] = T['~'] = T['!'] = T['+'] = CharClass::Unary;
@@ -259,6 +264,7 @@ std::optional<LimitViolation> Scanner::run() {
     switch (K) {
     case CharClass::Newline:
       statement(Text.slice(StatementAt, I), StatementAt);
+      StatementDivides = false;
       StatementAt = ++I;
       LineStart = true;
       Depth = 0;
@@ -294,6 +300,10 @@ std::optional<LimitViolation> Scanner::run() {
         LineStart = false;
         continue;
       }
+      StatementDivides = true;
+      break;
+    case CharClass::Percent:
+      StatementDivides = true;
       break;
     case CharClass::Quote: {
       size_t J = I + 1;
@@ -393,7 +403,8 @@ void Scanner::statement(StringRef Code, size_t Offset) {
     StringRef After = skipBlanks(Code.drop_front(Word.size()));
     if (!After.starts_with(":") && !After.starts_with("=") &&
         (Word.empty() || !MacroInitials[uint8_t(Word.front())] || !Macros.contains(Word))) {
-      checkDivisions(Code, Offset);
+      if (StatementDivides)
+        checkDivisions(Code, Offset);
       if (!Blocks.empty()) {
         chargeExpansion(Offset, StringRef());
         Blocks.back().HasBody = true;
@@ -402,7 +413,8 @@ void Scanner::statement(StringRef Code, size_t Offset) {
     }
   }
   Code = dropTrailingBlanks(Code.take_front(findComment(Code)));
-  checkDivisions(Code, Offset);
+  if (StatementDivides)
+    checkDivisions(Code, Offset);
   // Labels in front of the statement (`loop: .rept 2`).
   while (true) {
     StringRef Word = identifierAt(Code);
@@ -589,15 +601,7 @@ std::optional<int64_t> Scanner::evaluate(StringRef Text, size_t Offset) {
 }
 
 void Scanner::checkDivisions(StringRef Code, size_t Offset) {
-  // Cheap on what instructions are made of: only a '/' that starts no
-  // comment, or a '%', needs the expressions read.
-  const char *Slash = static_cast<const char *>(std::memchr(Code.data(), '/', Code.size()));
-  bool MayDivide = std::memchr(Code.data(), '%', Code.size()) ||
-                   (Slash && Slash + 1 < Code.end() && Slash[1] != '/');
-  if (!MayDivide)
-    return;
-  StringRef Statement = Code.take_front(findComment(Code));
-  if (dividesOverflowAnywhere(Statement, MAI,
+  if (dividesOverflowAnywhere(Code.take_front(findComment(Code)), MAI,
                               [this](StringRef Name) { return symbolValue(Name); }))
     fail(Offset, "an expression divides -9223372036854775808 by -1, which LLVM MC's "
                  "evaluator crashes on");
