@@ -11,7 +11,10 @@
 // - no token the lexer reads before that comment runs into it, and the
 //   comment splitStatement cuts off is the lexer's first after the indent;
 // - splitTopLevel at ',' cuts operands only where the lexer reads a comma
-//   outside parentheses and brackets.
+//   outside parentheses and brackets;
+// - scanLine, with which the reader cuts the text between statements into
+//   directives and comments, finds code on a line exactly where the lexer
+//   reads a token that is no comment.
 //
 // A line the lexer refuses (an unterminated string or block comment, a bad
 // number) is one the assembler refuses too, and is not compared. The
@@ -103,6 +106,13 @@ void checkLine(const MCAsmInfo &MAI, StringRef Text) {
   // reader keeps it as text and never splits it as a statement.
   if (StringRef(Line).ltrim(" \t").starts_with("#"))
     return;
+  // The reader's item cutting: a line between statements is code (a
+  // directive item) or comments leading the next statement as scanLine
+  // says, and it says code exactly where the lexer reads a token that is
+  // no comment.
+  bool LexerCode = any_of(Lexed.Tokens, [](const AsmToken &T) { return !T.is(AsmToken::Comment); });
+  agree(scanLine(Line, 0).second == LexerCode,
+        "scanLine and AsmLexer disagree on whether the line holds code", Line);
   const size_t Comment = findComment(Line);
   const size_t LexerComment =
       Lexed.CommentStarts.empty() ? StringRef::npos : Lexed.CommentStarts.front();

@@ -1,7 +1,8 @@
 //===- StatementText.h - The parts of one assembly statement -----*- C++ -*-===//
 //
 // How a statement's text is cut into indent, mnemonic, operand text and
-// trailing comment, outside strings and brackets. The IR keeps each
+// trailing comment, outside strings and brackets, and which lines between
+// statements hold code. The IR keeps each
 // instruction's source text and splits it on demand with these, so they sit
 // in the IR layer; typing the operands is the reader's (mc/OperandParser.h).
 //
@@ -11,6 +12,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include <utility>
 
 namespace stinkytofu {
 
@@ -34,6 +36,12 @@ llvm::SmallVector<llvm::StringRef, 8> splitTopLevel(llvm::StringRef Text, char S
 
 /// Splits one statement (no newline) into its parts.
 Statement splitStatement(llvm::StringRef Line);
+
+/// The end of the line of \p Text that starts at \p At, past the end of any
+/// block comment opened on it, and whether the line holds anything but white
+/// space and comments. A block comment left open counts as code: the line
+/// that closes it is not known here.
+std::pair<size_t, bool> scanLine(llvm::StringRef Text, size_t At);
 
 } // namespace stinkytofu
 
