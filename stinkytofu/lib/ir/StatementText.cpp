@@ -169,36 +169,4 @@ SmallVector<StringRef, 8> splitTopLevel(StringRef Text, char Sep) {
   return Parts;
 }
 
-std::pair<size_t, bool> scanLine(StringRef Text, size_t At) {
-  bool Code = false;
-  size_t I = At, N = Text.size();
-  while (I < N) {
-    char C = Text[I];
-    StringRef Rest = Text.substr(I);
-    if (C == '\n')
-      return {I + 1, Code};
-    if (Rest.starts_with("/*")) {
-      size_t Close = Text.find("*/", I + 2);
-      if (Close == StringRef::npos)
-        return {N, true};
-      I = Close + 2;
-    } else if (C == ';' || Rest.starts_with("//")) {
-      size_t End = Text.find('\n', I);
-      return {End == StringRef::npos ? N : End + 1, Code};
-    } else if (C == '"') {
-      // A string's ';' or '/*' opens no comment.
-      Code = true;
-      for (++I; I < N && Text[I] != '"' && Text[I] != '\n'; ++I)
-        if (Text[I] == '\\' && I + 1 < N && Text[I + 1] != '\n')
-          ++I;
-      if (I < N && Text[I] == '"')
-        ++I;
-    } else {
-      Code |= !isSpace(C);
-      ++I;
-    }
-  }
-  return {N, Code};
-}
-
 } // namespace stinkytofu
