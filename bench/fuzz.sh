@@ -3,8 +3,8 @@
 #
 # Usage: bench/fuzz.sh [-j N] DURATION [TARGET...]
 #   DURATION  seconds per target
-#   TARGET    asm, stir, pipeline, funcmap, binary, statement-lexer (default:
-#             all six; tests/fuzz)
+#   TARGET    asm, stir, pipeline, funcmap, binary, statement-lexer,
+#             expression, expansion-lines (default: all eight; tests/fuzz)
 #   -j N      run N targets at a time (default 1); every fuzzer runs niced
 #             (nice -n 19), one process each
 #
@@ -23,7 +23,7 @@
 # Exit status 1 when a campaign found anything, 2 on bad usage.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-all_targets=(asm stir pipeline funcmap binary statement-lexer)
+all_targets=(asm stir pipeline funcmap binary statement-lexer expression expansion-lines)
 
 jobs=1
 if [ "${1:-}" = "-j" ]; then
@@ -41,7 +41,7 @@ targets=("$@")
 
 binary() {
   case "$1" in
-    asm | stir | pipeline | binary | statement-lexer) echo "stinkytofu-$1-fuzzer" ;;
+    asm | stir | pipeline | binary | statement-lexer | expression | expansion-lines) echo "stinkytofu-$1-fuzzer" ;;
     funcmap) echo "sqtt-funcmap-fuzzer" ;;
     *) echo "bench/fuzz.sh: unknown target '$1' (${all_targets[*]})" >&2; exit 2 ;;
   esac
@@ -62,7 +62,7 @@ prepare() {
   local seeds=(python3 "$root/tests/fuzz/seeds.py" --clang "$llvm_bin/clang"
                --targets gfx90a,gfx942,gfx1100,gfx1201,gfx1250)
   case "$target" in
-    asm | pipeline | statement-lexer) "${seeds[@]}" asm "$dir/seeds" ;;
+    asm | pipeline | statement-lexer | expression | expansion-lines) "${seeds[@]}" asm "$dir/seeds" ;;
     stir) "${seeds[@]}" --opt "$bin/stinkytofu-opt" stir "$dir/seeds" ;;
     funcmap | binary) "${seeds[@]}" --lld "$llvm_bin/ld.lld" funcmap "$dir/seeds" ;;
   esac

@@ -2,6 +2,7 @@
 #ifndef STINKYTOFU_TESTS_FUZZ_FUZZSUPPORT_H
 #define STINKYTOFU_TESTS_FUZZ_FUZZSUPPORT_H
 
+#include "DifferentialSupport.h"
 #include "asm-instrument/InstrumentPasses.h"
 #include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/ir/StinkyTofuContext.h"
@@ -13,15 +14,6 @@
 #include <memory>
 
 namespace stinkytofu::fuzz {
-
-/// A broken invariant aborts, which libFuzzer reports as a crash and saves
-/// the input that broke it.
-inline void check(bool Ok, const char *What) {
-  if (!Ok) {
-    std::fprintf(stderr, "invariant broken: %s\n", What);
-    std::abort();
-  }
-}
 
 /// The input as the tools get it from MemoryBuffer::getFile: an aligned,
 /// NUL-terminated copy. \p Name is no file on disk, so an `.include` of
@@ -54,7 +46,7 @@ inline StinkyTofuContext &context() {
 /// repeated bad statements stay well under the 30 s a campaign allows.
 inline ReaderOptions readerOptions() {
   ReaderOptions Opts;
-  Opts.Limits.MaxExpandedStatements = 5'000;
+  Opts.Limits = limits();
   Opts.Context = &context();
   return Opts;
 }

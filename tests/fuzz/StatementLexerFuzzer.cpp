@@ -11,20 +11,24 @@
 // - no token the lexer reads before that comment runs into it, and the
 //   comment splitStatement cuts off is the lexer's first after the indent;
 // - splitTopLevel at ',' cuts operands only where the lexer reads a comma
-//   outside parentheses and brackets.
+//   outside parentheses and brackets;
+// - scanLine, with which the reader cuts the text between statements into
+//   directives and comments, finds code on a line exactly where the lexer
+//   reads a token that is no comment.
 //
 // A line the lexer refuses (an unterminated string or block comment, a bad
 // number) is one the assembler refuses too, and is not compared. The
 // operand cuts are compared on statements shaped as instructions (the
 // lexer's first token is an identifier, the mnemonic splitStatement cuts):
 // splitTopLevel is given operands, never a quoted or bracketed line start.
-// A carriage return inside a line ends a statement for the lexer while the
-// scanners, which work on lines, take it for a blank: such lines are not
-// compared (a known difference; the reader keeps lines whole, as MC's
-// line numbers do).
+// A carriage return inside a line ends a statement for the lexer, as a line
+// feed does: the reader cuts such lines into statements with the lexer
+// itself (AsmReader.cpp, returnEnds), so the scanners only ever see one at a
+// statement's end, where they take it for a blank. Lines holding one
+// elsewhere are not compared.
 //
 //===----------------------------------------------------------------------===//
-#include "FuzzSupport.h"
+#include "DifferentialSupport.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/StatementText.h"
 #include "llvm/MC/MCParser/AsmLexer.h"
@@ -102,6 +106,13 @@ void checkLine(const MCAsmInfo &MAI, StringRef Text) {
   // reader keeps it as text and never splits it as a statement.
   if (StringRef(Line).ltrim(" \t").starts_with("#"))
     return;
+  // The reader's item cutting: a line between statements is code (a
+  // directive item) or comments leading the next statement as scanLine
+  // says, and it says code exactly where the lexer reads a token that is
+  // no comment.
+  bool LexerCode = any_of(Lexed.Tokens, [](const AsmToken &T) { return !T.is(AsmToken::Comment); });
+  agree(scanLine(Line, 0).second == LexerCode,
+        "scanLine and AsmLexer disagree on whether the line holds code", Line);
   const size_t Comment = findComment(Line);
   const size_t LexerComment =
       Lexed.CommentStarts.empty() ? StringRef::npos : Lexed.CommentStarts.front();
@@ -160,14 +171,12 @@ void checkLine(const MCAsmInfo &MAI, StringRef Text) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  static const std::shared_ptr<const TargetInfo> TI = cantFail(TargetInfo::get("gfx942"));
-  StringRef Input(reinterpret_cast<const char *>(Data), Size);
-  // A NUL ends the lexer's buffer early; the reader refuses such input.
-  if (Input.contains('\0'))
+  std::optional<StringRef> Input = fuzz::textInput(Data, Size);
+  if (!Input)
     return 0;
-  while (!Input.empty()) {
-    auto [Line, Rest] = Input.split('\n');
-    checkLine(TI->asmInfo(), Line);
+  while (!Input->empty()) {
+    auto [Line, Rest] = Input->split('\n');
+    checkLine(fuzz::differentialTarget()->asmInfo(), Line);
     Input = Rest;
   }
   return 0;

@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCParser/AsmLexer.h"
 #include "llvm/MC/MCSymbol.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -56,7 +57,7 @@ namespace {
 
 struct LineRecord {
   SmallVector<const AsmEvent *, 2> Labels; // main-buffer labels, in order
-  SmallVector<PackedMCInsts::Offset, 1> Insts; // in AssembledFile::Insts
+  SmallVector<const AsmEvent *, 1> Insts; // instruction events, in order
   /// Where the first main-buffer instruction's mnemonic is written.
   size_t MnemonicAt = AsmEvent::NoOffset;
   bool FromExpansion = false;
@@ -99,42 +100,6 @@ TextKind classifyText(StringRef Text, bool InCode) {
     return InCode ? TextKind::Directive : TextKind::Data;
   }
   return TextKind::Comment;
-}
-
-/// The end of the line of \p Text that starts at \p At, past the end of any
-/// block comment opened on it, and whether the line holds anything but white
-/// space and comments. A block comment left open counts as code: the line
-/// that closes it is not known here.
-std::pair<size_t, bool> scanLine(StringRef Text, size_t At) {
-  bool Code = false;
-  size_t I = At, N = Text.size();
-  while (I < N) {
-    char C = Text[I];
-    StringRef Rest = Text.substr(I);
-    if (C == '\n')
-      return {I + 1, Code};
-    if (Rest.starts_with("/*")) {
-      size_t Close = Text.find("*/", I + 2);
-      if (Close == StringRef::npos)
-        return {N, true};
-      I = Close + 2;
-    } else if (C == ';' || Rest.starts_with("//")) {
-      size_t End = Text.find('\n', I);
-      return {End == StringRef::npos ? N : End + 1, Code};
-    } else if (C == '"') {
-      // A string's ';' or '/*' opens no comment.
-      Code = true;
-      for (++I; I < N && Text[I] != '"' && Text[I] != '\n'; ++I)
-        if (Text[I] == '\\' && I + 1 < N && Text[I + 1] != '\n')
-          ++I;
-      if (I < N && Text[I] == '"')
-        ++I;
-    } else {
-      Code |= !isSpace(C);
-      ++I;
-    }
-  }
-  return {N, Code};
 }
 
 /// The text between two statements, cut where its code begins and ends:
@@ -182,6 +147,16 @@ private:
                                size_t MnemonicAt, size_t End);
   void flushWordLines();
   void processLine(unsigned Line, LineRecord &R);
+  /// The labels and instruction of \p R, one statement written in
+  /// [\p Pos, \p End) of line \p Line.
+  void processStatement(unsigned Line, LineRecord &R, size_t Pos, size_t End);
+  /// Where the statements of line \p Line that end at a carriage return end
+  /// (past it), from \p Pos on; empty for a line without one.
+  SmallVector<size_t, 2> returnEnds(size_t Pos, size_t End) const;
+  /// Processes line \p Line statement by statement, cut at \p Ends; false
+  /// (nothing done) when some event of \p R has no place to cut by.
+  bool processStatements(unsigned Line, const LineRecord &R, size_t Pos,
+                         ArrayRef<size_t> Ends, size_t End);
 
   Module &M;
   StringRef Text;
@@ -190,6 +165,7 @@ private:
   const DenseSet<unsigned> &PseudoLines; // opaque lines that are pseudo-instructions
   const PackedMCInsts &Insts;            // referred to by the instructions
   std::vector<size_t> LineStart; // LineStart[L] for 1-based L; sentinel at end
+  bool LoneReturns = false;      // a carriage return without a line feed
   unsigned LastLineAt = 1;       // lineAt's previous answer
   StringSet<> FunctionStarts, Kernels;
   Function *F = nullptr;
@@ -210,6 +186,9 @@ void Builder::splitLines() {
        (P = static_cast<const char *>(std::memchr(P, '\n', End - P))) && ++P != End;)
     LineStart.push_back(size_t(P - Begin));
   LineStart.push_back(Text.size());
+  for (size_t CR = Text.find('\r'); CR != StringRef::npos && !LoneReturns;
+       CR = Text.find('\r', CR + 1))
+    LoneReturns = CR + 1 < Text.size() && Text[CR + 1] != '\n';
 }
 
 /// The 1-based line holding byte \p Offset. The end of a file that ends with
@@ -346,13 +325,13 @@ void Builder::addInstruction(LineRecord &R, unsigned Line, size_t StmtBegin,
     // instruction refers to them where the module keeps them.
     bool Consecutive = true;
     for (size_t K = 1; K < R.Insts.size(); ++K)
-      Consecutive &= R.Insts[K] == Insts.next(R.Insts[K - 1]);
+      Consecutive &= R.Insts[K]->Inst == Insts.next(R.Insts[K - 1]->Inst);
     if (Consecutive) {
-      I.referMC(Insts, R.Insts[0], unsigned(R.Insts.size()), TI);
+      I.referMC(Insts, R.Insts[0]->Inst, unsigned(R.Insts.size()), TI);
     } else {
       SmallVector<MCInst, 1> MC;
-      for (PackedMCInsts::Offset At : R.Insts)
-        MC.push_back(PackedMCInsts::unpack(Insts.record(At), 1).front());
+      for (const AsmEvent *E : R.Insts)
+        MC.push_back(PackedMCInsts::unpack(Insts.record(E->Inst), 1).front());
       I.setMC(std::move(MC), TI);
     }
   }
@@ -449,6 +428,69 @@ void Builder::processLine(unsigned L, LineRecord &R) {
     return;
   }
   flushWordLines();
+  // A carriage return without a line feed ends a statement for MC's lexer
+  // (llvm-mc assembles `s_nop 0\rs_nop 1` as two instructions on one line):
+  // each statement is an item of its own.
+  if (LoneReturns && !R.Opaque && !R.SectionChange && R.Words.empty() && !R.OtherData)
+    if (SmallVector<size_t, 2> Ends = returnEnds(Pos, End);
+        !Ends.empty() && processStatements(L, R, Pos, Ends, End))
+      return;
+  processStatement(L, R, Pos, End);
+}
+
+SmallVector<size_t, 2> Builder::returnEnds(size_t Pos, size_t End) const {
+  SmallVector<size_t, 2> Ends;
+  StringRef Line = Text.slice(Pos, End);
+  // Lines without a carriage return, all but a few, are not lexed.
+  if (!Line.contains('\r'))
+    return Ends;
+  std::string Copy = Line.str(); // terminated: the lexer looks past a token
+  AsmLexer Lexer(TI.asmInfo());
+  Lexer.setBuffer(StringRef(Copy.c_str(), Copy.size()));
+  for (const AsmToken *T = &Lexer.Lex(); !T->is(AsmToken::Eof); T = &Lexer.Lex()) {
+    if (T->is(AsmToken::Error))
+      return {};
+    if (!T->is(AsmToken::EndOfStatement))
+      continue;
+    // The statement ends at the return itself, or at the comment the
+    // return ends.
+    size_t Return = Copy.find_first_of("\r\n", size_t(T->getLoc().getPointer() - Copy.c_str()));
+    if (Return + 1 < Copy.size() && Copy[Return] == '\r' && Copy[Return + 1] != '\n' &&
+        (Ends.empty() || Ends.back() != Pos + Return + 1))
+      Ends.push_back(Pos + Return + 1);
+  }
+  return Ends;
+}
+
+bool Builder::processStatements(unsigned L, const LineRecord &R, size_t Pos,
+                                ArrayRef<size_t> Ends, size_t End) {
+  auto Placed = [](const AsmEvent *E) { return E->Offset != AsmEvent::NoOffset; };
+  if (!all_of(R.Labels, Placed) || !all_of(R.Insts, Placed))
+    return false;
+  size_t Begin = Pos;
+  for (size_t K = 0; K <= Ends.size(); ++K) {
+    size_t StatementEnd = K < Ends.size() ? Ends[K] : End;
+    auto Inside = [&](const AsmEvent *E) { return E->Offset >= Begin && E->Offset < StatementEnd; };
+    LineRecord S;
+    for (const AsmEvent *Label : R.Labels)
+      if (Inside(Label))
+        S.Labels.push_back(Label);
+    for (const AsmEvent *E : R.Insts)
+      if (Inside(E)) {
+        S.Insts.push_back(E);
+        S.FromExpansion |= E->FromExpansion;
+        if (S.MnemonicAt == AsmEvent::NoOffset)
+          S.MnemonicAt = E->Offset;
+      }
+    // A statement without events (a directive, a comment) leads the next.
+    if (!S.Labels.empty() || !S.Insts.empty())
+      processStatement(L, S, std::max(Begin, Consumed), StatementEnd);
+    Begin = StatementEnd;
+  }
+  return true;
+}
+
+void Builder::processStatement(unsigned L, LineRecord &R, size_t Pos, size_t End) {
   for (const AsmEvent *Label : R.Labels) {
     size_t NameAt = Label->Offset;
     size_t Colon = Text.find(':', NameAt + Label->Symbol.size());
@@ -532,7 +574,7 @@ void Builder::build(std::vector<AsmEvent> &Events, const DenseSet<unsigned> &Opa
       }
       switch (E->K) {
       case AsmEvent::Kind::Instruction:
-        R.Insts.push_back(E->Inst);
+        R.Insts.push_back(E);
         R.FromExpansion |= E->FromExpansion;
         if (R.MnemonicAt == AsmEvent::NoOffset)
           R.MnemonicAt = E->Offset;
@@ -637,14 +679,15 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
     return ErrorAt(Buffer->getBuffer(), Buffer->getBuffer().find(*Directive),
                    "--arch " + Opts.Arch + " does not match the file's .amdgcn_target \"" +
                        *Directive + "\"");
-  if (std::optional<LimitViolation> V = checkInputLimits(Buffer->getBuffer(), Opts.Limits))
-    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
-  if (std::optional<LimitViolation> V = checkMetadataYaml(Buffer->getBuffer()))
-    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
   Expected<std::shared_ptr<const TargetInfo>> TI = TargetInfo::get(TargetId);
   if (!TI)
     return createStringError(inconvertibleErrorCode(),
                              FileName + ": error: " + toString(TI.takeError()));
+  if (std::optional<LimitViolation> V =
+          checkInputLimits(Buffer->getBuffer(), Opts.Limits, (*TI)->asmInfo()))
+    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
+  if (std::optional<LimitViolation> V = checkMetadataYaml(Buffer->getBuffer()))
+    return ErrorAt(Buffer->getBuffer(), V->Offset, V->Message);
 
   auto AS = std::make_unique<AssemblerState>(*TI, Opts.Limits);
   if (StinkyTofuContext *Ctx = Opts.Context)

@@ -228,7 +228,7 @@ void AssemblerState::resetContext() {
   MOFI.reset();
   Ctx.reset();
   SrcMgr = SourceMgr();
-  Includes = makeIntrusiveRefCnt<IncludeGuardFileSystem>(SrcMgr, Limits);
+  Includes = makeIntrusiveRefCnt<IncludeGuardFileSystem>(SrcMgr, Limits, Target->asmInfo());
   SrcMgr.setVirtualFileSystem(Includes);
   Ctx = std::make_unique<MCContext>(Target->triple(), &Target->asmInfo(),
                                     &Target->regInfo(), &Target->subtargetInfo(),

@@ -11,8 +11,9 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-IncludeGuardFileSystem::IncludeGuardFileSystem(SourceMgr &SM, const InputLimits &Limits)
-    : ProxyFileSystem(vfs::getRealFileSystem()), SM(SM), Limits(Limits) {}
+IncludeGuardFileSystem::IncludeGuardFileSystem(SourceMgr &SM, const InputLimits &Limits,
+                                               const MCAsmInfo &MAI)
+    : ProxyFileSystem(vfs::getRealFileSystem()), SM(SM), Limits(Limits), MAI(MAI) {}
 
 ErrorOr<std::unique_ptr<vfs::File>>
 IncludeGuardFileSystem::refuse(SMLoc At, const Twine &Message) {
@@ -65,7 +66,7 @@ IncludeGuardFileSystem::openFileForRead(const Twine &PathTwine) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = getUnderlyingFS().getBufferForFile(Path);
   if (!Text)
     return Text.getError();
-  if (std::optional<LimitViolation> V = checkInputLimits((*Text)->getBuffer(), Limits)) {
+  if (std::optional<LimitViolation> V = checkInputLimits((*Text)->getBuffer(), Limits, MAI)) {
     TextPosition P = positionOf((*Text)->getBuffer(), V->Offset);
     Violation = renderDiagnostic(Path, P.Line, P.Column, P.LineText, SourceMgr::DK_Error,
                                  V->Message);

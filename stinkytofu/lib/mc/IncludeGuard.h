@@ -22,7 +22,8 @@ namespace stinkytofu {
 
 class IncludeGuardFileSystem : public llvm::vfs::ProxyFileSystem {
 public:
-  IncludeGuardFileSystem(llvm::SourceMgr &SM, const InputLimits &Limits);
+  IncludeGuardFileSystem(llvm::SourceMgr &SM, const InputLimits &Limits,
+                         const llvm::MCAsmInfo &MAI);
 
   /// The parser whose `.include` statements open files (null: none running).
   void setParser(const llvm::MCAsmParser *P) { Parser = P; }
@@ -38,6 +39,7 @@ private:
 
   llvm::SourceMgr &SM;
   const InputLimits &Limits;
+  const llvm::MCAsmInfo &MAI;
   const llvm::MCAsmParser *Parser = nullptr;
   std::optional<std::string> Violation;
 };

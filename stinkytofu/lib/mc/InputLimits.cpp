@@ -3,12 +3,15 @@
 // One pass over the text: a character walker that knows comments and strings
 // checks the lexical bounds, and each statement it completes goes to the
 // directive checks (repeat blocks, assignments the repeat counts may use,
-// file numbers). The evaluator understands what a repeat count is usually
-// written with: integers, operators and symbols assigned earlier in the file;
-// a count it cannot evaluate counts as one.
+// file numbers). Repeat counts and assignments are evaluated as MC does
+// (mc/AbsoluteExpression.h: its lexer, its precedences) with the symbols
+// assigned earlier in the file; a count it cannot evaluate counts as one. An
+// expression that divides the most negative 64-bit value by -1, which kills
+// MC, is refused wherever the scanner can know its values.
 //
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/mc/InputLimits.h"
+#include "stinkytofu/mc/AbsoluteExpression.h"
 #include "stinkytofu/mc/OperandParser.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -34,147 +37,6 @@ constexpr bool isIdentifierChar(char C) {
   return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
          C == '_' || C == '.' || C == '$' || C == '@';
 }
-
-/// Evaluates an absolute expression with GNU as operator precedence, as
-/// LLVM's AsmParser does; nullopt for anything it does not know.
-class ExpressionEvaluator {
-public:
-  ExpressionEvaluator(StringRef Text, const StringMap<int64_t> &Symbols)
-      : Rest(Text), Symbols(Symbols) {}
-
-  std::optional<int64_t> evaluate() {
-    std::optional<int64_t> V = binary(1);
-    skipSpace();
-    return Rest.empty() ? V : std::nullopt;
-  }
-
-private:
-  void skipSpace() { Rest = Rest.ltrim(" \t"); }
-
-  /// The binary operator at the front and its precedence (0: none).
-  std::pair<StringRef, unsigned> peekOperator() {
-    skipSpace();
-    for (StringRef Op : {"||", "&&", "==", "!=", "<>", "<=", ">=", "<<", ">>"})
-      if (Rest.starts_with(Op)) {
-        unsigned P = Op == "||" ? 1 : Op == "&&" ? 2 : (Op == "<<" || Op == ">>") ? 6 : 3;
-        return {Op, P};
-      }
-    if (Rest.empty())
-      return {"", 0};
-    switch (Rest.front()) {
-    case '<':
-    case '>':
-      return {Rest.take_front(1), 3};
-    case '+':
-    case '-':
-      return {Rest.take_front(1), 4};
-    case '|':
-    case '^':
-    case '&':
-    case '!':
-      return {Rest.take_front(1), 5};
-    case '*':
-    case '/':
-    case '%':
-      return {Rest.take_front(1), 6};
-    default:
-      return {"", 0};
-    }
-  }
-
-  std::optional<int64_t> binary(unsigned MinPrecedence) {
-    std::optional<int64_t> L = unary();
-    while (true) {
-      auto [Op, P] = peekOperator();
-      if (P == 0 || P < MinPrecedence)
-        return L;
-      Rest = Rest.drop_front(Op.size());
-      std::optional<int64_t> R = binary(P + 1);
-      if (!L || !R)
-        return std::nullopt;
-      L = apply(Op, uint64_t(*L), uint64_t(*R));
-    }
-  }
-
-  static std::optional<int64_t> apply(StringRef Op, uint64_t L, uint64_t R) {
-    if ((Op == "/" || Op == "%") && R == 0)
-      return std::nullopt;
-    // Wrapping arithmetic on 64 bits, as MC evaluates.
-    if (Op == "+") return int64_t(L + R);
-    if (Op == "-") return int64_t(L - R);
-    if (Op == "*") return int64_t(L * R);
-    if (Op == "/") return int64_t(L) / int64_t(R);
-    if (Op == "%") return int64_t(L) % int64_t(R);
-    if (Op == "<<") return R >= 64 ? 0 : int64_t(L << R);
-    if (Op == ">>") return R >= 64 ? 0 : int64_t(L >> R);
-    if (Op == "&") return int64_t(L & R);
-    if (Op == "|") return int64_t(L | R);
-    if (Op == "^") return int64_t(L ^ R);
-    if (Op == "!") return int64_t(L | ~R);
-    if (Op == "&&") return int64_t(L && R);
-    if (Op == "||") return int64_t(L || R);
-    // Comparisons give -1 for true, as GNU as does.
-    int64_t SL = int64_t(L), SR = int64_t(R);
-    bool T = Op == "==" ? SL == SR
-             : (Op == "!=" || Op == "<>") ? SL != SR
-             : Op == "<"  ? SL < SR
-             : Op == "<=" ? SL <= SR
-             : Op == ">"  ? SL > SR
-                          : SL >= SR;
-    return T ? -1 : 0;
-  }
-
-  std::optional<int64_t> unary() {
-    skipSpace();
-    if (Rest.empty())
-      return std::nullopt;
-    char C = Rest.front();
-    if (C == '-' || C == '~' || C == '!' || C == '+') {
-      Rest = Rest.drop_front();
-      std::optional<int64_t> V = unary();
-      if (!V)
-        return std::nullopt;
-      uint64_t U = uint64_t(*V);
-      return C == '-' ? int64_t(0 - U) : C == '~' ? int64_t(~U) : C == '!' ? int64_t(U == 0) : *V;
-    }
-    if (C == '(') {
-      Rest = Rest.drop_front();
-      std::optional<int64_t> V = binary(1);
-      skipSpace();
-      if (!Rest.consume_front(")"))
-        return std::nullopt;
-      return V;
-    }
-    StringRef Word = Rest.take_while(isIdentifierChar);
-    Rest = Rest.drop_front(Word.size());
-    if (Word.empty())
-      return std::nullopt;
-    if (isDigit(Word.front()))
-      return integer(Word);
-    auto It = Symbols.find(Word);
-    return It == Symbols.end() ? std::nullopt : std::optional<int64_t>(It->second);
-  }
-
-  static std::optional<int64_t> integer(StringRef Word) {
-    unsigned Radix = 10;
-    if (Word.starts_with_insensitive("0x")) {
-      Radix = 16;
-      Word = Word.drop_front(2);
-    } else if (Word.starts_with_insensitive("0b")) {
-      Radix = 2;
-      Word = Word.drop_front(2);
-    } else if (Word.size() > 1 && Word.front() == '0') {
-      Radix = 8;
-    }
-    uint64_t V;
-    if (Word.getAsInteger(Radix, V))
-      return std::nullopt;
-    return int64_t(V);
-  }
-
-  StringRef Rest;
-  const StringMap<int64_t> &Symbols;
-};
 
 /// An open `.rept`/`.irp`/`.irpc` block or `.macro` body.
 struct Block {
@@ -205,7 +67,8 @@ constexpr unsigned MaxMacroNesting = 20;
 
 class Scanner {
 public:
-  Scanner(StringRef Text, const InputLimits &Limits) : Text(Text), Limits(Limits) {}
+  Scanner(StringRef Text, const InputLimits &Limits, const MCAsmInfo &MAI)
+      : Text(Text), Limits(Limits), MAI(MAI) {}
 
   std::optional<LimitViolation> run();
 
@@ -234,7 +97,18 @@ private:
   /// invocations included, with \p Depth levels of nesting left.
   uint64_t macroCost(StringRef Name, unsigned Depth);
   void repeatBlock(StringRef Directive, StringRef Operands, size_t Offset);
-  void assignment(StringRef Name, StringRef Value);
+  void assignment(StringRef Name, StringRef Value, size_t Offset);
+  /// \p Text evaluated with the symbols assigned so far; a division MC
+  /// would die on is a violation at \p Offset.
+  std::optional<int64_t> evaluate(StringRef Text, size_t Offset);
+  std::optional<int64_t> symbolValue(StringRef Name) const {
+    auto It = Symbols.find(Name);
+    return It == Symbols.end() ? std::nullopt : std::optional<int64_t>(It->second);
+  }
+  /// Fails at \p Offset when an expression of the statement \p Code
+  /// divides the most negative value by -1. Called only when the walker met
+  /// a '/' or '%' operator in it (StatementDivides).
+  void checkDivisions(StringRef Code, size_t Offset);
   void fileNumber(StringRef Directive, StringRef Operands, size_t Offset);
   /// Where the `*/` of the block comment opened at \p Open is, or npos.
   size_t blockCommentEnd(size_t Open) const;
@@ -244,6 +118,7 @@ private:
 
   StringRef Text;
   const InputLimits &Limits;
+  const MCAsmInfo &MAI;
   std::optional<LimitViolation> Violation;
   StringMap<int64_t> Symbols;
   SmallVector<Block, 4> Blocks;
@@ -255,6 +130,9 @@ private:
   /// The body of a `.macro` whose name is taken, scanned but not kept.
   MacroBody Redefinition;
   uint64_t ExpandedStatements = 0;
+  /// The statement being walked holds a '/' or '%' outside comments and
+  /// strings.
+  bool StatementDivides = false;
   bool MetadataFollows = false;
   size_t MetadataAt = 0;
 };
@@ -290,6 +168,7 @@ enum class CharClass : uint8_t {
   // (Scanner::lineEndIfSafe).
   Open, Close, Unary,
   Newline, Quote, Semicolon, Slash, Hash,
+  Percent, // with a non-comment Slash, makes the statement's expressions read
   NotText, // a control character or a byte above ASCII
 };
 
@@ -306,6 +185,7 @@ constexpr std::array<CharClass, 256> makeCharClasses() {
   T[';'] = CharClass::Semicolon;
   T['/'] = CharClass::Slash;
   T['#'] = CharClass::Hash;
+  T['%'] = CharClass::Percent;
   T['('] = T['['] = CharClass::Open;
   T[')'] = T[']'] = CharClass::Close;
   T['-'] = T['~'] = T['!'] = T['+'] = CharClass::Unary;
@@ -384,6 +264,7 @@ std::optional<LimitViolation> Scanner::run() {
     switch (K) {
     case CharClass::Newline:
       statement(Text.slice(StatementAt, I), StatementAt);
+      StatementDivides = false;
       StatementAt = ++I;
       LineStart = true;
       Depth = 0;
@@ -419,6 +300,10 @@ std::optional<LimitViolation> Scanner::run() {
         LineStart = false;
         continue;
       }
+      StatementDivides = true;
+      break;
+    case CharClass::Percent:
+      StatementDivides = true;
       break;
     case CharClass::Quote: {
       size_t J = I + 1;
@@ -518,6 +403,8 @@ void Scanner::statement(StringRef Code, size_t Offset) {
     StringRef After = skipBlanks(Code.drop_front(Word.size()));
     if (!After.starts_with(":") && !After.starts_with("=") &&
         (Word.empty() || !MacroInitials[uint8_t(Word.front())] || !Macros.contains(Word))) {
+      if (StatementDivides)
+        checkDivisions(Code, Offset);
       if (!Blocks.empty()) {
         chargeExpansion(Offset, StringRef());
         Blocks.back().HasBody = true;
@@ -526,6 +413,8 @@ void Scanner::statement(StringRef Code, size_t Offset) {
     }
   }
   Code = dropTrailingBlanks(Code.take_front(findComment(Code)));
+  if (StatementDivides)
+    checkDivisions(Code, Offset);
   // Labels in front of the statement (`loop: .rept 2`).
   while (true) {
     StringRef Word = identifierAt(Code);
@@ -627,10 +516,10 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   if (Directive == ".set" || Directive == ".equ" || Directive == ".equiv" ||
       Directive == ".eqv") {
     auto [Name, Value] = Operands.split(',');
-    return assignment(Name.trim(), Value);
+    return assignment(Name.trim(), Value, Offset);
   }
   if (Operands.starts_with("=") && !Operands.starts_with("=="))
-    assignment(Word, Operands.drop_front());
+    assignment(Word, Operands.drop_front(), Offset);
 }
 
 void Scanner::chargeExpansion(size_t Offset, StringRef Macro) {
@@ -679,7 +568,7 @@ uint64_t Scanner::macroCost(StringRef Name, unsigned Depth) {
 void Scanner::repeatBlock(StringRef Directive, StringRef Operands, size_t Offset) {
   uint64_t Repetitions = 1;
   if (Directive == ".rept" || Directive == ".rep") {
-    if (std::optional<int64_t> Count = ExpressionEvaluator(Operands, Symbols).evaluate())
+    if (std::optional<int64_t> Count = evaluate(Operands, Offset))
       Repetitions = uint64_t(std::max<int64_t>(*Count, 0));
   } else {
     // `.irp x, a, b, c` / `.irp x a b c`, `.irpc x, abc`: one repetition per
@@ -702,10 +591,26 @@ void Scanner::repeatBlock(StringRef Directive, StringRef Operands, size_t Offset
   Blocks.push_back({/*IsMacro=*/false, false, 0, Repetitions, Offset});
 }
 
-void Scanner::assignment(StringRef Name, StringRef Value) {
+std::optional<int64_t> Scanner::evaluate(StringRef Text, size_t Offset) {
+  ExpressionValue V =
+      evaluateAbsolute(Text, MAI, [this](StringRef Name) { return symbolValue(Name); });
+  if (V.DividesOverflow)
+    fail(Offset, "the expression divides -9223372036854775808 by -1, which LLVM MC's "
+                 "evaluator crashes on");
+  return V.Value;
+}
+
+void Scanner::checkDivisions(StringRef Code, size_t Offset) {
+  if (dividesOverflowAnywhere(Code.take_front(findComment(Code)), MAI,
+                              [this](StringRef Name) { return symbolValue(Name); }))
+    fail(Offset, "an expression divides -9223372036854775808 by -1, which LLVM MC's "
+                 "evaluator crashes on");
+}
+
+void Scanner::assignment(StringRef Name, StringRef Value, size_t Offset) {
   if (Name.empty() || !llvm::all_of(Name, isIdentifierChar))
     return;
-  if (std::optional<int64_t> V = ExpressionEvaluator(Value, Symbols).evaluate())
+  if (std::optional<int64_t> V = evaluate(Value, Offset))
     Symbols[Name] = *V;
   else
     Symbols.erase(Name);
@@ -716,7 +621,7 @@ void Scanner::fileNumber(StringRef Directive, StringRef Operands, size_t Offset)
   if (Number.empty() || !isDigit(Number.front()))
     return;
   // A number too large for 64 bits does not evaluate either.
-  std::optional<int64_t> V = ExpressionEvaluator(Number, Symbols).evaluate();
+  std::optional<int64_t> V = evaluate(Number, Offset);
   if (!V || uint64_t(*V) > Limits.MaxFileNumber)
     fail(Offset, Directive + " number " + Number + " is over the limit of " +
                      Twine(Limits.MaxFileNumber) + " (--max-file-number)");
@@ -724,8 +629,9 @@ void Scanner::fileNumber(StringRef Directive, StringRef Operands, size_t Offset)
 
 } // namespace
 
-std::optional<LimitViolation> checkInputLimits(StringRef Text, const InputLimits &Limits) {
-  return Scanner(Text, Limits).run();
+std::optional<LimitViolation> checkInputLimits(StringRef Text, const InputLimits &Limits,
+                                               const MCAsmInfo &MAI) {
+  return Scanner(Text, Limits, MAI).run();
 }
 
 } // namespace stinkytofu

@@ -104,102 +104,6 @@ BareRegister stripSourceModifiers(StringRef S) {
 
 } // namespace
 
-std::optional<int64_t> evaluateExpression(StringRef Expr, SymbolLookup Lookup) {
-  // A small precedence-climbing evaluator: | ^ & << >> + - * / % unary - ~ ().
-  struct Parser {
-    StringRef S;
-    size_t P = 0;
-    SymbolLookup Lookup;
-    bool Failed = false;
-    void skip() {
-      while (P < S.size() && isSpace(S[P]))
-        ++P;
-    }
-    int precedence(StringRef &Op) {
-      skip();
-      static const std::pair<StringRef, int> Ops[] = {
-          {"<<", 4}, {">>", 4}, {"|", 1}, {"^", 2}, {"&", 3}, {"+", 5},
-          {"-", 5},  {"*", 6},  {"/", 6}, {"%", 6}};
-      for (auto &[Tok, Prec] : Ops)
-        if (S.substr(P).starts_with(Tok)) {
-          Op = Tok;
-          return Prec;
-        }
-      return -1;
-    }
-    int64_t primary() {
-      skip();
-      if (P >= S.size()) {
-        Failed = true;
-        return 0;
-      }
-      char C = S[P];
-      if (C == '(') {
-        ++P;
-        int64_t V = binary(0);
-        skip();
-        if (P < S.size() && S[P] == ')')
-          ++P;
-        else
-          Failed = true;
-        return V;
-      }
-      if (C == '-' || C == '~' || C == '+') {
-        ++P;
-        int64_t V = primary();
-        return C == '-' ? -V : C == '~' ? ~V : V;
-      }
-      if (isDigit(C)) {
-        size_t B = P;
-        while (P < S.size() && isAlnum(S[P]))
-          ++P;
-        int64_t V;
-        StringRef Tok = S.slice(B, P);
-        if (Tok.getAsInteger(0, V))
-          Failed = true;
-        return V;
-      }
-      if (isIdentStart(C)) {
-        size_t B = P;
-        while (P < S.size() && isIdentChar(S[P]))
-          ++P;
-        std::optional<int64_t> V = Lookup(S.slice(B, P));
-        if (!V)
-          Failed = true;
-        return V.value_or(0);
-      }
-      Failed = true;
-      return 0;
-    }
-    int64_t binary(int MinPrec) {
-      int64_t L = primary();
-      for (;;) {
-        StringRef Op;
-        int Prec = precedence(Op);
-        if (Prec < 0 || Prec < MinPrec || Failed)
-          return L;
-        P += Op.size();
-        int64_t R = binary(Prec + 1);
-        if (Op == "+") L += R;
-        else if (Op == "-") L -= R;
-        else if (Op == "*") L *= R;
-        else if (Op == "/") { if (R == 0) { Failed = true; return 0; } L /= R; }
-        else if (Op == "%") { if (R == 0) { Failed = true; return 0; } L %= R; }
-        else if (Op == "&") L &= R;
-        else if (Op == "|") L |= R;
-        else if (Op == "^") L ^= R;
-        else if (Op == "<<") L <<= R;
-        else if (Op == ">>") L >>= R;
-      }
-    }
-  } Parse{Expr, 0, Lookup};
-  int64_t V = Parse.binary(0);
-  Parse.skip();
-  if (Parse.Failed || Parse.P != Expr.size())
-    return std::nullopt;
-  return V;
-}
-
 Operand classifyOperand(StringRef Spelling, const TargetInfo &TI, SymbolLookup Lookup) {
   BareRegister Bare = stripSourceModifiers(Spelling);
   StringRef Core = Bare.Core;
@@ -222,9 +126,10 @@ Operand classifyOperand(StringRef Spelling, const TargetInfo &TI, SymbolLookup L
       StringRef Inner = Index.drop_front().drop_back();
       auto [LoText, HiText] = Inner.split(':');
       bool Symbolic = !llvm::all_of(Inner, [](char C) { return isDigit(C) || C == ':' || isSpace(C); });
-      std::optional<int64_t> Lo = evaluateExpression(LoText.trim(), Lookup);
+      // The index is MC's expression: evaluated as MC does.
+      std::optional<int64_t> Lo = evaluateAbsolute(LoText, TI.asmInfo(), Lookup).Value;
       std::optional<int64_t> Hi =
-          HiText.empty() ? Lo : evaluateExpression(HiText.trim(), Lookup);
+          HiText.empty() ? Lo : evaluateAbsolute(HiText, TI.asmInfo(), Lookup).Value;
       if (Lo && Hi && *Hi >= *Lo)
         Op.setRegister(File, unsigned(*Lo), unsigned(*Hi - *Lo + 1), Symbolic);
       else

@@ -1,5 +1,6 @@
 //===- InputLimitsTest.cpp - The bounds checked before LLVM MC ------------===//
 #include "stinkytofu/mc/InputLimits.h"
+#include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/mc/MetadataYaml.h"
 #include "gtest/gtest.h"
 
@@ -9,7 +10,8 @@ namespace {
 
 /// The offset and message of the first violation, or {npos, ""}.
 std::pair<size_t, std::string> violation(llvm::StringRef Text, InputLimits L = {}) {
-  std::optional<LimitViolation> V = checkInputLimits(Text, L);
+  static const std::shared_ptr<const TargetInfo> TI = llvm::cantFail(TargetInfo::get("gfx942"));
+  std::optional<LimitViolation> V = checkInputLimits(Text, L, TI->asmInfo());
   return V ? std::make_pair(V->Offset, V->Message) : std::make_pair(std::string::npos, std::string());
 }
 
@@ -94,6 +96,34 @@ TEST(InputLimits, RepeatCountsEvaluateSymbolsAndMultiply) {
   // A count the scan cannot evaluate (a macro argument) counts as one.
   EXPECT_EQ(violation(".macro m n\n.rept \\n\ns_nop 0\n.endr\n.endm\n", L).first,
             std::string::npos);
+}
+
+TEST(InputLimits, RepeatCountsAreReadAsMCReadsThem) {
+  InputLimits L;
+  L.MaxExpandedStatements = 100;
+  // MC's lexer drops an integer's C suffixes, reads a floating-point count
+  // as its double's bits (1e3: 0x408f400000000000) and a character constant
+  // as its code: each of these counts was one to the scan (MC expanded
+  // 40,000,000 copies, or 4.7e18).
+  EXPECT_EQ(violation(".rept 40000000u\ns_nop 0\n.endr\n", L).first, 0u);
+  EXPECT_EQ(violation(".rept 1e3\ns_nop 0\n.endr\n", L).first, 0u);
+  EXPECT_EQ(violation(".set n, 'a'\n.rept n\ns_nop 0\ns_nop 0\n.endr\n", L).first, 12u);
+  EXPECT_EQ(violation(".rept 50UL\ns_nop 0\ns_nop 0\n.endr\n", L).first, std::string::npos);
+}
+
+TEST(InputLimits, DivisionsMCDiesOn) {
+  // MC divides with the machine's instruction: -2^63 / -1 kills it (SIGFPE),
+  // in a `.set` as in an operand.
+  const std::string Message = "divides -9223372036854775808 by -1, which LLVM MC's evaluator "
+                              "crashes on";
+  EXPECT_NE(violation("s_nop 0\n.set x, (-9223372036854775807-1)/-1\n").second.find(Message),
+            std::string::npos);
+  EXPECT_EQ(violation("s_nop 0\n.set x, (-9223372036854775807-1)/-1\n").first, 8u);
+  EXPECT_EQ(violation("s_nop 0\n  s_mov_b32 s0, (-9223372036854775807-1)/-1\n").first, 8u);
+  EXPECT_EQ(violation(".set m, 1 << 63\nv_mov_b32 v[m % -1], 0 // c\n").first, 16u);
+  EXPECT_EQ(violation(".set m, 1 << 63\ns_mov_b32 s0, m / 1 // m / -1\n").first,
+            std::string::npos);
+  EXPECT_EQ(violation("s_mov_b32 s0, 4 % -1 ; (1<<63)/-1\n").first, std::string::npos);
 }
 
 TEST(InputLimits, MacroInvocationsCountTheirExpansion) {

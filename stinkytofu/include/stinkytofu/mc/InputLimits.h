@@ -18,6 +18,10 @@
 #include <optional>
 #include <string>
 
+namespace llvm {
+class MCAsmInfo;
+} // namespace llvm
+
 namespace stinkytofu {
 
 struct InputLimits {
@@ -41,11 +45,13 @@ struct LimitViolation {
   std::string Message;
 };
 
-/// Scans assembly text for what would make LLVM MC hang, crash or exhaust
-/// memory. Comments and strings are honoured; `.amdgpu_metadata` bodies are
-/// YAML and only checked for an end.
+/// Scans assembly text for what would make LLVM MC hang, crash (a division
+/// of -2^63 by -1 among them) or exhaust memory. Comments and strings are
+/// honoured; `.amdgpu_metadata` bodies are YAML and only checked for an
+/// end. Expressions are read with \p MAI's lexical rules, the target's.
 std::optional<LimitViolation> checkInputLimits(llvm::StringRef Text,
-                                               const InputLimits &Limits);
+                                               const InputLimits &Limits,
+                                               const llvm::MCAsmInfo &MAI);
 
 } // namespace stinkytofu
 

@@ -11,6 +11,7 @@
 
 #include "stinkytofu/ir/Operand.h"
 #include "stinkytofu/ir/StatementText.h"
+#include "stinkytofu/mc/AbsoluteExpression.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -21,9 +22,6 @@ namespace stinkytofu {
 
 class TargetInfo;
 
-/// Looks up the value of a `.set` symbol (for symbolic register indices).
-using SymbolLookup = llvm::function_ref<std::optional<int64_t>(llvm::StringRef)>;
-
 /// Parses the operand text of a statement: comma-separated operands, each
 /// possibly followed by space-separated modifiers (`offen offset:16 glc`).
 std::vector<Operand> parseOperands(llvm::StringRef Body, const TargetInfo &TI,
@@ -32,10 +30,6 @@ std::vector<Operand> parseOperands(llvm::StringRef Body, const TargetInfo &TI,
 /// Classifies one operand spelling.
 Operand classifyOperand(llvm::StringRef Spelling, const TargetInfo &TI,
                         SymbolLookup Lookup);
-
-/// Evaluates an integer expression over numbers and symbols
-/// (`vgprValuC+24`, `(2*4)-1`).
-std::optional<int64_t> evaluateExpression(llvm::StringRef Expr, SymbolLookup Lookup);
 
 } // namespace stinkytofu
 
