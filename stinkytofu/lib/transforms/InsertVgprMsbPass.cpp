@@ -208,10 +208,10 @@ public:
           if (W.K == Switch::New) {
             // Spelled as LLVM's printer does: an inline constant in
             // decimal, anything larger in hex.
-            std::string Imm = W.Immediate <= 64 ? utostr(W.Immediate)
-                                                : "0x" + utohexstr(W.Immediate, true);
-            Expected<Instruction> Set =
-                Builder.build("s_set_vgpr_msb", {BuildOperand::text(Imm)});
+            BuildOperand Imm = W.Immediate <= 64
+                                   ? BuildOperand::imm(W.Immediate)
+                                   : BuildOperand::hexImm(W.Immediate, /*LowerCase=*/true);
+            Expected<Instruction> Set = Builder.build("s_set_vgpr_msb", {Imm});
             if (!Set)
               return Set.takeError();
             Set->setTrailingComment(
