@@ -51,7 +51,8 @@ Op valueOf(StringRef Name) {
   for (auto [Prefix, File] : Files) {
     StringRef Index = Name;
     unsigned N;
-    if (Index.consume_front(Prefix) && !Index.getAsInteger(10, N) && Op::reg(File, N).spelling() == Name)
+    if (Index.consume_front(Prefix) && !Index.getAsInteger(10, N) &&
+        Op::reg(File, N).spelling() == Name)
       return Op::reg(File, N);
   }
   return Op::text(Name); // exec_lo, m0, a literal
