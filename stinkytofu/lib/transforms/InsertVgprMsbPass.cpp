@@ -255,7 +255,7 @@ private:
   /// front of \p I (their comments with them) or after it.
   static Error restore(InstBuilder &Builder, BasicBlock &BB, Instruction &I,
                        const RaisedList &Raised, bool After) {
-    BasicBlock::const_item_iterator Pos = I.getIterator().itemIterator();
+    BasicBlock::item_iterator Pos = I.getIterator().itemIterator();
     if (After)
       ++Pos;
     for (const Module::RaisedVgprMsb &R : Raised) {
@@ -266,7 +266,7 @@ private:
       Set->setSourceText(R.Text);
       // Erasing gave its comments to the item after it.
       if (Pos != BB.items().end() && !R.Leading.empty()) {
-        BlockItem &Next = const_cast<BlockItem &>(*Pos);
+        BlockItem &Next = *Pos;
         StringRef Leading = Next.leadingText();
         if (Leading.starts_with(R.Leading)) {
           Set->setLeadingText(R.Leading);
