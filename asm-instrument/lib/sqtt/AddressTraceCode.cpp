@@ -36,28 +36,48 @@ unsigned traceLoops(const TracedOperation &Op) {
 
 namespace {
 
-std::string u32(int64_t V) { return std::to_string(uint32_t(V)); }
+using Op = BuildOperand;
+
+Op u32(int64_t V) { return Op::imm(uint32_t(V)); }
+
+/// The operand a register name or an integer of the traced operation
+/// (TracedOperation) stands for: `v5`, `s[8]`'s `s8`, `ttmp4`, `16`, `m0`.
+Op valueOf(StringRef Name) {
+  int64_t V;
+  if (!Name.getAsInteger(10, V) && Op::imm(V).spelling() == Name)
+    return Op::imm(V);
+  static constexpr std::pair<StringRef, RegFile> Files[] = {
+      {"ttmp", RegFile::TTMP}, {"s", RegFile::SGPR}, {"v", RegFile::VGPR}, {"a", RegFile::AGPR}};
+  for (auto [Prefix, File] : Files) {
+    StringRef Index = Name;
+    unsigned N;
+    if (Index.consume_front(Prefix) && !Index.getAsInteger(10, N) &&
+        Op::reg(File, N).spelling() == Name)
+      return Op::reg(File, N);
+  }
+  return Op::text(Name); // exec_lo, m0, a literal
+}
 
 class TraceCode {
 public:
-  TraceCode(const TracedOperation &Op, const TraceRegisters &Regs, const TraceTarget &Target)
-      : Op(Op), Regs(Regs), Target(Target) {}
+  TraceCode(const TracedOperation &Traced, const TraceRegisters &Regs, const TraceTarget &Target)
+      : Traced(Traced), Regs(Regs), Target(Target) {}
 
   std::vector<TraceStatement> run() {
     // The scalar operands may have been written by the program's SALU just
     // before.
-    bool ReadsScalars = !Op.SAddrLo.empty() || !Op.Rsrc0.empty();
+    bool ReadsScalars = !Traced.SAddrLo.empty() || !Traced.Rsrc0.empty();
     if (ReadsScalars)
       waitForSaluWrites();
-    record("exec_lo");
-    record(Target.WaveSize == 64 ? "exec_hi" : "0");
-    switch (Op.Category) {
+    record(Op::special("exec_lo"));
+    record(Target.WaveSize == 64 ? Op::special("exec_hi") : Op::imm(0));
+    switch (Traced.Category) {
     case AddressCategory::Flat64:
       flat64();
       break;
     case AddressCategory::Lds32:
     case AddressCategory::LanePermute:
-      laneLoop([&] { lane32(Op.AddrLo, Op.Offset); });
+      laneLoop([&] { lane32(Traced.AddrLo, Traced.Offset); });
       break;
     case AddressCategory::Buffer:
     case AddressCategory::StructBuffer:
@@ -68,40 +88,43 @@ public:
   }
 
 private:
-  void emit(std::string Text) { Out.push_back({TraceStatement::Kind::Instruction, std::move(Text)}); }
+  void emit(StringRef Mnemonic, std::initializer_list<Op> Operands = {}) {
+    Out.push_back({TraceStatement::Kind::Instruction, {Mnemonic.str(), Operands}});
+  }
   /// M0 was just written: record it.
   void trace() {
     if (Target.NopAfterM0Write)
-      emit("s_nop 0");
+      emit("s_nop", {Op::imm(0)});
     emit("s_ttracedata");
   }
-  void record(const std::string &Value) {
-    emit("s_mov_b32 m0, " + Value);
+  void record(const Op &Value) {
+    emit("s_mov_b32", {M0, Value});
     trace();
   }
   void waitForSaluWrites() {
     if (!Target.SaluWriteWait.empty())
-      emit(Target.SaluWriteWait);
+      Out.push_back({TraceStatement::Kind::Instruction, modelStatementSpec(Target.SaluWriteWait)});
   }
-  const std::string &temp(unsigned K) const { return Regs.Temps[K]; }
+  const Op &temp(unsigned K) const { return Regs.Temps[K]; }
 
   /// Lanes 0 .. WaveSize-1 of \p Body, counted in the counter SGPR.
   template <typename BodyFn> void laneLoop(BodyFn Body) {
-    emit("s_mov_b32 " + Regs.Counter + ", 0");
-    Out.push_back({TraceStatement::Kind::LoopHead, ""});
+    const Op &Counter = Regs.Counter;
+    emit("s_mov_b32", {Counter, Op::imm(0)});
+    Out.push_back({TraceStatement::Kind::LoopHead, {}});
     waitForSaluWrites(); // the counter, read as the lane select
     Body();
-    emit("s_add_u32 " + Regs.Counter + ", " + Regs.Counter + ", 1");
+    emit("s_add_u32", {Counter, Counter, Op::imm(1)});
     waitForSaluWrites();
-    emit("s_cmp_lg_u32 " + Regs.Counter + ", " + std::to_string(Target.WaveSize));
-    Out.push_back({TraceStatement::Kind::LoopBack, "s_cbranch_scc1"});
+    emit("s_cmp_lg_u32", {Counter, Op::imm(Target.WaveSize)});
+    Out.push_back({TraceStatement::Kind::LoopBack, {"s_cbranch_scc1", {}}});
   }
 
   /// The lane's \p VGPR + \p Offset, 32 bits.
   void lane32(const std::string &VGPR, int64_t Offset) {
-    emit("v_readlane_b32 " + temp(0) + ", " + VGPR + ", " + Regs.Counter);
+    emit("v_readlane_b32", {temp(0), valueOf(VGPR), Regs.Counter});
     if (Offset) {
-      emit("s_add_u32 m0, " + temp(0) + ", " + u32(Offset));
+      emit("s_add_u32", {M0, temp(0), u32(Offset)});
       trace();
     } else {
       record(temp(0));
@@ -109,64 +132,65 @@ private:
   }
 
   void flat64() {
-    const std::string OffLo = u32(Op.Offset), OffHi = u32(Op.Offset < 0 ? -1 : 0);
-    if (Op.SAddrLo.empty()) {
+    const Op OffLo = u32(Traced.Offset), OffHi = u32(Traced.Offset < 0 ? -1 : 0);
+    if (Traced.SAddrLo.empty()) {
       laneLoop([&] {
-        emit("v_readlane_b32 " + temp(0) + ", " + Op.AddrLo + ", " + Regs.Counter);
-        emit("v_readlane_b32 " + temp(1) + ", " + Op.AddrHi + ", " + Regs.Counter);
-        if (!Op.Offset) {
+        emit("v_readlane_b32", {temp(0), valueOf(Traced.AddrLo), Regs.Counter});
+        emit("v_readlane_b32", {temp(1), valueOf(Traced.AddrHi), Regs.Counter});
+        if (!Traced.Offset) {
           record(temp(0));
           record(temp(1));
           return;
         }
-        emit("s_add_u32 m0, " + temp(0) + ", " + OffLo);
+        emit("s_add_u32", {M0, temp(0), OffLo});
         trace();
-        emit("s_addc_u32 m0, " + temp(1) + ", " + OffHi);
+        emit("s_addc_u32", {M0, temp(1), OffHi});
         trace();
       });
       return;
     }
     // saddr + zero-extended voffset + offset.
-    std::string BaseLo = Op.SAddrLo, BaseHi = Op.SAddrHi;
-    if (Op.Offset) {
+    Op BaseLo = valueOf(Traced.SAddrLo), BaseHi = valueOf(Traced.SAddrHi);
+    if (Traced.Offset) {
+      emit("s_add_u32", {temp(1), BaseLo, OffLo});
+      emit("s_addc_u32", {temp(2), BaseHi, OffHi});
       BaseLo = temp(1);
       BaseHi = temp(2);
-      emit("s_add_u32 " + BaseLo + ", " + Op.SAddrLo + ", " + OffLo);
-      emit("s_addc_u32 " + BaseHi + ", " + Op.SAddrHi + ", " + OffHi);
     }
     laneLoop([&] {
-      emit("v_readlane_b32 " + temp(0) + ", " + Op.AddrLo + ", " + Regs.Counter);
-      emit("s_add_u32 m0, " + temp(0) + ", " + BaseLo);
+      emit("v_readlane_b32", {temp(0), valueOf(Traced.AddrLo), Regs.Counter});
+      emit("s_add_u32", {M0, temp(0), BaseLo});
       trace();
-      emit("s_addc_u32 m0, " + BaseHi + ", 0");
+      emit("s_addc_u32", {M0, BaseHi, Op::imm(0)});
       trace();
     });
   }
 
   void buffer() {
-    record(Op.Rsrc0);
-    record(Op.Rsrc1);
+    record(valueOf(Traced.Rsrc0));
+    record(valueOf(Traced.Rsrc1));
     // soffset + the immediate offset, which the decoder adds to the base.
     int64_t SOffset;
-    if (!StringRef(Op.SOffset).getAsInteger(0, SOffset)) {
-      record(u32(SOffset + Op.Offset));
-    } else if (Op.Offset) {
-      emit("s_add_u32 m0, " + Op.SOffset + ", " + u32(Op.Offset));
+    if (!StringRef(Traced.SOffset).getAsInteger(0, SOffset)) {
+      record(u32(SOffset + Traced.Offset));
+    } else if (Traced.Offset) {
+      emit("s_add_u32", {M0, valueOf(Traced.SOffset), u32(Traced.Offset)});
       trace();
     } else {
-      record(Op.SOffset);
+      record(valueOf(Traced.SOffset));
     }
     laneLoop([&] {
-      if (Op.AddrLo.empty())
-        record("0");
+      if (Traced.AddrLo.empty())
+        record(Op::imm(0));
       else
-        lane32(Op.AddrLo, 0);
+        lane32(Traced.AddrLo, 0);
     });
-    if (Op.Category == AddressCategory::StructBuffer)
-      laneLoop([&] { lane32(Op.VIndex, 0); });
+    if (Traced.Category == AddressCategory::StructBuffer)
+      laneLoop([&] { lane32(Traced.VIndex, 0); });
   }
 
-  const TracedOperation &Op;
+  const Op M0 = Op::special("m0");
+  const TracedOperation &Traced;
   const TraceRegisters &Regs;
   const TraceTarget &Target;
   std::vector<TraceStatement> Out;

@@ -17,7 +17,6 @@
 #include "stinkytofu/transforms/BranchRelaxationPass.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCContext.h"
-#include "llvm/Support/Format.h"
 #include <algorithm>
 #include <list>
 
@@ -71,13 +70,6 @@ std::string EmitContext::newLabel(StringRef Prefix) {
   }
 }
 
-static std::string hex(uint32_t V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << format_hex(V, 2);
-  return S;
-}
-
 namespace {
 
 /// The registers one group needs, and which of its sites go in.
@@ -113,13 +105,13 @@ struct Group {
   std::optional<uint8_t> VgprMsb; ///< the program's state here (gfx1250)
 };
 
-/// One inserted statement: assembly text, or the guard's branch to the
-/// group's skip label (Text is then the mnemonic).
+/// One inserted instruction, or the guard's branch to the group's skip
+/// label (Spec is then the mnemonic alone).
 struct Statement {
-  std::string Text;
+  InstSpec Spec;
   bool SkipBranch = false;
   /// An address-trace loop: LoopHead starts a labelled block, LoopBack is
-  /// the branch back to it (Text its mnemonic).
+  /// the branch back to it (Spec its mnemonic).
   TraceStatement::Kind Loop = TraceStatement::Kind::Instruction;
 };
 
@@ -173,7 +165,10 @@ private:
   }
   GroupCode code(const GroupPlan &Plan, bool WithPredicate) const;
   Expected<uint64_t> bytes(const GroupCode &C);
-  Error emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate);
+  /// Inserts the code of \p G as \p Plan has it: \p Code when planAll
+  /// measured it, else made here.
+  Error emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate,
+                  std::optional<GroupCode> Code = std::nullopt);
   /// \p Code as instructions; skip branches go to \p Label, a loop's
   /// branch back to \p LoopLabel.
   Expected<std::list<Instruction>> make(ArrayRef<Statement> Code, StringRef Label,
@@ -190,13 +185,16 @@ private:
   EmitContext &Ctx;
   const TargetInfo &TI;
   std::vector<Group> Groups;
-  /// Assembly names of the scratch registers (code() is asked for every
-  /// group twice: to measure it, then to emit it).
-  mutable DenseMap<unsigned, std::string> Names;
+  /// The scratch registers as operands (code() is asked for every group
+  /// twice: to measure it, then to emit it).
+  mutable DenseMap<unsigned, BuildOperand> RegOperands;
   std::optional<MCRegister> Pred, PredTemp;
   InsertPoint EntryPoint;
   EmitStats Stats;
   std::optional<LongBranchBuilder> LongBranches; ///< made when first needed
+  /// Per group, the code planAll measured for its final plan, not made
+  /// again to be emitted.
+  std::vector<std::optional<GroupCode>> Measured;
 };
 
 void FunctionEmitter::buildGroups() {
@@ -297,10 +295,9 @@ SmallVector<MCRegister, 8> FunctionEmitter::keptSGPRs(ArrayRef<unsigned> Emit) c
       for (MCRegister R : Site.Origin->facts().Uses)
         Add(R);
     // A payload is `sN` or an immediate.
-    StringRef Payload = Site.Payload ? StringRef(*Site.Payload) : "";
-    unsigned N;
-    if (Payload.consume_front("s") && !Payload.getAsInteger(10, N))
-      if (MCRegister R = TI.reg32(RegClass::SGPR, N); R.isValid())
+    if (Site.Payload && Site.Payload->kind() == BuildOperand::Kind::Register &&
+        Site.Payload->regFile() == RegFile::SGPR)
+      if (MCRegister R = TI.reg32(RegClass::SGPR, Site.Payload->first()); R.isValid())
         Add(R);
   }
   return Kept;
@@ -451,8 +448,8 @@ Expected<std::list<Instruction>> FunctionEmitter::make(ArrayRef<Statement> Code,
   std::list<Instruction> Out;
   for (const Statement &S : Code) {
     StringRef Target = S.Loop == TraceStatement::Kind::LoopBack ? LoopLabel : Label;
-    Expected<Instruction> I =
-        S.SkipBranch ? Ctx.Factory.makeBranch(S.Text, Target) : Ctx.Factory.make(S.Text);
+    Expected<Instruction> I = S.SkipBranch ? Ctx.Factory.buildBranch(S.Spec.Mnemonic, Target)
+                                           : Ctx.Factory.build(S.Spec);
     if (!I)
       return I.takeError();
     Out.push_back(std::move(*I));
@@ -500,21 +497,32 @@ bool FunctionEmitter::relaxable(const BranchLayout::OutOfRange &R) {
 }
 
 GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const {
+  using Op = BuildOperand;
   GroupCode C;
   EmitStats &St = C.Stats;
-  auto Name = [&](MCRegister R) -> const std::string & {
+  auto Reg = [&](MCRegister R) -> const Op & {
     if (std::optional<unsigned> Idx = TI.indexOf(R))
       St.SGPRHighWater = std::max(St.SGPRHighWater, *Idx + 1);
-    auto [It, New] = Names.try_emplace(R.id());
+    auto [It, New] = RegOperands.try_emplace(R.id());
     if (New)
-      It->second = TI.asmName(R);
+      It->second = Op::mcReg(R, TI);
     return It->second;
   };
+  auto Hex = [](uint32_t V) { return Op::hexImm(V, /*LowerCase=*/true); };
+  const Op M0 = Op::special("m0"), Zero = Op::imm(0);
   const bool Nop = Ctx.HW.needsNopBeforeTtraceData();
   std::vector<Statement> &Pre = C.Pre, &Body = C.Body, &Post = C.Post;
-  auto Add = [](std::vector<Statement> &To, std::vector<std::string> Texts) {
-    for (std::string &T : Texts)
-      To.push_back({std::move(T)});
+  Body.reserve(4 * Plan.Emit.size()); // a header is up to four instructions
+  auto Add = [](std::vector<Statement> &To, std::vector<InstSpec> Specs) {
+    for (InstSpec &S : Specs)
+      To.push_back({std::move(S)});
+  };
+  auto Inst = [](std::vector<Statement> &To, StringRef Mnemonic,
+                 std::initializer_list<Op> Operands) {
+    To.push_back({{Mnemonic.str(), Operands}});
+  };
+  auto Branch = [](std::vector<Statement> &To, StringRef Mnemonic) {
+    To.push_back({{Mnemonic.str(), {}}, /*SkipBranch=*/true});
   };
   // Parked SGPRs go first and come back last, on both ways past a guard.
   Add(Pre, sgprSpillSaves(Plan.Spills, TI));
@@ -522,81 +530,79 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
   for (const SgprSpill &S : Plan.Spills)
     St.VGPRHighWater = std::max(St.VGPRHighWater, TI.indexOf(S.Vgpr).value_or(0) + 1);
   if (WithPredicate)
-    Add(Pre, predicateStatements(Ctx.Checks, Name(*Pred), PredTemp ? Name(*PredTemp) : ""));
+    Add(Pre, predicateStatements(Ctx.Checks, Reg(*Pred), PredTemp ? Reg(*PredTemp) : Op()));
   if (Plan.Guard && Plan.SaveScc)
-    Pre.push_back({"s_cselect_b32 " + Name(*Plan.SaveScc) + ", 1, 0"});
+    Inst(Pre, "s_cselect_b32", {Reg(*Plan.SaveScc), Op::imm(1), Zero});
   // An edge group: the edge's condition is tested before the guard
   // clobbers SCC, after the save both ways to the skip label restore.
   if (!Plan.SkipBranch.empty())
-    Pre.push_back({Plan.SkipBranch, true});
+    Branch(Pre, Plan.SkipBranch);
   if (Plan.Guard) {
     if (Pred) {
-      Pre.push_back({"s_bitcmp1_b32 " + Name(*Pred) + ", 0"});
-      Pre.push_back({"s_cbranch_scc0", true});
+      Inst(Pre, "s_bitcmp1_b32", {Reg(*Pred), Zero});
+      Branch(Pre, "s_cbranch_scc0");
     } else {
       for (const ScopeDimCheck &Check : Ctx.Checks) {
-        Add(Pre, dimensionBit(Check, Name(*Plan.Temp)));
-        Pre.push_back({"s_bitcmp1_b32 " + Name(*Plan.Temp) + ", 0"});
-        Pre.push_back({"s_cbranch_scc0", true});
+        Add(Pre, dimensionBit(Check, Reg(*Plan.Temp)));
+        Inst(Pre, "s_bitcmp1_b32", {Reg(*Plan.Temp), Zero});
+        Branch(Pre, "s_cbranch_scc0");
       }
     }
     // Both ways to the skip label, markers run or skipped, pass the
     // restore before anything after the group reads SCC.
     if (Plan.SaveScc)
-      Post.push_back({"s_cmp_lg_u32 " + Name(*Plan.SaveScc) + ", 0"});
+      Inst(Post, "s_cmp_lg_u32", {Reg(*Plan.SaveScc), Zero});
     ++St.Guards;
     St.SccSaves += Plan.SaveScc.has_value();
   }
-  auto ViaM0 = [&](const std::string &Value) {
-    Body.push_back({"s_mov_b32 m0, " + Value});
+  auto ViaM0 = [&](const Op &Value) {
+    Inst(Body, "s_mov_b32", {M0, Value});
     if (Nop)
-      Body.push_back({"s_nop 0"});
-    Body.push_back({"s_ttracedata"});
+      Inst(Body, "s_nop", {Zero});
+    Inst(Body, "s_ttracedata", {});
   };
   // A packed header: the clock window in the top ShaderClockBits bits.
   const unsigned Bits = Ctx.Config.ShaderClockBits, Shift = Ctx.Config.ShaderClockShift;
   auto Packed = [&](uint32_t Value) {
-    std::string T = Name(*Plan.Clock);
+    const Op &T = Reg(*Plan.Clock);
     const ShaderClock &Clock = Ctx.HW.shaderClock();
     if (Clock.Kind == ShaderClockKind::GetShaderCyclesU64) {
       std::optional<unsigned> Idx = TI.indexOf(*Plan.Clock);
       St.SGPRHighWater = std::max(St.SGPRHighWater, *Idx + 2);
-      Body.push_back({"s_get_shader_cycles_u64 s[" + std::to_string(*Idx) + ":" +
-                      std::to_string(*Idx + 1) + "]"});
-      Body.push_back({"s_bfe_u32 " + T + ", " + T + ", " + hex((Bits << 16) | Shift)});
+      Inst(Body, "s_get_shader_cycles_u64", {Op::sgpr(*Idx, 2)});
+      Inst(Body, "s_bfe_u32", {T, T, Hex((Bits << 16) | Shift)});
     } else {
-      Body.push_back({"s_getreg_b32 " + T + ", hwreg(" + Clock.HwRegName.str() + ", " +
-                      std::to_string(Shift) + ", " + std::to_string(Bits) + ")"});
+      Inst(Body, "s_getreg_b32", {T, Op::hwreg(Clock.HwRegName, Shift, Bits)});
     }
-    Body.push_back({"s_lshl_b32 " + T + ", " + T + ", " + std::to_string(32 - Bits)});
-    Body.push_back({"s_or_b32 m0, " + T + ", " + hex(Value)});
+    Inst(Body, "s_lshl_b32", {T, T, Op::imm(32 - Bits)});
+    Inst(Body, "s_or_b32", {M0, T, Hex(Value)});
     if (Nop)
-      Body.push_back({"s_nop 0"});
-    Body.push_back({"s_ttracedata"});
+      Inst(Body, "s_nop", {Zero});
+    Inst(Body, "s_ttracedata", {});
   };
   // Packing clobbers SCC: without a guard to save it around, save it here.
   const bool SccInBody = Plan.SaveScc && !Plan.Guard;
   if (SccInBody) {
-    Body.push_back({"s_cselect_b32 " + Name(*Plan.SaveScc) + ", 1, 0"});
+    Inst(Body, "s_cselect_b32", {Reg(*Plan.SaveScc), Op::imm(1), Zero});
     ++St.SccSaves;
   }
   bool SavedM0 = false;
   for (unsigned Idx : Plan.Emit) {
     const MarkerSite &S = Sites[Idx];
     if (needsM0(S) && Plan.SaveM0 && !SavedM0) {
-      Body.push_back({"s_mov_b32 " + Name(*Plan.SaveM0) + ", m0"});
+      Inst(Body, "s_mov_b32", {Reg(*Plan.SaveM0), M0});
       SavedM0 = true;
       ++St.M0Saves;
     }
     uint32_t V = markerValue(S, Ctx.Ids);
     if (usesImmediate(S)) {
-      Body.push_back({"s_ttracedata_imm " + hex(V)});
+      Inst(Body, "s_ttracedata_imm", {Hex(V)});
       ++St.Immediate;
     } else if (Bits != 0) {
       Packed(V);
       ++St.ViaM0;
     } else {
-      ViaM0(hex(V));
+      ViaM0(Hex(V));
       ++St.ViaM0;
     }
     if (S.Payload) {
@@ -604,18 +610,18 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
       ++St.Payloads;
     }
     if (S.Trace) {
-      TracedOperation Op = *S.Trace;
+      TracedOperation Traced = *S.Trace;
       // M0 was saved before the header: read the operation's M0 there.
-      for (std::string *Src : Op.scalarSources())
+      for (std::string *Src : Traced.scalarSources())
         if (*Src == "m0" && Plan.SaveM0)
-          *Src = Name(*Plan.SaveM0);
-      TraceRegisters Regs{Name(*Plan.TraceCounter), {}};
+          *Src = TI.asmName(*Plan.SaveM0);
+      TraceRegisters Regs{Reg(*Plan.TraceCounter), {}};
       for (MCRegister R : Plan.TraceTemps)
-        Regs.Temps.push_back(Name(R));
+        Regs.Temps.push_back(Reg(R));
       TraceTarget Target{traceWaveSize(TI), Nop, Ctx.HW.saluSgprReadWait().str()};
-      for (TraceStatement &T : addressTraceCode(Op, Regs, Target))
-        Body.push_back({std::move(T.Text), T.K == TraceStatement::Kind::LoopBack, T.K});
-      St.TraceRecords += Op.extraPayloadCount(Target.WaveSize);
+      for (TraceStatement &T : addressTraceCode(Traced, Regs, Target))
+        Body.push_back({std::move(T.Spec), T.K == TraceStatement::Kind::LoopBack, T.K});
+      St.TraceRecords += Traced.extraPayloadCount(Target.WaveSize);
     }
     switch (S.Kind) {
     case SiteKind::FunctionEntry:
@@ -639,12 +645,12 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
     }
   }
   if (SavedM0) {
-    Body.push_back({"s_mov_b32 m0, " + Name(*Plan.SaveM0)});
+    Inst(Body, "s_mov_b32", {M0, Reg(*Plan.SaveM0)});
     if (Nop)
-      Body.push_back({"s_nop 0"}); // the restored M0 may feed an M0 reader next
+      Inst(Body, "s_nop", {Zero}); // the restored M0 may feed an M0 reader next
   }
   if (SccInBody)
-    Body.push_back({"s_cmp_lg_u32 " + Name(*Plan.SaveScc) + ", 0"});
+    Inst(Body, "s_cmp_lg_u32", {Reg(*Plan.SaveScc), Zero});
   Add(Plan.Guard || !Plan.SkipBranch.empty() ? Post : Body,
       sgprSpillRestores(Plan.Spills, TI));
   // After a branch the state is the program's again for llvm-objdump too.
@@ -653,9 +659,9 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
                     return S.Loop == TraceStatement::Kind::LoopBack;
                   });
   if (Branches && Plan.VgprMsb.value_or(0) != 0)
-    Post.push_back({"s_set_vgpr_msb " +
-                    hex(uint32_t(vgprmsb::immediateFor(Ctx.HW.vgprMsbMode(), *Plan.VgprMsb,
-                                                       *Plan.VgprMsb)))});
+    Inst(Post, "s_set_vgpr_msb",
+         {Hex(uint32_t(
+             vgprmsb::immediateFor(Ctx.HW.vgprMsbMode(), *Plan.VgprMsb, *Plan.VgprMsb)))});
   St.Added = Pre.size() + Body.size() + Post.size() -
              llvm::count_if(Body, [](const Statement &S) {
                return S.Loop == TraceStatement::Kind::LoopHead;
@@ -669,7 +675,8 @@ Expected<uint64_t> FunctionEmitter::bytes(const GroupCode &C) {
     for (const Statement &S : *Part) {
       if (S.Loop == TraceStatement::Kind::LoopHead)
         continue;
-      Expected<unsigned> B = Ctx.Factory.encodedSize(S.Text, S.SkipBranch);
+      Expected<unsigned> B = S.SkipBranch ? Ctx.Factory.branchSize(S.Spec.Mnemonic)
+                                          : Ctx.Factory.encodedSize(S.Spec);
       if (!B)
         return B.takeError();
       N += *B;
@@ -677,8 +684,9 @@ Expected<uint64_t> FunctionEmitter::bytes(const GroupCode &C) {
   return N;
 }
 
-Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate) {
-  GroupCode C = code(Plan, WithPredicate);
+Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool WithPredicate,
+                                 std::optional<GroupCode> Code) {
+  GroupCode C = Code ? std::move(*Code) : code(Plan, WithPredicate);
   // Address-trace loops split the markers' code into blocks: a loop body
   // starts a labelled block and ends with its branch back; the code after
   // a loop starts an unlabelled one.
@@ -799,6 +807,7 @@ Expected<std::vector<GroupPlan>> FunctionEmitter::planAll() {
   for (;;) {
     Refusals.clear();
     Plans.clear();
+    Measured.assign(Groups.size(), std::nullopt);
     for (const Group &G : Groups)
       Plans.push_back(plan(G, Forced, Refusals));
     // A refused site of an all-or-nothing set (a function's entry and
@@ -825,7 +834,8 @@ Expected<std::vector<GroupPlan>> FunctionEmitter::planAll() {
       PredicateAtGroup |= WithPredicate;
       if (Plans[K].Emit.empty() && !WithPredicate)
         continue;
-      Expected<uint64_t> B = bytes(code(Plans[K], WithPredicate));
+      Measured[K] = code(Plans[K], WithPredicate);
+      Expected<uint64_t> B = bytes(*Measured[K]);
       if (!B)
         return B.takeError();
       GroupBytes[K] = *B;
@@ -926,7 +936,7 @@ Expected<EmitStats> FunctionEmitter::run() {
     bool AtEntry = atEntry(Groups[K]);
     if (Plans[K].Emit.empty() && !AtEntry)
       continue;
-    if (Error E = emitGroup(Groups[K], Plans[K], AtEntry))
+    if (Error E = emitGroup(Groups[K], Plans[K], AtEntry, std::move(Measured[K])))
       return std::move(E);
     PredicateEmitted |= AtEntry;
   }

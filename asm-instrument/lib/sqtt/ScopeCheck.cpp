@@ -1,7 +1,5 @@
 //===- ScopeCheck.cpp - Only the selected waves emit markers --------------===//
 #include "asm-instrument/sqtt/ScopeCheck.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -32,31 +30,21 @@ Expected<std::vector<ScopeDimCheck>> scopeChecks(const ScopeMasks &Masks,
   return Checks;
 }
 
-std::string hwregOperand(const HwIdField &F) {
-  return ("hwreg(" + F.HwRegName + ", " + Twine(F.Offset) + ", " + Twine(F.Width) + ")").str();
+std::vector<InstSpec> dimensionBit(const ScopeDimCheck &C, const BuildOperand &Reg) {
+  const HwIdField &F = C.Field;
+  return {{"s_getreg_b32", {Reg, BuildOperand::hwreg(F.HwRegName, F.Offset, F.Width)}},
+          {"s_lshr_b32", {Reg, BuildOperand::hexImm(C.Mask, /*LowerCase=*/true), Reg}}};
 }
 
-static std::string hex(uint32_t V) {
-  std::string S;
-  raw_string_ostream OS(S);
-  OS << format_hex(V, 2);
-  return S;
-}
-
-std::vector<std::string> dimensionBit(const ScopeDimCheck &C, StringRef Reg) {
-  return {("s_getreg_b32 " + Reg + ", " + hwregOperand(C.Field)).str(),
-          ("s_lshr_b32 " + Reg + ", " + hex(C.Mask) + ", " + Reg).str()};
-}
-
-std::vector<std::string> predicateStatements(ArrayRef<ScopeDimCheck> Checks, StringRef Reg,
-                                             StringRef Temp) {
-  std::vector<std::string> Out;
+std::vector<InstSpec> predicateStatements(ArrayRef<ScopeDimCheck> Checks,
+                                          const BuildOperand &Reg, const BuildOperand &Temp) {
+  std::vector<InstSpec> Out;
   for (size_t K = 0; K < Checks.size(); ++K) {
-    StringRef Into = K == 0 ? Reg : Temp;
-    for (std::string &S : dimensionBit(Checks[K], Into))
+    const BuildOperand &Into = K == 0 ? Reg : Temp;
+    for (InstSpec &S : dimensionBit(Checks[K], Into))
       Out.push_back(std::move(S));
     if (K != 0)
-      Out.push_back(("s_and_b32 " + Reg + ", " + Reg + ", " + Temp).str());
+      Out.push_back({"s_and_b32", {Reg, Reg, Temp}});
   }
   return Out;
 }

@@ -55,27 +55,32 @@ std::optional<MCRegister> ScratchSGPRs::park() {
   return std::nullopt;
 }
 
-std::vector<std::string> sgprSpillSaves(ArrayRef<SgprSpill> Spills, const TargetInfo &TI) {
-  std::vector<std::string> Out;
+/// `v_writelane_b32 vD, sX, <lane>` or `v_readlane_b32 sX, vD, <lane>`.
+static InstSpec laneMove(StringRef Mnemonic, MCRegister To, MCRegister From, unsigned Lane,
+                         const TargetInfo &TI) {
+  return {Mnemonic.str(),
+          {BuildOperand::mcReg(To, TI), BuildOperand::mcReg(From, TI), BuildOperand::imm(Lane)}};
+}
+
+std::vector<InstSpec> sgprSpillSaves(ArrayRef<SgprSpill> Spills, const TargetInfo &TI) {
+  std::vector<InstSpec> Out;
   if (Spills.empty())
     return Out;
   if (StringRef Wait = TI.hardware().sgprLaneSaveWait(); !Wait.empty())
-    Out.push_back(Wait.str());
+    Out.push_back(modelStatementSpec(Wait));
   for (const SgprSpill &S : Spills)
-    Out.push_back("v_writelane_b32 " + TI.asmName(S.Vgpr) + ", " + TI.asmName(S.Sgpr) + ", " +
-                  std::to_string(S.Lane));
+    Out.push_back(laneMove("v_writelane_b32", S.Vgpr, S.Sgpr, S.Lane, TI));
   return Out;
 }
 
-std::vector<std::string> sgprSpillRestores(ArrayRef<SgprSpill> Spills, const TargetInfo &TI) {
-  std::vector<std::string> Out;
+std::vector<InstSpec> sgprSpillRestores(ArrayRef<SgprSpill> Spills, const TargetInfo &TI) {
+  std::vector<InstSpec> Out;
   if (Spills.empty())
     return Out;
   for (const SgprSpill &S : Spills)
-    Out.push_back("v_readlane_b32 " + TI.asmName(S.Sgpr) + ", " + TI.asmName(S.Vgpr) + ", " +
-                  std::to_string(S.Lane));
+    Out.push_back(laneMove("v_readlane_b32", S.Sgpr, S.Vgpr, S.Lane, TI));
   if (StringRef Wait = TI.hardware().sgprLaneRestoreWait(); !Wait.empty())
-    Out.push_back(Wait.str());
+    Out.push_back(modelStatementSpec(Wait));
   return Out;
 }
 

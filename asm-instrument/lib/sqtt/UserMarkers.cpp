@@ -68,7 +68,7 @@ static Expected<std::string> markerName(const Instruction &I) {
 }
 
 /// The payload of sqtt_marker_data: an SGPR or an integer.
-static Expected<std::string> payloadOperand(const Instruction &I) {
+static Expected<BuildOperand> payloadOperand(const Instruction &I) {
   if (I.numOperands() != 2)
     return errorAt(I, "'sqtt_marker_data' takes a name and a value: "
                       "sqtt_marker_data \"name\", s5");
@@ -78,7 +78,7 @@ static Expected<std::string> payloadOperand(const Instruction &I) {
   if (!Sgpr && !Op.isImmediate())
     return errorAt(I, "'sqtt_marker_data': the value must be one SGPR or an integer, not '" +
                           Op.spelling() + "'");
-  return Op.spelling().str();
+  return BuildOperand::copyOf(Op);
 }
 
 Expected<std::vector<MarkerSite>> userMarkerSites(Function &F, MarkerIdAllocator &Ids) {
@@ -134,7 +134,7 @@ Expected<std::vector<MarkerSite>> userMarkerSites(Function &F, MarkerIdAllocator
         S.Handle = Ids.addUserMarker(LedgerKind::UserPoint, *Name, 0);
         break;
       default: {
-        Expected<std::string> Payload = payloadOperand(I);
+        Expected<BuildOperand> Payload = payloadOperand(I);
         if (!Payload)
           return Payload.takeError();
         S.Payload = *Payload;

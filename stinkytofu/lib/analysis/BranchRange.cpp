@@ -206,7 +206,7 @@ ByteRange directiveBytes(StringRef Text, std::optional<uint64_t> Address) {
   return Total;
 }
 
-BranchLayout::BranchLayout(const Function &F, InstructionSizes &Sizes) {
+BranchLayout::BranchLayout(Function &F, InstructionSizes &Sizes) {
   const MCInstrInfo &MII = F.parent()->target().instrInfo();
   DenseMap<const BasicBlock *, std::pair<unsigned, ByteRange>> LabelOf;
   ByteRange Addr;
@@ -215,21 +215,21 @@ BranchLayout::BranchLayout(const Function &F, InstructionSizes &Sizes) {
     SlotAt.push_back(At);
   };
   const bool Measure = hasCheckedBranch(F);
-  for (const BasicBlock &BB : F.blocks()) {
+  for (BasicBlock &BB : F.blocks()) {
     if (Measure)
       Addr += directiveBytes(BB.leadingText());
     LabelOf[&BB] = {unsigned(SlotAt.size()), Addr};
     // Code inserted before an instruction goes in front of the directives
     // before it (MarkerEmitter), so the slot is where they start.
     std::optional<ByteRange> DirectivesAt;
-    for (const BlockItem &Item : BB.items()) {
+    for (BlockItem &Item : BB.items()) {
       if (const auto *D = dyn_cast<Directive>(&Item)) {
         DirectivesAt = DirectivesAt.value_or(Addr);
         if (Measure)
           Addr += directiveBytes(D->text());
         continue;
       }
-      const Instruction &I = cast<Instruction>(Item);
+      Instruction &I = cast<Instruction>(Item);
       unsigned Slot = SlotAt.size();
       AddSlot(&BB, &I, DirectivesAt.value_or(Addr));
       DirectivesAt.reset();

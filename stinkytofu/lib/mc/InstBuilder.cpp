@@ -2,8 +2,10 @@
 #include "stinkytofu/mc/InstBuilder.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "stinkytofu/mc/AssemblerState.h"
+#include "stinkytofu/ir/OperandMapping.h"
 #include "stinkytofu/mc/InstructionFormatter.h"
 #include "stinkytofu/mc/OperandParser.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCContext.h"
@@ -38,10 +40,17 @@ BuildOperand BuildOperand::imm(int64_t Value) {
   return Op;
 }
 
-BuildOperand BuildOperand::hexImm(uint64_t Value) {
+BuildOperand BuildOperand::hexImm(uint64_t Value, bool LowerCase) {
   BuildOperand Op = imm(int64_t(Value));
   Op.Hex = true;
+  Op.LowerHex = LowerCase;
   return Op;
+}
+
+BuildOperand BuildOperand::mcReg(MCRegister Reg, const TargetInfo &TI) {
+  if (std::optional<RegisterRange> R = registerRangeOf(Reg, TI))
+    return reg(R->File, R->First, R->Count);
+  return special(TI.asmName(Reg));
 }
 
 BuildOperand BuildOperand::label(StringRef Name) {
@@ -56,6 +65,10 @@ BuildOperand BuildOperand::text(StringRef Spelling) {
   Op.K = Kind::Text;
   Op.Name = Spelling.str();
   return Op;
+}
+
+BuildOperand BuildOperand::hwreg(StringRef Name, unsigned Offset, unsigned Width) {
+  return text(("hwreg(" + Name + ", " + Twine(Offset) + ", " + Twine(Width) + ")").str());
 }
 
 BuildOperand BuildOperand::waitcnt(const WaitcntFields &Fields) {
@@ -92,6 +105,48 @@ InstSpec waitSpec(const WaitStatement &W) {
   }
   S.Operands.push_back(BuildOperand::waitcnt(F));
   return S;
+}
+
+InstSpec modelStatementSpec(StringRef Statement) {
+  auto [Mnemonic, Operands] = Statement.trim().split(' ');
+  InstSpec S{Mnemonic.str(), {}};
+  if (!Operands.trim().empty())
+    S.Operands.push_back(BuildOperand::text(Operands.trim()));
+  return S;
+}
+
+void BuildOperand::appendKey(SmallVectorImpl<char> &Key) const {
+  auto Append = [&](const auto &V) {
+    const char *Bytes = reinterpret_cast<const char *>(&V);
+    Key.append(Bytes, Bytes + sizeof(V));
+  };
+  Key.push_back(char(K));
+  switch (K) {
+  case Kind::Register:
+    Key.push_back(char(File));
+    Key.push_back(char(Mods));
+    Append(First);
+    Append(Count);
+    return;
+  case Kind::Immediate:
+    Key.push_back(char(Hex) | char(LowerHex) << 1);
+    Append(Value);
+    return;
+  case Kind::Special:
+  case Kind::Label:
+  case Kind::Text:
+    Key.append(Name.begin(), Name.end());
+    Key.push_back('\0');
+    return;
+  }
+}
+
+void appendSpecKey(StringRef Mnemonic, ArrayRef<BuildOperand> Operands,
+                   SmallVectorImpl<char> &Key) {
+  Key.append(Mnemonic.begin(), Mnemonic.end());
+  Key.push_back('\0');
+  for (const BuildOperand &Op : Operands)
+    Op.appendKey(Key);
 }
 
 BuildOperand BuildOperand::depctr(const DepCtrFields &Fields) {
@@ -186,7 +241,7 @@ std::string BuildOperand::spelling() const {
     return S;
   }
   case Kind::Immediate:
-    return Hex ? "0x" + utohexstr(uint64_t(Value)) : itostr(Value);
+    return Hex ? "0x" + utohexstr(uint64_t(Value), LowerHex) : itostr(Value);
   case Kind::Special:
   case Kind::Label:
   case Kind::Text:
@@ -209,25 +264,28 @@ char immediateClass(int64_t V) {
 
 /// What a prototype is keyed by: the mnemonic and, per operand, what kind of
 /// value it is (values themselves only for text and special registers).
-std::string shapeKey(StringRef Mnemonic, ArrayRef<BuildOperand> Ops) {
-  std::string Key = Mnemonic.lower();
+SmallString<64> shapeKey(StringRef Mnemonic, ArrayRef<BuildOperand> Ops) {
+  SmallString<64> Key;
+  for (char C : Mnemonic)
+    Key.push_back(toLower(C));
   for (const BuildOperand &Op : Ops) {
-    Key += '\x1f';
+    Key.push_back('\x1f');
+    Key.push_back(char(Op.kind()));
     switch (Op.kind()) {
     case BuildOperand::Kind::Register:
-      Key += ("r" + filePrefix(Op.regFile()) + Twine(Op.count()) + "m" +
-              Twine(Op.sourceModifiers()))
-                 .str();
+      Key.push_back(char(Op.regFile()));
+      Key.push_back(char(Op.sourceModifiers()));
+      Key.push_back(char(Op.count())); // at most 32
       break;
     case BuildOperand::Kind::Immediate:
-      Key += std::string("#") + immediateClass(Op.immediate());
+      Key.push_back(immediateClass(Op.immediate()));
       break;
     case BuildOperand::Kind::Label:
-      Key += "@";
       break;
     case BuildOperand::Kind::Special:
     case BuildOperand::Kind::Text:
-      Key += "=" + Op.name().str();
+      Key.append(Op.name());
+      Key.push_back('\0');
       break;
     }
   }
@@ -241,7 +299,9 @@ std::string shapeKey(StringRef Mnemonic, ArrayRef<BuildOperand> Ops) {
 std::vector<BuildOperand> placeholders(ArrayRef<BuildOperand> Ops) {
   std::vector<BuildOperand> Out;
   unsigned NextReg[5] = {0, 0, 0, 0, 0};
-  int64_t NextInline = 1, NextLiteral = 0x1234501, NextWide = 0x123456789ab;
+  // Literals fit 16 bits, so that a shape of an instruction taking a 16-bit
+  // immediate (`s_ttracedata_imm 0x3f80`) has a prototype too.
+  int64_t NextInline = 1, NextLiteral = 0x4501, NextWide = 0x123456789ab;
   for (const BuildOperand &Op : Ops) {
     switch (Op.kind()) {
     case BuildOperand::Kind::Register: {
@@ -449,7 +509,7 @@ Error InstBuilder::assemblePrototypes(ArrayRef<const InstSpec *> Specs) {
       Insts[Current].push_back(PackedMCInsts::unpack(File->Insts.record(E.Inst), 1)[0]);
   }
   for (auto [Index, Spec] : enumerate(Specs)) {
-    std::string Key = shapeKey(Spec->Mnemonic, Spec->Operands);
+    SmallString<64> Key = shapeKey(Spec->Mnemonic, Spec->Operands);
     if (Insts[Index].empty())
       return createStringError(inconvertibleErrorCode(),
                                "'" + Spec->Mnemonic + "' is not an instruction");
@@ -461,7 +521,7 @@ Error InstBuilder::assemblePrototypes(ArrayRef<const InstSpec *> Specs) {
 
 Expected<const InstBuilder::Prototype *>
 InstBuilder::prototypeFor(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
-  std::string Key = shapeKey(Mnemonic, Operands);
+  SmallString<64> Key = shapeKey(Mnemonic, Operands);
   auto It = Shapes.find(Key);
   if (It != Shapes.end())
     return It->second.get();
@@ -535,17 +595,32 @@ Expected<Instruction> InstBuilder::instantiate(const Prototype &P, StringRef Mne
 }
 
 Expected<Instruction> InstBuilder::build(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
+  // A branch mostly goes to a label of its own: it is not kept.
+  bool Kept = none_of(Operands, [](const BuildOperand &Op) {
+    return Op.kind() == BuildOperand::Kind::Label;
+  });
+  SmallString<64> Key;
+  if (Kept) {
+    appendSpecKey(Mnemonic, Operands, Key);
+    if (auto It = Built.find(Key); It != Built.end())
+      return It->second.clone();
+  }
   Expected<const Prototype *> P = prototypeFor(Mnemonic, Operands);
   if (!P)
     return P.takeError();
-  return instantiate(**P, Mnemonic, Operands);
+  Expected<Instruction> I = instantiate(**P, Mnemonic, Operands);
+  // A shape assembled from its text for each instance (its operands name
+  // the module's symbols) is assembled anew each time.
+  if (!I || !Kept || !(*P)->Patchable)
+    return I;
+  return Built.try_emplace(Key, std::move(*I)).first->second.clone();
 }
 
 Expected<std::vector<Instruction>> InstBuilder::buildAll(ArrayRef<InstSpec> Specs) {
   std::vector<const InstSpec *> New;
   StringSet<> Seen;
   for (const InstSpec &Spec : Specs) {
-    std::string Key = shapeKey(Spec.Mnemonic, Spec.Operands);
+    SmallString<64> Key = shapeKey(Spec.Mnemonic, Spec.Operands);
     if (!Shapes.contains(Key) && Seen.insert(Key).second)
       New.push_back(&Spec);
   }

@@ -200,9 +200,7 @@ Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOpti
       Plans.push_back(std::move(*P));
     }
     for (size_t K = 0; K < Far.size(); ++K)
-      // The layout measured this function, which is ours to edit.
-      if (Error E = Long.relax(const_cast<Instruction &>(*Far[K].Branch), Far[K].Target,
-                               Plans[K]))
+      if (Error E = Long.relax(*Far[K].Branch, Far[K].Target, Plans[K]))
         return std::move(E);
     Relaxed += Plans.size();
   }

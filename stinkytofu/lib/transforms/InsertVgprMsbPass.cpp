@@ -208,10 +208,10 @@ public:
           if (W.K == Switch::New) {
             // Spelled as LLVM's printer does: an inline constant in
             // decimal, anything larger in hex.
-            std::string Imm = W.Immediate <= 64 ? utostr(W.Immediate)
-                                                : "0x" + utohexstr(W.Immediate, true);
-            Expected<Instruction> Set =
-                Builder.build("s_set_vgpr_msb", {BuildOperand::text(Imm)});
+            BuildOperand Imm = W.Immediate <= 64
+                                   ? BuildOperand::imm(W.Immediate)
+                                   : BuildOperand::hexImm(W.Immediate, /*LowerCase=*/true);
+            Expected<Instruction> Set = Builder.build("s_set_vgpr_msb", {Imm});
             if (!Set)
               return Set.takeError();
             Set->setTrailingComment(
@@ -255,7 +255,7 @@ private:
   /// front of \p I (their comments with them) or after it.
   static Error restore(InstBuilder &Builder, BasicBlock &BB, Instruction &I,
                        const RaisedList &Raised, bool After) {
-    BasicBlock::const_item_iterator Pos = I.getIterator().itemIterator();
+    BasicBlock::item_iterator Pos = I.getIterator().itemIterator();
     if (After)
       ++Pos;
     for (const Module::RaisedVgprMsb &R : Raised) {
@@ -266,7 +266,7 @@ private:
       Set->setSourceText(R.Text);
       // Erasing gave its comments to the item after it.
       if (Pos != BB.items().end() && !R.Leading.empty()) {
-        BlockItem &Next = const_cast<BlockItem &>(*Pos);
+        BlockItem &Next = *Pos;
         StringRef Leading = Next.leadingText();
         if (Leading.starts_with(R.Leading)) {
           Set->setLeadingText(R.Leading);

@@ -302,6 +302,66 @@ TEST(InstBuilderTest, DepCtrAndDelayAluFieldsAreEncodedByMC) {
   }
 }
 
+TEST(InstBuilderTest, MarkerCodeOperandsAreTypedAndEqualWhatMCAssembles) {
+  // The targets with s_ttracedata_imm and HW_REG_HW_ID1.
+  for (StringRef Arch : {"gfx1100", "gfx1201", "gfx1250"}) {
+    SCOPED_TRACE(Arch.str());
+    std::unique_ptr<Module> M = kernel(Arch);
+    ASSERT_TRUE(M);
+    const TargetInfo &TI = M->target();
+    InstBuilder B(*M);
+    Op Vcc = Op::mcReg(TI.findRegister("VCC_LO"), TI),
+       S7 = Op::mcReg(TI.reg32(RegClass::SGPR, 7), TI);
+    EXPECT_EQ(Vcc.kind(), Op::Kind::Special);
+    EXPECT_EQ(Vcc.spelling(), "vcc_lo");
+    EXPECT_EQ(S7.kind(), Op::Kind::Register);
+    EXPECT_EQ(S7.spelling(), "s7");
+    EXPECT_EQ(Op::hexImm(0x1F, /*LowerCase=*/true).spelling(), "0x1f");
+    EXPECT_EQ(Op::hexImm(0x1F).spelling(), "0x1F");
+    std::vector<InstSpec> Specs;
+    for (uint32_t Id : {0x6u, 0x3f80u, 0xffffu}) // one shape: patched copies
+      Specs.push_back({"s_ttracedata_imm", {Op::hexImm(Id, true)}});
+    for (uint32_t Word : {0x12345u, 0x3f800000u, 0xfffffff1u}) // 1.0 and -15 are inline
+      Specs.push_back({"s_mov_b32", {Op::special("m0"), Op::hexImm(Word, true)}});
+    Specs.push_back({"s_getreg_b32", {S7, Op::hwreg("HW_REG_HW_ID1", 8, 4)}});
+    Specs.push_back({"s_cselect_b32", {Vcc, Op::imm(1), Op::imm(0)}});
+    Specs.push_back({"v_writelane_b32", {Op::vgpr(3), S7, Op::imm(5)}});
+    Specs.push_back({"v_readlane_b32", {S7, Op::vgpr(3), Op::imm(5)}});
+    Specs.push_back(modelStatementSpec("s_nop 4"));
+    if (Arch == "gfx1250")
+      Specs.push_back({"s_set_vgpr_msb", {Op::hexImm(0x4145, true)}});
+    for (const InstSpec &Spec : Specs)
+      checkAgainstText(*M, B, Spec);
+    // Each shape assembled once (an inline 0x6 is another shape than a
+    // literal): the 16-bit literal 0xffff was patched too.
+    EXPECT_EQ(B.statementsAssembled(), Specs.size() - 3);
+    Expected<Instruction> Get = B.build(Specs[6]);
+    ASSERT_TRUE(bool(Get));
+    EXPECT_EQ(StringRef(formatInstruction(*Get, AsmStyle())).trim(),
+              "s_getreg_b32 s7, hwreg(HW_REG_HW_ID1, 8, 4)");
+  }
+}
+
+TEST(InstBuilderTest, AnInstructionBuiltAgainIsACopy) {
+  std::unique_ptr<Module> M = kernel("gfx942");
+  ASSERT_TRUE(M);
+  InstBuilder B(*M);
+  Expected<Instruction> A = B.build("s_mov_b32", {Op::special("m0"), Op::hexImm(0x6, true)});
+  ASSERT_TRUE(bool(A));
+  A->setTrailingComment("; changed"); // a copy's change is its own
+  for (int K = 0; K < 3; ++K) {
+    Expected<Instruction> I = B.build("s_mov_b32", {Op::special("m0"), Op::hexImm(0x6, true)});
+    ASSERT_TRUE(bool(I));
+    EXPECT_EQ(StringRef(formatInstruction(*I, AsmStyle())).trim(), "s_mov_b32 m0, 0x6");
+    EXPECT_EQ(I->mcInsts()[0].getOperand(1).getImm(), 6);
+  }
+  // The same value written otherwise is another instruction.
+  Expected<Instruction> Dec = B.build("s_mov_b32", {Op::special("m0"), Op::imm(6)});
+  ASSERT_TRUE(bool(Dec));
+  EXPECT_EQ(StringRef(formatInstruction(*Dec, AsmStyle())).trim(), "s_mov_b32 m0, 6");
+  EXPECT_EQ(B.statementsAssembled(), 1u);
+}
+
 TEST(InstBuilderTest, ParseCopiesTextsSeenBefore) {
   std::unique_ptr<Module> M =
       test::readAsmText("  .text\n  .set vgprX, 5\nk:\n  v_mov_b32 v[vgprX], v1\n  s_endpgm\n",

@@ -27,6 +27,7 @@
 #define ASM_INSTRUMENT_SQTT_ADDRESSTRACE_H
 
 #include "stinkytofu/ir/Module.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
@@ -90,18 +91,18 @@ std::vector<MarkerSite> addressTraceSites(Function &F, AddressTraceFilter Filter
 unsigned traceWaveSize(const TargetInfo &TI);
 
 /// One statement of the trace code: an instruction, the start of a loop
-/// body (a new block with a fresh label), or the loop's back edge
-/// (`s_cbranch_scc1` to that label).
+/// body (a new block with a fresh label), or the loop's back edge (the
+/// mnemonic `s_cbranch_scc1`, to that label).
 struct TraceStatement {
   enum class Kind : uint8_t { Instruction, LoopHead, LoopBack } K = Kind::Instruction;
-  std::string Text;
+  InstSpec Spec;
 };
 
 /// What the code generator may use: the lane counter and
 /// traceTemporaries() more SGPRs.
 struct TraceRegisters {
-  std::string Counter;
-  std::vector<std::string> Temps;
+  BuildOperand Counter;
+  std::vector<BuildOperand> Temps;
 };
 
 /// What the target asks of the code.

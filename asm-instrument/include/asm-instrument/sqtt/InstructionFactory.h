@@ -1,10 +1,11 @@
 //===- InstructionFactory.h - Marker code as instructions --------*- C++ -*-===//
 //
-// The marker emitter writes its code as statements (`s_ttracedata_imm 0x6`,
-// `s_nop 0`, ...) and guard branches to fresh labels; this turns them into
-// instructions with the core's InstBuilder (each distinct statement is
-// assembled once; a branch is one shape, patched with each label) and knows
-// their encoded sizes for the branch-range layout.
+// The marker emitter describes its code as typed specs (InstBuilder.h:
+// `s_ttracedata_imm 0x6` is the mnemonic and one immediate) and guard
+// branches to fresh labels; this makes them instructions with the core's
+// InstBuilder (each distinct shape is assembled once, each distinct
+// instruction built once and copied after) and knows their encoded sizes
+// for the branch-range layout.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ASM_INSTRUMENT_SQTT_INSTRUCTIONFACTORY_H
@@ -23,21 +24,26 @@ class InstructionFactory {
 public:
   explicit InstructionFactory(Module &M) : Builder(M), Sizes(M) {}
 
-  /// A new instruction for one line of assembly; an error when MC rejects it.
-  llvm::Expected<Instruction> make(llvm::StringRef Text);
+  /// The instruction \p Spec; an error when MC rejects it.
+  llvm::Expected<Instruction> build(const InstSpec &Spec) { return Builder.build(Spec); }
   /// `<Mnemonic> <Label>`: a PC-relative branch to \p Label.
-  llvm::Expected<Instruction> makeBranch(llvm::StringRef Mnemonic, llvm::StringRef Label);
-  /// The encoded bytes of make(\p Text); with \p Branch, of a
-  /// makeBranch(\p Text, <label>).
-  llvm::Expected<unsigned> encodedSize(llvm::StringRef Text, bool Branch = false);
+  llvm::Expected<Instruction> buildBranch(llvm::StringRef Mnemonic, llvm::StringRef Label);
+  /// The encoded bytes of build(\p Spec).
+  llvm::Expected<unsigned> encodedSize(const InstSpec &Spec);
+  /// The encoded bytes of a buildBranch(\p Mnemonic, <label>).
+  llvm::Expected<unsigned> branchSize(llvm::StringRef Mnemonic);
 
   InstructionSizes &sizes() { return Sizes; }
   /// The builder, for other code the pass creates (long branches).
   InstBuilder &builder() { return Builder; }
 
 private:
+  llvm::Expected<unsigned> sizeOf(llvm::StringMap<unsigned> &Cache, llvm::StringRef Key,
+                                  llvm::function_ref<llvm::Expected<Instruction>()> Build);
+
   InstBuilder Builder;
   InstructionSizes Sizes;
+  /// By appendSpecKey, and by branch mnemonic.
   llvm::StringMap<unsigned> SizeOf, BranchSizeOf;
 };
 

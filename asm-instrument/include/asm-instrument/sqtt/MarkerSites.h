@@ -19,6 +19,7 @@
 #include "asm-instrument/sqtt/MarkerIds.h"
 #include "stinkytofu/ir/Function.h"
 #include "stinkytofu/ir/InsertPoint.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,7 +52,7 @@ struct MarkerSite {
   uint32_t Flags = 0;
   /// sqtt_marker_data: the payload operand (`s5` or an immediate) written
   /// as one more record right after the header.
-  std::optional<std::string> Payload;
+  std::optional<BuildOperand> Payload;
   /// The instruction the marker is about (pseudo-instruction, barrier,
   /// memory operation, return, first instruction), for diagnostics.
   const Instruction *Origin = nullptr;

@@ -25,6 +25,7 @@
 
 #include "asm-instrument/sqtt/SQTTConfig.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -43,16 +44,13 @@ struct ScopeDimCheck {
 llvm::Expected<std::vector<ScopeDimCheck>> scopeChecks(const ScopeMasks &Masks,
                                                        const HardwareModel &HW);
 
-/// `hwreg(HW_REG_HW_ID, 8, 4)`.
-std::string hwregOperand(const HwIdField &F);
+/// Instructions leaving the in-scope bit of one dimension in bit 0 of \p Reg.
+std::vector<InstSpec> dimensionBit(const ScopeDimCheck &C, const BuildOperand &Reg);
 
-/// Statements leaving the in-scope bit of one dimension in bit 0 of \p Reg.
-std::vector<std::string> dimensionBit(const ScopeDimCheck &C, llvm::StringRef Reg);
-
-/// Statements computing the predicate of all \p Checks into bit 0 of \p Reg;
-/// \p Temp (needed with more than one dimension) is clobbered too.
-std::vector<std::string> predicateStatements(llvm::ArrayRef<ScopeDimCheck> Checks,
-                                             llvm::StringRef Reg, llvm::StringRef Temp);
+/// Instructions computing the predicate of all \p Checks into bit 0 of
+/// \p Reg; \p Temp (needed with more than one dimension) is clobbered too.
+std::vector<InstSpec> predicateStatements(llvm::ArrayRef<ScopeDimCheck> Checks,
+                                          const BuildOperand &Reg, const BuildOperand &Temp);
 
 } // namespace stinkytofu::sqtt
 

@@ -21,6 +21,7 @@
 #define ASM_INSTRUMENT_SQTT_SGPRSPILL_H
 
 #include "asm-instrument/sqtt/MarkerLiveness.h"
+#include "stinkytofu/mc/InstBuilder.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
@@ -70,9 +71,8 @@ private:
 
 /// The instructions that park \p Spills (before the code) and bring them
 /// back (after it), with the target's waits.
-std::vector<std::string> sgprSpillSaves(llvm::ArrayRef<SgprSpill> Spills, const TargetInfo &TI);
-std::vector<std::string> sgprSpillRestores(llvm::ArrayRef<SgprSpill> Spills,
-                                           const TargetInfo &TI);
+std::vector<InstSpec> sgprSpillSaves(llvm::ArrayRef<SgprSpill> Spills, const TargetInfo &TI);
+std::vector<InstSpec> sgprSpillRestores(llvm::ArrayRef<SgprSpill> Spills, const TargetInfo &TI);
 
 } // namespace stinkytofu::sqtt
 

@@ -46,7 +46,9 @@ ByteRange directiveBytes(llvm::StringRef Text, std::optional<uint64_t> Address =
 
 class BranchLayout {
 public:
-  BranchLayout(const Function &F, InstructionSizes &Sizes);
+  /// The layout of \p F, whose branches it hands out for the pass to edit
+  /// (BranchRelaxationPass relaxes them).
+  BranchLayout(Function &F, InstructionSizes &Sizes);
 
   /// The index of \p P among the function's insertion points; none for a
   /// point of another function.
@@ -57,7 +59,7 @@ public:
   bool hasBranches() const { return !Branches.empty(); }
 
   struct OutOfRange {
-    const Instruction *Branch;
+    Instruction *Branch;
     std::string Target;
     /// The worst-case offset in dwords with the insertions.
     int64_t Offset;
@@ -77,7 +79,7 @@ private:
   std::vector<OutOfRange> scan(llvm::ArrayRef<uint64_t> Inserted, bool OnlyInsertions) const;
 
   struct Branch {
-    const Instruction *I;
+    Instruction *I;
     std::string Target;
     unsigned Slot;      ///< the slot right before the branch instruction
     ByteRange Start;    ///< its address, without insertions

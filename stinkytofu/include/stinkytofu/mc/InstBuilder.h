@@ -34,6 +34,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCRegister.h"
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <optional>
@@ -99,11 +100,19 @@ public:
   /// exec, exec_lo, vcc, m0, scc, null, off ...
   static BuildOperand special(llvm::StringRef Name);
   static BuildOperand imm(int64_t Value);
-  /// An immediate written in hex (`0x1F`), as LLVM writes wait counts.
-  static BuildOperand hexImm(uint64_t Value);
+  /// An immediate written in hex: `0x1F` as LLVM writes wait counts, or
+  /// with \p LowerCase `0x1f`.
+  static BuildOperand hexImm(uint64_t Value, bool LowerCase = false);
   static BuildOperand label(llvm::StringRef Name);
-  /// Written as given: modifiers (`offset:16`, `glc`), hwreg(...), floats.
+  /// The register \p Reg of \p TI: a register of the four files as
+  /// reg(), any other (`vcc_lo`, `m0`, `exec`) as special().
+  static BuildOperand mcReg(llvm::MCRegister Reg, const TargetInfo &TI);
+  /// Written as given: modifiers (`offset:16`, `glc`), floats.
   static BuildOperand text(llvm::StringRef Spelling);
+  /// The field of a hardware register that `s_getreg_b32` / `s_setreg_b32`
+  /// read or write: `hwreg(HW_REG_HW_ID, 8, 4)` (\p Name as the assembler
+  /// names it).
+  static BuildOperand hwreg(llvm::StringRef Name, unsigned Offset, unsigned Width);
   /// The one operand of `s_waitcnt`: `vmcnt(0) lgkmcnt(1)`.
   static BuildOperand waitcnt(const WaitcntFields &Fields);
   /// The one operand of `s_waitcnt_depctr` / `s_wait_alu`:
@@ -129,6 +138,8 @@ public:
 
   /// How the operand is written in assembly.
   std::string spelling() const;
+  /// Appends what tells this operand from every other (appendSpecKey).
+  void appendKey(llvm::SmallVectorImpl<char> &Key) const;
 
 private:
   Kind K = Kind::Text;
@@ -136,6 +147,7 @@ private:
   unsigned First = 0, Count = 0;
   uint8_t Mods = SrcModNone; ///< Register
   bool Hex = false;          ///< Immediate
+  bool LowerHex = false;     ///< Immediate, with Hex
   int64_t Value = 0;
   std::string Name; ///< Special, Label, Text
 };
@@ -149,6 +161,16 @@ struct InstSpec {
 /// The wait instruction \p W (CounterModel::waitStatements) to build.
 InstSpec waitSpec(const WaitStatement &W);
 
+/// A statement the hardware model writes out (HardwareModel.td: `s_nop 4`,
+/// `s_wait_alu depctr_va_sdst(0)`): its mnemonic, and its operands as MC
+/// reads them.
+InstSpec modelStatementSpec(llvm::StringRef Statement);
+
+/// Appends to \p Key what tells the instruction \p Mnemonic \p Operands
+/// from every other: two specs with equal keys build equal instructions.
+void appendSpecKey(llvm::StringRef Mnemonic, llvm::ArrayRef<BuildOperand> Operands,
+                   llvm::SmallVectorImpl<char> &Key);
+
 class InstBuilder {
 public:
   /// A builder for \p M. A module without an assembler (built without
@@ -159,7 +181,9 @@ public:
   InstBuilder &operator=(const InstBuilder &) = delete;
 
   /// The instruction \p Mnemonic \p Operands; an error naming the statement
-  /// when MC rejects it.
+  /// when MC rejects it. An instruction built before (but for branches) is
+  /// copied, its details shared until either copy changes them
+  /// (Instruction::clone), as parse() copies a text seen before.
   llvm::Expected<Instruction> build(llvm::StringRef Mnemonic,
                                     llvm::ArrayRef<BuildOperand> Operands);
   llvm::Expected<Instruction> build(const InstSpec &Spec) {
@@ -215,6 +239,9 @@ private:
   std::unique_ptr<AssemblerState> Scratch;
   llvm::StringMap<std::unique_ptr<Prototype>> Shapes;
   llvm::StringMap<Instruction> Texts;
+  /// Every instruction built from a patchable shape without a label, by
+  /// appendSpecKey.
+  llvm::StringMap<Instruction> Built;
   unsigned Assembled = 0;
 };
 
