@@ -27,6 +27,44 @@ static bool agree(const PathFacts &A, const PathFacts &B) {
   });
 }
 
+std::vector<PathSteps::Step> PathSteps::every(const BasicBlock &BB,
+                                              BasicBlock::const_iterator Begin) const {
+  std::vector<Step> Out;
+  for (auto It = Begin; It != BB.instructions().end(); ++It)
+    append(*It, /*KeepEmpty=*/true, Out);
+  return Out;
+}
+
+ArrayRef<PathSteps::Step> PathSteps::of(const BasicBlock &BB) {
+  auto [It, New] = ByBlock.try_emplace(&BB);
+  if (New)
+    for (const Instruction &I : BB.instructions())
+      append(I, /*KeepEmpty=*/false, It->second);
+  return It->second;
+}
+
+void PathSteps::append(const Instruction &I, bool KeepEmpty, std::vector<Step> &Out) const {
+  size_t Before = Out.size();
+  bool ChangesFacts = BC.changesFacts(I);
+  if (Counters)
+    for (const MCInst &Inst : I.mcInsts()) {
+      Step S{&I, Counters->decodeWait(Inst, I.mnemonic())};
+      if (!S.Wait)
+        S.Events = Counters->classify(Inst, I.mnemonic()).Events;
+      if (S.Wait || S.Events || KeepEmpty || (ChangesFacts && Out.size() == Before))
+        Out.push_back(S);
+    }
+  if (Out.size() == Before && (KeepEmpty || ChangesFacts))
+    Out.push_back(Step{&I, std::nullopt});
+  if (Out.size() == Before)
+    return;
+  // Only the instruction's first step stands for it as a whole.
+  for (size_t K = Before; K != Out.size(); ++K)
+    Out[K].First = false;
+  Out[Before].First = true;
+  Out[Before].ChangesFacts = ChangesFacts;
+}
+
 namespace {
 
 /// The counter state of a PendingOperation along a path: how many
@@ -50,21 +88,15 @@ public:
       }
   }
 
-  /// Steps \p Younger over \p I; false when \p I completes the operation.
-  bool step(const Instruction &I, unsigned &Younger) const {
+  /// Steps \p Younger over \p S; false when \p S completes the operation.
+  bool step(const PathSteps::Step &S, unsigned &Younger) const {
     if (!Op)
       return true;
-    const CounterModel &CM = *Op->Counters;
-    for (const MCInst &Inst : I.mcInsts()) {
-      if (std::optional<WaitCounts> W = CM.decodeWait(Inst, I.mnemonic())) {
-        if (W->waits(Op->Counter) &&
-            (W->Count[Op->Counter] == 0 || (Kinds && int(Younger) >= W->Count[Op->Counter])))
-          return false;
-        continue;
-      }
-      if (CM.classify(Inst, I.mnemonic()).Events & Kinds)
-        Younger = std::min(Younger + 1, CM.counterMax(Op->Counter) + 1);
-    }
+    if (const std::optional<WaitCounts> &W = S.Wait)
+      return !(W->waits(Op->Counter) &&
+               (W->Count[Op->Counter] == 0 || (Kinds && int(Younger) >= W->Count[Op->Counter])));
+    if (S.Events & Kinds)
+      Younger = std::min(Younger + 1, Op->Counters->counterMax(Op->Counter) + 1);
     return true;
   }
 
@@ -77,36 +109,45 @@ private:
 /// end, each visited once; real kernels need a few hundred.
 class PathSearch {
 public:
-  PathSearch(const BranchConditions &BC, const PendingTracker &Tracker)
-      : BC(BC), Tracker(Tracker) {}
+  PathSearch(PathSteps &Steps, const PendingTracker &Tracker)
+      : Steps(Steps), BC(Steps.conditions()), Tracker(Tracker) {}
 
   /// Starts at \p BB (from \p Begin), before the producer \p Producer is
-  /// issued, or after it when \p Producer is null.
-  void start(const BasicBlock &BB, BasicBlock::const_iterator Begin, const Instruction *Producer) {
+  /// issued, or after it when \p Producer is null; \p Consumer, if any,
+  /// ends the search.
+  void start(const BasicBlock &BB, BasicBlock::const_iterator Begin, const Instruction *Producer,
+             const Instruction *Consumer) {
     this->Producer = Producer;
+    this->Consumer = Consumer;
     Nodes.push_back({&BB, PathFacts(), !Producer, 0, -1, std::nullopt});
-    StartAt = Begin;
+    // The kept steps leave out the instructions that do nothing, among
+    // them possibly the producer and the consumer: their blocks, and the
+    // start's rest, are walked instruction by instruction.
+    StartSteps = Steps.every(BB, Begin);
+    for (const Instruction *I : {Producer, Consumer})
+      if (I && I->parent())
+        EverySteps.try_emplace(I->parent(), Steps.every(*I->parent(), I->parent()->instructions().begin()));
   }
 
-  /// Searches until the consumer \p Consumer is reached with the operation
-  /// pending, or (\p Consumer null) the start of \p To with facts that
-  /// agree with \p AtTo.
-  std::optional<FeasiblePath> run(const Instruction *Consumer, const BasicBlock *To,
-                                  const PathFacts *AtTo) {
+  /// Searches until the consumer is reached with the operation pending,
+  /// or (no consumer) the start of \p To with facts that agree with \p
+  /// AtTo.
+  std::optional<FeasiblePath> run(const BasicBlock *To, const PathFacts *AtTo) {
     constexpr size_t Budget = 20000;
     for (size_t N = 0; N < Nodes.size() && Nodes.size() < Budget; ++N) {
       Node Cur = Nodes[N];
-      auto It = N == 0 ? StartAt : Cur.BB->instructions().begin();
       bool Alive = true;
-      for (; It != Cur.BB->instructions().end() && Alive; ++It) {
-        if (Cur.Issued && &*It == Consumer)
+      for (const PathSteps::Step &S : stepsOf(N, *Cur.BB)) {
+        if (S.First && Cur.Issued && S.I == Consumer)
           return pathTo(int(N), nullptr, std::nullopt);
-        BC.transfer(*It, Cur.Facts);
-        if (&*It == Producer) {
+        if (S.ChangesFacts)
+          BC.transfer(*S.I, Cur.Facts);
+        if (S.I == Producer) {
           Cur.Issued = true;
           Cur.Younger = 0; // the newest instance is the one pending
-        } else if (Cur.Issued) {
-          Alive = Tracker.step(*It, Cur.Younger);
+        } else if (Cur.Issued && !Tracker.step(S, Cur.Younger)) {
+          Alive = false;
+          break;
         }
       }
       if (!Alive)
@@ -138,6 +179,13 @@ private:
     std::optional<BranchFact> Taken;
   };
 
+  ArrayRef<PathSteps::Step> stepsOf(size_t N, const BasicBlock &BB) {
+    if (N == 0)
+      return StartSteps;
+    auto It = EverySteps.find(&BB);
+    return It != EverySteps.end() ? ArrayRef<PathSteps::Step>(It->second) : Steps.of(BB);
+  }
+
   /// The path to node \p N, then \p Last (taken with \p Taken) if any.
   FeasiblePath pathTo(int N, const BasicBlock *Last, std::optional<BranchFact> Taken) const {
     FeasiblePath P;
@@ -154,10 +202,13 @@ private:
     return P;
   }
 
+  PathSteps &Steps;
   const BranchConditions &BC;
   const PendingTracker &Tracker;
   const Instruction *Producer = nullptr;
-  BasicBlock::const_iterator StartAt;
+  const Instruction *Consumer = nullptr;
+  std::vector<PathSteps::Step> StartSteps;
+  DenseMap<const BasicBlock *, std::vector<PathSteps::Step>> EverySteps;
   std::vector<Node> Nodes;
   std::set<std::tuple<const BasicBlock *, SmallVector<BranchFact, 4>, bool, unsigned>> Seen;
 };
@@ -166,25 +217,31 @@ private:
 
 std::optional<FeasiblePath> findFeasiblePath(const BranchConditions &BC, const Instruction &From,
                                              const BasicBlock &To, const PathFacts &AtTo,
-                                             std::optional<PendingOperation> Pending) {
+                                             std::optional<PendingOperation> Pending,
+                                             PathSteps *Steps) {
+  std::optional<PathSteps> Own;
+  if (!Steps)
+    Steps = &Own.emplace(BC, Pending ? Pending->Counters : nullptr);
   PendingTracker Tracker(From, Pending);
-  PathSearch Search(BC, Tracker);
-  const BasicBlock &First = *From.parent();
-  Search.start(First, std::next(From.getIterator()), nullptr);
-  return Search.run(nullptr, &To, &AtTo);
+  PathSearch Search(*Steps, Tracker);
+  Search.start(*From.parent(), std::next(From.getIterator()), nullptr, nullptr);
+  return Search.run(&To, &AtTo);
 }
 
 std::optional<FeasiblePath> findPathFromEntry(const BranchConditions &BC, const Function &F,
                                               const Instruction &Producer,
                                               const Instruction &Consumer,
-                                              PendingOperation Pending) {
+                                              PendingOperation Pending, PathSteps *Steps) {
   if (F.blocks().empty())
     return std::nullopt;
+  std::optional<PathSteps> Own;
+  if (!Steps)
+    Steps = &Own.emplace(BC, Pending.Counters);
   PendingTracker Tracker(Producer, Pending);
-  PathSearch Search(BC, Tracker);
+  PathSearch Search(*Steps, Tracker);
   const BasicBlock &Entry = F.blocks().front();
-  Search.start(Entry, Entry.instructions().begin(), &Producer);
-  return Search.run(&Consumer, nullptr, nullptr);
+  Search.start(Entry, Entry.instructions().begin(), &Producer, &Consumer);
+  return Search.run(nullptr, nullptr);
 }
 
 std::string describePath(const BranchConditions &BC, const FeasiblePath &P) {

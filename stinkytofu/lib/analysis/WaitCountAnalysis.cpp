@@ -73,6 +73,9 @@ struct WaitCountAnalysis::Impl
   /// The branch facts, for correlation and for describing paths (else not
   /// built).
   std::optional<BranchConditions> Conditions;
+  /// What the path searches read of each block, made by the first search
+  /// and kept for the run's others.
+  mutable std::optional<PathSteps> Paths;
   /// Off: one partition, no branch facts (the path-insensitive analysis).
   bool Correlate;
   /// The block results kept between runs: path-insensitive runs given a
@@ -699,11 +702,13 @@ void WaitCountAnalysis::Impl::replayBlock(const BasicBlock &BB, const WaitPaths 
   for (const Instruction &I : BB.instructions()) {
     MissingWait &M = Found[K];
     if (!M.Needed.empty()) {
-      if (Opts.DescribePaths)
+      if (Opts.DescribePaths && !Paths)
+        Paths.emplace(*Conditions, &CM);
+      if (Paths)
         for (auto [R, Facts] : zip(M.Reasons, FoundFacts[K]))
           if (R.Producer && R.Producer->parent() && R.Producer->parent() != &BB)
             if (auto Path = findFeasiblePath(*Conditions, *R.Producer, BB, Facts,
-                                             PendingOperation{&CM, R.Counter}))
+                                             PendingOperation{&CM, R.Counter}, &*Paths))
               R.Path = describePath(*Conditions, *Path);
       Missing.push_back(std::move(M));
     } else if (info(I).Wait && !Completes[K]) {

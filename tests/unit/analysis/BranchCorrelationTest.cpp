@@ -271,4 +271,45 @@ TEST(BranchCorrelationTest, FindingsPathReplaysToTheSameCounterState) {
   }
 }
 
+TEST(BranchCorrelationTest, PathStepsKeptAcrossSearchesFindEachSearchsPath) {
+  // One PathSteps serves every search of a run: a search ending at a
+  // consumer that does nothing to the counters or the facts (the kept
+  // steps leave it out) still finds it, and each search finds the path a
+  // search with steps of its own finds.
+  for (const std::string &Kernel :
+       {correlated("  s_cmp_eq_u32 s5, 1", "  s_cmp_eq_u32 s5, 1", "", "s_cbranch_scc1"),
+        correlated("  s_cmp_eq_u32 s5, 1", "  s_cmp_eq_u32 s5, 1",
+                   loopBetween("  global_load_dword v9, v[2:3], off\n"
+                               "  s_add_u32 s5, s5, 2"))}) {
+    std::unique_ptr<Module> M = readModule(Kernel);
+    ASSERT_TRUE(M);
+    Function &F = *M->functions().begin();
+    CounterModel CM(M->target());
+    BranchConditions BC(F, M->target());
+    PathSteps Shared(BC, &CM);
+    const Instruction &Load = *instOf(*M, "global_load_dword");
+    const Instruction &Use = *instOf(*M, "v_add_f32_e32");
+    PendingOperation Pending{&CM, *CM.counterOf(WaitEvent::VmemLoad)};
+    for (int Round = 0; Round != 2; ++Round) {
+      std::optional<FeasiblePath> Kept =
+          findFeasiblePath(BC, Load, *Use.parent(), PathFacts(), Pending, &Shared);
+      std::optional<FeasiblePath> Own =
+          findFeasiblePath(BC, Load, *Use.parent(), PathFacts(), Pending);
+      ASSERT_TRUE(Kept && Own) << Kernel;
+      EXPECT_EQ(describePath(BC, *Kept), describePath(BC, *Own));
+      Kept = findPathFromEntry(BC, F, Load, Use, Pending, &Shared);
+      Own = findPathFromEntry(BC, F, Load, Use, Pending);
+      ASSERT_TRUE(Kept && Own) << Kernel;
+      EXPECT_EQ(describePath(BC, *Kept), describePath(BC, *Own));
+      EXPECT_EQ(Kept->Blocks.back(), Use.parent());
+    }
+    PathFacts One;
+    One.Facts.push_back({0, true});
+    // Without the loop (s5 unchanged), a use reached with s5 == 1 passed
+    // the wait: no path there.
+    if (Kernel.find("L_loop") == std::string::npos)
+      EXPECT_FALSE(findFeasiblePath(BC, Load, *Use.parent(), One, Pending, &Shared));
+  }
+}
+
 } // namespace

@@ -78,6 +78,8 @@ public:
   /// \p I's effect on the path: facts and bindings about registers it
   /// writes are forgotten; a condition producer binds its destination.
   void transfer(const Instruction &I, PathFacts &P) const;
+  /// Whether transfer() can change any path's facts at \p I.
+  bool changesFacts(const Instruction &I) const { return Effects.count(&I); }
 
   /// Whether the edge \p From -> \p To can add a fact at all.
   bool decides(const BasicBlock &From, const BasicBlock &To) const;

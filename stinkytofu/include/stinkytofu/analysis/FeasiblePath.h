@@ -13,6 +13,7 @@
 #include "stinkytofu/analysis/BranchConditions.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Function.h"
+#include "llvm/ADT/DenseMap.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,14 +35,52 @@ struct PendingOperation {
   unsigned Counter;
 };
 
+/// What a path search reads of each block, made once per block and kept
+/// for every search over the same function, branch conditions and counter
+/// model (valid while the function is unchanged): the instructions that
+/// change branch facts, and each MC instruction's wait or counter events.
+/// A search otherwise classified every instruction again at every visit of
+/// its block (a block is visited once per set of facts and counter state).
+class PathSteps {
+public:
+  /// One MC instruction of \p I (First: the first of \p I's).
+  struct Step {
+    const Instruction *I;
+    std::optional<WaitCounts> Wait;
+    uint32_t Events = 0; ///< eventBit()s it starts, when it is no wait
+    bool First = true;
+    bool ChangesFacts = false; ///< on First only
+  };
+
+  /// \p Counters null: the searches follow no pending operation.
+  PathSteps(const BranchConditions &BC, const CounterModel *Counters)
+      : BC(BC), Counters(Counters) {}
+
+  /// The steps of \p BB that do anything.
+  llvm::ArrayRef<Step> of(const BasicBlock &BB);
+  /// The steps of \p BB from \p Begin on, at least one per instruction.
+  std::vector<Step> every(const BasicBlock &BB, BasicBlock::const_iterator Begin) const;
+
+  const BranchConditions &conditions() const { return BC; }
+
+private:
+  void append(const Instruction &I, bool KeepEmpty, std::vector<Step> &Out) const;
+
+  const BranchConditions &BC;
+  const CounterModel *Counters;
+  llvm::DenseMap<const BasicBlock *, std::vector<Step>> ByBlock;
+};
+
 /// A path from right after \p From to the start of \p To (another block,
 /// or \p From's again around a loop) whose branch facts contradict neither
 /// one another nor \p AtTo, and, with \p Pending, on which no wait
 /// completes \p From's operation. None when there is none, or none within
-/// the search's budget.
+/// the search's budget. \p Steps (of \p BC and \p Pending's counter
+/// model): kept from earlier searches; null, the search makes its own.
 std::optional<FeasiblePath> findFeasiblePath(const BranchConditions &BC, const Instruction &From,
                                              const BasicBlock &To, const PathFacts &AtTo,
-                                             std::optional<PendingOperation> Pending = {});
+                                             std::optional<PendingOperation> Pending = {},
+                                             PathSteps *Steps = nullptr);
 
 /// A path from the entry of \p F to \p Consumer through \p Producer whose
 /// branch facts, from the entry on, contradict one another nowhere, and on
@@ -51,7 +90,8 @@ std::optional<FeasiblePath> findFeasiblePath(const BranchConditions &BC, const I
 std::optional<FeasiblePath> findPathFromEntry(const BranchConditions &BC, const Function &F,
                                               const Instruction &Producer,
                                               const Instruction &Consumer,
-                                              PendingOperation Pending);
+                                              PendingOperation Pending,
+                                              PathSteps *Steps = nullptr);
 
 /// `k -> .LBB0_2 -> .LBB0_3 (at .LBB0_2: s_cmp_eq_u32 s5, 1 false)`: the
 /// branch of each named block and the outcome the path takes.
