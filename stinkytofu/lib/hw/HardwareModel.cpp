@@ -243,11 +243,11 @@ static InstRole roleNamed(llvm::StringRef Role) {
 bool stinkytofu::indexesRegistersAtRunTime(llvm::StringRef Mnemonic) {
   // Roles of the table that no InstRole stands for: only the register
   // renaming asks about them (RenamingFacts.h).
-  return lookupMnemonic(Roles, Mnemonic) == "RelativeIndex";
+  return lookupMnemonic<Roles>(Mnemonic) == "RelativeIndex";
 }
 
 bool stinkytofu::writesConditionally(llvm::StringRef Mnemonic) {
-  return lookupMnemonic(Roles, Mnemonic) == "ConditionalWrite";
+  return lookupMnemonic<Roles>(Mnemonic) == "ConditionalWrite";
 }
 
 InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
