@@ -22,6 +22,12 @@ static void writeFunction(const Function &F, const RespelledWordBranches &Respel
   // New instructions take the style of the nearest source-backed one before
   // them (AsmStyle::around), tracked here so that printing stays linear.
   const Instruction *LastSource = nullptr;
+  // Before the first of them, the first one after: the function's first.
+  const Instruction *FirstSource = nullptr;
+  for (const BasicBlock &BB : F.blocks())
+    for (const Instruction &I : BB.instructions())
+      if (!FirstSource && !I.sourceText().empty() && I.kind() == InstKind::Machine)
+        FirstSource = &I;
   // Its style, measured once for the run of new instructions after it.
   const Instruction *StyleSource = nullptr;
   AsmStyle Style;
@@ -47,14 +53,15 @@ static void writeFunction(const Function &F, const RespelledWordBranches &Respel
       if (!I.sourceText().empty() && Respelled.Lines.contains(I.location().Line) &&
           I.getModifier<LabelData>()) {
         OS << respelledBranchText(I);
-      } else if (I.sourceText().empty() && LastSource) {
-        if (StyleSource != LastSource) {
-          AsmStyle New = AsmStyle::of(*LastSource);
+      } else if (I.sourceText().empty() && (LastSource || I.isModified())) {
+        const Instruction *StyleFrom = LastSource ? LastSource : FirstSource;
+        if (StyleSource != StyleFrom) {
+          AsmStyle New = StyleFrom ? AsmStyle::of(*StyleFrom) : AsmStyle();
           if (New.Indent != Style.Indent || New.OperandColumn != Style.OperandColumn ||
               New.CommentColumn != Style.CommentColumn)
             Formatted.clear();
           Style = std::move(New);
-          StyleSource = LastSource;
+          StyleSource = StyleFrom;
         }
         llvm::StringRef Mnemonic = I.mnemonicSpelling();
         if (Mnemonic.empty()) {

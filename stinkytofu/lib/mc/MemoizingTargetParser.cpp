@@ -204,6 +204,8 @@ bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringR
                                              AsmToken ID, OperandVector &Operands) {
   Hit = nullptr;
   Recording = {};
+  noteUnknownMnemonic();
+  Mnemonic = Name.str();
   StringRef Text = statementText(ID.getLoc().getPointer());
   if (!Text.empty()) {
     auto It = Memo.find(Text);
@@ -231,15 +233,36 @@ bool MemoizingTargetParser::matchAndEmitInstruction(SMLoc IDLoc, unsigned &Opcod
     return false;
   }
   StringRef Text = std::exchange(Recording, StringRef());
+  if (auto It = UnknownMnemonics.find(Mnemonic); It != UnknownMnemonics.end())
+    return Error(IDLoc, It->second);
   Captured.clear();
   Capturing = !Text.empty();
+  size_t DiagsBeforeMatch = Diags.size();
   bool Failed = Inner.matchAndEmitInstruction(IDLoc, Opcode, Operands, Out, ErrorInfo,
                                               MatchingInlineAsm);
   Capturing = false;
+  if (Failed) {
+    FailedMnemonic = Mnemonic;
+    FailedAt = IDLoc.getPointer();
+    DiagsBeforeFailure = DiagsBeforeMatch;
+  }
   if (!Failed && !Text.empty() && Diags.size() == DiagsBefore &&
       !getParser().hasPendingError())
     remember(Text);
   return Failed;
+}
+
+void MemoizingTargetParser::noteUnknownMnemonic() {
+  const char *At = std::exchange(FailedAt, nullptr);
+  if (!At || Diags.size() <= DiagsBeforeFailure)
+    return;
+  // The AMDGPU parser's error for a mnemonic it has no instruction of,
+  // given at the mnemonic; a refused operand gets another.
+  const SMDiagnostic &D = Diags[DiagsBeforeFailure].Diag;
+  if (D.getKind() == SourceMgr::DK_Error && D.getLoc().getPointer() == At &&
+      D.getMessage().starts_with("invalid instruction") && D.getRanges().empty() &&
+      D.getFixIts().empty())
+    UnknownMnemonics.try_emplace(FailedMnemonic, D.getMessage().str());
 }
 
 ParseStatus MemoizingTargetParser::parseDirective(AsmToken DirectiveID) {

@@ -28,6 +28,12 @@
 // - Diagnostics: a statement that drew any (warnings too) is not memoized,
 //   so every repeat reports its own at its own file:line:col.
 //
+// A mnemonic MC does not know (a pseudo-instruction such as
+// `sqtt_marker_point "a"`) fails whatever its operands, and MC's error
+// for it, with the spelling suggestion it searches all mnemonics for (some
+// 2 M instructions), depends on the mnemonic alone: a repeat gets the
+// error MC gave the first one, at its own location.
+//
 // The text a statement is keyed by runs from its mnemonic to its comment or
 // end of line; a text holding a string, a block comment, a backslash or
 // other rare characters is parsed every time.
@@ -152,6 +158,9 @@ private:
   /// The value of a symbol when it is a variable with an absolute value.
   std::optional<int64_t> absoluteValue(llvm::StringRef Name, const llvm::MCSymbol **Symbol = nullptr) const;
   void remember(llvm::StringRef Text);
+  /// Keeps MC's error for the statement that failed before, when it was
+  /// the one for an unknown mnemonic (it is printed after the statement).
+  void noteUnknownMnemonic();
   /// Moves the parser past the statement, where the target parser leaves it.
   void skipStatement();
 
@@ -166,6 +175,12 @@ private:
   size_t DiagsBefore = 0;
   bool Capturing = false;
   llvm::SmallVector<llvm::MCInst, 1> Captured;
+  /// MC's error for each mnemonic it does not know.
+  llvm::StringMap<std::string> UnknownMnemonics;
+  std::string Mnemonic;                // of the statement being parsed
+  std::string FailedMnemonic;          // of the last statement MC refused
+  const char *FailedAt = nullptr;      // and where, until its error is read
+  size_t DiagsBeforeFailure = 0;
 };
 
 } // namespace stinkytofu
