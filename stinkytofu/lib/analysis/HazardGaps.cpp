@@ -12,15 +12,7 @@ namespace stinkytofu {
 AnalysisKey HazardGapAnalysis::Key;
 
 static bool isHazardWait(const Instruction &I) {
-  switch (HardwareModel::roleOf(I.mnemonic())) {
-  case InstRole::ScalarNop:
-  case InstRole::VectorNop:
-  case InstRole::DelayAlu:
-  case InstRole::DepCtrWait:
-    return I.kind() == InstKind::Machine;
-  default:
-    return false;
-  }
+  return I.kind() == InstKind::Machine && HardwareModel::isHazardWait(I.mnemonic());
 }
 
 uint64_t HazardGaps::totalCycles() const {

@@ -30,15 +30,7 @@ std::string instructionText(const Instruction &I) {
 /// the address of an erased one with the same text).
 bool isRederivedWait(const Instruction &I) {
   std::string Mnemonic = I.mnemonic().lower();
-  switch (HardwareModel::roleOf(Mnemonic)) {
-  case InstRole::ScalarNop:
-  case InstRole::VectorNop:
-  case InstRole::DelayAlu:
-  case InstRole::DepCtrWait:
-    return true;
-  default:
-    return !HardwareModel::waitCounters(Mnemonic).empty();
-  }
+  return HardwareModel::isHazardWait(Mnemonic) || !HardwareModel::waitCounters(Mnemonic).empty();
 }
 
 constexpr int Entry = -1;

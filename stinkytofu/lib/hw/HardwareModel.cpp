@@ -264,6 +264,18 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
   return It == ByMnemonic.end() ? InstRole::None : It->second;
 }
 
+bool HardwareModel::isHazardWait(llvm::StringRef Mnemonic) {
+  switch (roleOf(Mnemonic)) {
+  case InstRole::ScalarNop:
+  case InstRole::VectorNop:
+  case InstRole::DelayAlu:
+  case InstRole::DepCtrWait:
+    return true;
+  default:
+    return false;
+  }
+}
+
 llvm::SmallVector<llvm::StringRef, 3> HardwareModel::waitCounters(llvm::StringRef Mnemonic) {
   llvm::SmallVector<llvm::StringRef, 3> Counters;
   // Most instructions are no wait: nothing to split.

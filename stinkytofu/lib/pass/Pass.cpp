@@ -7,6 +7,13 @@ namespace stinkytofu {
 
 Pass::~Pass() = default;
 
+bool Pass::coversWholeModule(const PassScope &Scope) const {
+  if (Scope.isWholeModule())
+    return true;
+  context().statsStream() << name() << ": not run: it needs the whole module, not a scope\n";
+  return false;
+}
+
 Expected<PreservedAnalyses> FunctionPass::run(Module &M, AnalysisManager &AM,
                                               const PassScope &Scope) {
   for (Function &F : M.functions()) {

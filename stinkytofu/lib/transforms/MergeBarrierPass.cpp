@@ -36,15 +36,7 @@ bool isBarrier(const Instruction &I) {
 /// see. A memory-counter wait is not one of them: it may be what makes the
 /// second barrier publish a global access.
 bool isIssueOnlyFence(const Instruction &I) {
-  switch (HardwareModel::roleOf(I.mnemonic().lower())) {
-  case InstRole::ScalarNop:
-  case InstRole::VectorNop:
-  case InstRole::DelayAlu:
-  case InstRole::DepCtrWait:
-    return true;
-  default:
-    return false;
-  }
+  return HardwareModel::isHazardWait(I.mnemonic().lower());
 }
 
 /// Adjacent barriers [First, Last] of one region with the same tokens.

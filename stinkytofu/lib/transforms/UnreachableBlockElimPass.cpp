@@ -48,10 +48,8 @@ public:
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &Scope) override {
     raw_ostream &OS = context().statsStream();
-    if (!Scope.isWholeModule()) {
-      OS << name() << ": not run: it needs the whole module, not a scope\n";
+    if (!coversWholeModule(Scope))
       return PreservedAnalyses::all();
-    }
     bool Changed = false;
     for (Function &F : M.functions()) {
       if (!F.hasValidCFG()) {

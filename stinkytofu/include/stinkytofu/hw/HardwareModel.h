@@ -218,6 +218,9 @@ public:
   /// The role of a lower-case mnemonic (InstRole records of the .td file);
   /// the same on every processor.
   static InstRole roleOf(llvm::StringRef Mnemonic);
+  /// Whether a lower-case mnemonic is a hazard wait: a nop, `s_delay_alu`
+  /// or a depctr wait, which holds issue and touches no data.
+  static bool isHazardWait(llvm::StringRef Mnemonic);
   /// The counters a memory-counter wait waits on, by MC's field names
   /// (`s_wait_loadcnt_dscnt`: loadcnt, dscnt; `s_waitcnt`: vmcnt, expcnt,
   /// lgkmcnt); empty for any other mnemonic (CounterWait records).

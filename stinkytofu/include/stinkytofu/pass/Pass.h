@@ -64,6 +64,11 @@ public:
   }
   void setContext(StinkyTofuContext &C) { Context = &C; }
 
+protected:
+  /// For a pass whose proof needs every function: false, with a line on the
+  /// statistics stream saying it did not run, when \p Scope is a region.
+  bool coversWholeModule(const PassScope &Scope) const;
+
 private:
   StinkyTofuContext *Context = nullptr;
   PassArtifacts *Sink = nullptr;
