@@ -42,6 +42,12 @@ Instruction::Details::Details(const Details &Other)
 Instruction Instruction::clone() const {
   Instruction Copy(*this);
   Copy.setLeadingText("");
+  // Private modifiers are a pass's note about this very instruction (the
+  // s_set_vgpr_msb statements raised off it, say): a copy that carried them
+  // would have them acted on twice, so it starts without.
+  auto IsPrivate = [](const std::unique_ptr<Modifier> &M) { return M->isPrivate(); };
+  if (Extra && llvm::any_of(Extra->Mods, IsPrivate))
+    std::erase_if(Copy.extra().Mods, IsPrivate);
   return Copy;
 }
 
@@ -145,8 +151,10 @@ void Instruction::setModifier(std::unique_ptr<Modifier> M) {
 }
 
 void Instruction::removeModifier(ModifierKind K) {
-  // Branch and call targets (LabelData, CallTargetData) are edges.
-  invalidateCFGIf(false);
+  // Branch and call targets (LabelData, CallTargetData) are edges; a
+  // private modifier never is.
+  if (!Modifier::isPrivateKind(K))
+    invalidateCFGIf(false);
   auto OfKind = [K](const std::unique_ptr<Modifier> &M) { return M->kind() == K; };
   // A record shared with a clone is copied only for a real change.
   if (Extra && llvm::any_of(Extra->Mods, OfKind))

@@ -12,13 +12,15 @@ namespace {
 struct Registration {
   ModifierKind Kind;
   StringRef Key;
-  bool Derived;
-  /// Null for derived modifiers: their fields are checked, not stored.
+  bool Derived, Private;
+  /// Null for derived modifiers (their fields are checked, not stored) and
+  /// private ones (never read).
   Expected<std::unique_ptr<Modifier>> (*Parse)(const AttrDict &);
 };
 const Registration Registry[] = {
-#define STINKYTOFU_DERIVED(Name, Key) {ModifierKind::Name, Key, true, nullptr},
-#define STINKYTOFU_ANNOTATION(Class, Key) {ModifierKind::Class, Key, false, &Class::parse},
+#define STINKYTOFU_DERIVED(Name, Key) {ModifierKind::Name, Key, true, false, nullptr},
+#define STINKYTOFU_ANNOTATION(Class, Key) {ModifierKind::Class, Key, false, false, &Class::parse},
+#define STINKYTOFU_PRIVATE(Class, Key) {ModifierKind::Class, Key, false, true, nullptr},
 #include "stinkytofu/ir/Modifiers.def"
 };
 const Registration &registration(ModifierKind K) { return Registry[unsigned(K)]; }
@@ -30,10 +32,11 @@ Error modError(const Twine &Msg) {
 
 StringRef Modifier::keyOf(ModifierKind K) { return registration(K).Key; }
 bool Modifier::isDerivedKind(ModifierKind K) { return registration(K).Derived; }
+bool Modifier::isPrivateKind(ModifierKind K) { return registration(K).Private; }
 
 std::optional<ModifierKind> Modifier::kindOf(StringRef Key) {
   for (const Registration &R : Registry)
-    if (R.Key == Key)
+    if (R.Key == Key && !R.Private)
       return R.Kind;
   return std::nullopt;
 }

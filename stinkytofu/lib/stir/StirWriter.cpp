@@ -265,6 +265,8 @@ void StirPrinter::printInstruction(const Instruction &I, StringRef Leading) {
                                                     ? I.latencyCyclesOverride()
                                                     : Latency));
   for (const auto &Mod : I.modifiers()) {
+    if (Mod->isPrivate())
+      continue;
     AttrDict ModAttrs;
     // A derived modifier prints what the instruction is now, recomputed.
     std::optional<AttrDict> Derived;

@@ -11,6 +11,7 @@
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RegionReorder.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
+#include "stinkytofu/transforms/VgprMsbPasses.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include <numeric>
@@ -220,7 +221,7 @@ private:
       return 0;
     uint8_t Known = 0, Value = 0;
     uint64_t Writes = 0;
-    auto Restore = [&](ArrayRef<Module::RaisedVgprMsb> Raised) {
+    auto Restore = [&](ArrayRef<RaisedVgprMsbData::Switch> Raised) {
       Writes += Raised.size();
       Known = 0xFF;
       Value = vgprmsb::stateOfImmediate(Raised.back().Immediate);
@@ -237,9 +238,7 @@ private:
           consumeError(Part.takeError());
         }
       }
-      auto Note = M.raisedVgprMsbs().find(&I);
-      const Module::RaisedVgprMsbs *Raised =
-          Note == M.raisedVgprMsbs().end() ? nullptr : &Note->second;
+      const RaisedVgprMsbData *Raised = I.getModifier<RaisedVgprMsbData>();
       if (Raised && !Raised->Before.empty() &&
           (!N.any() ||
            N.satisfiedBy(vgprmsb::stateOfImmediate(Raised->Before.back().Immediate), 0xFF)))

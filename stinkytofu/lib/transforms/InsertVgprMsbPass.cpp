@@ -28,7 +28,7 @@ struct MsbState {
   bool fullyKnown() const { return Reached && Known == 0xFF; }
 };
 
-using RaisedList = SmallVector<Module::RaisedVgprMsb, 1>;
+using RaisedList = SmallVector<RaisedVgprMsbData::Switch, 1>;
 
 /// The s_set_vgpr_msb that go in front of an instruction, or after it.
 struct Switch {
@@ -68,24 +68,22 @@ public:
         }
         if (N.any())
           Needs[&I] = N;
-        auto Note = M.raisedVgprMsbs().find(&I);
-        if (Note == M.raisedVgprMsbs().end() ||
-            Note->second.AnchorText.data() != I.sourceText().data())
+        const RaisedVgprMsbData *Raised = I.getModifier<RaisedVgprMsbData>();
+        if (!Raised)
           continue;
-        const Module::RaisedVgprMsbs &Raised = Note->second;
-        auto Fits = [&](ArrayRef<Module::RaisedVgprMsb> List) {
-          return !List.empty() && all_of(List, [&](const Module::RaisedVgprMsb &R) {
+        auto Fits = [&](ArrayRef<RaisedVgprMsbData::Switch> List) {
+          return !List.empty() && all_of(List, [&](const RaisedVgprMsbData::Switch &R) {
             return Mode == VgprMsbMode::Msb16 || R.Immediate == (R.Immediate & 0xFF);
           });
         };
         // Those in front must serve the instruction (a call or a return
         // needs 0: LLVM's ABI); after it, any state may follow.
-        if (Fits(Raised.Before) &&
+        if (Fits(Raised->Before) &&
             (!N.any() ||
-             N.satisfiedBy(vgprmsb::stateOfImmediate(Raised.Before.back().Immediate), 0xFF)))
-          Before[&I] = &Raised.Before;
-        if (Fits(Raised.After))
-          After[&I] = &Raised.After;
+             N.satisfiedBy(vgprmsb::stateOfImmediate(Raised->Before.back().Immediate), 0xFF)))
+          Before[&I] = &Raised->Before;
+        if (Fits(Raised->After))
+          After[&I] = &Raised->After;
       }
     return Error::success();
   }
@@ -229,6 +227,8 @@ public:
               return std::move(E);
             Raised += W.RaisedAfter->size();
           }
+          // Written back or not needed: either way they are done with.
+          I->removeModifier(ModifierKind::RaisedVgprMsbData);
           if (I->kind() == InstKind::Machine && I->mcInsts().size() == 1 &&
               Codec.hasHighVgpr(I->mcInsts().front())) {
             respellVgprs(M, *I, I->mcInsts().front(), /*WithNote=*/false,
@@ -242,7 +242,6 @@ public:
         }
       }
     }
-    M.raisedVgprMsbs().clear();
     if (Opts.Stats)
       context().statsStream() << "InsertVgprMsbPass: " << Raised
                               << " s_set_vgpr_msb restored, " << New << " inserted, "
@@ -258,7 +257,7 @@ private:
     BasicBlock::item_iterator Pos = I.getIterator().itemIterator();
     if (After)
       ++Pos;
-    for (const Module::RaisedVgprMsb &R : Raised) {
+    for (const RaisedVgprMsbData::Switch &R : Raised) {
       Expected<Instruction> Set =
           Builder.build("s_set_vgpr_msb", {BuildOperand::imm(R.Immediate)});
       if (!Set)

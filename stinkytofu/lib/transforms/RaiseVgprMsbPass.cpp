@@ -117,9 +117,12 @@ private:
               Anchor = Insts[Prev];
           if (!Anchor)
             continue;
-          Module::RaisedVgprMsbs &Notes = M.raisedVgprMsbs()[Anchor];
-          (After ? Notes.After : Notes.Before)
+          auto Notes = std::make_unique<RaisedVgprMsbData>();
+          if (const RaisedVgprMsbData *Old = Anchor->getModifier<RaisedVgprMsbData>())
+            *Notes = *Old;
+          (After ? Notes->After : Notes->Before)
               .push_back({statementText(M, I), I.leadingText(), Imm});
+          Anchor->setModifier(std::move(Notes));
           I.eraseFromParent();
           Erased[K] = true;
           ++Removed;
@@ -134,10 +137,6 @@ private:
           return E;
       }
     }
-    // The anchors' statements as they are now (raised or not).
-    for (auto &[Anchor, Notes] : M.raisedVgprMsbs())
-      if (Anchor->parent() && Anchor->parent()->parent() == &F)
-        Notes.AnchorText = Anchor->sourceText();
     return Error::success();
   }
 

@@ -191,8 +191,9 @@ public:
   void moveBefore(Instruction &Pos);
   void moveAfter(Instruction &Pos);
   /// A copy in no block: kind, statement text, operands, MC instructions,
-  /// facts, cycle overrides and modifiers, without the leading comments and
-  /// the source location, which belong to the original's place in the file.
+  /// facts, cycle overrides and modifiers (not the private ones: Modifier.h),
+  /// without the leading comments and the source location, which belong to
+  /// the original's place in the file.
   /// The copy shares the original's details until either changes them, so
   /// stamping out the same instruction many times (inserted code) costs one
   /// record, not one per copy.

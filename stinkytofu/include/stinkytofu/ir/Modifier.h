@@ -14,6 +14,10 @@
 //   DerivedModifier on an instruction only says "show this view" (the
 //   `.stir` file stated it), so the writer prints it again, recomputed.
 //
+// A third kind, private, is one pass's note to a later one kept on the
+// instruction it concerns (so it follows the instruction wherever it moves
+// and dies with it): never printed, never read, and dropped by a clone.
+//
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_IR_MODIFIER_H
 #define STINKYTOFU_IR_MODIFIER_H
@@ -31,6 +35,7 @@ namespace stinkytofu {
 enum class ModifierKind : uint8_t {
 #define STINKYTOFU_DERIVED(Name, Key) Name,
 #define STINKYTOFU_ANNOTATION(Class, Key) Class,
+#define STINKYTOFU_PRIVATE(Class, Key) Class,
 #include "stinkytofu/ir/Modifiers.def"
 };
 
@@ -42,6 +47,7 @@ public:
   /// The `.stir` key after `mod.`: "label", "call_targets", ...
   llvm::StringRef key() const { return keyOf(K); }
   bool isDerived() const { return isDerivedKind(K); }
+  bool isPrivate() const { return isPrivateKind(K); }
   virtual void toAttrs(AttrDict &Attrs) const = 0;
   virtual std::unique_ptr<Modifier> clone() const = 0;
 
@@ -51,6 +57,7 @@ public:
   static std::optional<ModifierKind> kindOf(llvm::StringRef Key);
   static llvm::StringRef keyOf(ModifierKind K);
   static bool isDerivedKind(ModifierKind K);
+  static bool isPrivateKind(ModifierKind K);
 
 private:
   ModifierKind K;

@@ -13,7 +13,6 @@
 #include "stinkytofu/ir/Function.h"
 #include "stinkytofu/ir/ModuleAssembler.h"
 #include "stinkytofu/ir/PackedMCInsts.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
@@ -112,24 +111,6 @@ public:
   const PseudoInstructionRegistry *pseudoInstructions() const { return Pseudos; }
   void setPseudoInstructions(const PseudoInstructionRegistry *R) { Pseudos = R; }
 
-  /// The s_set_vgpr_msb statements RaiseVgprMsbPass took out in front of
-  /// an instruction (or, at the end of a block, after it): InsertVgprMsbPass
-  /// writes them back as they were where the state they set still serves
-  /// that instruction (transforms/VgprMsbPasses.h).
-  struct RaisedVgprMsb {
-    llvm::StringRef Text;    ///< the statement, newline included
-    llvm::StringRef Leading; ///< its comments, now in front of the next item's
-    int64_t Immediate = 0;
-  };
-  struct RaisedVgprMsbs {
-    /// In order, those in front of the instruction and those after it.
-    llvm::SmallVector<RaisedVgprMsb, 1> Before, After;
-    /// The instruction's statement after raising: another instruction that
-    /// comes to live at the same address is not this one.
-    llvm::StringRef AnchorText;
-  };
-  llvm::DenseMap<const Instruction *, RaisedVgprMsbs> &raisedVgprMsbs() { return RaisedMsbs; }
-
 private:
   std::string Name, FileName;
   std::shared_ptr<const TargetInfo> Target;
@@ -140,7 +121,6 @@ private:
   std::list<Function> Functions;
   llvm::StringMap<std::string> Aliases;
   bool NoFinalNewline = false;
-  llvm::DenseMap<const Instruction *, RaisedVgprMsbs> RaisedMsbs;
   llvm::BumpPtrAllocator Arena;
   llvm::StringSaver Saver{Arena};
 };

@@ -11,7 +11,7 @@
 // predecessors disagree have no state, and a VGPR read there is an error),
 // moves every VGPR operand to the register its slot's bank gives, respells
 // it (`v44 /*v300*/` -> `v300`), and takes each s_set_vgpr_msb out, keeping
-// it with the instruction that followed it (Module::raisedVgprMsbs).
+// it with the instruction that followed it (RaisedVgprMsbData).
 //
 // InsertVgprMsbPass writes the encoded form back: a forward dataflow over
 // the CFG gives the state at each instruction (per slot known or not: a
@@ -33,9 +33,34 @@
 #define STINKYTOFU_TRANSFORMS_VGPRMSBPASSES_H
 
 #include "stinkytofu/hw/VgprMsbMode.h"
+#include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/pass/PassArguments.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace stinkytofu {
+
+/// The s_set_vgpr_msb statements RaiseVgprMsbPass took out in front of an
+/// instruction (or, at the end of a block, after it), kept on that
+/// instruction as a private modifier: InsertVgprMsbPass writes them back as
+/// they were where the state they set still serves it, and drops them. A
+/// clone carries none (Instruction::clone), so they are written back once,
+/// at the instruction they were raised off; a clone that replaces it gets a
+/// new switch where it needs one.
+struct RaisedVgprMsbData final : Modifier {
+  static constexpr ModifierKind Kind = ModifierKind::RaisedVgprMsbData;
+  struct Switch {
+    llvm::StringRef Text;    ///< the statement, newline included
+    llvm::StringRef Leading; ///< its comments, now in front of the next item's
+    int64_t Immediate = 0;
+  };
+  RaisedVgprMsbData() : Modifier(Kind) {}
+  /// In order, those in front of the instruction and those after it.
+  llvm::SmallVector<Switch, 1> Before, After;
+  void toAttrs(AttrDict &) const override {} // private: never printed
+  std::unique_ptr<Modifier> clone() const override {
+    return std::make_unique<RaisedVgprMsbData>(*this);
+  }
+};
 
 /// The leading arguments a driver gives both passes for its
 /// `--vgpr-msb-mode=`: `mode=<name>` (a pass's own `mode=` overrides it).
