@@ -590,6 +590,7 @@ let WaveSize = 32, NeedsNopBeforeTtraceData = 0, MaxSGPRs = 106,
 // Role is one of ScalarNop, VectorNop, DelayAlu, DepCtrWait, HwRegWrite,
 // Move32, CrossLane, Barrier, CacheInvalidate, Clause, ReturningMessage,
 // LaneWrite, ProgramCounterRead, BranchIfZero, BranchIfNonZero, BarrierWait,
+// Sleep, InstructionPrefetch, VgprMsbSwitch,
 // RelativeIndex, ConditionalWrite (hw/RenamingFacts.h; no InstRole).
 class InstRole<string role, list<string> mnemonics> {
   string Role = role;
@@ -646,6 +647,12 @@ def Role_RelativeIndex : InstRole<"RelativeIndex", [
 def Role_ConditionalWrite : InstRole<"ConditionalWrite", [
     "s_cmov_b32", "s_cmov_b64", "s_cmovk_i32"]>;
 def Role_ProgramCounterRead : InstRole<"ProgramCounterRead", ["s_getpc_b64", "s_get_pc_i64"]>;
+// Instructions gfx1250's XNACK-replay rule drains xcnt before
+// (Gfx1250HazardPass): a wave that sleeps, fetches code, or switches which
+// VGPRs its operands name must not leave a faulting access to be replayed.
+def Role_Sleep      : InstRole<"Sleep", ["s_sleep"]>;
+def Role_InstructionPrefetch : InstRole<"InstructionPrefetch", ["s_prefetch_inst_pc_rel"]>;
+def Role_VgprMsbSwitch : InstRole<"VgprMsbSwitch", ["s_set_vgpr_msb"]>;
 // A 32-bit copy: the destination gets the source's value.
 def Role_Move32     : InstRole<"Move32", ["s_mov_b32", "v_mov_b32", "v_mov_b32_e32",
                                           "v_mov_b32_e64"]>;

@@ -237,6 +237,9 @@ static InstRole roleNamed(llvm::StringRef Role) {
       .Case("BarrierWait", InstRole::BarrierWait)
       .Case("BranchIfZero", InstRole::BranchIfZero)
       .Case("BranchIfNonZero", InstRole::BranchIfNonZero)
+      .Case("Sleep", InstRole::Sleep)
+      .Case("InstructionPrefetch", InstRole::InstructionPrefetch)
+      .Case("VgprMsbSwitch", InstRole::VgprMsbSwitch)
       .Default(InstRole::None);
 }
 

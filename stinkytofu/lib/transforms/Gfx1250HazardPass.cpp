@@ -1,6 +1,7 @@
 //===- Gfx1250HazardPass.cpp - s_wait_xcnt 0 for XNACK replay (gfx1250) ---===//
 #include "stinkytofu/transforms/Gfx1250HazardPass.h"
 
+#include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
@@ -37,10 +38,6 @@ constexpr std::array<StringLiteral, NumDrainReasons> DrainReasonNames = {
     "SMEM overwrites a source", "FLAT overwrites a source",
     "unknown instruction"};
 
-// The instructions the rules name.
-constexpr StringLiteral SleepMnemonic = "s_sleep";
-constexpr StringLiteral InstructionPrefetchMnemonic = "s_prefetch_inst_pc_rel";
-constexpr StringLiteral VgprMsbMnemonic = "s_set_vgpr_msb";
 // s_sleep's bit 15 sleeps until woken.
 constexpr int64_t SleepForeverBit = 0x8000;
 
@@ -123,10 +120,11 @@ private:
     return all_of(Counts->Count, [](int N) { return N == WaitCounts::NoWait || N == 0; });
   }
 
-  static bool isForeverSleep(const Instruction &I) {
+  /// An s_sleep (InstRole::Sleep) that sleeps until woken.
+  static bool sleepsForever(const Instruction &I) {
     const MCInst &Inst = I.mcInsts().front();
-    return I.mnemonic() == SleepMnemonic && Inst.getNumOperands() == 1 &&
-           Inst.getOperand(0).isImm() && (Inst.getOperand(0).getImm() & SleepForeverBit);
+    return Inst.getNumOperands() == 1 && Inst.getOperand(0).isImm() &&
+           (Inst.getOperand(0).getImm() & SleepForeverBit);
   }
 
   static void addUnits(const Walk &W, BitVector &Units, ArrayRef<MCRegister> Regs) {
@@ -210,11 +208,12 @@ private:
     // These must not issue with a group open; each closes it (the prefetch
     // is a scalar memory instruction, but one the group rules do not cover).
     std::optional<DrainReason> Boundary;
-    if (isForeverSleep(I))
+    InstRole Role = HardwareModel::roleOf(I.mnemonic().lower());
+    if (Role == InstRole::Sleep && sleepsForever(I))
       Boundary = DrainReason::ForeverSleep;
-    else if (I.mnemonic() == InstructionPrefetchMnemonic)
+    else if (Role == InstRole::InstructionPrefetch)
       Boundary = DrainReason::InstructionPrefetch;
-    else if (I.mnemonic() == VgprMsbMnemonic && !MemoryNext)
+    else if (Role == InstRole::VgprMsbSwitch && !MemoryNext)
       Boundary = DrainReason::VgprMsb;
     if (Boundary && G.open())
       return drainBefore(W, I, *Boundary);

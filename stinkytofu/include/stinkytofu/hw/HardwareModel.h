@@ -90,6 +90,9 @@ enum class InstRole : uint8_t {
   ProgramCounterRead, ///< s_getpc_b64: its result depends on its address
   BranchIfZero,    ///< s_cbranch_scc0/vccz/execz: taken when the tested register is 0
   BranchIfNonZero, ///< s_cbranch_scc1/vccnz/execnz
+  Sleep,           ///< s_sleep
+  InstructionPrefetch, ///< s_prefetch_inst_pc_rel
+  VgprMsbSwitch,   ///< s_set_vgpr_msb: which VGPRs later operands name
 };
 
 /// A memory wait counter: MC's name for it in wait syntax ("vmcnt",
