@@ -93,7 +93,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Asm;
   raw_string_ostream OS(Asm);
   if (Error E = writeAsm(M, OS)) {
-    std::fprintf(stderr, "%s\n", toString(std::move(E)).c_str());
+    std::string Message = toString(std::move(E));
+    // A documented refusal (docs/binary-input.md): an edit between a branch
+    // written as words and a target no label can be given for.
+    if (StringRef(Message).contains("written as data words"))
+      return 0;
+    std::fprintf(stderr, "%s\n", Message.c_str());
     fuzz::check(false, "the instrumented module does not write out");
   }
   Expected<std::unique_ptr<Module>> Again =

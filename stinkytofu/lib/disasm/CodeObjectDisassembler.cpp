@@ -79,6 +79,15 @@ Expected<std::vector<Symbol>> readSymbols(const ElfImage &Object) {
       return Name.takeError();
     if (Name->empty() || Sym.st_shndx >= Object.sections().size())
       continue;
+    // The disassembly writes the name as assembly text, which the reader
+    // takes only in printable ASCII.
+    if (any_of(*Name, [](char C) { return !isPrint(C) || isSpace(C); })) {
+      std::string Escaped;
+      raw_string_ostream OS(Escaped);
+      printEscapedString(*Name, OS);
+      return fail("symbol '" + Escaped + "' has a name that is not assembly text (printable "
+                  "ASCII without spaces)");
+    }
     Out.push_back({Name->str(), Sym.st_value, Sym.st_size, Sym.getType(), Sym.getBinding(),
                    Sym.getVisibility(), Sym.st_shndx});
   }
