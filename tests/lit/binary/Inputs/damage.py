@@ -6,6 +6,7 @@
   damage.py text-offset IN OUT        .text's sh_offset pointed past the file's end
   damage.py kd-entry IN OUT KERNEL    KERNEL.kd's code entry pointed 1 MiB away
   damage.py bundle-offset IN OUT      a bundle whose one entry starts past its end
+  damage.py symbol-name IN OUT NAME   the symbol NAME's second byte set to 0x99 in .strtab
   damage.py sgpr-granule IN OUT KERNEL N  KERNEL.kd's COMPUTE_PGM_RSRC1 SGPR granule
                                       (bits 6-9) set to N, as ROCm 5.3 wrote it on gfx10+
 """
@@ -53,6 +54,10 @@ def main():
         at = descriptor(data, sys.argv[4]) + 48
         rsrc1, = struct.unpack_from("<I", data, at)
         struct.pack_into("<I", data, at, (rsrc1 & ~(0xF << 6)) | (int(sys.argv[5]) << 6))
+    elif cmd == "symbol-name":
+        strtab = sections(data)[0][".strtab"]
+        at = data.index(b"\0" + sys.argv[4].encode() + b"\0", strtab[5], strtab[5] + strtab[6])
+        data[at + 2] = 0x99
     elif cmd == "bundle-offset":
         entry_id = b"hipv4-amdgcn-amd-amdhsa--gfx942"
         header = b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", 1)
