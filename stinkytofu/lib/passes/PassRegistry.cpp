@@ -34,6 +34,7 @@
 #include "stinkytofu/transforms/RemoveWaitAluPass.h"
 #include "stinkytofu/transforms/RemoveWaitCntPass.h"
 #include "stinkytofu/transforms/SetMatrixReusePass.h"
+#include "stinkytofu/transforms/SwInstructionPrefetchPass.h"
 #include "stinkytofu/transforms/UnreachableBlockElimPass.h"
 #include "stinkytofu/transforms/RegisterAllocationPass.h"
 #include "stinkytofu/transforms/SsaLiftPasses.h"

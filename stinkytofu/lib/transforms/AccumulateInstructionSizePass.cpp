@@ -3,31 +3,17 @@
 
 #include "stinkytofu/analysis/BranchRange.h"
 #include "stinkytofu/analysis/InstructionSizes.h"
+#include "stinkytofu/hw/InstructionPrefetch.h"
 #include "stinkytofu/ir/KernelDescriptor.h"
+#include "stinkytofu/mc/InstructionFormatter.h"
 #include "stinkytofu/support/Diagnostics.h"
-#include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Format.h"
-#include "llvm/TargetParser/TargetParser.h"
 
 using namespace llvm;
 
 namespace stinkytofu {
 
 namespace {
-
-/// The lines of the `.amdhsa_inst_pref_size` field at most, none before
-/// gfx11, which lacks it.
-std::optional<uint64_t> maxInstPrefLines(const TargetInfo &T) {
-  unsigned Major = AMDGPU::getIsaVersion(T.processor()).Major;
-  if (Major < 11)
-    return std::nullopt;
-  unsigned Width = Major == 11 ? amdhsa::COMPUTE_PGM_RSRC3_GFX11_INST_PREF_SIZE_WIDTH
-                               : amdhsa::COMPUTE_PGM_RSRC3_GFX12_PLUS_INST_PREF_SIZE_WIDTH;
-  return (uint64_t(1) << Width) - 1;
-}
-
-/// The instruction cache line the prefetch size counts in.
-constexpr uint64_t CacheLineBytes = 128;
 
 class AccumulateInstructionSizePass final : public Pass {
 public:
@@ -53,7 +39,7 @@ public:
       else
         OS << Bytes->Lo << ".." << Bytes->Hi << " bytes (its start's alignment unknown)";
       if (KD && MaxLines) {
-        uint64_t Lines = std::min(divideCeil(Bytes->Hi, CacheLineBytes), *MaxLines);
+        uint64_t Lines = std::min(divideCeil(Bytes->Hi, InstCacheLineBytes), *MaxLines);
         if (KD->integer(KernelDescriptor::instPrefSizeKey()) != Lines)
           if (Error E = KD->setInstPrefSize(M, Lines))
             return std::move(E);
@@ -106,7 +92,7 @@ private:
         }
         ByteRange Bytes = Sizes.of(I);
         if (Debug)
-          Print(Bytes, I.sourceText().trim());
+          Print(Bytes, StringRef(instructionText(I)).trim());
         Offset += Bytes;
       }
     }
