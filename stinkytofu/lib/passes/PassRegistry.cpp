@@ -21,6 +21,7 @@
 #include "stinkytofu/transforms/HazardPasses.h"
 #include "stinkytofu/transforms/InsertDelayAluPass.h"
 #include "stinkytofu/transforms/Gfx1250HazardPass.h"
+#include "stinkytofu/transforms/InsertClusterBarrierPass.h"
 #include "stinkytofu/transforms/InsertInitialUnclausedVmemPass.h"
 #include "stinkytofu/transforms/LoopRegionRemarkPass.h"
 #include "stinkytofu/transforms/MemTokenConsistencyCheckPass.h"

@@ -1,0 +1,57 @@
+//===- InsertClusterBarrierPass.h - Cluster handshakes before tensor loads -*- C++ -*-===//
+//
+// `InsertClusterBarrierPass[=lead=N,rule3Mode=0|2,pgr=N,waveIdx=REG]` (the
+// reference's name and arguments, plus waveIdx) plants cluster-barrier
+// handshakes in front of the tensor loads of a kernel, so that no
+// workgroup of a cluster loads into the cluster's LDS before every
+// workgroup has arrived there:
+//
+//     s_cmp_eq_u32 s[sgprWaveIdx], 0        ; wave 0 of the workgroup only
+//     s_cbranch_scc0 label_skipCBPreSignal_N
+//     s_barrier_signal -3                   ; arrive at the cluster barrier
+//   label_skipCBPreSignal_N:
+//     ...                                   ; the lead
+//     s_barrier_wait -3                     ; every wave waits for the cluster
+//     <the counter waits in front of the anchor>
+//     s_barrier_signal -1                   ; the workgroup barrier (anchor)
+//
+// Sites, found from the structure (the reference keys on Tensile's labels
+// and comments; docs/passes.md): each tensor load into LDS (the counter
+// model's TensorLds event) inside a natural loop whose block has a
+// workgroup `s_barrier_signal -1` before it (one handshake per such signal,
+// the wait right before it: the reference's Rule 3), and the kernel's first
+// tensor load when it is in no loop (the wait right before it: Rules 1 and
+// 2, whose signal the reference hoists to `label_GSU_1`). The wait goes above
+// the counter waits in front of its anchor. The signal goes `lead`
+// estimated cycles (InstTiming's issue cycles, a matrix op's pipe cycles;
+// default 500, the reference's) before the wait, within the block, never
+// above another cluster barrier or a call, and only where SCC is dead
+// (Liveness): the gate overwrites SCC. Short of the lead, it goes to the
+// highest place where SCC is dead; with SCC live everywhere down to the
+// wait, the pass stops with an error there. `rule3Mode=2` puts both halves
+// right after the workgroup `s_barrier_wait -1` that follows the trigger,
+// above the load. Every handshake is a signal and its wait in one block, so
+// each path arrives and waits equally often.
+//
+// The wave-index SGPR is `waveIdx=` (an SGPR `s5` or a symbol), by default
+// Tensile's `sgprWaveIdx` symbol when the module defines it; without one
+// the pass is an error. A block that already has a cluster wait before the
+// anchor is left alone (a second run adds nothing). `pgr=` is accepted for
+// the reference's command lines and used by no rule (as in the reference's
+// active mode). Targets without workgroup clusters (LLVM MC's `clusters`
+// feature: gfx1250 only) are an error naming the pass. Pass scope bounds
+// the loads it plants for.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STINKYTOFU_TRANSFORMS_INSERTCLUSTERBARRIERPASS_H
+#define STINKYTOFU_TRANSFORMS_INSERTCLUSTERBARRIERPASS_H
+
+#include "stinkytofu/pass/PassArguments.h"
+
+namespace stinkytofu {
+
+llvm::Expected<std::unique_ptr<Pass>> createInsertClusterBarrierPass(const PassArguments &Args);
+
+} // namespace stinkytofu
+
+#endif

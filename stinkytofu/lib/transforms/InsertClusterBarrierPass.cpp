@@ -1,0 +1,314 @@
+//===- InsertClusterBarrierPass.cpp - Cluster handshakes before tensor loads ===//
+#include "stinkytofu/transforms/InsertClusterBarrierPass.h"
+
+#include "stinkytofu/analysis/Liveness.h"
+#include "stinkytofu/analysis/LoopInfo.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/InstTiming.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/hw/WaitCounters.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/mc/InstInserter.h"
+#include "stinkytofu/support/Diagnostics.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+
+namespace {
+
+/// The named barriers of `s_barrier_signal` / `s_barrier_wait` (ISA): the
+/// workgroup's and the cluster's.
+constexpr int64_t WorkgroupBarrier = -1;
+constexpr int64_t ClusterBarrier = -3;
+
+struct Options {
+  /// The wave-index SGPR as an operand (`s5`, `s[sgprWaveIdx]`).
+  std::string WaveIdx = "s[sgprWaveIdx]";
+  unsigned Lead = 500;
+  unsigned Mode = 0;
+};
+
+/// One handshake: its wait before WaitAt, its gated signal before SignalAt;
+/// after the signal a copy of Restore, the compare whose SCC the gate
+/// overwrote, when SCC is live there.
+struct Handshake {
+  Instruction *WaitAt = nullptr;
+  Instruction *SignalAt = nullptr;
+  const Instruction *Restore = nullptr;
+};
+
+/// Whether \p I is `s_barrier_signal ID` (\p Signal) or `s_barrier_wait ID`.
+bool isBarrier(const Instruction &I, bool Signal, int64_t Id) {
+  if (I.kind() != InstKind::Machine)
+    return false;
+  InstRole Role = HardwareModel::roleOf(I.mnemonic().lower());
+  if (Role != (Signal ? InstRole::Barrier : InstRole::BarrierWait))
+    return false;
+  const MCInst &Inst = I.mcInsts().front();
+  return Inst.getNumOperands() >= 1 && Inst.getOperand(0).isImm() &&
+         Inst.getOperand(0).getImm() == Id;
+}
+
+bool isClusterBarrier(const Instruction &I) {
+  return isBarrier(I, true, ClusterBarrier) || isBarrier(I, false, ClusterBarrier);
+}
+
+/// The instructions of \p BB that are not pseudo-instructions.
+SmallVector<Instruction *, 0> blockInstructions(BasicBlock &BB) {
+  SmallVector<Instruction *, 0> Out;
+  for (Instruction &I : BB.instructions())
+    if (I.kind() != InstKind::Pseudo)
+      Out.push_back(&I);
+  return Out;
+}
+
+class InsertClusterBarrierPass final : public Pass {
+public:
+  explicit InsertClusterBarrierPass(Options O) : Opts(std::move(O)) {}
+  StringRef name() const override { return "InsertClusterBarrierPass"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &Scope) override {
+    const TargetInfo &TI = M.target();
+    if (!TI.subtargetInfo().checkFeatures("+clusters"))
+      return createStringError(inconvertibleErrorCode(),
+                               name() + ": " + TI.processor() +
+                                   " has no workgroup clusters (LLVM MC's 'clusters' feature)");
+    InstBuilder Builder(M);
+    if (Expected<Instruction> Gate = Builder.build(gateSpec()); !Gate)
+      return createStringError(inconvertibleErrorCode(),
+                               name() + ": the wave index '" + Opts.WaveIdx +
+                                   "' does not assemble (" + toString(Gate.takeError()) +
+                                   "): name its SGPR with waveIdx=");
+    StringSet<> Labels;
+    for (Function &F : M.functions())
+      for (BasicBlock &BB : F.blocks())
+        Labels.insert(BB.label());
+    bool Changed = false;
+    for (Function &F : M.functions()) {
+      if (!F.isEntry())
+        continue;
+      Expected<std::vector<Handshake>> Plan = plan(M, F, Scope);
+      if (!Plan)
+        return Plan.takeError();
+      for (const Handshake &H : *Plan)
+        if (Error E = plant(Builder, F, H, Labels))
+          return std::move(E);
+      if (!Plan->empty()) {
+        buildCFG(F);
+        Changed = true;
+      }
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  InstSpec gateSpec() const {
+    return {"s_cmp_eq_u32", {BuildOperand::text(Opts.WaveIdx), BuildOperand::imm(0)}};
+  }
+
+  /// Every handshake of \p F, decided on the code as it stands.
+  Expected<std::vector<Handshake>> plan(Module &M, Function &F, const PassScope &Scope) {
+    buildCFG(F);
+    DominatorTree DT(F);
+    LoopInfo Loops(F, DT);
+    Liveness Live(F);
+    CounterModel Counters(M.target());
+    InstTiming Timing(M.target());
+    auto IsTensorLoad = [&](const Instruction &I) {
+      if (I.kind() != InstKind::Machine)
+        return false;
+      MemoryAccess A = Counters.classify(I.mcInsts().front(), I.mnemonic());
+      return A.has(WaitEvent::TensorLds) && A.WritesLds;
+    };
+    std::vector<Handshake> Plan;
+    SmallPtrSet<const Instruction *, 8> Triggers;
+    bool FirstLoad = true;
+    for (BasicBlock &BB : F.blocks()) {
+      SmallVector<Instruction *, 0> Insts = blockInstructions(BB);
+      for (size_t L = 0; L < Insts.size(); ++L) {
+        if (!IsTensorLoad(*Insts[L]))
+          continue;
+        bool First = std::exchange(FirstLoad, false);
+        if (!inScope(M, Scope, *Insts[L]))
+          continue;
+        std::optional<size_t> Anchor;
+        if (Loops.loopFor(&BB)) {
+          // The workgroup barrier in front of the load in its block.
+          for (size_t T = L; T-- > 0;) {
+            if (Insts[T]->facts().has(IF_Call))
+              break;
+            if (isBarrier(*Insts[T], true, WorkgroupBarrier)) {
+              Anchor = T;
+              break;
+            }
+          }
+          if (!Anchor || !Triggers.insert(Insts[*Anchor]).second)
+            continue;
+        } else if (First) {
+          Anchor = L;
+        } else {
+          continue;
+        }
+        size_t WaitAt = *Anchor;
+        if (Opts.Mode == 2 && Anchor != L) {
+          for (size_t W = *Anchor + 1; W < L; ++W)
+            if (isBarrier(*Insts[W], false, WorkgroupBarrier)) {
+              WaitAt = W + 1;
+              break;
+            }
+        }
+        // A block with a cluster wait before the anchor has its handshake.
+        if (any_of(ArrayRef(Insts).take_front(WaitAt),
+                   [](Instruction *I) { return isBarrier(*I, false, ClusterBarrier); }))
+          continue;
+        // rule3Mode=2 keeps the signal with its wait unless SCC is live there.
+        std::optional<size_t> SignalAt =
+            leadSite(Insts, WaitAt, Live, Timing, Counters,
+                     Opts.Mode == 2 && WaitAt != *Anchor ? 0 : Opts.Lead);
+        if (SignalAt) {
+          Plan.push_back({Insts[WaitAt], Insts[*SignalAt], nullptr});
+          continue;
+        }
+        // SCC is live down to the wait: the gate goes with the wait and the
+        // compare that set SCC runs again after it.
+        const Instruction *Compare = sccCompare(M.target(), Insts, WaitAt);
+        if (!Compare) {
+          const Instruction &W = *Insts[WaitAt];
+          SourceLocation Loc = W.location();
+          return sourceError(M.fileName(), Loc.Line, Loc.Column, W.sourceText().rtrim("\r\n"),
+                             name() + ": SCC is live in front of this instruction and up its "
+                                      "block, and not set there by a compare the pass can "
+                                      "repeat: the wave-0 gate of the cluster signal would "
+                                      "overwrite it");
+        }
+        Plan.push_back({Insts[WaitAt], Insts[WaitAt], Compare});
+      }
+    }
+    return Plan;
+  }
+
+  /// Where the signal goes ahead of the wait at \p WaitAt: the first place
+  /// up the block \p Lead cycles ahead where SCC is dead, else the highest
+  /// such place; never above a cluster barrier, a call or a counter wait.
+  /// None when SCC is live at every such place.
+  std::optional<size_t> leadSite(ArrayRef<Instruction *> Insts, size_t WaitAt,
+                                 const Liveness &Live, const InstTiming &Timing,
+                                 const CounterModel &Counters, unsigned Lead) {
+    std::optional<size_t> Best;
+    uint64_t Cycles = 0;
+    for (size_t At = WaitAt;; --At) {
+      const Instruction &I = *Insts[At];
+      if (At != WaitAt) {
+        // A signal is a release point: the wait analysis wants the LDS
+        // writes before it finished, so it stays below the counter waits.
+        if (isClusterBarrier(I) || I.facts().has(IF_Call) ||
+            (I.kind() == InstKind::Machine &&
+             Counters.decodeWait(I.mcInsts().front(), I.mnemonic())))
+          break;
+        InstTimes T = Timing.times(I.mcInsts(), I.mnemonic());
+        Cycles += std::max(T.Issue, T.MatrixPipe);
+      }
+      if (!Live.isLiveBefore(I, "SCC")) {
+        Best = At;
+        if (Cycles >= Lead)
+          break;
+      }
+      if (At == 0)
+        break;
+    }
+    return Best;
+  }
+
+  /// The instruction of the block that set the SCC live at \p WaitAt, when
+  /// running it again gives the same SCC: it writes nothing else, reads no
+  /// SCC, and nothing between overwrites what it reads.
+  static const Instruction *sccCompare(const TargetInfo &TI, ArrayRef<Instruction *> Insts,
+                                       size_t WaitAt) {
+    const MCRegisterInfo &RI = TI.regInfo();
+    MCRegister SCC = TI.findRegister("SCC");
+    auto Touches = [&](ArrayRef<MCRegister> Regs, MCRegister R) {
+      return any_of(Regs, [&](MCRegister X) { return RI.regsOverlap(X, R); });
+    };
+    for (size_t At = WaitAt; At-- > 0;) {
+      const Instruction &I = *Insts[At];
+      if (I.kind() != InstKind::Machine)
+        return nullptr;
+      if (!Touches(I.facts().Defs, SCC))
+        continue;
+      // (MC marks the SALU compares as having side effects; they have none.)
+      if (I.facts().Defs.size() != 1 || Touches(I.facts().Uses, SCC) ||
+          I.facts().has(IF_MayLoad) || I.facts().has(IF_MayStore))
+        return nullptr;
+      for (const Instruction *Between : ArrayRef(Insts).slice(At + 1, WaitAt - At - 1))
+        for (MCRegister Use : I.facts().Uses)
+          if (Touches(Between->facts().Defs, Use))
+            return nullptr;
+      return &I;
+    }
+    return nullptr;
+  }
+
+  /// Inserts \p H: the wait, then the gate, signal and skip label.
+  Error plant(InstBuilder &Builder, Function &F, const Handshake &H, StringSet<> &Labels) {
+    InstInserter At(Builder);
+    At.setInsertPointBefore(*H.WaitAt);
+    Expected<Instruction &> Wait =
+        At.build("s_barrier_wait", {BuildOperand::imm(ClusterBarrier)});
+    if (!Wait)
+      return Wait.takeError();
+    Instruction &SignalAt = H.SignalAt == H.WaitAt ? *Wait : *H.SignalAt;
+    std::string Skip;
+    // Numbered, not the reference's random hash: the output is reproducible.
+    do
+      Skip = "label_skipCBPreSignal_" + utostr(NextLabel++);
+    while (!Labels.insert(Skip).second);
+    At.setInsertPointBefore(SignalAt);
+    for (const InstSpec &Spec :
+         {gateSpec(), InstSpec{"s_cbranch_scc0", {BuildOperand::label(Skip)}},
+          InstSpec{"s_barrier_signal", {BuildOperand::imm(ClusterBarrier)}}})
+      if (Expected<Instruction &> I = At.build(Spec); !I)
+        return I.takeError();
+    BasicBlock &BB = *SignalAt.parent();
+    F.splitBlock(BB, BB.directivesBefore(SignalAt), Skip);
+    if (H.Restore) {
+      At.setInsertPointBefore(SignalAt);
+      At.insert(H.Restore->clone());
+    }
+    return Error::success();
+  }
+
+  Options Opts;
+  unsigned NextLabel = 0;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createInsertClusterBarrierPass(const PassArguments &Args) {
+  Options O;
+  for (const auto &[Key, Value] : Args) {
+    unsigned N = 0;
+    if (Key == "waveIdx" && !Value.empty()) {
+      bool Register = Value.size() > 1 && (Value[0] == 's' || Value[0] == 'S') &&
+                      all_of(StringRef(Value).drop_front(), isDigit);
+      O.WaveIdx = Register ? Value : "s[" + Value + "]";
+    } else if ((Key == "lead" || Key == "pgr") && to_integer(Value, N)) {
+      if (Key == "lead")
+        O.Lead = N;
+    } else if (Key == "rule3Mode" && (Value == "0" || Value == "2")) {
+      O.Mode = Value == "2" ? 2 : 0;
+    } else {
+      return createStringError(inconvertibleErrorCode(),
+                               "argument '" + Key + (Value.empty() ? "" : "=" + Value) +
+                                   "': expected lead=N, rule3Mode=0|2, pgr=N or waveIdx=REG");
+    }
+  }
+  return std::make_unique<InsertClusterBarrierPass>(std::move(O));
+}
+
+} // namespace stinkytofu
