@@ -30,7 +30,8 @@ constexpr int64_t ClusterBarrier = -3;
 struct Options {
   /// The wave-index SGPR as an operand (`s5`, `s[sgprWaveIdx]`).
   std::string WaveIdx = "s[sgprWaveIdx]";
-  unsigned Lead = 500;
+  /// Estimated cycles the signal leads its wait (the reference's default).
+  unsigned Lead = 100;
   unsigned Mode = 0;
 };
 
@@ -160,6 +161,12 @@ private:
           for (size_t W = *Anchor + 1; W < L; ++W)
             if (isBarrier(*Insts[W], false, WorkgroupBarrier)) {
               WaitAt = W + 1;
+              break;
+            }
+          // Below the last reader of an SCC live there, still above the load.
+          for (size_t W = WaitAt; W <= L; ++W)
+            if (!Live.isLiveBefore(*Insts[W], "SCC")) {
+              WaitAt = W;
               break;
             }
         }
@@ -297,9 +304,11 @@ Expected<std::unique_ptr<Pass>> createInsertClusterBarrierPass(const PassArgumen
       bool Register = Value.size() > 1 && (Value[0] == 's' || Value[0] == 'S') &&
                       all_of(StringRef(Value).drop_front(), isDigit);
       O.WaveIdx = Register ? Value : "s[" + Value + "]";
-    } else if ((Key == "lead" || Key == "pgr") && to_integer(Value, N)) {
-      if (Key == "lead")
-        O.Lead = N;
+    } else if (int Lead = 0; Key == "lead" && to_integer(Value, Lead)) {
+      // A negative lead is unset, as in TensileLite's option.
+      if (Lead >= 0)
+        O.Lead = Lead;
+    } else if (Key == "pgr" && to_integer(Value, N)) {
     } else if (Key == "rule3Mode" && (Value == "0" || Value == "2")) {
       O.Mode = Value == "2" ? 2 : 0;
     } else {

@@ -12,7 +12,6 @@
 //   label_skipCBPreSignal_N:
 //     ...                                   ; the lead
 //     s_barrier_wait -3                     ; every wave waits for the cluster
-//     <the counter waits in front of the anchor>
 //     s_barrier_signal -1                   ; the workgroup barrier (anchor)
 //
 // Sites, found from the structure (the reference keys on Tensile's labels
@@ -21,17 +20,20 @@
 // workgroup `s_barrier_signal -1` before it (one handshake per such signal,
 // the wait right before it: the reference's Rule 3), and the kernel's first
 // tensor load when it is in no loop (the wait right before it: Rules 1 and
-// 2, whose signal the reference hoists to `label_GSU_1`). The wait goes above
-// the counter waits in front of its anchor. The signal goes `lead`
-// estimated cycles (InstTiming's issue cycles, a matrix op's pipe cycles;
-// default 500, the reference's) before the wait, within the block, never
-// above another cluster barrier or a call, and only where SCC is dead
-// (Liveness): the gate overwrites SCC. Short of the lead, it goes to the
-// highest place where SCC is dead; with SCC live everywhere down to the
-// wait, the pass stops with an error there. `rule3Mode=2` puts both halves
-// right after the workgroup `s_barrier_wait -1` that follows the trigger,
-// above the load. Every handshake is a signal and its wait in one block, so
-// each path arrives and waits equally often.
+// 2, whose signal the reference hoists to `label_GSU_1`). The signal goes
+// `lead` estimated cycles (InstTiming's issue cycles, a matrix op's pipe
+// cycles; default 100 as in the reference, negative: unset) before the
+// wait, within the block, never above another cluster barrier, a call or a
+// counter wait (a signal is a release point: the wait analysis wants the
+// LDS writes before it finished), and only where SCC is dead (Liveness):
+// the gate overwrites SCC. Short of the lead, it goes to the highest such
+// place. With SCC live everywhere down to the wait, the gate goes with the
+// wait and the compare that set SCC in the block runs again after the skip
+// label; when no such compare can be repeated, the pass is an error there.
+// `rule3Mode=2` puts both halves right after the workgroup
+// `s_barrier_wait -1` that follows the trigger (below the last reader of
+// an SCC live there), above the load. Every handshake is a signal and its
+// wait in one block, so each path arrives and waits equally often.
 //
 // The wave-index SGPR is `waveIdx=` (an SGPR `s5` or a symbol), by default
 // Tensile's `sgprWaveIdx` symbol when the module defines it; without one
