@@ -9,7 +9,6 @@
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstInserter.h"
-#include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -35,13 +34,23 @@ struct Options {
   unsigned Mode = 0;
 };
 
-/// One handshake: its wait before WaitAt, its gated signal before SignalAt;
-/// after the signal a copy of Restore, the compare whose SCC the gate
-/// overwrote, when SCC is live there.
+/// One handshake: its wait before WaitAt, its gated signal before SignalAt.
+/// Where the gate overwrites a live SCC: after the signal a copy of
+/// Restore, the compare that set it, or with SpillScc (no such compare) the
+/// handshake twice, on arms chosen by SCC, each setting SCC back.
 struct Handshake {
   Instruction *WaitAt = nullptr;
   Instruction *SignalAt = nullptr;
   const Instruction *Restore = nullptr;
+  bool SpillScc = false;
+};
+
+/// One step of inserted code: an instruction to build, a copy to insert,
+/// or a label that opens a block at the next instruction.
+struct Step {
+  std::optional<InstSpec> Spec;
+  const Instruction *Copy = nullptr;
+  std::string Label;
 };
 
 /// Whether \p I is `s_barrier_signal ID` (\p Signal) or `s_barrier_wait ID`.
@@ -127,6 +136,7 @@ private:
       MemoryAccess A = Counters.classify(I.mcInsts().front(), I.mnemonic());
       return A.has(WaitEvent::TensorLds) && A.WritesLds;
     };
+    DenseMap<const BasicBlock *, bool> WaitedIn = clusterWaited(F, IsTensorLoad);
     std::vector<Handshake> Plan;
     SmallPtrSet<const Instruction *, 8> Triggers;
     bool FirstLoad = true;
@@ -170,34 +180,63 @@ private:
               break;
             }
         }
-        // A block with a cluster wait before the anchor has its handshake.
-        if (any_of(ArrayRef(Insts).take_front(WaitAt),
-                   [](Instruction *I) { return isBarrier(*I, false, ClusterBarrier); }))
+        // Every path has waited for the cluster since its last tensor load:
+        // the handshake is there (a second run adds nothing).
+        bool Waited = WaitedIn.lookup(&BB);
+        for (Instruction *I : ArrayRef(Insts).take_front(WaitAt))
+          Waited = waitedAfter(*I, Waited, IsTensorLoad);
+        if (Waited)
           continue;
         // rule3Mode=2 keeps the signal with its wait unless SCC is live there.
         std::optional<size_t> SignalAt =
             leadSite(Insts, WaitAt, Live, Timing, Counters,
                      Opts.Mode == 2 && WaitAt != *Anchor ? 0 : Opts.Lead);
         if (SignalAt) {
-          Plan.push_back({Insts[WaitAt], Insts[*SignalAt], nullptr});
+          Plan.push_back({Insts[WaitAt], Insts[*SignalAt], nullptr, false});
           continue;
         }
         // SCC is live down to the wait: the gate goes with the wait and the
         // compare that set SCC runs again after it.
         const Instruction *Compare = sccCompare(M.target(), Insts, WaitAt);
-        if (!Compare) {
-          const Instruction &W = *Insts[WaitAt];
-          SourceLocation Loc = W.location();
-          return sourceError(M.fileName(), Loc.Line, Loc.Column, W.sourceText().rtrim("\r\n"),
-                             name() + ": SCC is live in front of this instruction and up its "
-                                      "block, and not set there by a compare the pass can "
-                                      "repeat: the wave-0 gate of the cluster signal would "
-                                      "overwrite it");
-        }
-        Plan.push_back({Insts[WaitAt], Insts[WaitAt], Compare});
+        // Without one, the handshake runs on two arms that set SCC back.
+        Plan.push_back({Insts[WaitAt], Insts[WaitAt], Compare, !Compare});
       }
     }
     return Plan;
+  }
+
+  /// Whether every path has waited at the cluster barrier since its last
+  /// tensor load (or call), after \p I given \p Waited before it.
+  template <typename IsLoadT>
+  static bool waitedAfter(const Instruction &I, bool Waited, IsLoadT IsTensorLoad) {
+    if (isBarrier(I, false, ClusterBarrier))
+      return true;
+    return Waited && !IsTensorLoad(I) && !I.facts().has(IF_Call);
+  }
+
+  /// waitedAfter at the entry of every block: a must-dataflow (all
+  /// predecessors), none at the function's entry.
+  template <typename IsLoadT>
+  static DenseMap<const BasicBlock *, bool> clusterWaited(Function &F, IsLoadT IsTensorLoad) {
+    DenseMap<const BasicBlock *, bool> In, Out;
+    for (BasicBlock &BB : F.blocks())
+      Out[&BB] = true;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (BasicBlock &BB : F.blocks()) {
+        bool Waited = &BB != &*F.blocks().begin() && !BB.predecessors().empty();
+        for (const BasicBlock *P : BB.predecessors())
+          Waited &= Out.lookup(P);
+        In[&BB] = Waited;
+        for (const Instruction &I : BB.instructions())
+          Waited = waitedAfter(I, Waited, IsTensorLoad);
+        if (Out[&BB] != Waited) {
+          Out[&BB] = Waited;
+          Changed = true;
+        }
+      }
+    }
+    return In;
   }
 
   /// Where the signal goes ahead of the wait at \p WaitAt: the first place
@@ -261,37 +300,98 @@ private:
     return nullptr;
   }
 
-  /// Inserts \p H: the wait, then the gate, signal and skip label.
-  Error plant(InstBuilder &Builder, Function &F, const Handshake &H, StringSet<> &Labels) {
-    InstInserter At(Builder);
-    At.setInsertPointBefore(*H.WaitAt);
-    Expected<Instruction &> Wait =
-        At.build("s_barrier_wait", {BuildOperand::imm(ClusterBarrier)});
-    if (!Wait)
-      return Wait.takeError();
-    Instruction &SignalAt = H.SignalAt == H.WaitAt ? *Wait : *H.SignalAt;
-    std::string Skip;
-    // Numbered, not the reference's random hash: the output is reproducible.
+  /// A label no block of the module has: `<Stem><N>`, numbered (not the
+  /// reference's random hash) so that the output is reproducible.
+  std::string newLabel(StringRef Stem, StringSet<> &Labels) {
+    std::string Name;
     do
-      Skip = "label_skipCBPreSignal_" + utostr(NextLabel++);
-    while (!Labels.insert(Skip).second);
-    At.setInsertPointBefore(SignalAt);
-    for (const InstSpec &Spec :
-         {gateSpec(), InstSpec{"s_cbranch_scc0", {BuildOperand::label(Skip)}},
-          InstSpec{"s_barrier_signal", {BuildOperand::imm(ClusterBarrier)}}})
-      if (Expected<Instruction &> I = At.build(Spec); !I)
-        return I.takeError();
-    BasicBlock &BB = *SignalAt.parent();
-    F.splitBlock(BB, BB.directivesBefore(SignalAt), Skip);
-    if (H.Restore) {
-      At.setInsertPointBefore(SignalAt);
-      At.insert(H.Restore->clone());
+      Name = (Stem + utostr(NextLabel[Stem]++)).str();
+    while (!Labels.insert(Name).second);
+    return Name;
+  }
+
+  /// The wave-0 gate and signal, then the wait (\p WithWait) and SCC
+  /// \p Restore, as steps.
+  void appendHandshake(std::vector<Step> &Steps, bool WithWait, const Instruction *Restore,
+                       StringSet<> &Labels) {
+    std::string Skip = newLabel("label_skipCBPreSignal_", Labels);
+    Steps.push_back({gateSpec(), nullptr, ""});
+    Steps.push_back({InstSpec{"s_cbranch_scc0", {BuildOperand::label(Skip)}}, nullptr, ""});
+    Steps.push_back({InstSpec{"s_barrier_signal", {BuildOperand::imm(ClusterBarrier)}}, nullptr, ""});
+    Steps.push_back({std::nullopt, nullptr, Skip});
+    if (Restore)
+      Steps.push_back({std::nullopt, Restore, ""});
+    if (WithWait)
+      Steps.push_back({waitSpec(), nullptr, ""});
+  }
+
+  static InstSpec waitSpec() {
+    return {"s_barrier_wait", {BuildOperand::imm(ClusterBarrier)}};
+  }
+
+  /// Inserts \p H.
+  Error plant(InstBuilder &Builder, Function &F, const Handshake &H, StringSet<> &Labels) {
+    std::vector<Step> Steps;
+    if (H.SpillScc) {
+      // s_cbranch_scc0 In0; handshake; SCC = 1; s_branch Done;
+      // In0: handshake; SCC = 0; Done: the anchor.
+      std::string In0 = newLabel("label_cbSccSpill_", Labels);
+      std::string Done = newLabel("label_cbSccSpill_", Labels);
+      Steps.push_back({InstSpec{"s_cbranch_scc0", {BuildOperand::label(In0)}}, nullptr, ""});
+      appendHandshake(Steps, true, nullptr, Labels);
+      Steps.push_back(
+          {InstSpec{"s_cmp_eq_u32", {BuildOperand::imm(0), BuildOperand::imm(0)}}, nullptr, ""});
+      Steps.push_back({InstSpec{"s_branch", {BuildOperand::label(Done)}}, nullptr, ""});
+      Steps.push_back({std::nullopt, nullptr, In0});
+      appendHandshake(Steps, true, nullptr, Labels);
+      Steps.push_back(
+          {InstSpec{"s_cmp_lg_u32", {BuildOperand::imm(0), BuildOperand::imm(0)}}, nullptr, ""});
+      Steps.push_back({std::nullopt, nullptr, Done});
+      return insertSteps(Builder, F, *H.WaitAt, Steps);
+    }
+    bool Together = H.SignalAt == H.WaitAt;
+    if (!Together)
+      if (Error E = insertSteps(Builder, F, *H.WaitAt, {{waitSpec(), nullptr, ""}}))
+        return E;
+    appendHandshake(Steps, Together, H.Restore, Labels);
+    return insertSteps(Builder, F, *H.SignalAt, Steps);
+  }
+
+  /// Inserts \p Steps before \p Before; each label splits the block at the
+  /// instruction after it.
+  static Error insertSteps(InstBuilder &Builder, Function &F, Instruction &Before,
+                           ArrayRef<Step> Steps) {
+    InstInserter At(Builder);
+    At.setInsertPointBefore(Before);
+    std::vector<std::pair<Instruction *, std::string>> Splits;
+    std::string Pending;
+    for (const Step &S : Steps) {
+      if (!S.Label.empty()) {
+        Pending = S.Label;
+        continue;
+      }
+      Instruction *I = nullptr;
+      if (S.Copy) {
+        I = &At.insert(S.Copy->clone());
+      } else if (Expected<Instruction &> Built = At.build(*S.Spec)) {
+        I = &*Built;
+      } else {
+        return Built.takeError();
+      }
+      if (!Pending.empty())
+        Splits.push_back({I, std::exchange(Pending, "")});
+    }
+    if (!Pending.empty())
+      Splits.push_back({&Before, Pending});
+    for (auto &[I, Label] : Splits) {
+      BasicBlock &BB = *I->parent();
+      F.splitBlock(BB, BB.directivesBefore(*I), Label);
     }
     return Error::success();
   }
 
   Options Opts;
-  unsigned NextLabel = 0;
+  StringMap<unsigned> NextLabel;
 };
 
 } // namespace

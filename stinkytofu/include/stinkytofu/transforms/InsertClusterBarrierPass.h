@@ -29,7 +29,9 @@
 // the gate overwrites SCC. Short of the lead, it goes to the highest such
 // place. With SCC live everywhere down to the wait, the gate goes with the
 // wait and the compare that set SCC in the block runs again after the skip
-// label; when no such compare can be repeated, the pass is an error there.
+// label; when no such compare can be repeated, the handshake runs on two
+// arms chosen by SCC (`s_cbranch_scc0`), each setting SCC back to what chose
+// it (`s_cmp_eq_u32 0, 0` / `s_cmp_lg_u32 0, 0`).
 // `rule3Mode=2` puts both halves right after the workgroup
 // `s_barrier_wait -1` that follows the trigger (below the last reader of
 // an SCC live there), above the load. Every handshake is a signal and its
@@ -37,8 +39,9 @@
 //
 // The wave-index SGPR is `waveIdx=` (an SGPR `s5` or a symbol), by default
 // Tensile's `sgprWaveIdx` symbol when the module defines it; without one
-// the pass is an error. A block that already has a cluster wait before the
-// anchor is left alone (a second run adds nothing). `pgr=` is accepted for
+// the pass is an error. An anchor every path reaches having waited at the
+// cluster barrier since its last tensor load is left alone (a second run
+// adds nothing). `pgr=` is accepted for
 // the reference's command lines and used by no rule (as in the reference's
 // active mode). Targets without workgroup clusters (LLVM MC's `clusters`
 // feature: gfx1250 only) are an error naming the pass. Pass scope bounds
