@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/MC/MCExpr.h"
+#include <functional>
 
 using namespace llvm;
 
@@ -204,7 +205,7 @@ public:
     return Dynamic ? "SwInstructionPrefetchRelDynamicPass" : "SwInstructionPrefetchRelStaticPass";
   }
 
-  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &Scope) override {
     InstBuilder Builder(M);
     Expected<Instruction> Probe = Builder.build(prefetchSpec());
     if (!Probe)
@@ -218,6 +219,11 @@ public:
            uint64_t(PrefetchLengthField + 1) * InstCacheLineBytes};
     uint64_t PrefetchBytes = Sizes.of(*Probe).Hi;
     bool Changed = false;
+    // A grid point whose place is outside the pass scope gets no prefetch.
+    Keep = [&](const Placement &P) {
+      const Instruction *At = P.Before ? P.Before : lastInstruction(*P.AtEnd);
+      return !At || inScope(M, Scope, *At);
+    };
     for (Function &F : M.functions()) {
       if (!F.isEntry())
         continue;
@@ -248,10 +254,8 @@ private:
     LayoutWalk W(M, Sizes, name());
     auto Visit = [&](BasicBlock &, uint64_t, Instruction &I, uint64_t Start, uint64_t Size) {
       uint64_t Placed = 0;
-      for (; G.point(K) <= Start + Placed + Size; ++K) {
-        Places.push_back({anchor(Windows, I), nullptr});
-        Placed += PrefetchBytes;
-      }
+      for (; G.point(K) <= Start + Placed + Size; ++K)
+        Placed += place({anchor(Windows, I), nullptr}, Places, PrefetchBytes);
       return Placed;
     };
     auto End = [](BasicBlock &, uint64_t, uint64_t) { return uint64_t(0); };
@@ -305,10 +309,8 @@ private:
           continue;
         if (P > Hi)
           break;
-        if (End >= G.Window) {
-          Places.push_back({anchor(Windows, I), nullptr});
-          Placed += PrefetchBytes;
-        }
+        if (End >= G.Window)
+          Placed += place({anchor(Windows, I), nullptr}, Places, PrefetchBytes);
       }
       Cumulative += PastHere;
       return Placed;
@@ -324,8 +326,7 @@ private:
           continue;
         if (P > End)
           return uint64_t(0);
-        Places.push_back(endOf(BB, Windows));
-        return PrefetchBytes;
+        return place(endOf(BB, Windows), Places, PrefetchBytes);
       }
     };
     LayoutWalk W(M, Sizes, name());
@@ -371,14 +372,27 @@ private:
     return Entry;
   }
 
-  /// The end of \p BB: before its branch (or program end) when it ends in
-  /// one, so the prefetch runs on the way out.
-  static Placement endOf(BasicBlock &BB,
-                         const DenseMap<const Instruction *, Instruction *> &Windows) {
+  /// Adds \p P to \p Places unless the scope excludes it; the bytes placed.
+  uint64_t place(const Placement &P, std::vector<Placement> &Places, uint64_t PrefetchBytes) {
+    if (!Keep(P))
+      return 0;
+    Places.push_back(P);
+    return PrefetchBytes;
+  }
+
+  static Instruction *lastInstruction(BasicBlock &BB) {
     Instruction *Last = nullptr;
     for (Instruction &I : BB.instructions())
       if (I.kind() != InstKind::Pseudo)
         Last = &I;
+    return Last;
+  }
+
+  /// The end of \p BB: before its branch (or program end) when it ends in
+  /// one, so the prefetch runs on the way out.
+  static Placement endOf(BasicBlock &BB,
+                         const DenseMap<const Instruction *, Instruction *> &Windows) {
+    Instruction *Last = lastInstruction(BB);
     if (Last && (Last->facts().has(IF_Branch) || Last->facts().has(IF_Return) ||
                  Last->facts().has(IF_Terminator)))
       return {anchor(Windows, *Last), nullptr};
@@ -399,6 +413,7 @@ private:
   }
 
   bool Dynamic;
+  std::function<bool(const Placement &)> Keep;
 };
 
 } // namespace

@@ -39,7 +39,8 @@
 // this follows the data flow, docs/passes.md).
 //
 // Entry functions (kernels) only: the CP window counts from the kernel's
-// entry, and a callable function's offset in it is not known. A target
+// entry, and a callable function's offset in it is not known. A grid point
+// whose place lies outside the pass scope gets no prefetch. A target
 // without `s_prefetch_inst_pc_rel` in LLVM MC is an error naming the pass
 // (before gfx12). A statement of unknown size (one MC cannot encode, data
 // with a symbolic count) makes the offsets unknown: an error at it.
