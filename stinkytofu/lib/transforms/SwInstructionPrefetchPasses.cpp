@@ -6,6 +6,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/InstructionPrefetch.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/support/Diagnostics.h"
@@ -114,6 +115,8 @@ Instruction *anchor(const DenseMap<const Instruction *, Instruction *> &Windows,
 struct Placement {
   Instruction *Before = nullptr;
   BasicBlock *AtEnd = nullptr;
+  /// `s_wait_xcnt 0` goes first (a memory instruction's group is open).
+  bool DrainXcnt = false;
 };
 
 /// A function's statements in address order with the running offset from
@@ -218,6 +221,17 @@ public:
     Grid G{Lines.value_or(0) * InstCacheLineBytes,
            uint64_t(PrefetchLengthField + 1) * InstCacheLineBytes};
     uint64_t PrefetchBytes = Sizes.of(*Probe).Hi;
+    // Where MC has xcnt (gfx1250) a prefetch may not issue while a memory
+    // instruction's translation can still fault (Gfx1250HazardPass).
+    CounterModel Counters(M.target());
+    CounterFacts = &Counters;
+    DrainBytes = 0;
+    if (Counters.counterNamed("xcnt")) {
+      Expected<Instruction> Drain = Builder.build(drainSpec());
+      if (!Drain)
+        return Drain.takeError();
+      DrainBytes = Sizes.of(*Drain).Hi;
+    }
     bool Changed = false;
     // A grid point whose place is outside the pass scope gets no prefetch.
     Keep = [&](const Placement &P) {
@@ -227,6 +241,12 @@ public:
     for (Function &F : M.functions()) {
       if (!F.isEntry())
         continue;
+      PrevOf.clear();
+      const Instruction *Last = nullptr;
+      for (BasicBlock &BB : F.blocks())
+        for (Instruction &I : BB.instructions())
+          if (I.kind() != InstKind::Pseudo)
+            PrevOf[&I] = std::exchange(Last, &I);
       Expected<std::vector<Placement>> Places =
           Dynamic ? placeOnPaths(M, F, Sizes, G, PrefetchBytes)
                   : placeInLayout(M, F, Sizes, G, PrefetchBytes);
@@ -372,13 +392,31 @@ private:
     return Entry;
   }
 
-  /// Adds \p P to \p Places unless the scope excludes it; the bytes placed.
-  uint64_t place(const Placement &P, std::vector<Placement> &Places, uint64_t PrefetchBytes) {
+  /// Adds \p P to \p Places unless the scope excludes it, with a drain
+  /// when it follows a memory instruction; the bytes placed.
+  uint64_t place(Placement P, std::vector<Placement> &Places, uint64_t PrefetchBytes) {
     if (!Keep(P))
       return 0;
+    bool Stacked = !Places.empty() && Places.back().Before == P.Before &&
+                   Places.back().AtEnd == P.AtEnd;
+    const Instruction *Prev = P.Before ? PrevOf.lookup(P.Before) : lastInstruction(*P.AtEnd);
+    P.DrainXcnt = DrainBytes && !Stacked && Prev && opensMemoryGroup(*Prev);
     Places.push_back(P);
-    return PrefetchBytes;
+    return PrefetchBytes + (P.DrainXcnt ? DrainBytes : 0);
   }
+
+  /// Whether \p I leaves a translation that may fault in flight: a scalar
+  /// or vector memory access (a tensor transfer keeps no replay state; the
+  /// hardware drains xcnt at every other instruction).
+  bool opensMemoryGroup(const Instruction &I) const {
+    if (I.kind() != InstKind::Machine)
+      return true;
+    MemoryAccess A = CounterFacts->classify(I.mcInsts().front(), I.mnemonic());
+    return !A.has(WaitEvent::TensorLds) &&
+           (A.has(WaitEvent::SmemTranslation) || A.has(WaitEvent::Translation));
+  }
+
+  static InstSpec drainSpec() { return {"s_wait_xcnt", {BuildOperand::imm(0)}}; }
 
   static Instruction *lastInstruction(BasicBlock &BB) {
     Instruction *Last = nullptr;
@@ -406,6 +444,9 @@ private:
         At.setInsertPointBefore(*P.Before);
       else
         At.setInsertPointAtEnd(*P.AtEnd);
+      if (P.DrainXcnt)
+        if (Expected<Instruction &> I = At.build(drainSpec()); !I)
+          return I.takeError();
       if (Expected<Instruction &> I = At.build(prefetchSpec()); !I)
         return I.takeError();
     }
@@ -414,6 +455,10 @@ private:
 
   bool Dynamic;
   std::function<bool(const Placement &)> Keep;
+  const CounterModel *CounterFacts = nullptr;
+  uint64_t DrainBytes = 0;
+  /// The instruction before each one in layout order, in the function.
+  DenseMap<const Instruction *, const Instruction *> PrevOf;
 };
 
 } // namespace

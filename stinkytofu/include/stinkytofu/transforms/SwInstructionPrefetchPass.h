@@ -38,6 +38,11 @@
 // before the `s_getpc` (the reference protects a fixed five instructions;
 // this follows the data flow, docs/passes.md).
 //
+// Where LLVM MC has the xcnt counter (gfx1250), a prefetch placed right
+// after a scalar or vector memory instruction gets `s_wait_xcnt 0` in front:
+// it must not issue while that instruction's translation may still fault
+// (Gfx1250HazardPass's rule), and the wait's bytes are counted.
+//
 // Entry functions (kernels) only: the CP window counts from the kernel's
 // entry, and a callable function's offset in it is not known. A grid point
 // whose place lies outside the pass scope gets no prefetch. A target
