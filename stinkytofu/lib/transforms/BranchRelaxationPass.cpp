@@ -176,7 +176,8 @@ Error LongBranchBuilder::relax(Instruction &Branch, StringRef Target, const Plan
 Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOptions &Options,
                                  const PassScope &Scope) {
   Module &M = *F.parent();
-  LongBranchBuilder Long(M, B);
+  // Made when a branch is out of range: it probes what a jump writes.
+  std::optional<LongBranchBuilder> Long;
   InstructionSizes Sizes(M);
   unsigned Relaxed = 0;
   for (;;) {
@@ -187,6 +188,8 @@ Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOpti
     });
     if (Far.empty())
       return Relaxed;
+    if (!Long)
+      Long.emplace(M, B);
     // Plan every branch on this round's liveness, then edit: the code a
     // relaxation adds writes only registers dead where it jumps, so one
     // plan does not change another's.
@@ -196,7 +199,7 @@ Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOpti
     std::vector<LongBranchBuilder::Plan> Plans;
     for (const BranchLayout::OutOfRange &R : Far) {
       Expected<LongBranchBuilder::Plan> P =
-          Long.plan(*R.Branch, Live.liveIn(*F.findBlock(R.Target)), Live.units(), SGPRs);
+          Long->plan(*R.Branch, Live.liveIn(*F.findBlock(R.Target)), Live.units(), SGPRs);
       if (!P) {
         SourceLocation L = R.Branch->location();
         return sourceError(M.fileName(), L.Line, L.Column, R.Branch->sourceText().rtrim("\r\n"),
@@ -208,7 +211,7 @@ Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOpti
       Plans.push_back(std::move(*P));
     }
     for (size_t K = 0; K < Far.size(); ++K)
-      if (Error E = Long.relax(*Far[K].Branch, Far[K].Target, Plans[K]))
+      if (Error E = Long->relax(*Far[K].Branch, Far[K].Target, Plans[K]))
         return std::move(E);
     Relaxed += Plans.size();
   }
