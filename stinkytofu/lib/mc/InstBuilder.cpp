@@ -8,8 +8,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCSymbol.h"
 
 using namespace llvm;
 
@@ -57,6 +59,14 @@ BuildOperand BuildOperand::label(StringRef Name) {
   BuildOperand Op;
   Op.K = Kind::Label;
   Op.Name = Name.str();
+  return Op;
+}
+
+BuildOperand BuildOperand::expression(const MCExpr *E, std::string Spelling) {
+  BuildOperand Op;
+  Op.K = Kind::Expression;
+  Op.Expr = E;
+  Op.Name = std::move(Spelling);
   return Op;
 }
 
@@ -134,6 +144,7 @@ void BuildOperand::appendKey(SmallVectorImpl<char> &Key) const {
     return;
   case Kind::Special:
   case Kind::Label:
+  case Kind::Expression: // its symbols are the module's, named as printed
   case Kind::Text:
     Key.append(Name.begin(), Name.end());
     Key.push_back('\0');
@@ -244,6 +255,7 @@ std::string BuildOperand::spelling() const {
     return Hex ? "0x" + utohexstr(uint64_t(Value), LowerHex) : itostr(Value);
   case Kind::Special:
   case Kind::Label:
+  case Kind::Expression:
   case Kind::Text:
     return Name;
   }
@@ -253,6 +265,16 @@ std::string BuildOperand::spelling() const {
 // --- Shapes and placeholders ----------------------------------------------
 
 namespace {
+
+/// The symbols prototypes are assembled with for a label and for an
+/// expression (in the builder's own context).
+constexpr StringLiteral LabelPlaceholder = ".Lstinkytofu_builder_label";
+constexpr StringLiteral ExpressionPlaceholder = ".Lstinkytofu_builder_expression";
+
+bool refersTo(const MCOperand &MO, StringRef Symbol) {
+  const auto *Ref = MO.isExpr() ? dyn_cast<MCSymbolRefExpr>(MO.getExpr()) : nullptr;
+  return Ref && Ref->getSymbol().getName() == Symbol;
+}
 
 /// Immediates of one class share an encoding form: an inline constant, or a
 /// 32-bit or a wider literal.
@@ -281,6 +303,7 @@ SmallString<64> shapeKey(StringRef Mnemonic, ArrayRef<BuildOperand> Ops) {
       Key.push_back(immediateClass(Op.immediate()));
       break;
     case BuildOperand::Kind::Label:
+    case BuildOperand::Kind::Expression:
       break;
     case BuildOperand::Kind::Special:
     case BuildOperand::Kind::Text:
@@ -327,7 +350,12 @@ std::vector<BuildOperand> placeholders(ArrayRef<BuildOperand> Ops) {
       }
       break;
     case BuildOperand::Kind::Label:
-      Out.push_back(BuildOperand::label(".Lstinkytofu_builder_label"));
+      Out.push_back(BuildOperand::label(LabelPlaceholder));
+      break;
+    case BuildOperand::Kind::Expression:
+      // A symbol: MC holds it as an expression operand, as it holds any
+      // expression there.
+      Out.push_back(BuildOperand::label(ExpressionPlaceholder));
       break;
     case BuildOperand::Kind::Special:
     case BuildOperand::Kind::Text:
@@ -413,6 +441,9 @@ Instruction InstBuilder::describe(StringRef Mnemonic, ArrayRef<BuildOperand> Ope
     case BuildOperand::Kind::Label:
       Typed.emplace_back(OperandKind::Symbol, std::move(Spelling));
       break;
+    case BuildOperand::Kind::Expression:
+      Typed.emplace_back(OperandKind::Expression, std::move(Spelling));
+      break;
     case BuildOperand::Kind::Special:
     case BuildOperand::Kind::Text:
       for (const Operand &Part : parseOperands(Spelling, Target, NoSymbols))
@@ -449,8 +480,8 @@ InstBuilder::Prototype InstBuilder::makePrototype(StringRef Mnemonic,
                MO.getReg() == mcRegister(Target, Op.regFile(), Op.first(), Op.count());
       case BuildOperand::Kind::Immediate:
         return MO.isImm() && MO.getImm() == Op.immediate();
-      case BuildOperand::Kind::Label:
-        return MO.isExpr() && isa<MCSymbolRefExpr>(MO.getExpr());
+      case BuildOperand::Kind::Label: // a label's or an expression's placeholder
+        return refersTo(MO, Op.name());
       default:
         return false;
       }
@@ -584,6 +615,9 @@ Expected<Instruction> InstBuilder::instantiate(const Prototype &P, StringRef Mne
       New = MCOperand::createExpr(
           MCSymbolRefExpr::create(Ctx.getOrCreateSymbol(Op.name()), Ctx));
       break;
+    case BuildOperand::Kind::Expression:
+      New = MCOperand::createExpr(Op.expression());
+      break;
     default:
       continue;
     }
@@ -595,9 +629,11 @@ Expected<Instruction> InstBuilder::instantiate(const Prototype &P, StringRef Mne
 }
 
 Expected<Instruction> InstBuilder::build(StringRef Mnemonic, ArrayRef<BuildOperand> Operands) {
-  // A branch mostly goes to a label of its own: it is not kept.
+  // A branch mostly goes to a label of its own, an offset is between labels
+  // of its own: neither is kept.
   bool Kept = none_of(Operands, [](const BuildOperand &Op) {
-    return Op.kind() == BuildOperand::Kind::Label;
+    return Op.kind() == BuildOperand::Kind::Label ||
+           Op.kind() == BuildOperand::Kind::Expression;
   });
   SmallString<64> Key;
   if (Kept) {
@@ -658,6 +694,29 @@ Error InstBuilder::setOperands(Instruction &I, std::vector<Operand> Operands) {
   I.setOperands(std::move(Operands));
   I.setMC(std::move(Insts), Target);
   return Error::success();
+}
+
+MCContext &InstBuilder::context() const { return M.assembler().context(); }
+
+const MCExpr *InstBuilder::labelDifference(StringRef Plus, StringRef Minus,
+                                           int64_t Addend) const {
+  MCContext &Ctx = context();
+  const MCExpr *Difference =
+      MCBinaryExpr::createSub(MCSymbolRefExpr::create(Ctx.getOrCreateSymbol(Plus), Ctx),
+                              MCSymbolRefExpr::create(Ctx.getOrCreateSymbol(Minus), Ctx), Ctx);
+  if (!Addend)
+    return Difference;
+  // As MC reads what it prints: `L-P-4` subtracts 4.
+  if (Addend < 0 && Addend != INT64_MIN)
+    return MCBinaryExpr::createSub(Difference, MCConstantExpr::create(-Addend, Ctx), Ctx);
+  return MCBinaryExpr::createAdd(Difference, MCConstantExpr::create(Addend, Ctx), Ctx);
+}
+
+BuildOperand InstBuilder::expression(const MCExpr *E) const {
+  std::string Spelling;
+  raw_string_ostream OS(Spelling);
+  Target.asmInfo().printExpr(OS, *E);
+  return BuildOperand::expression(E, std::move(Spelling));
 }
 
 Expected<Instruction> createInstruction(Module &M, StringRef Text) {

@@ -8,6 +8,7 @@
 #include "stinkytofu/support/Diagnostics.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCExpr.h"
 
 using namespace llvm;
 
@@ -25,7 +26,9 @@ LongBranchBuilder::LongBranchBuilder(Module &M, InstBuilder &B) : M(M), B(B) {
   AddPc64 = bool(AddPc);
   if (!AddPc)
     consumeError(AddPc.takeError());
-  Expected<Instruction> Wait = B.build("s_wait_alu", {Op::text("depctr_sa_sdst(0)")});
+  DepCtrFields SaluResults;
+  SaluResults.SaSdst = 0;
+  Expected<Instruction> Wait = B.build("s_wait_alu", {Op::depctr(SaluResults)});
   if (Wait)
     SaluWait.emplace(std::move(*Wait));
   else
@@ -68,23 +71,28 @@ std::string LongBranchBuilder::newLabel(StringRef Stem) {
 Expected<LongBranchBuilder::Jump> LongBranchBuilder::build(StringRef Target, StringRef Post,
                                                            unsigned Pair) {
   Jump J;
-  // The offsets are expressions of two labels: parse() assembles them in
-  // the module's context, where the labels are.
-  std::string Offset = (Target + "-" + Post).str();
+  // The offset from the label after the PC is read to the target, which
+  // MC resolves when the code is laid out.
+  const MCExpr *Offset = B.labelDifference(Target, Post);
   if (AddPc64) {
-    Expected<Instruction> Add = B.parse("s_add_pc_i64 " + Offset);
+    Expected<Instruction> Add = B.build("s_add_pc_i64", {B.expression(Offset)});
     if (!Add)
       return Add.takeError();
     J.BeforeLabel.push_back(std::move(*Add));
     J.BeforeLabel.back().setModifier(std::make_unique<LabelData>(Target.str()));
     return std::move(J);
   }
-  std::string Lo = Op::sgpr(Pair).spelling(), Hi = Op::sgpr(Pair + 1).spelling();
+  // Added to the pair as two halves: the low one sets the carry. (`>>` is
+  // a logical shift where MC reads AMDGPU assembly.)
+  MCContext &Ctx = B.context();
+  const MCExpr *Low =
+      MCBinaryExpr::createAnd(Offset, MCConstantExpr::create(0xffffffff, Ctx), Ctx);
+  const MCExpr *High = MCBinaryExpr::createLShr(Offset, MCConstantExpr::create(32, Ctx), Ctx);
   Expected<Instruction> GetPc = B.build("s_getpc_b64", {Op::sgpr(Pair, 2)});
   Expected<Instruction> AddLo =
-      B.parse("s_add_u32 " + Lo + ", " + Lo + ", (" + Offset + ")&4294967295");
+      B.build("s_add_u32", {Op::sgpr(Pair), Op::sgpr(Pair), B.expression(Low)});
   Expected<Instruction> AddHi =
-      B.parse("s_addc_u32 " + Hi + ", " + Hi + ", (" + Offset + ")>>32");
+      B.build("s_addc_u32", {Op::sgpr(Pair + 1), Op::sgpr(Pair + 1), B.expression(High)});
   Expected<Instruction> SetPc = B.build("s_setpc_b64", {Op::sgpr(Pair, 2)});
   for (Expected<Instruction> *I : {&GetPc, &AddLo, &AddHi, &SetPc})
     if (!*I)
@@ -168,7 +176,8 @@ Error LongBranchBuilder::relax(Instruction &Branch, StringRef Target, const Plan
 Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOptions &Options,
                                  const PassScope &Scope) {
   Module &M = *F.parent();
-  LongBranchBuilder Long(M, B);
+  // Made when a branch is out of range: it probes what a jump writes.
+  std::optional<LongBranchBuilder> Long;
   InstructionSizes Sizes(M);
   unsigned Relaxed = 0;
   for (;;) {
@@ -179,6 +188,8 @@ Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOpti
     });
     if (Far.empty())
       return Relaxed;
+    if (!Long)
+      Long.emplace(M, B);
     // Plan every branch on this round's liveness, then edit: the code a
     // relaxation adds writes only registers dead where it jumps, so one
     // plan does not change another's.
@@ -188,7 +199,7 @@ Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOpti
     std::vector<LongBranchBuilder::Plan> Plans;
     for (const BranchLayout::OutOfRange &R : Far) {
       Expected<LongBranchBuilder::Plan> P =
-          Long.plan(*R.Branch, Live.liveIn(*F.findBlock(R.Target)), Live.units(), SGPRs);
+          Long->plan(*R.Branch, Live.liveIn(*F.findBlock(R.Target)), Live.units(), SGPRs);
       if (!P) {
         SourceLocation L = R.Branch->location();
         return sourceError(M.fileName(), L.Line, L.Column, R.Branch->sourceText().rtrim("\r\n"),
@@ -200,7 +211,7 @@ Expected<unsigned> relaxBranches(Function &F, InstBuilder &B, const LivenessOpti
       Plans.push_back(std::move(*P));
     }
     for (size_t K = 0; K < Far.size(); ++K)
-      if (Error E = Long.relax(*Far[K].Branch, Far[K].Target, Plans[K]))
+      if (Error E = Long->relax(*Far[K].Branch, Far[K].Target, Plans[K]))
         return std::move(E);
     Relaxed += Plans.size();
   }

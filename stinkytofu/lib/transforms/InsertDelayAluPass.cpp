@@ -2,6 +2,7 @@
 #include "stinkytofu/transforms/InsertDelayAluPass.h"
 
 #include "stinkytofu/analysis/DelayAluAnalysis.h"
+#include "stinkytofu/ir/EditableInstructions.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/mc/InstInserter.h"
@@ -37,6 +38,9 @@ public:
         ByConsumer[D.Consumer] = &D;
       if (ByConsumer.empty())
         continue;
+      // The analysis holds its instructions const; the pass edits F's own.
+      DenseMap<const Instruction *, Instruction *> Announcers = editableInstructions(
+          F, A.demands(), [](const DelayAluDemand &D) { return D.Announcer; });
       bool Inserted = false;
       for (BasicBlock &BB : F.blocks()) {
         // The last s_delay_alu of the block with instid1 free, as LLVM
@@ -53,7 +57,7 @@ public:
           if (D.Covered || !inScope(M, Scope, I)) {
             // What LLVM would have left open after this consumer.
             Open = D.Covered && D.Announcer && !D.Second && canFoldInto(*D.Announcer)
-                       ? const_cast<Instruction *>(D.Announcer)
+                       ? Announcers.lookup(D.Announcer)
                        : nullptr;
             continue;
           }

@@ -3,6 +3,7 @@
 
 #include "stinkytofu/analysis/DepCtrHazards.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/EditableInstructions.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/mc/InstInserter.h"
@@ -45,9 +46,12 @@ public:
       if (!F.hasValidCFG())
         buildCFG(F);
       bool FunctionChanged = false;
-      for (const DepCtrWaitNeed &Need : findDepCtrWaitNeeds(F, TI)) {
-        // The analysis holds its instructions const; the pass owns them.
-        auto &Consumer = const_cast<Instruction &>(*Need.Consumer);
+      std::vector<DepCtrWaitNeed> Needs = findDepCtrWaitNeeds(F, TI);
+      // The analysis holds its instructions const; the pass edits F's own.
+      DenseMap<const Instruction *, Instruction *> Own =
+          editableInstructions(F, Needs, [](const DepCtrWaitNeed &N) { return N.Consumer; });
+      for (const DepCtrWaitNeed &Need : Needs) {
+        Instruction &Consumer = *Own.lookup(Need.Consumer);
         if (!inScope(M, Scope, Consumer))
           continue;
         if (Error E = insertBefore(M, Scope, B, Mnemonic, Consumer, Need.Fields))

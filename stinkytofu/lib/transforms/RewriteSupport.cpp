@@ -121,8 +121,10 @@ std::unique_ptr<Pass> createErasePass(StringRef Name,
 bool targetHasMnemonic(Module &M, StringRef Mnemonic) {
   if (Mnemonic.empty() || !all_of(Mnemonic, [](char C) { return isAlnum(C) || C == '_'; }))
     return false;
+  // The mnemonic without operands: MC says it knows no such instruction,
+  // or what operands it wants.
   InstBuilder B(M);
-  Expected<Instruction> I = B.parse(Mnemonic);
+  Expected<Instruction> I = B.build(Mnemonic, {});
   if (I)
     return true;
   // MC read the mnemonic and wants operands: the target has it.

@@ -5,6 +5,7 @@
 #include "stinkytofu/analysis/FindingReplay.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/ir/EditableInstructions.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstBuilder.h"
 #include "stinkytofu/mc/InstInserter.h"
@@ -175,10 +176,12 @@ public:
     Error E = withLogicalVgprs(M, AM, context(), [&] {
       return forEachAnalysedFunction(M, Placing, [&](Function &F, const WaitCountAnalysis &A) -> Error {
       SmallVector<Instruction *, 16> Inserted;
+      // The analysis holds its instructions const; the pass edits F's own.
+      DenseMap<const Instruction *, Instruction *> Own = editableInstructions(
+          F, A.missingWaits(), [](const MissingWait &W) { return W.Consumer; });
       for (const MissingWait &W : A.missingWaits()) {
-        // The analysis holds its instructions const; the pass owns them. A
-        // wait goes in front of any statement in scope, a macro's too.
-        auto *Consumer = const_cast<Instruction *>(W.Consumer);
+        // A wait goes in front of any statement in scope, a macro's too.
+        Instruction *Consumer = Own.lookup(W.Consumer);
         if (!inScope(M, Scope, *Consumer))
           continue;
         if (Error E = insertBefore(M, Scope, Builder, A.counters(), *Consumer, W.Needed, Inserted))

@@ -262,6 +262,102 @@ TEST(InstBuilderTest, SymbolsATextOperandNamesAreTheModules) {
   EXPECT_EQ(Built[1].mcInsts()[0].getOperand(0).getReg(), M->target().findRegister("SGPR6"));
 }
 
+/// \p Built and \p Parsed are the same expression: the same operators and
+/// constants, over the same symbols (of one context).
+void expectSameExpr(const llvm::MCExpr &Built, const llvm::MCExpr &Parsed) {
+  ASSERT_EQ(Built.getKind(), Parsed.getKind());
+  if (const auto *B = dyn_cast<llvm::MCBinaryExpr>(&Built)) {
+    const auto &P = llvm::cast<llvm::MCBinaryExpr>(Parsed);
+    EXPECT_EQ(B->getOpcode(), P.getOpcode());
+    expectSameExpr(*B->getLHS(), *P.getLHS());
+    expectSameExpr(*B->getRHS(), *P.getRHS());
+  } else if (const auto *C = dyn_cast<llvm::MCConstantExpr>(&Built)) {
+    EXPECT_EQ(C->getValue(), llvm::cast<llvm::MCConstantExpr>(Parsed).getValue());
+  } else {
+    ASSERT_TRUE(llvm::isa<MCSymbolRefExpr>(Built));
+    EXPECT_EQ(&llvm::cast<MCSymbolRefExpr>(Built).getSymbol(),
+              &llvm::cast<MCSymbolRefExpr>(Parsed).getSymbol());
+  }
+}
+
+TEST(InstBuilderTest, ExpressionsOfLabelsArePatchedInAndSpelledByMC) {
+  struct Case {
+    StringRef Arch;
+    bool AddPc64;
+  };
+  for (Case C : {Case{"gfx942", false}, Case{"gfx1250", true}}) {
+    SCOPED_TRACE(C.Arch.str());
+    std::unique_ptr<Module> M = kernel(C.Arch);
+    ASSERT_TRUE(M);
+    llvm::MCContext &Ctx = M->assembler().context();
+    std::vector<Instruction> Built;
+    std::vector<std::string> Texts;
+    unsigned Assembled = 0;
+    {
+      InstBuilder B(*M);
+      ASSERT_EQ(&B.context(), &Ctx);
+      for (unsigned K = 0; K < 3; ++K) {
+        std::string Post = ".Lpost" + std::to_string(K);
+        const llvm::MCExpr *Offset = B.labelDifference("Lfar", Post, K == 2 ? -4 : 0);
+        std::vector<InstSpec> Specs;
+        if (C.AddPc64) {
+          Specs.push_back({"s_add_pc_i64", {B.expression(Offset)}});
+        } else {
+          const llvm::MCExpr *Low = llvm::MCBinaryExpr::createAnd(
+              Offset, llvm::MCConstantExpr::create(0xffffffff, Ctx), Ctx);
+          const llvm::MCExpr *High = llvm::MCBinaryExpr::createLShr(
+              Offset, llvm::MCConstantExpr::create(32, Ctx), Ctx);
+          Specs.push_back({"s_add_u32", {Op::sgpr(2 * K), Op::sgpr(2 * K), B.expression(Low)}});
+          Specs.push_back(
+              {"s_addc_u32", {Op::sgpr(2 * K + 1), Op::sgpr(2 * K + 1), B.expression(High)}});
+        }
+        for (const InstSpec &Spec : Specs) {
+          Expected<Instruction> I = B.build(Spec);
+          ASSERT_TRUE(bool(I)) << toString(I.takeError());
+          Texts.push_back(StringRef(formatInstruction(*I, AsmStyle())).trim().str());
+          Built.push_back(std::move(*I));
+        }
+      }
+      Assembled = B.statementsAssembled();
+    } // the builder and its own MC context are gone
+    // One prototype per shape: later offsets are patched in, not parsed.
+    EXPECT_EQ(Assembled, C.AddPc64 ? 1u : 2u);
+    std::vector<std::string> Want =
+        C.AddPc64 ? std::vector<std::string>{"s_add_pc_i64 Lfar-.Lpost0",
+                                             "s_add_pc_i64 Lfar-.Lpost1",
+                                             "s_add_pc_i64 Lfar-.Lpost2-4"}
+                  : std::vector<std::string>{"s_add_u32 s0, s0, (Lfar-.Lpost0)&4294967295",
+                                             "s_addc_u32 s1, s1, (Lfar-.Lpost0)>>32",
+                                             "s_add_u32 s2, s2, (Lfar-.Lpost1)&4294967295",
+                                             "s_addc_u32 s3, s3, (Lfar-.Lpost1)>>32",
+                                             "s_add_u32 s4, s4, (Lfar-.Lpost2-4)&4294967295",
+                                             "s_addc_u32 s5, s5, (Lfar-.Lpost2-4)>>32"};
+    EXPECT_EQ(Texts, Want);
+    // What MC assembles from the printed text in the module's context.
+    for (auto [I, Text] : llvm::zip(Built, Texts)) {
+      SCOPED_TRACE(Text);
+      Expected<SmallVector<MCInst, 1>> Parsed = M->assembler().assembleStatement(Text);
+      ASSERT_TRUE(bool(Parsed)) << toString(Parsed.takeError());
+      ASSERT_EQ(I.mcInsts().size(), 1u);
+      ASSERT_EQ(Parsed->size(), 1u);
+      const MCInst &BI = I.mcInsts()[0], &PI = (*Parsed)[0];
+      ASSERT_EQ(BI.getOpcode(), PI.getOpcode());
+      ASSERT_EQ(BI.getNumOperands(), PI.getNumOperands());
+      for (unsigned O = 0; O < BI.getNumOperands(); ++O) {
+        const MCOperand &BO = BI.getOperand(O), &PO = PI.getOperand(O);
+        ASSERT_EQ(BO.isExpr(), PO.isExpr()) << "MC operand " << O;
+        if (BO.isExpr())
+          expectSameExpr(*BO.getExpr(), *PO.getExpr());
+        else if (BO.isReg())
+          EXPECT_EQ(BO.getReg(), PO.getReg());
+        else if (BO.isImm())
+          EXPECT_EQ(BO.getImm(), PO.getImm());
+      }
+      ASSERT_EQ(I.operands().back().kind(), OperandKind::Expression);
+    }
+  }
+}
+
 TEST(InstBuilderTest, DepCtrAndDelayAluFieldsAreEncodedByMC) {
   for (StringRef Arch : {"gfx1030", "gfx1100", "gfx1200", "gfx1201", "gfx1250"}) {
     SCOPED_TRACE(Arch.str());

@@ -2,8 +2,8 @@
 //
 // How passes create instructions. An instruction is described by its
 // mnemonic and typed operands (registers by file, index and width,
-// immediates, labels, waitcnt / depctr / delay-ALU fields, source modifiers
-// (`-|v1|`), and modifier text such as
+// immediates, labels, expressions of labels, waitcnt / depctr / delay-ALU
+// fields, source modifiers (`-|v1|`), and modifier text such as
 // `offset:16`); LLVM MC still decides what it means, but once per shape, not
 // once per instruction:
 //   - the first instruction of a shape (mnemonic, and per operand its kind,
@@ -11,12 +11,15 @@
 //     assembled with placeholder values that are distinct per operand, so
 //     each typed operand is found in the MC instruction (a prototype);
 //   - every further instruction of that shape is a copy of the prototype with
-//     its registers, immediates and label patched into the MC operands
-//     directly: no text, no parser, no new source buffer.
+//     its registers, immediates, labels and expressions patched into the MC
+//     operands directly: no text, no parser, no new source buffer.
+// An expression (`(L-.Lpost_getpc0)&4294967295`, an offset between labels)
+// is an MCExpr the caller builds with MC in the module's context
+// (InstBuilder::labelDifference, MCBinaryExpr); MC's printer spells it.
 // A shape whose operands cannot be found that way (MC transformed a value),
-// or whose text operands name symbols (`L-.Lpost_addpc0`), is assembled from
-// its concrete text, in the module's context, each time it is built: a
-// result is never a guess and never points into the builder.
+// or whose text operands name symbols, is assembled from its concrete text,
+// in the module's context, each time it is built: a result is never a guess
+// and never points into the builder.
 //
 // Prototypes are assembled in the builder's own MC context: building never
 // defines a label or a `.set` symbol of the module. Label operands refer to
@@ -40,6 +43,11 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class MCContext;
+class MCExpr;
+} // namespace llvm
 
 namespace stinkytofu {
 
@@ -84,7 +92,7 @@ struct DelayAluFields {
 /// One operand of an instruction to build: what it is, not how it is written.
 class BuildOperand {
 public:
-  enum class Kind : uint8_t { Register, Special, Immediate, Label, Text };
+  enum class Kind : uint8_t { Register, Special, Immediate, Label, Expression, Text };
 
   /// `s4`, `v[0:3]`, `a7`, `ttmp[4:5]`: \p Count registers from \p First.
   static BuildOperand reg(RegFile File, unsigned First, unsigned Count = 1);
@@ -134,6 +142,8 @@ public:
   unsigned count() const { return Count; }
   int64_t immediate() const { return Value; }
   llvm::StringRef name() const { return Name; }
+  /// Expression: in the module's MC context.
+  const llvm::MCExpr *expression() const { return Expr; }
   unsigned sourceModifiers() const { return Mods; }
 
   /// How the operand is written in assembly.
@@ -142,6 +152,10 @@ public:
   void appendKey(llvm::SmallVectorImpl<char> &Key) const;
 
 private:
+  friend class InstBuilder;
+  /// \p E as MC spells it (InstBuilder::expression).
+  static BuildOperand expression(const llvm::MCExpr *E, std::string Spelling);
+
   Kind K = Kind::Text;
   RegFile File = RegFile::None;
   unsigned First = 0, Count = 0;
@@ -149,7 +163,8 @@ private:
   bool Hex = false;          ///< Immediate
   bool LowerHex = false;     ///< Immediate, with Hex
   int64_t Value = 0;
-  std::string Name; ///< Special, Label, Text
+  const llvm::MCExpr *Expr = nullptr; ///< Expression
+  std::string Name; ///< Special, Label, Text; Expression: as MC prints it
 };
 
 /// A mnemonic and its operands.
@@ -209,6 +224,20 @@ public:
   /// Gives \p I the spelled \p Operands, assembled in the module's context
   /// (its `.set` symbols known).
   llvm::Error setOperands(Instruction &I, std::vector<Operand> Operands);
+
+  // --- Expressions of labels ---------------------------------------------
+  // Built with MC (MCBinaryExpr, MCConstantExpr) in context(), the
+  // module's MC context, where the labels are.
+
+  /// The module's MC context, where operand expressions are built.
+  llvm::MCContext &context() const;
+  /// `Plus-Minus`, or with \p Addend `Plus-Minus+Addend`: the distance
+  /// between two labels of the module.
+  const llvm::MCExpr *labelDifference(llvm::StringRef Plus, llvm::StringRef Minus,
+                                      int64_t Addend = 0) const;
+  /// The operand that is the value of \p E (built in context()), spelled
+  /// by MC's printer.
+  BuildOperand expression(const llvm::MCExpr *E) const;
 
   Module &module() const { return M; }
 
