@@ -108,6 +108,16 @@ struct BlockCycleModel::Simulation {
       : Model(Model), TI(Model.target()), HW(TI.hardware()),
         Pending(Model.Counters->numCounters()), Vcc(TI.findRegister("VCC")) {}
 
+  /// What issuing \p I needs: when each cause lets it go, and the counts
+  /// of the memory wait it is.
+  struct Needs {
+    InstTimes T;
+    InstRole Role;
+    bool HasMC;
+    uint64_t Ready[NumStallCauses] = {};
+    std::optional<WaitCounts> Wait;
+  };
+  Needs needsOf(const Instruction &I) const;
   void issue(const Instruction &I);
   /// The waits \p Waits expects in front of \p I, which are not in the block.
   void issueExpected(const Instruction &I, const ExpectedWaits &Waits);
@@ -131,8 +141,9 @@ struct BlockCycleModel::Simulation {
 private:
   uint64_t delayedUntil(const AluDelay &D) const;
   uint64_t depCtrWaitUntil(const MCInst &Wait) const;
-  uint64_t memoryWaitUntil(const Instruction &I);
-  uint64_t drainUntil(const WaitCounts &Counts);
+  /// When the operations \p Counts waits for are done, and dropping them.
+  uint64_t drainTime(const WaitCounts &Counts) const;
+  void drain(const WaitCounts &Counts);
   void record(const Instruction &I, const InstTimes &T, uint64_t At);
 };
 
@@ -175,24 +186,28 @@ uint64_t BlockCycleModel::Simulation::depCtrWaitUntil(const MCInst &Wait) const 
   return Until;
 }
 
-uint64_t BlockCycleModel::Simulation::memoryWaitUntil(const Instruction &I) {
-  std::optional<WaitCounts> Counts = Model.Counters->decodeWait(I.mcInsts()[0], I.mnemonic());
-  return Counts ? drainUntil(*Counts) : 0;
+uint64_t BlockCycleModel::Simulation::drainTime(const WaitCounts &Counts) const {
+  uint64_t Until = 0;
+  for (unsigned C = 0; C < Pending.size(); ++C) {
+    if (!Counts.waits(C))
+      continue;
+    const std::deque<uint64_t> &Q = Pending[C];
+    size_t Allowed = size_t(std::max(Counts.Count[C], 0));
+    for (size_t At = 0; At + Allowed < Q.size(); ++At)
+      Until = std::max(Until, Q[At]);
+  }
+  return Until;
 }
 
-uint64_t BlockCycleModel::Simulation::drainUntil(const WaitCounts &Counts) {
-  uint64_t Until = 0;
+void BlockCycleModel::Simulation::drain(const WaitCounts &Counts) {
   for (unsigned C = 0; C < Pending.size(); ++C) {
     if (!Counts.waits(C))
       continue;
     std::deque<uint64_t> &Q = Pending[C];
     size_t Allowed = size_t(std::max(Counts.Count[C], 0));
-    while (Q.size() > Allowed) {
-      Until = std::max(Until, Q.front());
+    while (Q.size() > Allowed)
       Q.pop_front();
-    }
   }
-  return Until;
 }
 
 void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &T, uint64_t At) {
@@ -232,34 +247,39 @@ void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &
         }
 }
 
-void BlockCycleModel::Simulation::issue(const Instruction &I) {
-  InstTimes T = Model.timesOf(I);
-  InstRole Role = HardwareModel::roleOf(I.mnemonic());
-  bool HasMC = !I.mcInsts().empty() && T.Class && I.kind() != InstKind::Opaque;
-  uint64_t Ready[NumStallCauses] = {};
+BlockCycleModel::Simulation::Needs
+BlockCycleModel::Simulation::needsOf(const Instruction &I) const {
+  Needs N{Model.timesOf(I), HardwareModel::roleOf(I.mnemonic()), false};
+  N.HasMC = !I.mcInsts().empty() && N.T.Class && I.kind() != InstKind::Opaque;
   auto Need = [&](StallCause C, uint64_t At) {
-    Ready[unsigned(C)] = std::max(Ready[unsigned(C)], At);
+    N.Ready[unsigned(C)] = std::max(N.Ready[unsigned(C)], At);
   };
-
-  if (Role != InstRole::DelayAlu)
-    for (auto It = Delays.begin(); It != Delays.end();) {
-      if (--It->Countdown == 0) {
-        Need(StallCause::HazardWait, delayedUntil(*It));
-        It = Delays.erase(It);
-      } else {
-        ++It;
-      }
-    }
-  if (HasMC) {
+  // The delays whose countdown ends at this instruction.
+  if (N.Role != InstRole::DelayAlu)
+    for (const AluDelay &D : Delays)
+      if (D.Countdown == 1)
+        Need(StallCause::HazardWait, delayedUntil(D));
+  if (N.HasMC) {
     for (MCRegister Reg : I.facts().Uses)
       for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
         Need(StallCause::Dependency, UnitReady.lookup(unsigned(Unit)));
-    Need(StallCause::MemoryWait, memoryWaitUntil(I));
-    if (Role == InstRole::DepCtrWait)
+    if ((N.Wait = Model.Counters->decodeWait(I.mcInsts()[0], I.mnemonic())))
+      Need(StallCause::MemoryWait, drainTime(*N.Wait));
+    if (N.Role == InstRole::DepCtrWait)
       Need(StallCause::HazardWait, depCtrWaitUntil(I.mcInsts()[0]));
-    if (T.MatrixPipe)
+    if (N.T.MatrixPipe)
       Need(StallCause::MatrixPipe, MatrixFree);
   }
+  return N;
+}
+
+void BlockCycleModel::Simulation::issue(const Instruction &I) {
+  const Needs N = needsOf(I);
+  const auto &[T, Role, HasMC, Ready, Wait] = N;
+  if (Role != InstRole::DelayAlu)
+    Delays.erase(remove_if(Delays, [](AluDelay &D) { return --D.Countdown == 0; }), Delays.end());
+  if (Wait)
+    drain(*Wait);
 
   // The stall goes to the cause that held the instruction longest.
   uint64_t At = Now;
@@ -295,7 +315,8 @@ void BlockCycleModel::Simulation::issue(const Instruction &I) {
 
 void BlockCycleModel::Simulation::issueExpected(const Instruction &I, const ExpectedWaits &Waits) {
   if (auto It = Waits.Memory.find(&I); It != Waits.Memory.end()) {
-    uint64_t At = std::max(Now, drainUntil(It->second));
+    uint64_t At = std::max(Now, drainTime(It->second));
+    drain(It->second);
     Result.Stalls[unsigned(StallCause::MemoryWait)] += At - Now;
     Result.Issue += 1;
     Now = At + 1;
@@ -342,5 +363,24 @@ BlockCycles BlockCycleModel::estimateSecondTrip(const BasicBlock &BB,
   }
   return S.Result;
 }
+
+IssueState::IssueState(const BlockCycleModel &Model)
+    : S(std::make_unique<BlockCycleModel::Simulation>(Model)) {}
+IssueState::IssueState(const IssueState &Other)
+    : S(std::make_unique<BlockCycleModel::Simulation>(*Other.S)) {}
+IssueState &IssueState::operator=(const IssueState &Other) {
+  S = std::make_unique<BlockCycleModel::Simulation>(*Other.S);
+  return *this;
+}
+IssueState::~IssueState() = default;
+
+uint64_t IssueState::readyAt(const Instruction &I) const {
+  BlockCycleModel::Simulation::Needs N = S->needsOf(I);
+  N.Ready[unsigned(StallCause::MatrixPipe)] = 0;
+  return *std::max_element(std::begin(N.Ready), std::end(N.Ready));
+}
+uint64_t IssueState::matrixFree() const { return S->MatrixFree; }
+uint64_t IssueState::cycles() const { return S->Now; }
+void IssueState::issue(const Instruction &I) { S->issue(I); }
 
 } // namespace stinkytofu
