@@ -106,7 +106,8 @@ struct BlockCycleModel::Simulation {
 
   Simulation(const BlockCycleModel &Model)
       : Model(Model), TI(Model.target()), HW(TI.hardware()),
-        Pending(Model.Counters->numCounters()), Vcc(TI.findRegister("VCC")) {}
+        Pending(Model.Counters->numCounters()), Counted(Pending.size()),
+        Drained(Pending.size()), Vcc(TI.findRegister("VCC")) {}
 
   /// What issuing \p I needs: when each cause lets it go, and the counts
   /// of the memory wait it is.
@@ -116,6 +117,8 @@ struct BlockCycleModel::Simulation {
     bool HasMC;
     uint64_t Ready[NumStallCauses] = {};
     std::optional<WaitCounts> Wait;
+    /// The wait the inserter will put in front of it (ExpectReaderWaits).
+    std::optional<WaitCounts> ReaderWait;
   };
   Needs needsOf(const Instruction &I) const;
   void issue(const Instruction &I);
@@ -135,6 +138,15 @@ struct BlockCycleModel::Simulation {
   /// Per memory counter, when each pending operation is done, oldest first.
   std::vector<std::deque<uint64_t>> Pending;
   uint64_t MatrixFree = 0;
+  /// Whether a reader of a memory result no wait has drained yet gets the
+  /// wait the inserter will put in front of it (IssueState): one issue
+  /// cycle, and the counter drained in order down to that operation, so an
+  /// order of loads other than the one their readers need costs what it
+  /// will cost. Per counter, how many operations were counted and drained;
+  /// per register unit, the counter and number of the access that wrote it.
+  bool ExpectReaderWaits = false;
+  std::vector<uint64_t> Counted, Drained;
+  DenseMap<unsigned, std::pair<unsigned, uint64_t>> UnitAccess;
   SmallVector<AluDelay, 4> Delays;
   MCRegister Vcc;
 
@@ -205,17 +217,38 @@ void BlockCycleModel::Simulation::drain(const WaitCounts &Counts) {
       continue;
     std::deque<uint64_t> &Q = Pending[C];
     size_t Allowed = size_t(std::max(Counts.Count[C], 0));
-    while (Q.size() > Allowed)
+    while (Q.size() > Allowed) {
       Q.pop_front();
+      ++Drained[C];
+    }
   }
 }
 
 void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &T, uint64_t At) {
+  MemoryAccess Access = Model.Counters->classify(I.mcInsts()[0], I.mnemonic());
+  SmallVector<unsigned, 3> Bumped;
+  for (unsigned E = 0; E < NumWaitEvents; ++E)
+    if (Access.has(WaitEvent(E)))
+      if (std::optional<unsigned> C = Model.Counters->counterOf(WaitEvent(E)))
+        if (!is_contained(Bumped, *C))
+          Bumped.push_back(*C);
+  for (unsigned C : Bumped) {
+    Pending[C].push_back(At + T.Latency);
+    ++Counted[C];
+  }
+
   const InstrFacts &Facts = I.facts();
   bool Sgpr = false, WritesVcc = false;
   for (MCRegister Reg : Facts.Defs) {
-    for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
+    for (MCRegUnit Unit : TI.regInfo().regunits(Reg)) {
       UnitReady[unsigned(Unit)] = At + T.Latency;
+      if (!ExpectReaderWaits)
+        continue;
+      if (Bumped.empty())
+        UnitAccess.erase(unsigned(Unit));
+      else
+        UnitAccess[unsigned(Unit)] = {Bumped.front(), Counted[Bumped.front()] - 1};
+    }
     Sgpr |= TI.classOf(Reg) == RegClass::SGPR;
     WritesVcc |= Vcc && TI.regInfo().regsOverlap(Reg, Vcc);
   }
@@ -236,15 +269,6 @@ void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &
   }
   if (T.MatrixPipe)
     MatrixFree = At + T.MatrixPipe;
-  MemoryAccess Access = Model.Counters->classify(I.mcInsts()[0], I.mnemonic());
-  SmallVector<unsigned, 3> Bumped;
-  for (unsigned E = 0; E < NumWaitEvents; ++E)
-    if (Access.has(WaitEvent(E)))
-      if (std::optional<unsigned> C = Model.Counters->counterOf(WaitEvent(E)))
-        if (!is_contained(Bumped, *C)) {
-          Bumped.push_back(*C);
-          Pending[*C].push_back(At + T.Latency);
-        }
 }
 
 BlockCycleModel::Simulation::Needs
@@ -261,8 +285,20 @@ BlockCycleModel::Simulation::needsOf(const Instruction &I) const {
         Need(StallCause::HazardWait, delayedUntil(D));
   if (N.HasMC) {
     for (MCRegister Reg : I.facts().Uses)
-      for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
+      for (MCRegUnit Unit : TI.regInfo().regunits(Reg)) {
         Need(StallCause::Dependency, UnitReady.lookup(unsigned(Unit)));
+        if (!ExpectReaderWaits)
+          continue;
+        auto It = UnitAccess.find(unsigned(Unit));
+        if (It == UnitAccess.end() || It->second.second < Drained[It->second.first])
+          continue;
+        auto [C, Number] = It->second;
+        if (!N.ReaderWait)
+          N.ReaderWait.emplace();
+        N.ReaderWait->require(C, int(Counted[C] - Number - 1));
+      }
+    if (N.ReaderWait)
+      Need(StallCause::MemoryWait, std::max(Now, drainTime(*N.ReaderWait)) + 1);
     if ((N.Wait = Model.Counters->decodeWait(I.mcInsts()[0], I.mnemonic())))
       Need(StallCause::MemoryWait, drainTime(*N.Wait));
     if (N.Role == InstRole::DepCtrWait)
@@ -275,11 +311,15 @@ BlockCycleModel::Simulation::needsOf(const Instruction &I) const {
 
 void BlockCycleModel::Simulation::issue(const Instruction &I) {
   const Needs N = needsOf(I);
-  const auto &[T, Role, HasMC, Ready, Wait] = N;
+  const auto &[T, Role, HasMC, Ready, Wait, ReaderWait] = N;
   if (Role != InstRole::DelayAlu)
     Delays.erase(remove_if(Delays, [](AluDelay &D) { return --D.Countdown == 0; }), Delays.end());
   if (Wait)
     drain(*Wait);
+  if (ReaderWait) {
+    drain(*ReaderWait);
+    Result.Issue += 1;
+  }
 
   // The stall goes to the cause that held the instruction longest.
   uint64_t At = Now;
@@ -365,7 +405,9 @@ BlockCycles BlockCycleModel::estimateSecondTrip(const BasicBlock &BB,
 }
 
 IssueState::IssueState(const BlockCycleModel &Model)
-    : S(std::make_unique<BlockCycleModel::Simulation>(Model)) {}
+    : S(std::make_unique<BlockCycleModel::Simulation>(Model)) {
+  S->ExpectReaderWaits = true;
+}
 IssueState::IssueState(const IssueState &Other)
     : S(std::make_unique<BlockCycleModel::Simulation>(*Other.S)) {}
 IssueState &IssueState::operator=(const IssueState &Other) {

@@ -56,7 +56,7 @@ std::vector<Priority> priorities(const DependenceDAG &DAG, ArrayRef<InstTimes> T
 
 } // namespace
 
-std::vector<unsigned> listSchedule(const DependenceDAG &DAG, IssueState State,
+std::vector<unsigned> listSchedule(const DependenceDAG &DAG, IssueState &State,
                                    const BlockCycleModel &Timing) {
   const unsigned N = DAG.size();
   std::vector<InstTimes> Times;
@@ -105,7 +105,8 @@ std::vector<unsigned> listSchedule(const DependenceDAG &DAG, IssueState State,
 }
 
 std::vector<unsigned> listSchedule(const DependenceDAG &DAG, const BlockCycleModel &Timing) {
-  return listSchedule(DAG, IssueState(Timing), Timing);
+  IssueState State(Timing);
+  return listSchedule(DAG, State, Timing);
 }
 
 namespace {
@@ -304,13 +305,10 @@ private:
   Error scheduleFunction(Module &M, Function &F, AnalysisManager &AM, const BlockCycleModel &Timing,
                          const CounterModel &Counters) {
     FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
-    // A region's list schedule is a candidate when its block issues no
-    // slower with it (BlockCycleModel's rules, the regions before it in the
-    // order chosen for them, those after it in theirs). An order that only
-    // ties may still need fewer of the waits the inserter will add, which
-    // the issue model does not see and the guard below does: a scrambled
-    // order of loads before a counted wait issues as fast as the expert's
-    // but gets a stricter wait.
+    // A region's list schedule is a candidate when its block issues faster
+    // with it (IssueState: BlockCycleModel's rules with memory results in
+    // counter order; the regions before it in the order chosen for them,
+    // those after it in theirs).
     std::vector<std::pair<unsigned, std::vector<unsigned>>> Candidates;
     SetVector<BasicBlock *> Judged;
     ArrayRef<ScheduleRegion> All = Deps.regions();
@@ -322,21 +320,20 @@ private:
       for (unsigned R = First; R != End; ++R) {
         const DependenceDAG &DAG = Deps.dag(R);
         ++Regions;
-        std::vector<unsigned> Order = listSchedule(DAG, State, Timing);
-        IssueState Kept = State;
-        issueRegion(Kept, DAG, inputOrder(DAG));
-        if (Order != inputOrder(DAG)) {
-          IssueState Moved = State;
-          issueRegion(Moved, DAG, Order);
-          if (blockCycles(Moved, Deps, R + 1, End) <= blockCycles(Kept, Deps, R + 1, End)) {
-            Kept = std::move(Moved);
-            Candidates.emplace_back(R, std::move(Order));
-            BasicBlock *BB = All[R].Block;
-            Judged.insert(BB);
-            Judged.insert(BB->successors().begin(), BB->successors().end());
-          }
+        IssueState Moved = State;
+        std::vector<unsigned> Order = listSchedule(DAG, Moved, Timing);
+        if (Order == inputOrder(DAG)) {
+          State = std::move(Moved);
+          continue;
         }
-        State = std::move(Kept);
+        issueRegion(State, DAG, inputOrder(DAG));
+        if (blockCycles(Moved, Deps, R + 1, End) < blockCycles(State, Deps, R + 1, End)) {
+          State = std::move(Moved);
+          Candidates.emplace_back(R, std::move(Order));
+          BasicBlock *BB = All[R].Block;
+          Judged.insert(BB);
+          Judged.insert(BB->successors().begin(), BB->successors().end());
+        }
       }
       First = End;
     }

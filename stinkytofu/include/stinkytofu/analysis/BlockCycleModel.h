@@ -104,9 +104,11 @@ private:
 
 /// One wave issuing instructions in an order its caller chooses, on the
 /// model of BlockCycleModel::estimate (the same rules, from nothing in
-/// flight): what a list scheduler asks before each pick, so that the order
-/// it builds is judged by the measure the block is judged by. Copyable: a
-/// state can be carried on along two different orders.
+/// flight), except that a memory result is there no earlier than those of
+/// the older operations of its counters, as the wait its reader will get
+/// drains them in order: what a list scheduler asks before each pick, so
+/// that the order it builds is judged by the measure the block is judged
+/// by. Copyable: a state can be carried on along two different orders.
 class IssueState {
 public:
   explicit IssueState(const BlockCycleModel &Model);

@@ -9,8 +9,8 @@
 // instructions whose predecessors are issued, the one that can issue
 // soonest, then the longest latency path to the region's end (a memory
 // access counting its latency into the fence after it), then the input
-// order. A region's new order is a candidate when the block issues no
-// slower with it; a block keeps its candidates only when its cycle estimate with
+// order. A region's new order is a candidate when the block issues
+// faster with it; a block keeps its candidates only when its cycle estimate with
 // the waits, ALU delays and hazard wait states the passes after will put
 // in gets better (the guard, docs/scheduler.md). A new order goes through
 // reorderRegion, so the schedule validator proves it first.
@@ -31,8 +31,8 @@
 namespace stinkytofu {
 
 /// The list schedule of \p DAG on \p Timing's machine, issued after
-/// \p State: node indices in issue order.
-std::vector<unsigned> listSchedule(const DependenceDAG &DAG, IssueState State,
+/// \p State (which it issues): node indices in issue order.
+std::vector<unsigned> listSchedule(const DependenceDAG &DAG, IssueState &State,
                                    const BlockCycleModel &Timing);
 /// The same from nothing in flight.
 std::vector<unsigned> listSchedule(const DependenceDAG &DAG, const BlockCycleModel &Timing);
