@@ -14,6 +14,10 @@ output: the instructions between a label and the last branch back to it,
 the branch conditional or not, without labels and branches, after the file's macros and symbol assignments;
 100 iterations, -mcpu of the file's target).
 
+Ends with the kernels (with a loop) whose loop rescheduled from the scramble
+is no slower than the original, and the share of the scramble's gap
+recovered on average (per kernel at most all of it).
+
 Usage: bench/oracle-mca.py [--seed S] FILE...
 stinkytofu-opt is $STINKYTOFU_OPT, else build/bin/stinkytofu-opt; llvm-mca is
 $LLVM_MCA, else /usr/lib/llvm-22/bin/llvm-mca.
@@ -103,6 +107,7 @@ def main(argv):
         sys.exit(__doc__)
     print('kernel | target | ' + ' | '.join(
         '%s (ours / mca)' % name for name, _ in variants(seed)))
+    recovered, no_slower, loops = [], 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'out.s')
         for path in argv:
@@ -119,6 +124,21 @@ def main(argv):
                 mca = mca_cycles(prelude, body, cpu) if body and cpu else 'no loop'
                 row.append('%s / %s' % (loop_estimate(r.stderr), mca))
             print(' | '.join(row), flush=True)
+            ours = [cell.split(' / ')[0] for cell in row[2:]]
+            if len(ours) == 4 and all(o.isdigit() for o in ours) and int(ours[0]):
+                original, scrambled, rescheduled = (int(o) for o in ours[:3])
+                loops += 1
+                no_slower += rescheduled <= original
+                gap = scrambled - original
+                recovered.append(1.0 if gap <= 0 and rescheduled <= original else
+                                 0.0 if gap <= 0 else min(1.0, (scrambled - rescheduled) / gap))
+    if loops:
+        # Per kernel with a loop: the loop rescheduled from the scramble no
+        # slower than the original; the share of the scramble's gap it
+        # recovered (all of it when the scramble left no gap and the loop is
+        # no slower, at most all of it).
+        print('rescheduled no slower than the original: %d of %d; gap recovered: %.1f%% on average'
+              % (no_slower, loops, 100.0 * sum(recovered) / loops))
 
 
 if __name__ == '__main__':

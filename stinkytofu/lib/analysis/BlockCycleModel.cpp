@@ -106,8 +106,21 @@ struct BlockCycleModel::Simulation {
 
   Simulation(const BlockCycleModel &Model)
       : Model(Model), TI(Model.target()), HW(TI.hardware()),
-        Pending(Model.Counters->numCounters()), Vcc(TI.findRegister("VCC")) {}
+        Pending(Model.Counters->numCounters()), Counted(Pending.size()),
+        Drained(Pending.size()), Vcc(TI.findRegister("VCC")) {}
 
+  /// What issuing \p I needs: when each cause lets it go, and the counts
+  /// of the memory wait it is.
+  struct Needs {
+    InstTimes T;
+    InstRole Role;
+    bool HasMC;
+    uint64_t Ready[NumStallCauses] = {};
+    std::optional<WaitCounts> Wait;
+    /// The wait the inserter will put in front of it (ExpectReaderWaits).
+    std::optional<WaitCounts> ReaderWait;
+  };
+  Needs needsOf(const Instruction &I) const;
   void issue(const Instruction &I);
   /// The waits \p Waits expects in front of \p I, which are not in the block.
   void issueExpected(const Instruction &I, const ExpectedWaits &Waits);
@@ -125,14 +138,24 @@ struct BlockCycleModel::Simulation {
   /// Per memory counter, when each pending operation is done, oldest first.
   std::vector<std::deque<uint64_t>> Pending;
   uint64_t MatrixFree = 0;
+  /// Whether a reader of a memory result no wait has drained yet gets the
+  /// wait the inserter will put in front of it (IssueState): one issue
+  /// cycle, and the counter drained in order down to that operation, so an
+  /// order of loads other than the one their readers need costs what it
+  /// will cost. Per counter, how many operations were counted and drained;
+  /// per register unit, the counter and number of the access that wrote it.
+  bool ExpectReaderWaits = false;
+  std::vector<uint64_t> Counted, Drained;
+  DenseMap<unsigned, std::pair<unsigned, uint64_t>> UnitAccess;
   SmallVector<AluDelay, 4> Delays;
   MCRegister Vcc;
 
 private:
   uint64_t delayedUntil(const AluDelay &D) const;
   uint64_t depCtrWaitUntil(const MCInst &Wait) const;
-  uint64_t memoryWaitUntil(const Instruction &I);
-  uint64_t drainUntil(const WaitCounts &Counts);
+  /// When the operations \p Counts waits for are done, and dropping them.
+  uint64_t drainTime(const WaitCounts &Counts) const;
+  void drain(const WaitCounts &Counts);
   void record(const Instruction &I, const InstTimes &T, uint64_t At);
 };
 
@@ -175,32 +198,57 @@ uint64_t BlockCycleModel::Simulation::depCtrWaitUntil(const MCInst &Wait) const 
   return Until;
 }
 
-uint64_t BlockCycleModel::Simulation::memoryWaitUntil(const Instruction &I) {
-  std::optional<WaitCounts> Counts = Model.Counters->decodeWait(I.mcInsts()[0], I.mnemonic());
-  return Counts ? drainUntil(*Counts) : 0;
+uint64_t BlockCycleModel::Simulation::drainTime(const WaitCounts &Counts) const {
+  uint64_t Until = 0;
+  for (unsigned C = 0; C < Pending.size(); ++C) {
+    if (!Counts.waits(C))
+      continue;
+    const std::deque<uint64_t> &Q = Pending[C];
+    size_t Allowed = size_t(std::max(Counts.Count[C], 0));
+    for (size_t At = 0; At + Allowed < Q.size(); ++At)
+      Until = std::max(Until, Q[At]);
+  }
+  return Until;
 }
 
-uint64_t BlockCycleModel::Simulation::drainUntil(const WaitCounts &Counts) {
-  uint64_t Until = 0;
+void BlockCycleModel::Simulation::drain(const WaitCounts &Counts) {
   for (unsigned C = 0; C < Pending.size(); ++C) {
     if (!Counts.waits(C))
       continue;
     std::deque<uint64_t> &Q = Pending[C];
     size_t Allowed = size_t(std::max(Counts.Count[C], 0));
     while (Q.size() > Allowed) {
-      Until = std::max(Until, Q.front());
       Q.pop_front();
+      ++Drained[C];
     }
   }
-  return Until;
 }
 
 void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &T, uint64_t At) {
+  MemoryAccess Access = Model.Counters->classify(I.mcInsts()[0], I.mnemonic());
+  SmallVector<unsigned, 3> Bumped;
+  for (unsigned E = 0; E < NumWaitEvents; ++E)
+    if (Access.has(WaitEvent(E)))
+      if (std::optional<unsigned> C = Model.Counters->counterOf(WaitEvent(E)))
+        if (!is_contained(Bumped, *C))
+          Bumped.push_back(*C);
+  for (unsigned C : Bumped) {
+    Pending[C].push_back(At + T.Latency);
+    ++Counted[C];
+  }
+
   const InstrFacts &Facts = I.facts();
   bool Sgpr = false, WritesVcc = false;
   for (MCRegister Reg : Facts.Defs) {
-    for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
+    for (MCRegUnit Unit : TI.regInfo().regunits(Reg)) {
       UnitReady[unsigned(Unit)] = At + T.Latency;
+      if (!ExpectReaderWaits)
+        continue;
+      if (Bumped.empty())
+        UnitAccess.erase(unsigned(Unit));
+      else
+        UnitAccess[unsigned(Unit)] = {Bumped.front(), Counted[Bumped.front()] - 1};
+    }
     Sgpr |= TI.classOf(Reg) == RegClass::SGPR;
     WritesVcc |= Vcc && TI.regInfo().regsOverlap(Reg, Vcc);
   }
@@ -221,44 +269,56 @@ void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &
   }
   if (T.MatrixPipe)
     MatrixFree = At + T.MatrixPipe;
-  MemoryAccess Access = Model.Counters->classify(I.mcInsts()[0], I.mnemonic());
-  SmallVector<unsigned, 3> Bumped;
-  for (unsigned E = 0; E < NumWaitEvents; ++E)
-    if (Access.has(WaitEvent(E)))
-      if (std::optional<unsigned> C = Model.Counters->counterOf(WaitEvent(E)))
-        if (!is_contained(Bumped, *C)) {
-          Bumped.push_back(*C);
-          Pending[*C].push_back(At + T.Latency);
-        }
+}
+
+BlockCycleModel::Simulation::Needs
+BlockCycleModel::Simulation::needsOf(const Instruction &I) const {
+  Needs N{Model.timesOf(I), HardwareModel::roleOf(I.mnemonic()), false};
+  N.HasMC = !I.mcInsts().empty() && N.T.Class && I.kind() != InstKind::Opaque;
+  auto Need = [&](StallCause C, uint64_t At) {
+    N.Ready[unsigned(C)] = std::max(N.Ready[unsigned(C)], At);
+  };
+  // The delays whose countdown ends at this instruction.
+  if (N.Role != InstRole::DelayAlu)
+    for (const AluDelay &D : Delays)
+      if (D.Countdown == 1)
+        Need(StallCause::HazardWait, delayedUntil(D));
+  if (N.HasMC) {
+    for (MCRegister Reg : I.facts().Uses)
+      for (MCRegUnit Unit : TI.regInfo().regunits(Reg)) {
+        Need(StallCause::Dependency, UnitReady.lookup(unsigned(Unit)));
+        if (!ExpectReaderWaits)
+          continue;
+        auto It = UnitAccess.find(unsigned(Unit));
+        if (It == UnitAccess.end() || It->second.second < Drained[It->second.first])
+          continue;
+        auto [C, Number] = It->second;
+        if (!N.ReaderWait)
+          N.ReaderWait.emplace();
+        N.ReaderWait->require(C, int(Counted[C] - Number - 1));
+      }
+    if (N.ReaderWait)
+      Need(StallCause::MemoryWait, std::max(Now, drainTime(*N.ReaderWait)) + 1);
+    if ((N.Wait = Model.Counters->decodeWait(I.mcInsts()[0], I.mnemonic())))
+      Need(StallCause::MemoryWait, drainTime(*N.Wait));
+    if (N.Role == InstRole::DepCtrWait)
+      Need(StallCause::HazardWait, depCtrWaitUntil(I.mcInsts()[0]));
+    if (N.T.MatrixPipe)
+      Need(StallCause::MatrixPipe, MatrixFree);
+  }
+  return N;
 }
 
 void BlockCycleModel::Simulation::issue(const Instruction &I) {
-  InstTimes T = Model.timesOf(I);
-  InstRole Role = HardwareModel::roleOf(I.mnemonic());
-  bool HasMC = !I.mcInsts().empty() && T.Class && I.kind() != InstKind::Opaque;
-  uint64_t Ready[NumStallCauses] = {};
-  auto Need = [&](StallCause C, uint64_t At) {
-    Ready[unsigned(C)] = std::max(Ready[unsigned(C)], At);
-  };
-
+  const Needs N = needsOf(I);
+  const auto &[T, Role, HasMC, Ready, Wait, ReaderWait] = N;
   if (Role != InstRole::DelayAlu)
-    for (auto It = Delays.begin(); It != Delays.end();) {
-      if (--It->Countdown == 0) {
-        Need(StallCause::HazardWait, delayedUntil(*It));
-        It = Delays.erase(It);
-      } else {
-        ++It;
-      }
-    }
-  if (HasMC) {
-    for (MCRegister Reg : I.facts().Uses)
-      for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
-        Need(StallCause::Dependency, UnitReady.lookup(unsigned(Unit)));
-    Need(StallCause::MemoryWait, memoryWaitUntil(I));
-    if (Role == InstRole::DepCtrWait)
-      Need(StallCause::HazardWait, depCtrWaitUntil(I.mcInsts()[0]));
-    if (T.MatrixPipe)
-      Need(StallCause::MatrixPipe, MatrixFree);
+    Delays.erase(remove_if(Delays, [](AluDelay &D) { return --D.Countdown == 0; }), Delays.end());
+  if (Wait)
+    drain(*Wait);
+  if (ReaderWait) {
+    drain(*ReaderWait);
+    Result.Issue += 1;
   }
 
   // The stall goes to the cause that held the instruction longest.
@@ -295,7 +355,8 @@ void BlockCycleModel::Simulation::issue(const Instruction &I) {
 
 void BlockCycleModel::Simulation::issueExpected(const Instruction &I, const ExpectedWaits &Waits) {
   if (auto It = Waits.Memory.find(&I); It != Waits.Memory.end()) {
-    uint64_t At = std::max(Now, drainUntil(It->second));
+    uint64_t At = std::max(Now, drainTime(It->second));
+    drain(It->second);
     Result.Stalls[unsigned(StallCause::MemoryWait)] += At - Now;
     Result.Issue += 1;
     Now = At + 1;
@@ -342,5 +403,26 @@ BlockCycles BlockCycleModel::estimateSecondTrip(const BasicBlock &BB,
   }
   return S.Result;
 }
+
+IssueState::IssueState(const BlockCycleModel &Model)
+    : S(std::make_unique<BlockCycleModel::Simulation>(Model)) {
+  S->ExpectReaderWaits = true;
+}
+IssueState::IssueState(const IssueState &Other)
+    : S(std::make_unique<BlockCycleModel::Simulation>(*Other.S)) {}
+IssueState &IssueState::operator=(const IssueState &Other) {
+  S = std::make_unique<BlockCycleModel::Simulation>(*Other.S);
+  return *this;
+}
+IssueState::~IssueState() = default;
+
+uint64_t IssueState::readyAt(const Instruction &I) const {
+  BlockCycleModel::Simulation::Needs N = S->needsOf(I);
+  N.Ready[unsigned(StallCause::MatrixPipe)] = 0;
+  return *std::max_element(std::begin(N.Ready), std::end(N.Ready));
+}
+uint64_t IssueState::matrixFree() const { return S->MatrixFree; }
+uint64_t IssueState::cycles() const { return S->Now; }
+void IssueState::issue(const Instruction &I) { S->issue(I); }
 
 } // namespace stinkytofu

@@ -23,92 +23,90 @@ namespace stinkytofu {
 
 namespace {
 
-/// One wave's in-order issue of a region's nodes, in the order they are
-/// issued: each holds the issue port for its issue cycles, waits for its
-/// DAG predecessors (a data edge: the producer's result), and a matrix
-/// product for the matrix pipe. Memory results come back in issue order
-/// per address space, as the counters the waits use count them: a result
-/// is not there before the results of older accesses of its space.
-class IssueSimulation {
-public:
-  IssueSimulation(const DependenceDAG &DAG, const BlockCycleModel &Timing)
-      : DAG(DAG), ReadyAt(DAG.size(), 0) {
-    for (unsigned Node = 0; Node != DAG.size(); ++Node)
-      Times.push_back(Timing.timesOf(DAG.instruction(Node)));
-  }
+/// The list scheduler's priorities of a node: the longest latency path
+/// from it to the region's end (DependenceDAG::heightOf), except that a
+/// memory access counts its own latency on its way into a fence, not one
+/// cycle: the fence after a load is usually the wait that drains it, so a
+/// load issued late holds everything behind that wait. Among loads the same
+/// wait drains, the one whose result is read sooner goes first (the longest
+/// path through its data edges): a counted wait lets the newest accesses
+/// go on, so those read later should be the newest.
+struct Priority {
+  uint64_t Height = 0, DataHeight = 0;
+};
 
-  /// The cycle \p Node would issue at now.
-  uint64_t startOf(unsigned Node) const {
-    uint64_t Start = std::max(Cycle, ReadyAt[Node]);
-    return Times[Node].MatrixPipe ? std::max(Start, MatrixFree) : Start;
-  }
-
-  void issue(unsigned Node) {
-    uint64_t Start = startOf(Node);
-    Cycle = Start + std::max(1u, Times[Node].Issue);
-    if (Times[Node].MatrixPipe)
-      MatrixFree = Start + Times[Node].MatrixPipe;
-    uint64_t Done = Start + Times[Node].Latency;
-    for (unsigned S = 0; S != NumMemorySpaces; ++S)
-      if (DAG.effects(Node).Memory[S].any()) {
-        Done = std::max(Done, MemoryDone[S]);
-        MemoryDone[S] = Done;
-      }
-    End = std::max(End, Done);
+std::vector<Priority> priorities(const DependenceDAG &DAG, ArrayRef<InstTimes> Times) {
+  std::vector<Priority> Of(DAG.size());
+  for (unsigned Node = DAG.size(); Node-- > 0;) {
+    bool Memory = DAG.effects(Node).accessesMemory();
+    Priority &P = Of[Node];
+    P.Height = Times[Node].Latency;
     for (unsigned EdgeIdx : DAG.succs(Node)) {
       const DepEdge &E = DAG.edges()[EdgeIdx];
-      uint64_t Ready = E.Kind == DepKind::Data ? std::max(Start + E.Latency, Done)
-                                               : Start + E.Latency;
-      ReadyAt[E.To] = std::max(ReadyAt[E.To], Ready);
+      uint64_t Latency = Memory && E.Kind == DepKind::Order
+                             ? std::max<uint64_t>(E.Latency, Times[Node].Latency)
+                             : E.Latency;
+      P.Height = std::max(P.Height, Latency + Of[E.To].Height);
+      if (E.Kind == DepKind::Data)
+        P.DataHeight = std::max(P.DataHeight, E.Latency + Of[E.To].Height);
     }
   }
-
-  /// When the last result is there.
-  uint64_t end() const { return std::max(End, Cycle); }
-
-private:
-  const DependenceDAG &DAG;
-  std::vector<InstTimes> Times;
-  std::vector<uint64_t> ReadyAt;
-  std::array<uint64_t, NumMemorySpaces> MemoryDone{};
-  uint64_t Cycle = 0, MatrixFree = 0, End = 0;
-};
+  return Of;
+}
 
 } // namespace
 
-std::vector<unsigned> listSchedule(const DependenceDAG &DAG, const BlockCycleModel &Timing) {
+std::vector<unsigned> listSchedule(const DependenceDAG &DAG, IssueState &State,
+                                   const BlockCycleModel &Timing) {
   const unsigned N = DAG.size();
-  IssueSimulation Sim(DAG, Timing);
+  std::vector<InstTimes> Times;
+  for (unsigned Node = 0; Node != N; ++Node)
+    Times.push_back(Timing.timesOf(DAG.instruction(Node)));
+  std::vector<Priority> Priorities = priorities(DAG, Times);
+  // When a node's operands are there, taken when its last predecessor
+  // issued: the writers of what it reads are its predecessors, issued by
+  // then, and a later writer of them is its successor.
+  std::vector<uint64_t> OperandsAt(N, 0);
   std::vector<unsigned> Pending(N), Ready, Order;
+  auto MakeReady = [&](unsigned Node) {
+    OperandsAt[Node] = State.readyAt(DAG.instruction(Node));
+    Ready.push_back(Node);
+  };
   for (unsigned Node = 0; Node != N; ++Node)
     if (!(Pending[Node] = DAG.preds(Node).size()))
-      Ready.push_back(Node);
+      MakeReady(Node);
   auto Key = [&](unsigned Node) {
-    return std::make_tuple(Sim.startOf(Node), -int64_t(DAG.heightOf(Node)), Node);
+    uint64_t Start = std::max(State.cycles(), OperandsAt[Node]);
+    if (Times[Node].MatrixPipe)
+      Start = std::max(Start, State.matrixFree());
+    return std::make_tuple(Start, !Times[Node].MatrixPipe, -int64_t(Priorities[Node].Height),
+                           -int64_t(Priorities[Node].DataHeight), Node);
   };
   while (!Ready.empty()) {
-    // Soonest first, then the critical path, then the input order.
+    // Soonest first; then a matrix product, which keeps the matrix pipe
+    // busy while what is issued after it fills its passes; then the
+    // critical path; then the result read soonest; then the input order.
     auto Best = Ready.begin();
-    for (auto It = Ready.begin(); It != Ready.end(); ++It)
-      if (Key(*It) < Key(*Best))
+    auto BestKey = Key(*Best);
+    for (auto It = std::next(Ready.begin()); It != Ready.end(); ++It)
+      if (auto K = Key(*It); K < BestKey) {
         Best = It;
+        BestKey = K;
+      }
     unsigned Node = *Best;
     Ready.erase(Best);
-    Sim.issue(Node);
+    State.issue(DAG.instruction(Node));
     Order.push_back(Node);
     for (unsigned EdgeIdx : DAG.succs(Node))
       if (!--Pending[DAG.edges()[EdgeIdx].To])
-        Ready.push_back(DAG.edges()[EdgeIdx].To);
+        MakeReady(DAG.edges()[EdgeIdx].To);
   }
   return Order;
 }
 
-uint64_t simulatedCycles(const DependenceDAG &DAG, ArrayRef<unsigned> Order,
-                         const BlockCycleModel &Timing) {
-  IssueSimulation Sim(DAG, Timing);
-  for (unsigned Node : Order)
-    Sim.issue(Node);
-  return Sim.end();
+std::vector<unsigned> listSchedule(const DependenceDAG &DAG, const BlockCycleModel &Timing) {
+  IssueState State(Timing);
+  return listSchedule(DAG, State, Timing);
 }
 
 namespace {
@@ -307,20 +305,37 @@ private:
   Error scheduleFunction(Module &M, Function &F, AnalysisManager &AM, const BlockCycleModel &Timing,
                          const CounterModel &Counters) {
     FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
-    // Every region whose own simulation gets better is a candidate for its
-    // list schedule.
+    // A region's list schedule is a candidate when its block issues faster
+    // with it (IssueState: BlockCycleModel's rules with memory results in
+    // counter order; the regions before it in the order chosen for them,
+    // those after it in theirs).
     std::vector<std::pair<unsigned, std::vector<unsigned>>> Candidates;
     SetVector<BasicBlock *> Judged;
-    for (unsigned R = 0; R != Deps.regions().size(); ++R) {
-      const DependenceDAG &DAG = Deps.dag(R);
-      ++Regions;
-      std::vector<unsigned> Order = listSchedule(DAG, Timing);
-      if (simulatedCycles(DAG, Order, Timing) >= simulatedCycles(DAG, inputOrder(DAG), Timing))
-        continue;
-      Candidates.emplace_back(R, std::move(Order));
-      BasicBlock *BB = Deps.regions()[R].Block;
-      Judged.insert(BB);
-      Judged.insert(BB->successors().begin(), BB->successors().end());
+    ArrayRef<ScheduleRegion> All = Deps.regions();
+    for (unsigned First = 0; First != All.size();) {
+      unsigned End = First + 1;
+      while (End != All.size() && All[End].Block == All[First].Block)
+        ++End;
+      IssueState State(Timing);
+      for (unsigned R = First; R != End; ++R) {
+        const DependenceDAG &DAG = Deps.dag(R);
+        ++Regions;
+        IssueState Moved = State;
+        std::vector<unsigned> Order = listSchedule(DAG, Moved, Timing);
+        if (Order == inputOrder(DAG)) {
+          State = std::move(Moved);
+          continue;
+        }
+        issueRegion(State, DAG, inputOrder(DAG));
+        if (blockCycles(Moved, Deps, R + 1, End) < blockCycles(State, Deps, R + 1, End)) {
+          State = std::move(Moved);
+          Candidates.emplace_back(R, std::move(Order));
+          BasicBlock *BB = All[R].Block;
+          Judged.insert(BB);
+          Judged.insert(BB->successors().begin(), BB->successors().end());
+        }
+      }
+      First = End;
     }
     if (Candidates.empty())
       return Error::success();
@@ -401,6 +416,21 @@ private:
     if (!Changed.empty())
       AM.invalidate(F, PreservedAnalyses::none().preserve<WaitCountCacheAnalysis>());
     return Error::success();
+  }
+
+  static void issueRegion(IssueState &State, const DependenceDAG &DAG, ArrayRef<unsigned> Order) {
+    for (unsigned Node : Order)
+      State.issue(DAG.instruction(Node));
+  }
+
+  /// The block's issue cycles from \p State on, regions \p From up to \p End
+  /// in their input order.
+  static uint64_t blockCycles(IssueState State, const FunctionDependences &Deps, unsigned From,
+                              unsigned End) {
+    for (unsigned R = From; R != End; ++R)
+      for (Instruction *I : Deps.regions()[R].Insts)
+        State.issue(*I);
+    return State.cycles();
   }
 
   static std::vector<unsigned> inputOrder(const DependenceDAG &DAG) {

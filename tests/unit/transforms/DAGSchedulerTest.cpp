@@ -1,6 +1,7 @@
 //===- DAGSchedulerTest.cpp - List scheduling on the dependence DAG -------===//
 #include "analysis/AnalysisTestModules.h"
 #include "stinkytofu/analysis/BlockCycleModel.h"
+#include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/transforms/DAGSchedulerPass.h"
 
 #include "gtest/gtest.h"
@@ -35,15 +36,47 @@ k:
 TEST(DAGSchedulerTest, MatrixProductsInterleaveWithIndependentWork) {
   auto M = readModule(R"(
 k:
+  global_load_dword v10, v[8:9], off
   v_mfma_f32_32x32x8f16 a[0:15], v[0:1], v[2:3], a[0:15]
   v_mfma_f32_32x32x8f16 a[16:31], v[0:1], v[2:3], a[16:31]
-  v_mov_b32 v10, 1
-  v_mov_b32 v11, 2
+  v_mov_b32 v11, 1
+  v_add_f32_e32 v4, v10, v10
   s_endpgm
 )");
   ASSERT_TRUE(M);
-  // The second product waits for the matrix pipe: the moves go in between.
-  EXPECT_EQ(scheduleOf(*M), (std::vector<unsigned>{0, 2, 3, 1, 4}));
+  // The load heads the longest path, but the matrix pipe is the busier
+  // resource: the first product goes first, the load and the move issue in
+  // its passes, the second product when the pipe is free.
+  EXPECT_EQ(scheduleOf(*M), (std::vector<unsigned>{1, 0, 3, 2, 4, 5}));
+}
+
+TEST(DAGSchedulerTest, AReaderOfAnUndrainedLoadGetsTheInsertersWait) {
+  auto M = readModule(R"(
+k:
+  global_load_dword v1, v[8:9], off
+  global_load_dword v4, v[8:9], off offset:4
+  v_add_f32_e32 v5, v4, v4
+  s_endpgm
+)");
+  ASSERT_TRUE(M);
+  const BasicBlock &BB = M->functions().front().blocks().front();
+  BlockCycleModel Timing(*M);
+  IssueState State(Timing);
+  for (const Instruction &I : BB.instructions())
+    State.issue(I);
+  // The inserter puts vmcnt(0) in front of the add (the counter drains in
+  // order): the scheduler's state costs what the guard's estimate with
+  // that wait does, one issue cycle more than the block without it.
+  const Instruction &Add = *std::next(BB.instructions().begin(), 2);
+  ExpectedWaits Waits;
+  CounterModel Counters(M->target());
+  WaitCounts Vmcnt;
+  std::optional<unsigned> Loads = Counters.counterOf(WaitEvent::VmemLoad);
+  ASSERT_TRUE(Loads);
+  Vmcnt.require(*Loads, 0);
+  Waits.Memory[&Add] = Vmcnt;
+  EXPECT_EQ(State.cycles(), Timing.estimate(BB, Waits).Cycles);
+  EXPECT_EQ(State.cycles(), Timing.estimate(BB).Cycles + 1);
 }
 
 TEST(DAGSchedulerTest, ADependenceChainKeepsItsOrder) {

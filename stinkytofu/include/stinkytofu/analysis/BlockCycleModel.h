@@ -95,10 +95,40 @@ public:
 
   const TargetInfo &target() const { return Timing.target(); }
 
-private:
   struct Simulation;
+
+private:
   InstTiming Timing;
   std::unique_ptr<CounterModel> Counters;
+};
+
+/// One wave issuing instructions in an order its caller chooses, on the
+/// model of BlockCycleModel::estimate (the same rules, from nothing in
+/// flight), except that a memory result is there no earlier than those of
+/// the older operations of its counters, as the wait its reader will get
+/// drains them in order: what a list scheduler asks before each pick, so
+/// that the order it builds is judged by the measure the block is judged
+/// by. Copyable: a state can be carried on along two different orders.
+class IssueState {
+public:
+  explicit IssueState(const BlockCycleModel &Model);
+  IssueState(const IssueState &Other);
+  IssueState &operator=(const IssueState &Other);
+  ~IssueState();
+
+  /// The first cycle \p I could issue at after what was issued so far, but
+  /// for the matrix pipe: the registers it reads, the memory operations a
+  /// wait drains, the ALU delays due. Issuing other instructions before it
+  /// changes this only when they write what it reads or are counted by it.
+  uint64_t readyAt(const Instruction &I) const;
+  /// When the matrix pipe takes the next product.
+  uint64_t matrixFree() const;
+  /// Cycles so far: the cycle after the last issue.
+  uint64_t cycles() const;
+  void issue(const Instruction &I);
+
+private:
+  std::unique_ptr<BlockCycleModel::Simulation> S;
 };
 
 } // namespace stinkytofu

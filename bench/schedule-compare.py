@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The scheduler against LLVM's own schedule (docs/scheduler.md).
+
+Compiles every tests/kernels/*.cl with clang-22 -O2 for each target, then
+runs stinkytofu-opt -O1 (LLVM's order, our waits and hazards) and
+-O2 --verify-schedule (the scheduler) on it, and compares the `--stats`
+cycle estimates of the two outputs: the longest path and the heaviest loop
+body. The -O2 output must assemble with llvm-mc. Prints one line per kernel
+and target, then the counts: faster, equal, slower.
+
+Usage: bench/schedule-compare.py [--jobs N] [TARGET...]  (default: all 11)
+stinkytofu-opt is $STINKYTOFU_OPT, else build/bin/stinkytofu-opt.
+"""
+import concurrent.futures
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPT = os.environ.get('STINKYTOFU_OPT', os.path.join(ROOT, 'build/bin/stinkytofu-opt'))
+LLVM = '/usr/lib/llvm-22/bin'
+TARGETS = ['gfx900', 'gfx906', 'gfx908', 'gfx90a', 'gfx942', 'gfx950', 'gfx1030',
+           'gfx1100', 'gfx1200', 'gfx1201', 'gfx1250']
+
+
+def totals(stats):
+    """(path cycles, heaviest loop body, loops) of the <total> row."""
+    for line in stats.split('\n'):
+        cells = line.split()
+        if cells[:1] == ['<total>'] and len(cells) == 7:
+            return int(cells[1]), int(cells[4]), int(cells[3])
+    return None
+
+
+def compare(kernel, target, tmp):
+    name = '%s-%s' % (os.path.basename(kernel)[:-3], target)
+    source = os.path.join(tmp, name + '.s')
+    r = subprocess.run([LLVM + '/clang', '-x', 'cl', '-cl-std=CL2.0', '--target=amdgcn-amd-amdhsa',
+                        '-mcpu=' + target, '-nogpulib', '-O2', '-S', kernel, '-o', source],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return name, 'clang failed'
+    figures = []
+    for level in (['-O1'], ['-O2', '--verify-schedule']):
+        out = os.path.join(tmp, name + level[0] + '.s')
+        r = subprocess.run([OPT, source] + level + ['--stats', '-o', out],
+                           capture_output=True, text=True)
+        if r.returncode or not totals(r.stderr):
+            return name, '%s failed: %s' % (level[0], r.stderr.strip().split('\n')[-1][:80])
+        figures.append(totals(r.stderr))
+    r = subprocess.run([LLVM + '/llvm-mc', '-triple=amdgcn-amd-amdhsa', '-mcpu=' + target,
+                        '-filetype=obj', out, '-o', os.devnull], capture_output=True, text=True)
+    if r.returncode:
+        return name, 'llvm-mc failed: ' + r.stderr.strip().split('\n')[0][:80]
+    return name, figures
+
+
+def sign(before, after):
+    return 'faster' if after < before else 'slower' if after > before else 'equal'
+
+
+def main(argv):
+    jobs = 2
+    if argv[:1] == ['--jobs']:
+        jobs, argv = int(argv[1]), argv[2:]
+    targets = argv or TARGETS
+    kernels = sorted(glob.glob(os.path.join(ROOT, 'tests/kernels/*.cl')))
+    counts = {'path': {}, 'loop': {}}
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        runs = [pool.submit(compare, k, t, tmp) for t in targets for k in kernels]
+        for run in runs:
+            name, figures = run.result()
+            if isinstance(figures, str):
+                failures += 1
+                print('%s: %s' % (name, figures), flush=True)
+                continue
+            (path1, loop1, loops), (path2, loop2, _) = figures
+            print('%s: path %d -> %d, loop body %d -> %d' % (name, path1, path2, loop1, loop2),
+                  flush=True)
+            s = sign(path1, path2)
+            counts['path'][s] = counts['path'].get(s, 0) + 1
+            if loops:
+                s = sign(loop1, loop2)
+                counts['loop'][s] = counts['loop'].get(s, 0) + 1
+    for what, c in counts.items():
+        print('%s: %s' % (what, ', '.join('%d %s' % (c.get(s, 0), s)
+                                          for s in ('faster', 'equal', 'slower'))))
+    print('failures: %d' % failures)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
