@@ -8,7 +8,11 @@ cycle estimates of the two outputs: the longest path and the heaviest loop
 body. The -O2 output must assemble with llvm-mc. Prints one line per kernel
 and target, then the counts: faster, equal, slower.
 
-Usage: bench/schedule-compare.py [--jobs N] [TARGET...]  (default: all 11)
+--remove-waits schedules with the input's memory waits removed first
+(StinkyRemoveWaitCntPass before the scheduler; the insertion after it
+puts back what the new order needs): clang's waits are fences otherwise.
+
+Usage: bench/schedule-compare.py [--jobs N] [--remove-waits] [TARGET...]  (default: all 11)
 stinkytofu-opt is $STINKYTOFU_OPT, else build/bin/stinkytofu-opt.
 """
 import concurrent.futures
@@ -35,7 +39,18 @@ def totals(stats):
     return None
 
 
-def compare(kernel, target, tmp):
+SCHEDULED = ['-O2', '--verify-schedule']
+# The -O2 pipeline (standardPipeline) with the memory waits removed before
+# the scheduler; the hazard repair and the verifiers are added by the tool.
+SCHEDULED_WITHOUT_WAITS = [
+    '--verify-schedule',
+    '--passes=Verifier,LongBranchLoweringPass,CallTargetRecoveryPass,RaiseVgprMsbPass,'
+    'CFGBuilder,AsmMovePropagationPass,StinkyRemoveNopPass,RemoveDelayAluPass,'
+    'RemoveWaitAluPass(ifSupported),StinkyRemoveWaitCntPass,StinkyDAGSchedulerPass,'
+    'StinkyWaitCntInsertionPass,InsertVgprMsbPass,SetMatrixReusePass(ifSupported)']
+
+
+def compare(kernel, target, tmp, scheduled):
     name = '%s-%s' % (os.path.basename(kernel)[:-3], target)
     source = os.path.join(tmp, name + '.s')
     r = subprocess.run([LLVM + '/clang', '-x', 'cl', '-cl-std=CL2.0', '--target=amdgcn-amd-amdhsa',
@@ -44,12 +59,12 @@ def compare(kernel, target, tmp):
     if r.returncode:
         return name, 'clang failed'
     figures = []
-    for level in (['-O1'], ['-O2', '--verify-schedule']):
-        out = os.path.join(tmp, name + level[0] + '.s')
+    for side, level in enumerate((['-O1'], scheduled)):
+        out = os.path.join(tmp, '%s-%d.s' % (name, side))
         r = subprocess.run([OPT, source] + level + ['--stats', '-o', out],
                            capture_output=True, text=True)
         if r.returncode or not totals(r.stderr):
-            return name, '%s failed: %s' % (level[0], r.stderr.strip().split('\n')[-1][:80])
+            return name, '%s failed: %s' % (' '.join(level)[:40], r.stderr.strip().split('\n')[-1][:80])
         figures.append(totals(r.stderr))
     r = subprocess.run([LLVM + '/llvm-mc', '-triple=amdgcn-amd-amdhsa', '-mcpu=' + target,
                         '-filetype=obj', out, '-o', os.devnull], capture_output=True, text=True)
@@ -66,13 +81,16 @@ def main(argv):
     jobs = 2
     if argv[:1] == ['--jobs']:
         jobs, argv = int(argv[1]), argv[2:]
+    scheduled = SCHEDULED
+    if argv[:1] == ['--remove-waits']:
+        scheduled, argv = SCHEDULED_WITHOUT_WAITS, argv[1:]
     targets = argv or TARGETS
     kernels = sorted(glob.glob(os.path.join(ROOT, 'tests/kernels/*.cl')))
     counts = {'path': {}, 'loop': {}}
     failures = 0
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        runs = [pool.submit(compare, k, t, tmp) for t in targets for k in kernels]
+        runs = [pool.submit(compare, k, t, tmp, scheduled) for t in targets for k in kernels]
         for run in runs:
             name, figures = run.result()
             if isinstance(figures, str):
