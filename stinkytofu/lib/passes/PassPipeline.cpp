@@ -99,10 +99,25 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
     llvm::append_range(Pipeline, std::initializer_list<const char *>{
                                      "StinkyRemoveNopPass", "RemoveDelayAluPass",
                                      "RemoveWaitAluPass=ifSupported", "StinkyDAGSchedulerPass"});
+  Pipeline.push_back("StinkyWaitCntInsertionPass");
+  if (Level >= 1)
+    Pipeline.push_back("RemoveDscntPass=targets=gfx1250");
   llvm::append_range(Pipeline, std::initializer_list<const char *>{
-                                   "StinkyWaitCntInsertionPass", "InsertVgprMsbPass",
+                                   "InsertVgprMsbPass", "MemTokenConsistencyCheckPass",
                                    "SetMatrixReusePass=ifSupported"});
+  // The rest of the reference's gfx1250 backend runs on gfx1250 only (the
+  // reference has no other backend; elsewhere -O writes what it wrote
+  // before). Its order, except that the hazard repair follows every pass
+  // that inserts instructions (an instruction put between an s_delay_alu
+  // and its consumer would take its delay), and the xcnt waits and the size
+  // are taken from the final code.
+  llvm::append_range(Pipeline, std::initializer_list<const char *>{
+                                   "InsertInitialUnclausedVmemPass=targets=gfx1250",
+                                   "SwInstructionPrefetchRelDynamicPass=targets=gfx1250"});
   llvm::append_range(Pipeline, hazardRepairPasses());
+  llvm::append_range(Pipeline, std::initializer_list<const char *>{
+                                   "Gfx1250HazardPass=targets=gfx1250",
+                                   "AccumulateInstructionSizePass=targets=gfx1250"});
   return Pipeline;
 }
 
