@@ -77,7 +77,8 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
     return createStringError(inconvertibleErrorCode(),
                              "-O" + Twine(Level) + " is not a level: use -O0 to -O3");
   // -O1 only recomputes the waits; -O2 and -O3 also schedule (the
-  // reference's gfx1250 order, on every target). The reference's input holds logical VGPRs;
+  // reference's gfx1250 order; its target-neutral passes on every target).
+  // The reference's input holds logical VGPRs;
   // assembly (LLVM's included) may hold s_set_vgpr_msb already, so it is
   // raised first (a no-op otherwise). The memory waits of the input stay
   // (an expert's wait is often looser and fewer than one per consumer, and
