@@ -77,7 +77,8 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
     return createStringError(inconvertibleErrorCode(),
                              "-O" + Twine(Level) + " is not a level: use -O0 to -O3");
   // -O1 only recomputes the waits; -O2 and -O3 also schedule (the
-  // reference's gfx1250 order, on every target). The reference's input holds logical VGPRs;
+  // reference's gfx1250 order; its target-neutral passes on every target).
+  // The reference's input holds logical VGPRs;
   // assembly (LLVM's included) may hold s_set_vgpr_msb already, so it is
   // raised first (a no-op otherwise). The memory waits of the input stay
   // (an expert's wait is often looser and fewer than one per consumer, and
@@ -99,10 +100,25 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
     llvm::append_range(Pipeline, std::initializer_list<const char *>{
                                      "StinkyRemoveNopPass", "RemoveDelayAluPass",
                                      "RemoveWaitAluPass=ifSupported", "StinkyDAGSchedulerPass"});
+  Pipeline.push_back("StinkyWaitCntInsertionPass");
+  if (Level >= 1)
+    Pipeline.push_back("RemoveDscntPass=targets=gfx1250");
   llvm::append_range(Pipeline, std::initializer_list<const char *>{
-                                   "StinkyWaitCntInsertionPass", "InsertVgprMsbPass",
+                                   "InsertVgprMsbPass", "MemTokenConsistencyCheckPass",
                                    "SetMatrixReusePass=ifSupported"});
+  // The rest of the reference's gfx1250 backend runs on gfx1250 only (the
+  // reference has no other backend; elsewhere -O writes what it wrote
+  // before). Its order, except that the hazard repair follows every pass
+  // that inserts instructions (an instruction put between an s_delay_alu
+  // and its consumer would take its delay), and the xcnt waits and the size
+  // are taken from the final code.
+  llvm::append_range(Pipeline, std::initializer_list<const char *>{
+                                   "InsertInitialUnclausedVmemPass=targets=gfx1250",
+                                   "SwInstructionPrefetchRelDynamicPass=targets=gfx1250"});
   llvm::append_range(Pipeline, hazardRepairPasses());
+  llvm::append_range(Pipeline, std::initializer_list<const char *>{
+                                   "Gfx1250HazardPass=targets=gfx1250",
+                                   "AccumulateInstructionSizePass=targets=gfx1250"});
   return Pipeline;
 }
 

@@ -72,6 +72,31 @@ const PassInfo *PassRegistry::find(StringRef Name) const {
   return nullptr;
 }
 
+namespace {
+/// A pass that runs only on the listed processors (the spec's
+/// `targets=gfx1250:...` argument) and leaves other modules as they are: a
+/// pipeline names one target's passes (the reference's gfx1250 backend)
+/// and stays one list of specs for every input.
+class TargetGatedPass final : public Pass {
+public:
+  TargetGatedPass(std::unique_ptr<Pass> Inner, SmallVector<std::string, 2> Processors)
+      : Inner(std::move(Inner)), Processors(std::move(Processors)) {}
+  StringRef name() const override { return Inner->name(); }
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
+                                  const PassScope &Scope) override {
+    if (!is_contained(Processors, M.target().processor()))
+      return PreservedAnalyses::all();
+    Inner->setContext(context());
+    Inner->setArtifactSink(&artifacts());
+    return Inner->run(M, AM, Scope);
+  }
+
+private:
+  std::unique_ptr<Pass> Inner;
+  SmallVector<std::string, 2> Processors;
+};
+} // namespace
+
 Expected<std::unique_ptr<Pass>> PassRegistry::create(StringRef Spec,
                                                      const PassArguments &Leading) const {
   auto [Name, Args] = Spec.split('=');
@@ -86,11 +111,27 @@ Expected<std::unique_ptr<Pass>> PassRegistry::create(StringRef Spec,
   }
   PassArguments All = Leading;
   llvm::append_range(All, parsePassArguments(Args));
+  SmallVector<std::string, 2> Processors;
+  bool NamesNone = false;
+  llvm::erase_if(All, [&](const std::pair<std::string, std::string> &Arg) {
+    if (Arg.first != "targets")
+      return false;
+    SmallVector<StringRef, 2> Names;
+    SplitString(Arg.second, Names, ":");
+    llvm::append_range(Processors, Names);
+    NamesNone |= Names.empty();
+    return true;
+  });
+  if (NamesNone)
+    return createStringError(inconvertibleErrorCode(),
+                             Name + ": targets= names no processor (targets=gfx1250:...)");
   Expected<std::unique_ptr<Pass>> P = Info->Create(All);
   if (!P)
     return createStringError(inconvertibleErrorCode(),
                              Name + ": " + toString(P.takeError()));
-  return P;
+  if (Processors.empty())
+    return P;
+  return std::make_unique<TargetGatedPass>(std::move(*P), std::move(Processors));
 }
 
 namespace {

@@ -89,6 +89,25 @@ TEST(PassRegistryTest, ArgumentsReachTheFactory) {
   EXPECT_EQ(Seen, (PassArguments{{"flag", ""}, {"out", "f"}, {"flag", "0"}}));
 }
 
+TEST(PassRegistryTest, TargetsArgumentGatesThePass) {
+  PseudoInstructionRegistry Pseudos;
+  PassRegistry R(Pseudos);
+  PassArguments Seen;
+  R.add({"Mine", "test pass", [&](const PassArguments &Args) -> Expected<std::unique_ptr<Pass>> {
+           Seen = Args;
+           return std::make_unique<NullPass>();
+         }});
+  // The registry takes `targets=` for itself; the pass keeps its name.
+  Expected<std::unique_ptr<Pass>> P = R.create("Mine=flag,targets=gfx1250:gfx950");
+  ASSERT_TRUE(static_cast<bool>(P)) << errorText(P.takeError());
+  EXPECT_EQ(Seen, (PassArguments{{"flag", ""}}));
+  EXPECT_EQ((*P)->name(), "Null");
+  Expected<std::unique_ptr<Pass>> None = R.create("Mine=targets=");
+  ASSERT_FALSE(static_cast<bool>(None));
+  EXPECT_EQ(errorText(None.takeError()),
+            "Mine: targets= names no processor (targets=gfx1250:...)");
+}
+
 TEST(PassRegistryTest, RegisteringAgainReplacesAndRegistersPseudoInstructions) {
   PseudoInstructionRegistry Pseudos;
   PassRegistry R(Pseudos);
@@ -210,7 +229,7 @@ TEST(PassPipelineTest, EndPipelineProven) {
   Expected<Specs> O3 = standardPipeline(3);
   ASSERT_TRUE(static_cast<bool>(O3));
   Specs Expected = *O3;
-  EXPECT_EQ(Expected.back(), "InsertDelayAluPass");
+  EXPECT_EQ(Expected.back(), "AccumulateInstructionSizePass=targets=gfx1250");
   Expected.push_back("WaitCntVerifier");
   Expected.push_back("HazardVerifier");
   EXPECT_EQ(Proven(*O3), Expected);

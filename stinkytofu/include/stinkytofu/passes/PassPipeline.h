@@ -28,8 +28,10 @@ llvm::Expected<std::vector<std::string>> parsePassPipeline(llvm::StringRef Text)
 
 /// The pipeline of `-O<Level>` (0-3): the control-flow recovery
 /// (controlFlowRecoveryPasses), the reference's gfx1250 pipeline in its
-/// order, restricted to the passes StinkyTofu has, then the hazard repair
-/// (hazardRepairPasses). docs/passes.md lists it.
+/// order, without the passes that need the producer's facts, with the
+/// hazard repair (hazardRepairPasses) after the last pass that inserts
+/// instructions. The passes only the reference's gfx1250 backend runs carry
+/// `targets=gfx1250`. docs/passes.md lists it against the reference's.
 llvm::Expected<std::vector<std::string>> standardPipeline(unsigned Level);
 
 /// The passes that put back the waits a code change may have taken away, in

@@ -65,6 +65,9 @@ public:
   const std::vector<std::pair<std::string, std::string>> &aliases() const { return Aliases; }
 
   /// Builds a pass from `Name` or `Name=a,b=c`; unknown names are errors.
+  /// The argument `targets=gfx1250:...`, which every pass takes, makes the
+  /// pass run only on modules of the listed processors (a standard
+  /// pipeline's passes of one target).
   /// \p Leading go before the spec's arguments, which win over them (a
   /// driver's options that are the pass's arguments).
   llvm::Expected<std::unique_ptr<Pass>> create(llvm::StringRef Spec,
