@@ -365,4 +365,27 @@ TEST(ScheduleValidatorTest, ReorderRegionMovesOnlyWhatTheValidatorAccepts) {
   EXPECT_NE(toString(std::move(E)).find("'v_add_f32 v2, v1, v1' reads"), std::string::npos);
 }
 
+TEST(ScheduleValidatorTest, TheDAGsEffectsJudgeAsTheModelDoes) {
+  // The scheduler validates with the effects its DAG computed: every order
+  // an edge forbids is refused with the message the model's own effects
+  // give, and the input order (a region put back) is the same program.
+  Region R(Mixed);
+  ASSERT_TRUE(R.Deps);
+  const ScheduleRegion &Reg = R.Deps->regions()[0];
+  const EffectModel &EM = R.Deps->effects();
+  for (const DepEdge &E : R.dag().edges()) {
+    std::vector<unsigned> Order = R.swapped(E.From, E.To);
+    llvm::Expected<bool> ByModel = reorderRegion(Reg, Order, EM);
+    llvm::Expected<bool> ByDAG = reorderRegion(Reg, Order, R.dag(), EM.units());
+    ASSERT_FALSE(ByModel);
+    ASSERT_FALSE(ByDAG);
+    EXPECT_EQ(toString(ByDAG.takeError()), toString(ByModel.takeError()));
+  }
+  std::vector<unsigned> Input(Reg.Insts.size());
+  std::iota(Input.begin(), Input.end(), 0u);
+  llvm::Expected<bool> Back = reorderRegion(Reg, Input, R.dag(), EM.units());
+  ASSERT_TRUE(bool(Back));
+  EXPECT_FALSE(*Back);
+}
+
 } // namespace
