@@ -28,6 +28,7 @@
 #include "stinkytofu/analysis/AnalysisManager.h"
 #include "stinkytofu/analysis/InstructionEffects.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <vector>
 
@@ -91,7 +92,9 @@ private:
   std::vector<InstructionEffects> Effects;
   std::vector<unsigned> Latencies;
   std::vector<DepEdge> Edges;
-  std::vector<std::vector<unsigned>> Preds, Succs;
+  /// Most nodes have a few edges each way: kept inline (growing a vector
+  /// per node was half of adding the edges).
+  std::vector<llvm::SmallVector<unsigned, 4>> Preds, Succs;
   std::vector<unsigned> Heights;
   /// While the graph is built: per node, the last node an edge from it
   /// went to and that edge's index (addEdge's check for a repeated pair).
