@@ -54,29 +54,40 @@ struct UnitState {
   SmallVector<unsigned, 4> Readers;
 };
 
-/// The states of the units a region touches. A call or an opaque statement
-/// reads and writes every unit; after it, a unit not touched since has it
-/// as last writer and no reader. (A table of every unit, walked at each
-/// such node, cost most of a call-dense kernel's scheduling.)
+/// The states of the units a region touches, found through a table by unit
+/// (a hash map's lookups were most of the graph's own cost). A call or an
+/// opaque statement reads and writes every unit; after it, a unit not
+/// touched since has it as last writer and no reader. (A table of every
+/// unit's state, walked at each such node, cost most of a call-dense
+/// kernel's scheduling.)
 class UnitStates {
 public:
-  explicit UnitStates(unsigned NumUnits) : NumUnits(NumUnits) {}
-  int lastWriter(unsigned U) const {
-    auto It = Touched.find(U);
-    return It == Touched.end() ? AllWriter : It->second.LastWriter;
+  /// \p SlotOf: NumUnits entries of NoSlot, left so.
+  explicit UnitStates(std::vector<unsigned> &SlotOf) : SlotOf(SlotOf) {}
+  ~UnitStates() {
+    for (unsigned U : Touched)
+      SlotOf[U] = NoSlot;
   }
+  static constexpr unsigned NoSlot = ~0u;
+
+  int lastWriter(unsigned U) const {
+    unsigned Slot = SlotOf[U];
+    return Slot == NoSlot ? AllWriter : States[Slot].LastWriter;
+  }
+  /// The state of \p U, valid until the next unit is touched.
   UnitState &operator[](unsigned U) {
-    auto [It, New] = Touched.try_emplace(U);
-    if (New)
-      It->second.LastWriter = AllWriter;
-    return It->second;
+    unsigned &Slot = SlotOf[U];
+    if (Slot == NoSlot) {
+      Slot = States.size();
+      States.emplace_back().LastWriter = AllWriter;
+      Touched.push_back(U);
+    }
+    return States[Slot];
   }
   /// Calls \p Visit on the state of every unit in unit order, a run of
   /// untouched units (all in the same state) once.
   template <typename VisitT> void forEachInOrder(VisitT Visit) {
-    SmallVector<unsigned, 32> Units;
-    for (const auto &Entry : Touched)
-      Units.push_back(Entry.first);
+    SmallVector<unsigned, 32> Units(Touched.begin(), Touched.end());
     llvm::sort(Units);
     UnitState Untouched;
     Untouched.LastWriter = AllWriter;
@@ -84,39 +95,50 @@ public:
     for (unsigned U : Units) {
       if (Next < U)
         Visit(Untouched);
-      Visit(Touched.find(U)->second);
+      Visit(States[SlotOf[U]]);
       Next = U + 1;
     }
-    if (Next < NumUnits)
+    if (Next < SlotOf.size())
       Visit(Untouched);
   }
   /// After a node that writes every unit.
   void writtenAllBy(unsigned Node) {
+    for (unsigned U : Touched)
+      SlotOf[U] = NoSlot;
     Touched.clear();
+    States.clear();
     AllWriter = int(Node);
   }
 
 private:
-  unsigned NumUnits;
-  DenseMap<unsigned, UnitState> Touched;
+  std::vector<unsigned> &SlotOf;
+  std::vector<UnitState> States;
+  std::vector<unsigned> Touched; ///< the unit of each state
   int AllWriter = -1;
 };
 
 } // namespace
 
 DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &EM,
-                             const BlockCycleModel *Timing)
+                             const BlockCycleModel *Timing, std::vector<unsigned> *UnitSlots)
     : Insts(Region.begin(), Region.end()) {
   const unsigned N = Insts.size();
   Effects.reserve(N);
+  Latencies.reserve(N);
   for (Instruction *I : Insts) {
     Effects.push_back(EM.effectsOf(*I));
     Latencies.push_back(Timing ? std::max(1u, Timing->timesOf(*I).Latency) : 1u);
   }
   Preds.resize(N);
   Succs.resize(N);
+  EdgeFrom.assign(N, {~0u, 0});
 
-  UnitStates Units(EM.units().numUnits());
+  std::vector<unsigned> OwnSlots;
+  if (!UnitSlots) {
+    OwnSlots.assign(EM.units().numUnits(), UnitStates::NoSlot);
+    UnitSlots = &OwnSlots;
+  }
+  UnitStates Units(*UnitSlots);
   // The address-register values each node's location was computed from:
   // the last writer of each address unit when it issued.
   std::vector<std::vector<int>> AddressVersions(N);
@@ -147,15 +169,20 @@ DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &
       Units.forEachInOrder(AddOverwrite);
       Units.writtenAllBy(To);
     } else {
-      for (unsigned U : E.Reads.set_bits())
+      // A unit read and not written gets To as a reader (no edge), one
+      // written gets To as writer once its old readers and writer have
+      // their edges: the edges come in the order of the reads, then of
+      // the writes.
+      for (unsigned U : E.Reads.set_bits()) {
         AddData(Units.lastWriter(U));
-      for (unsigned U : E.Writes.set_bits())
-        AddOverwrite(Units[U]);
-      for (unsigned U : E.Reads.set_bits())
         if (!E.Writes.test(U))
           Units[U].Readers.push_back(To);
-      for (unsigned U : E.Writes.set_bits())
-        Units[U].LastWriter = To;
+      }
+      for (unsigned U : E.Writes.set_bits()) {
+        UnitState &S = Units[U];
+        AddOverwrite(S);
+        S.LastWriter = To;
+      }
     }
 
     for (unsigned S = 0; S != NumMemorySpaces; ++S) {
@@ -195,20 +222,20 @@ DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &
     }
     Heights[Node] = Height;
   }
+  EdgeFrom = {};
 }
 
 void DependenceDAG::addEdge(unsigned From, unsigned To, DepKind Kind, unsigned Latency) {
-  // Edges into To are added while To is the newest node, so a repeated
-  // pair is among its last few predecessors.
-  for (unsigned EdgeIdx : Preds[To]) {
-    DepEdge &Edge = Edges[EdgeIdx];
-    if (Edge.From != From)
-      continue;
+  // Edges into To are added while To is the newest node: the edge from
+  // From, if any, is the one noted for From with To.
+  if (EdgeFrom[From].first == To) {
+    DepEdge &Edge = Edges[EdgeFrom[From].second];
     if (Kind < Edge.Kind)
       Edge.Kind = Kind;
     Edge.Latency = std::max(Edge.Latency, Latency);
     return;
   }
+  EdgeFrom[From] = {To, unsigned(Edges.size())};
   Preds[To].push_back(Edges.size());
   Succs[From].push_back(Edges.size());
   Edges.push_back(DepEdge{From, To, Kind, Latency});
@@ -236,8 +263,9 @@ bool DependenceDAG::isTopologicalOrder(ArrayRef<unsigned> Order) const {
 FunctionDependences::FunctionDependences(Function &F)
     : EM(std::make_unique<EffectModel>(F.parent()->target())),
       Timing(std::make_unique<BlockCycleModel>(*F.parent())), Regions(scheduleRegions(F)) {
+  std::vector<unsigned> UnitSlots(EM->units().numUnits(), ~0u);
   for (const ScheduleRegion &R : Regions)
-    DAGs.push_back(std::make_unique<DependenceDAG>(R.Insts, *EM, Timing.get()));
+    DAGs.push_back(std::make_unique<DependenceDAG>(R.Insts, *EM, Timing.get(), &UnitSlots));
 }
 FunctionDependences::FunctionDependences(FunctionDependences &&) = default;
 FunctionDependences::~FunctionDependences() = default;

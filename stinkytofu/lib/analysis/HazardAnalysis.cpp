@@ -29,7 +29,7 @@ HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
   }
   const TargetInfo &TI = Model.target();
   bool UsesAgprs = any_of(Blocks, [&](const auto &KV) {
-    return any_of(KV.second, [&](const Entry &E) {
+    return any_of(KV.second.Entries, [&](const Entry &E) {
       return any_of(E.Traits, [&](const HazardTraits &T) {
         auto IsAgpr = [&](MCRegister R) { return TI.classOf(R) == RegClass::AGPR; };
         return any_of(T.Defs, IsAgpr) || any_of(T.Uses, IsAgpr);
@@ -40,12 +40,15 @@ HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
 }
 
 void HazardAnalysis::read(const BasicBlock &BB) {
-  std::vector<Entry> &Entries = Blocks[&BB];
+  BlockEntries &Read = Blocks[&BB];
+  std::vector<Entry> &Entries = Read.Entries;
   Entries.clear();
+  Read.Briefs.clear();
   // Growing would copy every entry's traits (a SmallVector's move may
   // throw, so std::vector copies): 13 M instructions on a kernel with a
   // thousand calls.
   Entries.reserve(BB.instructions().size());
+  Read.Briefs.reserve(BB.instructions().size());
   for (const Instruction &I : BB.instructions()) {
     Entry E;
     E.Inst = &I;
@@ -62,6 +65,11 @@ void HazardAnalysis::read(const BasicBlock &BB) {
     if (E.Traits.empty() && I.facts().has(IF_Opaque))
       E.WaitStates = 1;
     Positions[&I] = {&BB, unsigned(Entries.size())};
+    Brief &B = Read.Briefs.emplace_back();
+    for (const HazardTraits &T : E.Traits)
+      B.Classes |= T.Classes;
+    B.WaitStates = E.WaitStates;
+    B.Valus = E.Valus;
     Entries.push_back(std::move(E));
   }
 }
@@ -72,7 +80,7 @@ ArrayRef<HazardTraits> HazardAnalysis::traits(const Instruction &I) const {
   auto It = Positions.find(&I);
   if (It == Positions.end())
     return {};
-  return Blocks.find(It->second.Block)->second[It->second.Index].Traits;
+  return Blocks.find(It->second.Block)->second.Entries[It->second.Index].Traits;
 }
 
 HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
@@ -89,30 +97,37 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
   };
   SmallVector<Item, 8> Work{{From.Block, From.Index, 0}};
   DenseMap<const BasicBlock *, unsigned> BestAtEnd;
+  // The entries that can be a producer or hide one; the walk reads only
+  // the briefs of the others.
+  const HazardClassSet Examined =
+      Rule.Producer | (NearestOnly ? classBit(HazardClass::MFMA) : HazardClassSet(0));
   while (!Work.empty()) {
     Item It = Work.pop_back_val();
-    const std::vector<Entry> &Entries = Blocks.find(It.Block)->second;
+    const BlockEntries &Block = Blocks.find(It.Block)->second;
     unsigned Counted = It.Counted;
     bool Stopped = false;
     for (unsigned Index = It.End; Index-- > 0 && !Stopped;) {
-      const Entry &E = Entries[Index];
-      // Within one instruction, its last MC instruction is the nearest.
-      for (const HazardTraits &P : reverse(E.Traits)) {
-        if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg)) {
-          unsigned Needed = Rule.waitStatesAfter(P.Passes);
-          if (Needed > Counted && Needed - Counted > Worst.Missing)
-            Worst = {&Rule, E.Inst, Reg, Needed - Counted};
-          Stopped = true;
-          break;
+      const Brief &B = Block.Briefs[Index];
+      if (B.Classes & Examined) {
+        const Entry &E = Block.Entries[Index];
+        // Within one instruction, its last MC instruction is the nearest.
+        for (const HazardTraits &P : reverse(E.Traits)) {
+          if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg)) {
+            unsigned Needed = Rule.waitStatesAfter(P.Passes);
+            if (Needed > Counted && Needed - Counted > Worst.Missing)
+              Worst = {&Rule, E.Inst, Reg, Needed - Counted};
+            Stopped = true;
+            break;
+          }
+          if (NearestOnly && Model->shadows(Rule, P, Reg)) {
+            Stopped = true;
+            break;
+          }
         }
-        if (NearestOnly && Model->shadows(Rule, P, Reg)) {
-          Stopped = true;
+        if (Stopped)
           break;
-        }
       }
-      if (Stopped)
-        break;
-      Counted += Rule.CountsValus ? E.Valus : E.WaitStates;
+      Counted += Rule.CountsValus ? B.Valus : B.WaitStates;
       if (Counted >= Limit)
         Stopped = true;
     }
@@ -125,7 +140,7 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
           continue;
         Best->second = Counted;
       }
-      Work.push_back({Pred, unsigned(Blocks.find(Pred)->second.size()), Counted});
+      Work.push_back({Pred, unsigned(Blocks.find(Pred)->second.Entries.size()), Counted});
     }
   }
   return Worst;
@@ -145,7 +160,7 @@ unsigned HazardAnalysis::softClauseNeed(const Entry &Consumer, Position From) co
   unsigned Index = From.Index;
   bool Done = false;
   while (!Done) {
-    const std::vector<Entry> &Entries = Blocks.find(*BlockIt)->second;
+    const std::vector<Entry> &Entries = Blocks.find(*BlockIt)->second.Entries;
     while (Index-- > 0) {
       const Entry &E = Entries[Index];
       if (E.Traits.empty() && !E.WaitStates)
@@ -165,7 +180,7 @@ unsigned HazardAnalysis::softClauseNeed(const Entry &Consumer, Position From) co
     if (Done || BlockIt == Layout.begin())
       break;
     --BlockIt;
-    Index = unsigned(Blocks.find(*BlockIt)->second.size());
+    Index = unsigned(Blocks.find(*BlockIt)->second.Entries.size());
   }
   if (Defs.empty())
     return 0;
@@ -187,7 +202,7 @@ HazardNeeds HazardAnalysis::needs(const Instruction &I) const {
   auto It = Positions.find(&I);
   if (It == Positions.end())
     return Needs;
-  const Entry &E = Blocks.find(It->second.Block)->second[It->second.Index];
+  const Entry &E = Blocks.find(It->second.Block)->second.Entries[It->second.Index];
   if (E.Traits.empty())
     return Needs;
   const HazardTraits &Consumer = E.Traits.front();
@@ -215,7 +230,7 @@ std::vector<HazardFinding> HazardAnalysis::findings() const {
   std::vector<HazardFinding> Out;
   const TargetInfo &TI = Model->target();
   for (const BasicBlock *BB : Layout)
-    for (const Entry &E : Blocks.find(BB)->second)
+    for (const Entry &E : Blocks.find(BB)->second.Entries)
       for (const HazardShortfall &S : needs(*E.Inst).Reasons) {
         HazardFinding Fd;
         Fd.Consumer = E.Inst;

@@ -35,44 +35,63 @@ bool isRederivedWait(const Instruction &I) {
 
 constexpr int Entry = -1;
 
-/// What one instruction saw in one order: the versions of what it reads and
-/// overwrites (the writing instruction, old-order index, or Entry), the
-/// fences before it, and the versions of its address registers.
-struct Observation {
-  std::vector<std::pair<unsigned, int>> Read, Overwritten;
-  unsigned FencesBefore = 0;
-  std::vector<int> AddressVersions;
-};
-
-std::vector<Observation> execute(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> Order,
-                                 unsigned NumUnits, std::vector<int> &Final) {
-  std::vector<Observation> Seen(Effects.size());
-  std::vector<int> Version(NumUnits, Entry);
-  unsigned Fences = 0;
-  for (unsigned K : Order) {
-    const InstructionEffects &E = Effects[K];
-    Observation &O = Seen[K];
-    for (unsigned U : E.Reads.set_bits())
-      O.Read.emplace_back(U, Version[U]);
-    for (unsigned U : E.Writes.set_bits())
-      O.Overwritten.emplace_back(U, Version[U]);
-    O.FencesBefore = Fences;
-    if (E.Location)
-      for (unsigned U : E.Location->AddressUnits)
-        O.AddressVersions.push_back(Version[U]);
-    for (unsigned U : E.Writes.set_bits())
-      Version[U] = int(K);
-    Fences += E.Fence;
+/// What the instructions saw in one order: per instruction the versions
+/// of what it reads and overwrites (the writing instruction, old-order
+/// index, or Entry), the fences before it, and the versions of its address
+/// registers. The versions of all instructions lie in one vector (a vector
+/// per instruction cost most of a validation in allocations).
+class Execution {
+public:
+  Execution(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> Order, unsigned NumUnits)
+      : Seen(Effects.size()), Final(NumUnits, Entry) {
+    unsigned Fences = 0;
+    for (unsigned K : Order) {
+      const InstructionEffects &E = Effects[K];
+      Observation &O = Seen[K];
+      O.Read = Versions.size();
+      for (unsigned U : E.Reads.set_bits())
+        Versions.emplace_back(U, Final[U]);
+      O.Overwritten = Versions.size();
+      O.FencesBefore = Fences;
+      if (E.Location)
+        for (unsigned U : E.Location->AddressUnits)
+          O.AddressVersions.push_back(Final[U]);
+      for (unsigned U : E.Writes.set_bits()) {
+        Versions.emplace_back(U, Final[U]);
+        Final[U] = int(K);
+      }
+      O.End = Versions.size();
+      Fences += E.Fence;
+    }
   }
-  Final = std::move(Version);
-  return Seen;
-}
+
+  ArrayRef<std::pair<unsigned, int>> read(unsigned K) const {
+    return ArrayRef(Versions).slice(Seen[K].Read, Seen[K].Overwritten - Seen[K].Read);
+  }
+  ArrayRef<std::pair<unsigned, int>> overwritten(unsigned K) const {
+    return ArrayRef(Versions).slice(Seen[K].Overwritten, Seen[K].End - Seen[K].Overwritten);
+  }
+  unsigned fencesBefore(unsigned K) const { return Seen[K].FencesBefore; }
+  ArrayRef<int> addressVersions(unsigned K) const { return Seen[K].AddressVersions; }
+  /// The version of every unit after the last instruction.
+  ArrayRef<int> final() const { return Final; }
+
+private:
+  struct Observation {
+    unsigned Read = 0, Overwritten = 0, End = 0; ///< into Versions
+    unsigned FencesBefore = 0;
+    std::vector<int> AddressVersions;
+  };
+  std::vector<std::pair<unsigned, int>> Versions;
+  std::vector<Observation> Seen;
+  std::vector<int> Final;
+};
 
 /// A pair of accesses that conflict and that \p Order puts the other way
 /// round than the old order: (the one now earlier, the other).
 std::optional<std::pair<unsigned, unsigned>>
 reversedConflict(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> Order,
-                 ArrayRef<Observation> Seen, MemorySpace &Space) {
+                 const Execution &Seen, MemorySpace &Space) {
   std::array<std::vector<unsigned>, NumMemorySpaces> Accesses;
   for (unsigned K : Order)
     for (unsigned S = 0; S != NumMemorySpaces; ++S) {
@@ -83,7 +102,7 @@ reversedConflict(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> Order,
       for (unsigned Earlier : Accesses[S])
         if (Earlier > K &&
             memoryConflict(Effects[Earlier], Effects[K], MemorySpace(S),
-                           Seen[Earlier].AddressVersions == Seen[K].AddressVersions)) {
+                           Seen.addressVersions(Earlier) == Seen.addressVersions(K))) {
           Space = MemorySpace(S);
           return std::make_pair(Earlier, K);
         }
@@ -131,20 +150,20 @@ findScheduleViolation(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> N
 
   std::vector<unsigned> OldOrder(N);
   std::iota(OldOrder.begin(), OldOrder.end(), 0u);
-  std::vector<int> OldFinal, NewFinal;
-  std::vector<Observation> Old = execute(Effects, OldOrder, RU.numUnits(), OldFinal);
-  std::vector<Observation> New = execute(Effects, NewOrder, RU.numUnits(), NewFinal);
+  Execution Old(Effects, OldOrder, RU.numUnits());
+  Execution New(Effects, NewOrder, RU.numUnits());
   for (unsigned K : NewOrder) {
-    const Observation &A = Old[K], &B = New[K];
-    if (auto Why = differingVersion(A.Read, B.Read, RU, "reads", Text))
+    if (auto Why = differingVersion(Old.read(K), New.read(K), RU, "reads", Text))
       return ScheduleViolation{K, *Why};
-    if (auto Why = differingVersion(A.Overwritten, B.Overwritten, RU, "overwrites", Text))
+    if (auto Why =
+            differingVersion(Old.overwritten(K), New.overwritten(K), RU, "overwrites", Text))
       return ScheduleViolation{K, *Why};
-    if (A.FencesBefore != B.FencesBefore)
-      return ScheduleViolation{K, "crosses a fence (" + Twine(B.FencesBefore).str() +
+    if (Old.fencesBefore(K) != New.fencesBefore(K))
+      return ScheduleViolation{K, "crosses a fence (" + Twine(New.fencesBefore(K)).str() +
                                       " fences before it instead of " +
-                                      Twine(A.FencesBefore).str() + ")"};
+                                      Twine(Old.fencesBefore(K)).str() + ")"};
   }
+  ArrayRef<int> OldFinal = Old.final(), NewFinal = New.final();
   // Register versions agree, so do the address registers' versions: the
   // new order's conflicts are the old order's.
   MemorySpace Space;
@@ -166,19 +185,30 @@ findScheduleViolation(ArrayRef<InstructionEffects> Effects, ArrayRef<unsigned> N
 
 Error validateReordering(ArrayRef<const Instruction *> Old, ArrayRef<const Instruction *> New,
                          const EffectModel &EM) {
-  DenseMap<const Instruction *, unsigned> Index;
+  // The same order is the same program (putting a region back).
+  if (equal(Old, New))
+    return Error::success();
   std::vector<InstructionEffects> Effects;
-  for (const Instruction *I : Old) {
-    Index[I] = Effects.size();
+  Effects.reserve(Old.size());
+  for (const Instruction *I : Old)
     Effects.push_back(EM.effectsOf(*I));
-  }
+  return validateReordering(Old, New, Effects, EM.units());
+}
+
+Error validateReordering(ArrayRef<const Instruction *> Old, ArrayRef<const Instruction *> New,
+                         ArrayRef<InstructionEffects> OldEffects, const RegisterUnits &RU) {
+  if (equal(Old, New))
+    return Error::success();
+  DenseMap<const Instruction *, unsigned> Index;
+  for (unsigned K = 0; K != Old.size(); ++K)
+    Index[Old[K]] = K;
   std::vector<unsigned> Order;
   for (const Instruction *I : New) {
     auto It = Index.find(I);
     Order.push_back(It == Index.end() ? Old.size() : It->second);
   }
   auto Text = [&](unsigned K) { return instructionText(*Old[K]); };
-  if (auto V = findScheduleViolation(Effects, Order, EM.units(), Text))
+  if (auto V = findScheduleViolation(OldEffects, Order, RU, Text))
     return createStringError(inconvertibleErrorCode(),
                              "schedule changes the program: '" + Text(V->Inst) + "' " + V->Reason);
   return Error::success();

@@ -2,6 +2,7 @@
 #include "stinkytofu/analysis/Verifier.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/OperandMapping.h"
+#include "stinkytofu/ir/StatementText.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -125,66 +126,114 @@ void verifyParents(const Module &M, Reporter &R) {
   }
 }
 
-/// The key under which an instruction's operand check can be shared with
-/// its repeats, or none. The check reads the operands, the MC instruction
-/// and the target, nothing else. The operands of an instruction as written
-/// (not modified by a pass) are its statement text parsed for the target,
-/// with one exception: a register whose brackets hold a symbol
-/// (`v[vgprValuC+4]`) takes the symbol's value at its line, which a `.set`
-/// can change between two copies of the text. So the key is the text, when
-/// no brackets of it hold anything but digits, `:` and blanks, and the MC
-/// instruction: its opcode and each operand's kind and value (an
-/// expression by its kind alone, all the mapping reads of one).
-std::optional<std::string> repeatKey(const Instruction &I, const MCInst &MI) {
-  if (I.isModified())
-    return std::nullopt;
-  StringRef Text = I.sourceText();
-  for (size_t Open = Text.find('['); Open != StringRef::npos; Open = Text.find('[', Open + 1)) {
-    StringRef Inner = Text.substr(Open + 1).take_until([](char C) { return C == ']'; });
-    if (!all_of(Inner, [](char C) { return isDigit(C) || C == ':' || isSpace(C); }))
-      return std::nullopt;
-  }
-  std::string Key = Text.str();
-  raw_string_ostream OS(Key);
-  auto Word = [&](uint64_t V) { OS.write(reinterpret_cast<const char *>(&V), sizeof(V)); };
-  Word(MI.getOpcode());
-  for (const MCOperand &Op : MI) {
-    if (Op.isReg()) {
-      OS << 'r';
-      Word(Op.getReg().id());
-    } else if (Op.isImm()) {
-      OS << 'i';
-      Word(Op.getImm());
-    } else if (Op.isSFPImm()) {
-      OS << 's';
-      Word(Op.getSFPImm());
-    } else if (Op.isDFPImm()) {
-      OS << 'd';
-      Word(Op.getDFPImm());
-    } else if (Op.isExpr()) {
-      OS << 'e';
-    } else {
-      return std::nullopt;
+/// The keys under which an instruction's operand check is shared with its
+/// repeats. The check reads the operands, the MC instruction and the target,
+/// nothing else. The operands of an instruction as written (not modified by
+/// a pass) are its statement text parsed for the target, except that a
+/// register whose brackets hold a symbol (`v[vgprValuC+4]`) takes the
+/// symbol's value where the statement stands. Only a symbol the file
+/// assigns more than once can have two values there (ModuleAssembler::
+/// reassignedSymbols); the operand parser looks up names its brackets hold,
+/// so any it looks up that has two values is one of those that the text of
+/// the brackets contains. The key is the text, the values of those symbols
+/// at the statement's place and the MC instruction: its opcode and each
+/// operand's kind and value (an expression by its kind alone, all the
+/// mapping reads of one).
+class RepeatKeys {
+public:
+  explicit RepeatKeys(const Module &M) : Symbols(M.hasAssembler() ? &M.assembler() : nullptr) {}
+
+  /// Writes \p I's key into \p Key; false when its check is not shared.
+  bool keyOf(const Instruction &I, const MCInst &MI, std::string &Key) {
+    if (I.isModified())
+      return false;
+    StringRef Text = I.sourceText();
+    bool Symbolic = false;
+    for (size_t Open = Text.find('['); Open != StringRef::npos; Open = Text.find('[', Open + 1)) {
+      StringRef Inner = Text.substr(Open + 1).take_until([](char C) { return C == ']'; });
+      Symbolic |= !all_of(Inner, [](char C) { return isDigit(C) || C == ':' || isSpace(C); });
     }
+    Key.clear();
+    auto Word = [&](uint64_t V) { Key.append(reinterpret_cast<const char *>(&V), sizeof(V)); };
+    // The text's length first: no text is a prefix of another's key.
+    Word(Text.size());
+    Key += Text;
+    if (Symbolic) {
+      // Operands parsed by another assembler took values this one does not
+      // know.
+      if (!Symbols || !Symbols->isFileText(Text))
+        return false;
+      ArrayRef<StringRef> Named = reassignedNamed(Text);
+      if (!Named.empty()) {
+        // Where the operand text starts, as the instruction splits it.
+        StringRef Body = splitStatement(Text.rtrim("\r\n")).Body;
+        for (StringRef Name : Named) {
+          std::optional<int64_t> V = Symbols->symbolValueFor(Name, Body);
+          Key += V ? 'v' : 'n';
+          Word(V.value_or(0));
+        }
+      }
+    }
+    Word(MI.getOpcode());
+    for (const MCOperand &Op : MI) {
+      if (Op.isReg()) {
+        Key += 'r';
+        Word(Op.getReg().id());
+      } else if (Op.isImm()) {
+        Key += 'i';
+        Word(Op.getImm());
+      } else if (Op.isSFPImm()) {
+        Key += 's';
+        Word(Op.getSFPImm());
+      } else if (Op.isDFPImm()) {
+        Key += 'd';
+        Word(Op.getDFPImm());
+      } else if (Op.isExpr()) {
+        Key += 'e';
+      } else {
+        return false;
+      }
+    }
+    return true;
   }
-  return Key;
-}
+
+private:
+  /// The symbols assigned more than once whose names the brackets of
+  /// \p Text contain, once per distinct text.
+  ArrayRef<StringRef> reassignedNamed(StringRef Text) {
+    auto [It, New] = Named.try_emplace(Text);
+    if (New)
+      for (StringRef Name : Symbols->reassignedSymbols())
+        for (size_t Open = Text.find('['); Open != StringRef::npos;
+             Open = Text.find('[', Open + 1))
+          if (Text.substr(Open + 1).take_until([](char C) { return C == ']'; }).contains(Name)) {
+            It->second.push_back(Name);
+            break;
+          }
+    return It->second;
+  }
+
+  const ModuleAssembler *Symbols;
+  StringMap<SmallVector<StringRef, 2>> Named;
+};
 
 /// Every register an instruction names in its text is a register of its MC
 /// instruction, in the same order: what a pass reads from the operands is
 /// what the hardware executes. A Tensile kernel repeats most of its
 /// statements (one text in four is new): a repeat of a statement that
-/// passed is not parsed again (repeatKey), which halves the verifier.
+/// passed is not parsed again (RepeatKeys).
 void verifyOperandsAgreeWithMC(const Module &M, Reporter &R) {
   const TargetInfo &TI = M.target();
+  RepeatKeys Keys(M);
   StringSet<> Passed;
+  std::string Key;
   for (const Function &F : M.functions())
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions()) {
         if (I.kind() != InstKind::Machine || I.hasStaleMC() || I.mcInsts().size() != 1)
           continue;
-        std::optional<std::string> Key = repeatKey(I, I.mcInsts().front());
-        if (Key && Passed.contains(*Key))
+        bool Keyed = Keys.keyOf(I, I.mcInsts().front(), Key);
+        if (Keyed && Passed.contains(Key))
           continue;
         SmallVector<std::optional<unsigned>, 8> Map = mapOperandsToMC(I, TI);
         bool Agrees = true;
@@ -196,8 +245,8 @@ void verifyOperandsAgreeWithMC(const Module &M, Reporter &R) {
                         I.mnemonic() + "' is not a register of its MC instruction");
           }
         }
-        if (Key && Agrees)
-          Passed.insert(*Key);
+        if (Keyed && Agrees)
+          Passed.insert(Key);
       }
 }
 

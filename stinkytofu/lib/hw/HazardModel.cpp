@@ -508,10 +508,6 @@ bool HazardRule::seesNearestMatrixWriterOnly() const {
   }
 }
 
-bool HazardModel::shadows(const HazardRule &Rule, const HazardTraits &I, MCRegister Reg) const {
-  return Rule.seesNearestMatrixWriterOnly() && I.is(HazardClass::MFMA) && overlap(I.Dst, Reg);
-}
-
 const HazardModel &HazardModel::of(const TargetInfo &TI) {
   static std::mutex Lock;
   static DenseMap<const TargetInfo *, std::unique_ptr<HazardModel>> Models;

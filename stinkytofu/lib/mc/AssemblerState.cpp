@@ -348,13 +348,17 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
 
 void AssemblerState::recordHistory(ArrayRef<SymbolAssignment> Assignments) {
   History.clear();
+  Reassigned.clear();
   StringMap<unsigned> Count;
   for (const SymbolAssignment &A : Assignments)
     ++Count[A.Symbol];
   for (const SymbolAssignment &A : Assignments) {
     if (Count[A.Symbol] < 2)
       continue; // one value throughout: the final one
-    std::vector<SymbolAssignment> &Values = History[A.Symbol];
+    auto [It, New] = History.try_emplace(A.Symbol);
+    if (New)
+      Reassigned.push_back(It->first());
+    std::vector<SymbolAssignment> &Values = It->second;
     bool Unplaced = A.NextOffset == AsmEvent::NoOffset ||
                     (!Values.empty() && Values.back().NextOffset == AsmEvent::NoOffset);
     if (Unplaced) {
@@ -417,13 +421,27 @@ const std::optional<std::string> &AssemblerState::includeViolation() const {
   return Includes->violation();
 }
 
+size_t AssemblerState::offsetOf(StringRef Text) const {
+  if (!MainBuffer)
+    return AsmEvent::NoOffset;
+  StringRef Main = SrcMgr.getMemoryBuffer(MainBuffer)->getBuffer();
+  return Text.data() >= Main.begin() && Text.data() <= Main.end()
+             ? size_t(Text.data() - Main.begin())
+             : AsmEvent::NoOffset;
+}
+
+bool AssemblerState::isFileText(StringRef Text) const {
+  return offsetOf(Text) != AsmEvent::NoOffset;
+}
+
+std::optional<int64_t> AssemblerState::symbolValueFor(StringRef Name, StringRef Text) const {
+  return symbolValueAt(Name, offsetOf(Text));
+}
+
 std::vector<Operand> AssemblerState::parseOperands(StringRef Body) const {
   // Operand text read from the file lies in the main buffer: its symbols take
   // their value at that line.
-  StringRef Main = MainBuffer ? SrcMgr.getMemoryBuffer(MainBuffer)->getBuffer() : StringRef();
-  size_t Offset = MainBuffer && Body.data() >= Main.begin() && Body.data() <= Main.end()
-                      ? size_t(Body.data() - Main.begin())
-                      : AsmEvent::NoOffset;
+  size_t Offset = offsetOf(Body);
   return stinkytofu::parseOperands(
       Body, *Target, [&](StringRef Sym) { return symbolValueAt(Sym, Offset); });
 }

@@ -351,7 +351,8 @@ private:
       return Before.takeError();
     MapVector<BasicBlock *, SmallVector<unsigned, 4>> MovedIn;
     for (auto &[R, Order] : Candidates) {
-      Expected<bool> Moved = reorderRegion(Deps.regions()[R], Order, Deps.effects());
+      Expected<bool> Moved =
+          reorderRegion(Deps.regions()[R], Order, Deps.dag(R), Deps.effects().units());
       if (!Moved)
         return Moved.takeError();
       if (*Moved)
@@ -364,8 +365,8 @@ private:
     // are judged again until none goes back.
     auto Restore = [&](BasicBlock *BB) -> Error {
       for (unsigned R : MovedIn[BB])
-        if (Expected<bool> Back =
-                reorderRegion(Deps.regions()[R], inputOrder(Deps.dag(R)), Deps.effects());
+        if (Expected<bool> Back = reorderRegion(Deps.regions()[R], inputOrder(Deps.dag(R)),
+                                                Deps.dag(R), Deps.effects().units());
             !Back)
           return Back.takeError();
       MovedIn[BB].clear();

@@ -6,12 +6,18 @@ using namespace llvm;
 
 namespace stinkytofu {
 
-Expected<bool> reorderRegion(const ScheduleRegion &Region, ArrayRef<unsigned> Order,
-                             const EffectModel &EM) {
+namespace {
+
+/// Moves the instructions of \p Region into \p Order once \p Validate
+/// accepted the old and new orders.
+Expected<bool>
+moveInto(const ScheduleRegion &Region, ArrayRef<unsigned> Order,
+         function_ref<Error(ArrayRef<const Instruction *>, ArrayRef<const Instruction *>)>
+             Validate) {
   std::vector<const Instruction *> Old(Region.Insts.begin(), Region.Insts.end()), New;
   for (unsigned K : Order)
     New.push_back(K < Old.size() ? Old[K] : nullptr);
-  if (Error E = validateReordering(Old, New, EM))
+  if (Error E = Validate(Old, New))
     return std::move(E);
   bool Moved = false;
   Instruction *Prev = nullptr;
@@ -32,6 +38,22 @@ Expected<bool> reorderRegion(const ScheduleRegion &Region, ArrayRef<unsigned> Or
     Prev = &I;
   }
   return Moved;
+}
+
+} // namespace
+
+Expected<bool> reorderRegion(const ScheduleRegion &Region, ArrayRef<unsigned> Order,
+                             const EffectModel &EM) {
+  return moveInto(Region, Order, [&](auto Old, auto New) {
+    return validateReordering(Old, New, EM);
+  });
+}
+
+Expected<bool> reorderRegion(const ScheduleRegion &Region, ArrayRef<unsigned> Order,
+                             const DependenceDAG &DAG, const RegisterUnits &RU) {
+  return moveInto(Region, Order, [&](auto Old, auto New) {
+    return validateReordering(Old, New, DAG.effects(), RU);
+  });
 }
 
 std::vector<unsigned> randomTopologicalOrder(const DependenceDAG &DAG, std::mt19937_64 &Rng) {

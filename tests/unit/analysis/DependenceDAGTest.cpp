@@ -301,6 +301,44 @@ TEST(ScheduleValidatorTest, AcceptsEveryOrderTheDAGAllows) {
   EXPECT_GT(Different, 150u);
 }
 
+TEST(DependenceDAGTest, RegionsSharingAUnitTableGetTheirOwnGraphs) {
+  // The regions of a function build their graphs with one table by unit;
+  // each must come out as a graph built with a table of its own. A call
+  // in the second region writes every unit, and the third region starts
+  // from a table the second left.
+  std::unique_ptr<Module> M = readModule(R"(k:
+  v_mov_b32 v1, 1
+  v_add_f32 v2, v1, v1
+  s_mov_b32 s4, 2
+  .p2align 2
+  v_mov_b32 v1, 3
+  s_swappc_b64 s[30:31], s[4:5]
+  v_add_f32 v3, v1, v2
+  .p2align 2
+  v_add_f32 v2, v1, v1
+  v_mov_b32 v1, 4
+  v_add_f32 v5, v2, v1
+  s_endpgm
+)");
+  ASSERT_TRUE(M);
+  FunctionDependences Shared(M->functions().front());
+  ASSERT_EQ(Shared.regions().size(), 3u);
+  for (unsigned R = 0; R != 3; ++R) {
+    DependenceDAG Own(Shared.regions()[R].Insts, Shared.effects());
+    const DependenceDAG &Built = Shared.dag(R);
+    ASSERT_EQ(Own.edges().size(), Built.edges().size()) << "region " << R;
+    for (unsigned K = 0; K != Own.edges().size(); ++K) {
+      EXPECT_EQ(Own.edges()[K].From, Built.edges()[K].From) << "region " << R << " edge " << K;
+      EXPECT_EQ(Own.edges()[K].To, Built.edges()[K].To) << "region " << R << " edge " << K;
+      EXPECT_EQ(Own.edges()[K].Kind, Built.edges()[K].Kind) << "region " << R << " edge " << K;
+    }
+  }
+  // The first region's add reads the move's v1; the third's first add
+  // reads v1 from outside the region: no edge into it.
+  EXPECT_NE(Shared.dag(0).edge(0, 1), nullptr);
+  EXPECT_TRUE(Shared.dag(2).preds(0).empty());
+}
+
 TEST(ScheduleValidatorTest, RefusesEverySwapOfDependentInstructions) {
   Region R(Mixed);
   ASSERT_TRUE(R.Deps);
@@ -363,6 +401,29 @@ TEST(ScheduleValidatorTest, ReorderRegionMovesOnlyWhatTheValidatorAccepts) {
   llvm::Error E = Before.verify(*R.M);
   ASSERT_TRUE(bool(E));
   EXPECT_NE(toString(std::move(E)).find("'v_add_f32 v2, v1, v1' reads"), std::string::npos);
+}
+
+TEST(ScheduleValidatorTest, TheDAGsEffectsJudgeAsTheModelDoes) {
+  // The scheduler validates with the effects its DAG computed: every order
+  // an edge forbids is refused with the message the model's own effects
+  // give, and the input order (a region put back) is the same program.
+  Region R(Mixed);
+  ASSERT_TRUE(R.Deps);
+  const ScheduleRegion &Reg = R.Deps->regions()[0];
+  const EffectModel &EM = R.Deps->effects();
+  for (const DepEdge &E : R.dag().edges()) {
+    std::vector<unsigned> Order = R.swapped(E.From, E.To);
+    llvm::Expected<bool> ByModel = reorderRegion(Reg, Order, EM);
+    llvm::Expected<bool> ByDAG = reorderRegion(Reg, Order, R.dag(), EM.units());
+    ASSERT_FALSE(ByModel);
+    ASSERT_FALSE(ByDAG);
+    EXPECT_EQ(toString(ByDAG.takeError()), toString(ByModel.takeError()));
+  }
+  std::vector<unsigned> Input(Reg.Insts.size());
+  std::iota(Input.begin(), Input.end(), 0u);
+  llvm::Expected<bool> Back = reorderRegion(Reg, Input, R.dag(), EM.units());
+  ASSERT_TRUE(bool(Back));
+  EXPECT_FALSE(*Back);
 }
 
 } // namespace

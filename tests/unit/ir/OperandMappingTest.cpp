@@ -193,4 +193,68 @@ TEST(OperandMappingTest, TheVerifierChecksEveryRepeatOfAStatement) {
   EXPECT_EQ(Error.find(":3:3: error"), std::string::npos) << "the first copy agrees: " << Error;
 }
 
+/// The instructions of the first block of \p M.
+std::vector<Instruction *> instructionsOf(Module &M) {
+  std::vector<Instruction *> Out;
+  for (Instruction &I : M.functions().front().blocks().front().instructions())
+    Out.push_back(&I);
+  return Out;
+}
+
+/// Gives \p I the MC instructions of \p Text, its own text unchanged.
+void giveMCOf(Module &M, Instruction &I, StringRef Text) {
+  auto Other = M.assembler().assembleStatement(Text);
+  ASSERT_TRUE(bool(Other));
+  I.setMC(std::move(*Other), M.target());
+}
+
+TEST(OperandMappingTest, TheVerifierChecksARepeatWhoseSymbolHasAnotherValue) {
+  // Two copies of one text, vX reassigned between them: the second names
+  // v3, not v2. Given the first's MC instructions, it no longer agrees,
+  // which only the symbol's value at its line tells.
+  OneInstruction R = read("v_mov_b32 v[vX+1], v7\n  .set vX, 2\n  v_mov_b32 v[vX+1], v7",
+                          "gfx942", "  .set vX, 1\n");
+  ASSERT_TRUE(R.M);
+  std::vector<Instruction *> Copies = instructionsOf(*R.M);
+  ASSERT_EQ(Copies.size(), 2u);
+  EXPECT_FALSE(bool(verifyModule(*R.M)));
+  giveMCOf(*R.M, *Copies[1], "v_mov_b32 v2, v7");
+  std::string Error = llvm::toString(verifyModule(*R.M));
+  EXPECT_NE(Error.find(":6:3: error: operand 0 'v[vX+1]' of 'v_mov_b32' is not a register of "
+                       "its MC instruction"),
+            std::string::npos)
+      << Error;
+  EXPECT_EQ(Error.find(":4:3: error"), std::string::npos) << "the first copy agrees: " << Error;
+}
+
+TEST(OperandMappingTest, TheVerifierChecksARepeatOfASymbolicTextWithOtherMC) {
+  // vY has one value: the copies share their check only with the same MC.
+  OneInstruction R = read("v_mov_b32 v[vY], v7\n  v_mov_b32 v[vY], v7\n  v_mov_b32 v[vY], v7",
+                          "gfx942", "  .set vY, 3\n  .set vX, 1\n  .set vX, 2\n");
+  ASSERT_TRUE(R.M);
+  std::vector<Instruction *> Copies = instructionsOf(*R.M);
+  ASSERT_EQ(Copies.size(), 3u);
+  giveMCOf(*R.M, *Copies[2], "v_mov_b32 v4, v7");
+  std::string Error = llvm::toString(verifyModule(*R.M));
+  EXPECT_EQ(StringRef(Error).count("is not a register of its MC instruction"), 1u) << Error;
+  EXPECT_NE(Error.find(":8:3: error"), std::string::npos) << Error;
+}
+
+TEST(OperandMappingTest, TheVerifierChecksATextAnotherModuleParsed) {
+  // The same text in two files with vX 5 in one and 1 in the other. The
+  // copy cloned from the first takes its operands from the first file
+  // (v5); given the MC instructions of the second's own copy (v1), it does
+  // not agree, whatever the second file's symbols say.
+  OneInstruction From = read("v_mov_b32 v[vX], v7", "gfx942", "  .set vX, 5\n");
+  OneInstruction Into = read("v_mov_b32 v[vX], v7", "gfx942", "  .set vX, 1\n");
+  ASSERT_TRUE(From.M && Into.M);
+  BasicBlock &Block = Into.M->functions().front().blocks().front();
+  Instruction &Foreign = Block.append(From.I->clone());
+  giveMCOf(*Into.M, Foreign, "v_mov_b32 v1, v7");
+  std::string Error = llvm::toString(verifyModule(*Into.M));
+  EXPECT_NE(Error.find("operand 0 'v[vX]' of 'v_mov_b32' is not a register of its MC instruction"),
+            std::string::npos)
+      << Error;
+}
+
 } // namespace

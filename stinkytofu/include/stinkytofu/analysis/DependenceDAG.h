@@ -28,6 +28,7 @@
 #include "stinkytofu/analysis/AnalysisManager.h"
 #include "stinkytofu/analysis/InstructionEffects.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <vector>
 
@@ -58,14 +59,20 @@ std::vector<ScheduleRegion> scheduleRegions(Function &F);
 class DependenceDAG {
 public:
   /// The graph of \p Insts (one region, in program order). \p Timing gives
-  /// Data latencies; without it every edge has latency 1.
+  /// Data latencies; without it every edge has latency 1. \p UnitSlots, when
+  /// given, is a table of an entry per register unit, each ~0u, which the
+  /// graph uses while built and leaves so: the graphs of a function share
+  /// one instead of each filling its own (a call-dense kernel has a region
+  /// per call).
   DependenceDAG(llvm::ArrayRef<Instruction *> Insts, const EffectModel &EM,
-                const BlockCycleModel *Timing = nullptr);
+                const BlockCycleModel *Timing = nullptr,
+                std::vector<unsigned> *UnitSlots = nullptr);
 
   unsigned size() const { return Insts.size(); }
   Instruction &instruction(unsigned N) const { return *Insts[N]; }
   llvm::ArrayRef<Instruction *> instructions() const { return Insts; }
   const InstructionEffects &effects(unsigned N) const { return Effects[N]; }
+  llvm::ArrayRef<InstructionEffects> effects() const { return Effects; }
   llvm::ArrayRef<DepEdge> edges() const { return Edges; }
   /// Indices into edges() of the edges into / out of node \p N.
   llvm::ArrayRef<unsigned> preds(unsigned N) const { return Preds[N]; }
@@ -85,8 +92,13 @@ private:
   std::vector<InstructionEffects> Effects;
   std::vector<unsigned> Latencies;
   std::vector<DepEdge> Edges;
-  std::vector<std::vector<unsigned>> Preds, Succs;
+  /// Most nodes have a few edges each way: kept inline (growing a vector
+  /// per node was half of adding the edges).
+  std::vector<llvm::SmallVector<unsigned, 4>> Preds, Succs;
   std::vector<unsigned> Heights;
+  /// While the graph is built: per node, the last node an edge from it
+  /// went to and that edge's index (addEdge's check for a repeated pair).
+  std::vector<std::pair<unsigned, unsigned>> EdgeFrom;
 };
 
 /// The graphs of every region of a function.

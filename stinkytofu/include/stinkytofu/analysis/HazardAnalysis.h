@@ -71,6 +71,16 @@ private:
     llvm::SmallVector<HazardTraits, 1> Traits;
     unsigned WaitStates = 0, Valus = 0;
   };
+  /// What a search passing an entry reads of it, apart from the entries'
+  /// traits (about 200 bytes an entry): the classes of all its traits.
+  struct Brief {
+    HazardClassSet Classes = 0;
+    unsigned WaitStates = 0, Valus = 0;
+  };
+  struct BlockEntries {
+    std::vector<Entry> Entries;
+    std::vector<Brief> Briefs; ///< one per entry
+  };
 
   void read(const BasicBlock &BB);
   HazardShortfall searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
@@ -78,7 +88,7 @@ private:
   unsigned softClauseNeed(const Entry &Consumer, Position From) const;
 
   const HazardModel *Model;
-  llvm::DenseMap<const BasicBlock *, std::vector<Entry>> Blocks;
+  llvm::DenseMap<const BasicBlock *, BlockEntries> Blocks;
   llvm::DenseMap<const Instruction *, Position> Positions;
   /// The blocks in layout order (soft clauses follow the layout).
   std::vector<const BasicBlock *> Layout;

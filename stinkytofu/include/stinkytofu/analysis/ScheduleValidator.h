@@ -57,6 +57,13 @@ findScheduleViolation(llvm::ArrayRef<InstructionEffects> Effects,
 /// An error naming the first instruction whose inputs differ.
 llvm::Error validateReordering(llvm::ArrayRef<const Instruction *> Old,
                                llvm::ArrayRef<const Instruction *> New, const EffectModel &EM);
+/// The same with the effects of \p Old at hand (EffectModel::effectsOf of
+/// each, as the region's DependenceDAG has them while no instruction of it
+/// changed).
+llvm::Error validateReordering(llvm::ArrayRef<const Instruction *> Old,
+                               llvm::ArrayRef<const Instruction *> New,
+                               llvm::ArrayRef<InstructionEffects> OldEffects,
+                               const RegisterUnits &RU);
 
 /// The order of every block of a module, with each instruction's effects,
 /// taken before passes run; verify() then checks each block's reordering

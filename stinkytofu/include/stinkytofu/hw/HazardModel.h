@@ -136,7 +136,12 @@ public:
                const HazardTraits &Consumer, llvm::MCRegister Reg) const;
   /// \p Instr hides every older producer from \p Rule at \p Reg: the
   /// matrix relations look at the nearest matrix instruction writing it.
-  bool shadows(const HazardRule &Rule, const HazardTraits &Instr, llvm::MCRegister Reg) const;
+  bool shadows(const HazardRule &Rule, const HazardTraits &Instr, llvm::MCRegister Reg) const {
+    // Asked of every instruction a matrix rule's search passes: the class
+    // bit first.
+    return Instr.is(HazardClass::MFMA) && Rule.seesNearestMatrixWriterOnly() &&
+           overlap(Instr.Dst, Reg);
+  }
 
 private:
   const TargetInfo *TI;

@@ -157,12 +157,18 @@ public:
   /// final value when the position is unknown or an assignment of the
   /// symbol came out of an expansion (its place in the file is not certain).
   std::optional<int64_t> symbolValueAt(llvm::StringRef Name, size_t Offset) const;
+  bool isFileText(llvm::StringRef Text) const override;
+  std::optional<int64_t> symbolValueFor(llvm::StringRef Name,
+                                        llvm::StringRef Text) const override;
+  llvm::ArrayRef<llvm::StringRef> reassignedSymbols() const override { return Reassigned; }
 
 private:
   /// A fresh source manager and MC context, nothing assembled in them.
   void resetContext();
   /// Keeps the values of the symbols the file assigns more than once.
   void recordHistory(llvm::ArrayRef<SymbolAssignment> Assignments);
+  /// The byte offset of \p Text in the main buffer, or AsmEvent::NoOffset.
+  size_t offsetOf(llvm::StringRef Text) const;
   /// \p Lines: how to place expansions; none for a file without them.
   AssembledFile parseFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
                           std::vector<AsmDiagnostic> &Diags,
@@ -171,6 +177,8 @@ private:
   /// Per symbol assigned more than once, its values in file order; empty
   /// for a symbol with an assignment of unknown place.
   llvm::StringMap<std::vector<SymbolAssignment>> History;
+  /// The names of History, in the order first assigned.
+  std::vector<llvm::StringRef> Reassigned;
   std::shared_ptr<const TargetInfo> Target;
   llvm::SourceMgr SrcMgr;
   std::unique_ptr<llvm::MCContext> Ctx;

@@ -20,6 +20,10 @@ namespace stinkytofu {
 /// Region.Insts) after the validator accepted it; whether anything moved.
 llvm::Expected<bool> reorderRegion(const ScheduleRegion &Region, llvm::ArrayRef<unsigned> Order,
                                    const EffectModel &EM);
+/// The same for the region of \p DAG, whose effects the validator reads
+/// (its instructions unchanged since the DAG was built: only moved).
+llvm::Expected<bool> reorderRegion(const ScheduleRegion &Region, llvm::ArrayRef<unsigned> Order,
+                                   const DependenceDAG &DAG, const RegisterUnits &RU);
 
 /// A uniformly drawn ready node at each step: a random order \p DAG allows.
 std::vector<unsigned> randomTopologicalOrder(const DependenceDAG &DAG, std::mt19937_64 &Rng);
