@@ -563,7 +563,7 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
   // have.
   if (!SurvivingFindings.empty() && canVerifyInputInPlace(M)) {
     if (Expected<InputFindings> Keys =
-            verifyInput(M, SurvivingFindings, Registry, Plan.Leading, RecoverFirst))
+            verifyInput(M, SurvivingFindings, Registry, Plan.Leading, RecoverFirst, &AM))
       InputKeys = std::move(*Keys);
     else
       consumeError(Keys.takeError());

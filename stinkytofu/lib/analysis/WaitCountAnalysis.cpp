@@ -58,9 +58,10 @@ struct WaitCountAnalysis::Impl
   const CounterModel &CM;
   WaitCountOptions Opts;
   RegisterUnits RU;
-  /// The descriptions: the cache's, else this run's own.
-  DenseMap<const Instruction *, InstInfo> OwnInfos;
-  DenseMap<const Instruction *, InstInfo> *Infos = &OwnInfos;
+  /// The descriptions: the options', else the cache's, else this run's
+  /// own (WaitDescriptions).
+  WaitDescriptions OwnDescriptions;
+  WaitDescriptions::Impl *Descriptions = OwnDescriptions.P.get();
   std::array<uint32_t, MaxWaitCounters> OutOfOrderEvents{};
   std::optional<unsigned> LoadCounter, StoreOnlyCounter;
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
@@ -78,6 +79,8 @@ struct WaitCountAnalysis::Impl
   mutable std::optional<PathSteps> Paths;
   /// Off: one partition, no branch facts (the path-insensitive analysis).
   bool Correlate;
+  /// Not a kernel: a jump to the caller is a return.
+  bool Callable;
   /// The block results kept between runs: path-insensitive runs given a
   /// cache use it (WaitCountCache).
   WaitCountCache::Impl *Memo = nullptr;
@@ -91,10 +94,13 @@ struct WaitCountAnalysis::Impl
     this->Correlate = Correlate && Conditions && Conditions->tracksAny();
     if (Cache) {
       Cache->begin(CM.target(), Opts.NumWaves);
-      Infos = &Cache->Infos;
+      Descriptions = Cache->Descriptions;
       if (!this->Correlate)
         Memo = Cache;
     }
+    if (Opts.Descriptions)
+      Descriptions = Opts.Descriptions->P.get();
+    Descriptions->begin(CM.target());
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (auto C = CM.counterOf(WaitEvent(E)); C && !CM.inOrder(WaitEvent(E)))
         OutOfOrderEvents[*C] |= 1u << E;
@@ -103,13 +109,35 @@ struct WaitCountAnalysis::Impl
     if (Store && Store != LoadCounter)
       StoreOnlyCounter = Store;
     TranslationCounter = CM.counterOf(WaitEvent::Translation);
+    Callable = !F.isEntry();
+    // Clones share their details record until one of them changes
+    // (Instruction::clone), and nothing changes during a run: instructions
+    // of one kind whose MC instructions are the same buffer hold the same
+    // words, MC instructions, facts and modifiers, and are described alike
+    // (inserted code stamps out a few statements many times). Asked after
+    // the words and facts, which a lazy record fills or copies first.
+    DenseMap<std::pair<const MCInst *, unsigned>, uint64_t> DescribedRecords;
     for (const BasicBlock &BB : F.blocks())
-      for (const Instruction &I : BB.instructions())
-        if (auto [It, New] = Infos->try_emplace(&I); New) {
-          It->second = describe(I);
-          if (Cache)
-            ++Cache->Stats.Described;
+      for (const Instruction &I : BB.instructions()) {
+        auto [It, New] = Descriptions->Infos.try_emplace(I.stamp());
+        if (!New)
+          continue;
+        (void)I.mnemonic();
+        (void)I.facts();
+        ArrayRef<MCInst> MC = I.mcInsts();
+        if (!MC.empty()) {
+          auto [Seen, First] =
+              DescribedRecords.try_emplace({MC.data(), unsigned(I.kind())}, I.stamp());
+          if (!First) {
+            It->second = Descriptions->Infos.find(Seen->second)->second;
+            continue;
+          }
         }
+        It->second = describe(I);
+        ++Descriptions->Described;
+        if (Cache)
+          ++Cache->Stats.Described;
+      }
   }
 
   InstInfo describe(const Instruction &I) const {
@@ -141,9 +169,11 @@ struct WaitCountAnalysis::Impl
         if (MI.getOperand(Op).isReg() && MI.getOperand(Op).getReg())
           append_range(II.ExplicitUseUnits, RU.units(MI.getOperand(Op).getReg()));
     }
-    II.Barrier = HardwareModel::roleOf(I.mnemonic()) == InstRole::Barrier;
-    II.CacheInvalidate = HardwareModel::roleOf(I.mnemonic()) == InstRole::CacheInvalidate;
-    II.Return = isReturn(I) && !isProgramEnd(I) && jumpsToReturnAddress(I);
+    const InstRole Role = HardwareModel::roleOf(I.mnemonic());
+    II.Barrier = Role == InstRole::Barrier;
+    II.CacheInvalidate = Role == InstRole::CacheInvalidate;
+    II.JumpsToCaller = isIndirectBranch(I) && !I.getModifier<LabelData>() && !isProgramEnd(I) &&
+                       jumpsToReturnAddress(I);
     II.Call = I.facts().has(IF_Call);
     for (MCRegister R : I.facts().Defs)
       for (unsigned U : RU.units(R))
@@ -158,7 +188,9 @@ struct WaitCountAnalysis::Impl
     return II;
   }
 
-  const InstInfo &info(const Instruction &I) const { return Infos->find(&I)->second; }
+  const InstInfo &info(const Instruction &I) const {
+    return Descriptions->Infos.find(I.stamp())->second;
+  }
 
   /// Dataflow hooks: a block transfer the cache holds for this block's
   /// instructions and an equal state is taken instead of transferring it.
@@ -421,7 +453,7 @@ struct WaitCountAnalysis::Impl
     if (II.CacheInvalidate && LoadCounter)
       need(S, W, *LoadCounter, S.C[*LoadCounter].UB,
            reason(WaitReason::Invalidate, S.C[*LoadCounter].Newest));
-    if (II.Return)
+    if (II.JumpsToCaller && Callable)
       for (unsigned C = 0; C < N; ++C)
         if (C != StoreOnlyCounter && C != TranslationCounter)
           need(S, W, C, S.C[C].UB, reason(WaitReason::Return, S.C[C].Newest));
@@ -800,6 +832,8 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const Coun
   Expected<WaitCountAnalysis> Result = solve(F, CM, Opts, Cache.P.get());
   if (!Result || !Opts.CheckCache)
     return Result;
+  // Described anew as well: the check trusts nothing kept.
+  Opts.Descriptions = nullptr;
   Expected<WaitCountAnalysis> Full = solve(F, CM, Opts, nullptr);
   if (!Full)
     return Full.takeError();

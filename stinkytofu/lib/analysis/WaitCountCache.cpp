@@ -18,8 +18,23 @@ using namespace llvm;
 namespace stinkytofu {
 
 AnalysisKey WaitCountCacheAnalysis::Key;
+AnalysisKey WaitDescriptionsAnalysis::Key;
 
-WaitCountCache::WaitCountCache() : P(std::make_unique<Impl>()) {}
+WaitDescriptions::WaitDescriptions() : P(std::make_unique<Impl>()) {}
+WaitDescriptions::~WaitDescriptions() = default;
+WaitDescriptions::WaitDescriptions(WaitDescriptions &&) = default;
+WaitDescriptions &WaitDescriptions::operator=(WaitDescriptions &&) = default;
+unsigned WaitDescriptions::described() const { return P->Described; }
+
+WaitDescriptions WaitDescriptionsAnalysis::run(Module &, AnalysisManager &) { return {}; }
+
+WaitCountCache WaitCountCacheAnalysis::run(Function &F, AnalysisManager &AM) {
+  if (!F.parent())
+    return WaitCountCache();
+  return WaitCountCache(&AM.getLastingResult<WaitDescriptionsAnalysis>(*F.parent()));
+}
+
+WaitCountCache::WaitCountCache(WaitDescriptions *Shared) : P(std::make_unique<Impl>(Shared)) {}
 WaitCountCache::~WaitCountCache() = default;
 WaitCountCache::WaitCountCache(WaitCountCache &&) = default;
 WaitCountCache &WaitCountCache::operator=(WaitCountCache &&) = default;
@@ -70,7 +85,6 @@ template <typename EntryT> EntryT &addKept(std::vector<EntryT> &Kept, const Basi
 
 void WaitCountCache::Impl::begin(const TargetInfo &T, unsigned Waves) {
   if (Target != &T) {
-    Infos.clear();
     Target = &T;
     NumWaves = 0;
   }

@@ -100,12 +100,17 @@ SmallVector<int64_t, MaxWaitCounters> canonicalShift(const WaitState &S);
 /// map's buckets, the analysis's main cost on large kernels).
 void canonicalize(WaitState &S);
 
-/// What the analysis needs of each instruction, computed once.
+/// What the analysis needs of each instruction, computed once from the
+/// instruction alone (not its place: it is kept by edit stamp, which a move
+/// keeps).
 struct InstInfo {
   MemoryAccess Access;
   std::optional<WaitCounts> Wait;
-  bool Opaque = false, Barrier = false, Return = false, Call = false, WritesExec = false,
+  bool Opaque = false, Barrier = false, Call = false, WritesExec = false,
        CacheInvalidate = false;
+  /// Jumps to the return address without a label: a return in a callable
+  /// function (isReturn), which is the place's to say.
+  bool JumpsToCaller = false;
   /// The register units the instruction writes and reads (explicit and
   /// implicit), each with its register (for the message), and those of its
   /// explicit register operands that it reads.
@@ -119,6 +124,20 @@ struct InstInfo {
 using WaitPaths = PathPartitions<WaitState>;
 
 } // namespace waitcount
+
+/// The descriptions by edit stamp (the class comment of WaitDescriptions).
+struct WaitDescriptions::Impl {
+  /// Starts a run on \p T: descriptions made for another target go.
+  void begin(const TargetInfo &T) {
+    if (Target != &T) {
+      Infos.clear();
+      Target = &T;
+    }
+  }
+  const TargetInfo *Target = nullptr;
+  llvm::DenseMap<uint64_t, waitcount::InstInfo> Infos;
+  unsigned Described = 0;
+};
 
 /// The descriptions and block results kept between runs (the class
 /// comment of WaitCountCache).
@@ -140,6 +159,7 @@ struct WaitCountCache::Impl {
     std::vector<const Instruction *> Redundant;
   };
 
+  explicit Impl(WaitDescriptions *Shared) : Descriptions(Shared ? Shared->P.get() : Own.P.get()) {}
   /// Starts a run on \p Target with \p NumWaves: what was kept for
   /// another target or count of waves goes.
   void begin(const TargetInfo &Target, unsigned NumWaves);
@@ -153,7 +173,9 @@ struct WaitCountCache::Impl {
 
   const TargetInfo *Target = nullptr;
   unsigned NumWaves = 0;
-  llvm::DenseMap<const Instruction *, InstInfo> Infos;
+  WaitDescriptions Own;
+  /// The descriptions: shared ones (WaitCountCache's constructor) or Own.
+  WaitDescriptions::Impl *Descriptions;
   /// Per block, newest last; a few per block (a loop's blocks are
   /// transferred from several states in one run, and a scheduler's guard
   /// puts a block back into an earlier order).

@@ -3,6 +3,7 @@
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Function.h"
 #include "stinkytofu/ir/StatementText.h"
+#include <atomic>
 
 namespace stinkytofu {
 
@@ -70,8 +71,40 @@ void Instruction::moveAfter(Instruction &Pos) {
   Into.insert(std::next(ItemList::const_iterator(Pos)), removeFromParent());
 }
 
-Instruction::Instruction(Instruction &&) noexcept = default;
-Instruction &Instruction::operator=(Instruction &&) noexcept = default;
+uint64_t Instruction::newStamp() {
+  // Relaxed: a stamp only has to differ from every other one, whichever
+  // thread takes it.
+  static std::atomic<uint64_t> Next{1};
+  return Next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Both sides of a move take new stamps: the moved-from instruction is left
+// emptied, the other holds what another stamp named.
+Instruction::Instruction(Instruction &&Other) noexcept
+    : BlockItem(std::move(Other)), Kind(Other.Kind), Modified(Other.Modified),
+      StaleMC(Other.StaleMC), Unsplit(Other.Unsplit), NumPacked(Other.NumPacked),
+      Source(Other.Source), Loc(Other.Loc), Packed(Other.Packed), Lazy(Other.Lazy),
+      FactsTarget(Other.FactsTarget), Extra(std::move(Other.Extra)) {
+  Other.restamp();
+}
+
+Instruction &Instruction::operator=(Instruction &&Other) noexcept {
+  BlockItem::operator=(std::move(Other));
+  Kind = Other.Kind;
+  Modified = Other.Modified;
+  StaleMC = Other.StaleMC;
+  Unsplit = Other.Unsplit;
+  NumPacked = Other.NumPacked;
+  Source = Other.Source;
+  Loc = Other.Loc;
+  Packed = Other.Packed;
+  Lazy = Other.Lazy;
+  FactsTarget = Other.FactsTarget;
+  Extra = std::move(Other.Extra);
+  restamp();
+  Other.restamp();
+  return *this;
+}
 Instruction::~Instruction() = default;
 
 OperandSource::~OperandSource() = default;
@@ -129,6 +162,7 @@ void Instruction::invalidateCFGIf(bool WasControl) {
 }
 
 void Instruction::setOperands(std::vector<Operand> NewOperands) {
+  restamp();
   invalidateCFGIf(shapesValidCFG());
   materializeStatement();
   Lazy = nullptr;
@@ -141,6 +175,7 @@ void Instruction::setOperands(std::vector<Operand> NewOperands) {
 }
 
 void Instruction::setModifier(std::unique_ptr<Modifier> M) {
+  restamp();
   removeModifier(M->kind()); // clears the CFG when targets may change
   // Kept in registration order, so that they print in one order.
   auto &Mods = extra().Mods;
@@ -151,6 +186,7 @@ void Instruction::setModifier(std::unique_ptr<Modifier> M) {
 }
 
 void Instruction::removeModifier(ModifierKind K) {
+  restamp();
   // Branch and call targets (LabelData, CallTargetData) are edges; a
   // private modifier never is.
   if (!Modifier::isPrivateKind(K))

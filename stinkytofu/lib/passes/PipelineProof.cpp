@@ -46,7 +46,7 @@ static Error collectFindings(Module &M, AnalysisManager &AM, ArrayRef<std::strin
 
 Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifiers,
                                     const PassRegistry &R, const StringMap<PassArguments> &Leading,
-                                    bool Recovered) {
+                                    bool Recovered, AnalysisManager *Pipeline) {
   // The CFG the pipeline sees (long branches and calls followed); the
   // input's warnings were the input's to give, not ours.
   StinkyTofuContext Quiet;
@@ -54,6 +54,8 @@ Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifie
   std::vector<std::string> InputPipeline(controlFlowRecoveryPasses().begin(),
                                          controlFlowRecoveryPasses().end());
   AnalysisManager InputAM;
+  if (Pipeline)
+    InputAM.shareLastingResults(*Pipeline);
   if (!Recovered) {
     PassManager PM(Quiet);
     if (Error E = addPasses(PM, InputPipeline, R, Leading))
@@ -67,7 +69,13 @@ Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifie
   // analysis keeps paths the input's pruned. Judged against every path of
   // the input, a finding is new only where the pipeline made it.
   StringMap<PassArguments> InputLeading = Leading;
-  InputLeading["WaitCntVerifier"].emplace_back("correlateBranches", "0");
+  PassArguments &WaitArgs = InputLeading["WaitCntVerifier"];
+  // Only the keys are kept, and they name no path: no path is searched for
+  // a finding unless a replay prints its message.
+  if (none_of(WaitArgs, [](const auto &Arg) { return Arg.first == "replay"; }) &&
+      none_of(Verifiers, [](StringRef Spec) { return Spec.contains("replay"); }))
+    WaitArgs.emplace_back("describePaths", "0");
+  WaitArgs.emplace_back("correlateBranches", "0");
   std::vector<Finding> Findings;
   if (Error E = collectFindings(Input, InputAM, Verifiers, R, InputLeading, Quiet, Findings))
     return std::move(E);

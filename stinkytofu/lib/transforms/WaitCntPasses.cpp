@@ -48,17 +48,19 @@ Expected<WaitCountOptions> parseWaitArguments(const PassArguments &Args,
   return Opts;
 }
 
-/// Runs the analysis over every function of \p M, building CFGs first;
-/// with \p Shared, through the WaitCountCache an earlier pass left there
-/// (the scheduler's), if any.
+/// Runs the analysis over every function of \p M, building CFGs first,
+/// with the module's lasting descriptions of \p AM (WaitDescriptions); with
+/// \p UseCache, through the WaitCountCache an earlier pass left there (the
+/// scheduler's), if any.
 template <typename VisitT>
-Error forEachAnalysedFunction(Module &M, const WaitCountOptions &Opts, VisitT Visit,
-                              AnalysisManager *Shared = nullptr) {
+Error forEachAnalysedFunction(Module &M, AnalysisManager &AM, WaitCountOptions Opts,
+                              VisitT Visit, bool UseCache = false) {
   CounterModel CM(M.target());
+  Opts.Descriptions = &AM.getLastingResult<WaitDescriptionsAnalysis>(M);
   for (Function &F : M.functions()) {
     if (!F.hasValidCFG())
       buildCFG(F);
-    WaitCountCache *Cache = Shared ? Shared->getCachedResult<WaitCountCacheAnalysis>(F) : nullptr;
+    WaitCountCache *Cache = UseCache ? AM.getCachedResult<WaitCountCacheAnalysis>(F) : nullptr;
     Expected<WaitCountAnalysis> A =
         Cache ? WaitCountAnalysis::run(F, CM, Opts, *Cache) : WaitCountAnalysis::run(F, CM, Opts);
     if (!A)
@@ -80,7 +82,7 @@ public:
     FindingsSummary Summary;
     Numbered = 0;
     Error Failed = withLogicalVgprs(M, AM, context(), [&] {
-      return forEachAnalysedFunction(M, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
+      return forEachAnalysedFunction(M, AM, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
       if (!A.gaveUp().empty() && !F.blocks().empty() && !F.blocks().front().empty())
         context().diagnose(findingDiagnostic(M, F.blocks().front().instructions().front(),
                                              SourceMgr::DK_Warning,
@@ -174,7 +176,7 @@ public:
     WaitCountOptions Placing = Opts;
     Placing.DescribePaths = false;
     Error E = withLogicalVgprs(M, AM, context(), [&] {
-      return forEachAnalysedFunction(M, Placing, [&](Function &F, const WaitCountAnalysis &A) -> Error {
+      return forEachAnalysedFunction(M, AM, Placing, [&](Function &F, const WaitCountAnalysis &A) -> Error {
       SmallVector<Instruction *, 16> Inserted;
       // The analysis holds its instructions const; the pass edits F's own.
       DenseMap<const Instruction *, Instruction *> Own = editableInstructions(
@@ -195,7 +197,7 @@ public:
       AM.invalidate(F, PreservedAnalyses::none());
       Changed = true;
       return Error::success();
-    }, &AM);
+    }, /*UseCache=*/true);
     });
     if (E)
       return std::move(E);
@@ -303,14 +305,16 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createWaitCntVerifierPass(const PassArguments &Args) {
-  bool WarnRedundant = false;
+  bool WarnRedundant = false, DescribePaths = true;
   FindingsOptions Report;
   Expected<PassArguments> Rest = takeFindingsArguments(Args, Report);
   if (!Rest)
     return Rest.takeError();
-  Expected<WaitCountOptions> Opts = parseWaitArguments(*Rest, {{"warnRedundant", &WarnRedundant}});
+  Expected<WaitCountOptions> Opts = parseWaitArguments(
+      *Rest, {{"warnRedundant", &WarnRedundant}, {"describePaths", &DescribePaths}});
   if (!Opts)
     return Opts.takeError();
+  Opts->DescribePaths = DescribePaths;
   return std::make_unique<WaitCntVerifierPass>(*Opts, WarnRedundant, std::move(Report));
 }
 

@@ -93,6 +93,29 @@ public:
     return store(ModuleCache, {&M, &AnalysisT::Key}, AnalysisT().run(M, *this));
   }
 
+  /// The result of the module-level analysis \p AnalysisT that no
+  /// invalidation drops: one that keeps each entry under what the entry was
+  /// computed from (instruction edit stamps, Instruction::stamp), so that
+  /// what passes change cannot make it wrong. Shared with every manager
+  /// that shares lasting results with this one.
+  template <typename AnalysisT> typename AnalysisT::Result &getLastingResult(Module &M) {
+    using ResultT = typename AnalysisT::Result;
+    if (!Lasting)
+      Lasting = std::make_shared<LastingResults>();
+    auto It = Lasting->find({&M, &AnalysisT::Key});
+    if (It != Lasting->end())
+      return static_cast<ResultModel<ResultT> &>(*It->second).Value;
+    return store(*Lasting, {&M, &AnalysisT::Key}, AnalysisT().run(M, *this));
+  }
+  /// From now on this manager and \p Other hold the same lasting results
+  /// (\p Other's so far): a pipeline's manager lends them to the one its
+  /// input is checked under.
+  void shareLastingResults(AnalysisManager &Other) {
+    if (!Other.Lasting)
+      Other.Lasting = std::make_shared<LastingResults>();
+    Lasting = Other.Lasting;
+  }
+
   /// The cached result, or null (never computes).
   template <typename AnalysisT>
   typename AnalysisT::Result *getCachedResult(Function &F) {
@@ -116,6 +139,7 @@ public:
     Cache.clear();
     ModuleCache.clear();
     Dependents.clear();
+    Lasting.reset();
   }
   /// How many results were computed (tests check caching with it).
   unsigned computations() const { return Computations; }
@@ -139,8 +163,12 @@ private:
   }
   llvm::DenseMap<std::pair<Function *, const AnalysisKey *>, std::unique_ptr<ResultBase>>
       Cache;
-  llvm::DenseMap<std::pair<const Module *, const AnalysisKey *>, std::unique_ptr<ResultBase>>
-      ModuleCache;
+  using ModuleResults =
+      llvm::DenseMap<std::pair<const Module *, const AnalysisKey *>, std::unique_ptr<ResultBase>>;
+  ModuleResults ModuleCache;
+  /// getLastingResult's, made on first use (most managers never ask).
+  struct LastingResults : ModuleResults {};
+  std::shared_ptr<LastingResults> Lasting;
   /// Drops the results of \p M's module-level analyses \p PA does not keep.
   void invalidateModule(const Module *M, const PreservedAnalyses &PA);
   /// Per function, the results of other functions that read its body.

@@ -14,6 +14,7 @@
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCInst.h"
 #include <memory>
 
@@ -41,8 +42,15 @@ public:
   ByteRange of(const Instruction &I);
 
 private:
+  /// The bytes of \p MI. Kept for an MC instruction of registers and
+  /// immediates only, by its opcode, flags and operands (Tensile kernels
+  /// repeat a few hundred statements thousands of times); an expression
+  /// is encoded each time.
+  unsigned bytesOf(const llvm::MCInst &MI);
+
   const TargetInfo &Target;
   InstructionEncoder Encoder;
+  llvm::StringMap<unsigned> KnownBytes;
 };
 
 } // namespace stinkytofu

@@ -56,6 +56,8 @@
 
 namespace stinkytofu {
 
+class WaitDescriptions;
+
 struct WaitCountOptions {
   /// Waves per workgroup: with more than one, the LDS a tensor load writes
   /// is read after a barrier, which is then the only reader that waits for
@@ -72,6 +74,46 @@ struct WaitCountOptions {
   /// With a WaitCountCache: also run without it and fail unless both find
   /// the same missing and redundant waits (the cache's debug mode).
   bool CheckCache = false;
+  /// Each instruction's description, kept for other runs (of any function,
+  /// pass or analysis manager: WaitDescriptions); null: a WaitCountCache's,
+  /// else the run's own.
+  WaitDescriptions *Descriptions = nullptr;
+};
+
+/// One WaitDescriptions per module, in the AnalysisManager's lasting
+/// results: no invalidation drops it, and the manager of a pipeline shares
+/// it with the one its input check runs under (verifyInput).
+struct WaitDescriptionsAnalysis {
+  static AnalysisKey Key;
+  using Result = WaitDescriptions;
+  Result run(Module &, AnalysisManager &);
+};
+
+/// What the wait analyses read of each instruction (its counter events, the
+/// wait it is, its register units), described once and kept under the
+/// instruction's edit stamp (Instruction::stamp), which every change of the
+/// instruction replaces: an entry is found again only for the instruction
+/// as it was described, whatever passes ran in between. So the check of a
+/// pipeline's input and the verifier of its output, under different
+/// analysis managers, describe an instruction the pipeline left alone once.
+/// Entries of instructions since changed or erased stay until the
+/// descriptions go (a few hundred bytes each).
+class WaitDescriptions {
+public:
+  WaitDescriptions();
+  ~WaitDescriptions();
+  WaitDescriptions(WaitDescriptions &&);
+  WaitDescriptions &operator=(WaitDescriptions &&);
+
+  /// Instructions described so far (kept or since dropped with a change of
+  /// target).
+  unsigned described() const;
+
+private:
+  friend class WaitCountAnalysis;
+  friend class WaitCountCache;
+  struct Impl;
+  std::unique_ptr<Impl> P;
 };
 
 /// What the wait analyses of one function keep from one run to the next:
@@ -89,12 +131,15 @@ struct WaitCountOptions {
 /// counts share a cache (the scheduler's guard, the wait insertion), and
 /// the verifier runs without.
 ///
-/// Entries are keyed by instruction and block: valid while instructions
-/// are only moved between runs. A pass that creates, erases or changes an
+/// The descriptions are kept by edit stamp (WaitDescriptions); the block
+/// results by instruction and block: valid while instructions are only
+/// moved between runs. A pass that creates, erases or changes an
 /// instruction must not preserve WaitCountCacheAnalysis.
 class WaitCountCache {
 public:
-  WaitCountCache();
+  /// With \p Shared, the descriptions are those (kept beyond this cache);
+  /// else its own.
+  explicit WaitCountCache(WaitDescriptions *Shared = nullptr);
   ~WaitCountCache();
   WaitCountCache(WaitCountCache &&);
   WaitCountCache &operator=(WaitCountCache &&);
@@ -112,11 +157,12 @@ private:
   std::unique_ptr<Impl> P;
 };
 
-/// One WaitCountCache per function in the AnalysisManager.
+/// One WaitCountCache per function in the AnalysisManager, describing
+/// through its module's WaitDescriptionsAnalysis.
 struct WaitCountCacheAnalysis {
   static AnalysisKey Key;
   using Result = WaitCountCache;
-  Result run(Function &, AnalysisManager &) { return {}; }
+  Result run(Function &F, AnalysisManager &AM);
 };
 
 /// Why an instruction needs a wait on one counter.

@@ -70,6 +70,7 @@ public:
   /// with \p Source until first asked for: reading a file costs nothing for
   /// statements nobody looks at.
   void setLazyStatement(llvm::StringRef Statement, const OperandSource *Source) {
+    restamp();
     this->Source = Statement;
     Unsplit = true;
     Lazy = Source;
@@ -89,7 +90,10 @@ public:
   /// The statement's own source text, newline included; empty when the
   /// instruction was created by a pass.
   llvm::StringRef sourceText() const { return Source; }
-  void setSourceText(llvm::StringRef Text) { Source = Text; }
+  void setSourceText(llvm::StringRef Text) {
+    restamp();
+    Source = Text;
+  }
   /// True when the instruction must be printed from its operands.
   bool isModified() const { return Modified || Source.empty(); }
   /// The mnemonic exactly as written (`s_getpc_B64`).
@@ -101,6 +105,7 @@ public:
                                    : llvm::StringRef(Extra->Spelling);
   }
   void setMnemonicSpelling(std::string S) {
+    restamp();
     materializeStatement();
     extra().Spelling = std::move(S);
   }
@@ -110,11 +115,15 @@ public:
     return Extra ? llvm::StringRef(Extra->Comment) : llvm::StringRef();
   }
   void setTrailingComment(std::string C) {
+    restamp();
     materializeStatement();
     extra().Comment = std::move(C);
   }
   SourceLocation location() const { return Loc; }
-  void setLocation(SourceLocation L) { Loc = L; }
+  void setLocation(SourceLocation L) {
+    restamp();
+    Loc = L;
+  }
 
   // --- ISA facts (from LLVM MC) ------------------------------------------
   const InstrFacts &facts() const {
@@ -128,6 +137,7 @@ public:
     return Extra ? llvm::ArrayRef(Extra->OwnedMC) : llvm::ArrayRef<llvm::MCInst>();
   }
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, InstrFacts F) {
+    restamp();
     bool Control = shapesValidCFG();
     ownMC(std::move(Insts));
     extra().Facts = std::move(F);
@@ -137,6 +147,7 @@ public:
   }
   /// Sets the MC instructions; their facts are computed on first use.
   void setMC(llvm::SmallVector<llvm::MCInst, 1> Insts, const TargetInfo &TI) {
+    restamp();
     bool Control = shapesValidCFG();
     ownMC(std::move(Insts));
     FactsTarget = &TI;
@@ -149,6 +160,7 @@ public:
   /// lives. They are unpacked, and their facts computed, on first use.
   void referMC(const PackedMCInsts &Store, PackedMCInsts::Offset First, unsigned Count,
                const TargetInfo &TI) {
+    restamp();
     if (Extra && !Extra->OwnedMC.empty())
       extra().OwnedMC.clear();
     Packed = Store.record(First);
@@ -159,9 +171,21 @@ public:
   unsigned issueCyclesOverride() const { return Extra ? Extra->IssueCycles : 0; }
   unsigned latencyCyclesOverride() const { return Extra ? Extra->LatencyCycles : 0; }
   void setCycleOverrides(unsigned Issue, unsigned Latency) {
+    restamp();
     extra().IssueCycles = Issue;
     extra().LatencyCycles = Latency;
   }
+
+  // --- Edit stamp -------------------------------------------------------------
+  /// Names this instruction as it is now, unique in the process: a new
+  /// instruction (a clone too) takes a new stamp, and so does every change
+  /// of what it holds (statement text, words, operands, MC instructions and
+  /// facts, location, cycle overrides, modifiers); its place in a block and
+  /// its leading comments are not part of it. What is computed from an
+  /// instruction alone can be kept under its stamp and stays valid across
+  /// passes and analysis managers, even when the memory of an erased
+  /// instruction is reused.
+  uint64_t stamp() const { return Stamp; }
 
   // --- Modifiers ----------------------------------------------------------
   const std::vector<std::unique_ptr<Modifier>> &modifiers() const {
@@ -251,6 +275,9 @@ private:
   }
   void unpackMC() const;
   void computeFacts() const;
+  /// Takes a new stamp (before any change of what stamp() names).
+  void restamp() { Stamp = newStamp(); }
+  static uint64_t newStamp();
 
   static const InstrFacts NoFacts;
   static const std::vector<Operand> NoOperands;
@@ -271,6 +298,7 @@ private:
   mutable const TargetInfo *FactsTarget = nullptr;
   /// Shared with clones until one of them changes it (extra()).
   mutable std::shared_ptr<Details> Extra;
+  uint64_t Stamp = newStamp();
 };
 
 /// Walks the instructions of a block, stepping over its directives.

@@ -49,11 +49,15 @@ bool canVerifyInputInPlace(const Module &Input);
 /// the input without a second read (only where canVerifyInputInPlace).
 /// \p Recovered: the recovery passes ran on \p Input already, with the
 /// same arguments (the pipeline's first passes, run before this), and are
-/// not run again.
+/// not run again. With \p Pipeline (the manager the pipeline will run
+/// under), the lasting analyses are shared with it: what the check
+/// describes of an instruction the pipeline leaves alone is not described
+/// again for the output (WaitDescriptions).
 llvm::Expected<InputFindings> verifyInput(Module &Input, llvm::ArrayRef<std::string> Verifiers,
                                           const PassRegistry &R,
                                           const llvm::StringMap<PassArguments> &Leading,
-                                          bool Recovered = false);
+                                          bool Recovered = false,
+                                          AnalysisManager *Pipeline = nullptr);
 
 /// Runs each of \p Verifiers (pass specs) over \p Output, all of them even
 /// when one finds something. Only when there are findings, verifies the
