@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/analysis/DelayAluAnalysis.h"
 
+#include "stinkytofu/analysis/AddressChains.h"
 #include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/analysis/RegisterUnits.h"
 #include "stinkytofu/hw/HardwareModel.h"
@@ -147,6 +148,9 @@ struct AluStep {
   bool WaitsForValu = false, WaitsForSgprWrites = false, IsValu = false;
   /// Part of a sequence LLVM emits as one bundle: no delay of its own.
   bool Bundled = false;
+  /// Written by LLVM's branch relaxation after the delays were placed (the
+  /// address of a long branch): LLVM's model never sees it.
+  bool Relaxation = false;
   unsigned Cycles = 1;
   /// Explicit register sources: (unit, register).
   SmallVector<std::pair<unsigned, MCRegister>, 8> Uses;
@@ -216,6 +220,7 @@ struct DelayAluModel
     if (TI.hardware().hasHighVgprs())
       Codec.emplace(TI);
     uint8_t MsbState = 0;
+    std::vector<const Instruction *> Layout;
     for (const BasicBlock &BB : F.blocks()) {
       SmallVector<const Instruction *, 64> Order;
       for (const Instruction &I : BB.instructions()) {
@@ -223,6 +228,7 @@ struct DelayAluModel
           continue;
         Steps[&I] = describe(I, Codec ? &*Codec : nullptr, MsbState);
         Order.push_back(&I);
+        Layout.push_back(&I);
         if (Codec && I.mcInsts().size() == 1 &&
             I.mcInsts()[0].getOpcode() == Codec->setVgprMsbOpcode() &&
             I.mcInsts()[0].getNumOperands() && I.mcInsts()[0].getOperand(0).isImm())
@@ -231,6 +237,59 @@ struct DelayAluModel
           MsbState = 0;
       }
       bundleAddressFixups(Order);
+    }
+    ignoreRelaxations(Layout);
+  }
+
+  /// LLVM places its delays before branch relaxation writes a long branch
+  /// (`s_getpc_b64`, `.Lpost_getpcN:`, two adds of the target's distance,
+  /// the waits between, `s_setpc_b64`): to LLVM's model the branch is the
+  /// `s_branch` it replaced, or nothing where relaxation inverted a
+  /// conditional branch to jump over it (the conditional branch right
+  /// before stands for the original). The address sequence before each
+  /// proven long branch (SALU writes of the jump's pair only, back to the
+  /// `s_getpc_b64`, which reads no register, maybe in the block before)
+  /// changes no state, the jump waits for no SGPR write, and after an
+  /// inverted branch it changes no state either.
+  void ignoreRelaxations(ArrayRef<const Instruction *> Layout) {
+    for (size_t K = 0; K != Layout.size(); ++K) {
+      const Instruction &Branch = *Layout[K];
+      if (!isComputedBranch(Branch) || !Branch.getModifier<LabelData>())
+        continue;
+      // gfx1250's s_add_pc_i64 computes its target itself: no sequence.
+      size_t Start = K;
+      SmallVector<AluStep *, 8> Sequence;
+      if (MCRegister Pair = addressPairOf(Branch, TI)) {
+        SmallVector<unsigned, 8> PairUnits = RU.units(Pair);
+        auto OfPair = [&](const auto &Def) { return is_contained(PairUnits, Def.first); };
+        bool Head = false;
+        while (Start > 0 && !Head) {
+          const Instruction &Earlier = *Layout[--Start];
+          SmallVector<AluStep, 1> &EarlierSteps = Steps[&Earlier];
+          if (HardwareModel::roleOf(Earlier.mnemonic()) == InstRole::DepCtrWait) {
+            for (AluStep &Step : EarlierSteps)
+              Sequence.push_back(&Step);
+            continue;
+          }
+          if (EarlierSteps.size() != 1)
+            break;
+          AluStep &Step = EarlierSteps.front();
+          if (Step.Kind != AluKind::Salu || Step.Defs.empty() || !all_of(Step.Defs, OfPair))
+            break;
+          Sequence.push_back(&Step);
+          Head = Step.Uses.empty();
+        }
+        if (!Head)
+          continue;
+      }
+      const bool Inverted = Start > 0 && isConditionalBranch(*Layout[Start - 1]);
+      for (AluStep *Step : Sequence)
+        Step->Relaxation = true;
+      for (AluStep &Step : Steps[&Branch]) {
+        Step.WaitsForSgprWrites = false;
+        Step.Uses.clear();
+        Step.Relaxation = Inverted;
+      }
     }
   }
 
@@ -398,6 +457,8 @@ struct DelayAluModel
       return; // an s_delay_alu: LLVM places them after the model ran
     bool First = true;
     for (const AluStep &Step : It->second) {
+      if (Step.Relaxation)
+        continue;
       apply(I, Step, S, First);
       First = false;
     }

@@ -86,6 +86,12 @@ struct BlockReport {
   DenseMap<unsigned, const Instruction *> Writers;
 };
 
+/// A computed branch whose target LongBranchLoweringPass proved: a jump
+/// inside the function.
+bool isLongBranch(const Instruction &I) {
+  return isComputedBranch(I) && !getBranchTargets(I).empty();
+}
+
 class SgprHazardWalker {
 public:
   explicit SgprHazardWalker(const TargetInfo &TI) : TI(TI) {
@@ -116,6 +122,19 @@ public:
   void walkBlock(const BasicBlock &BB, SgprHazardState &S, BlockReport *Report) const {
     for (const Instruction &I : BB.instructions())
       step(I, S, Report);
+  }
+
+  /// Drops from \p S the writes of the registers \p Branch (a long branch)
+  /// jumps through: the relaxation's own address, which LLVM's pass never
+  /// sees, and which the jump's wait has finished.
+  void forgetAddressWrites(const Instruction &Branch, SgprHazardState &S) const {
+    for (const MCInst &Inst : Branch.mcInsts())
+      for (MCRegister R : InstrFacts::compute(TI, Inst).Uses)
+        if (std::optional<SgprSpan> Span = sgprOf(R); Span && !Span->IsVcc)
+          for (unsigned K = 0; K != Span->Count; ++K) {
+            S.SaluWrites.reset(Span->First + K);
+            S.ValuWrites.reset(Span->First + K);
+          }
   }
 
 private:
@@ -159,18 +178,23 @@ private:
         continue;
       InstrFacts Facts = InstrFacts::compute(TI, Inst);
       uint8_t Need = 0;
+      const bool LongBranch = isLongBranch(I);
       const bool LeavesFunction =
           (isCall(I) || isIndirectBranch(I) || isReturn(I)) && !isProgramEnd(I);
       if (LeavesFunction) {
-        // The callee or caller cannot see which writes are in flight.
-        if (S.Vcc & VW_Valu)
+        // The callee or caller cannot see which writes are in flight. A long
+        // branch stays in the function: its target starts from the state
+        // before the jump (enteringStates), so only the SALU writes of its
+        // address wait here, as after LLVM's branch relaxation.
+        if ((S.Vcc & VW_Valu) && !LongBranch)
           Need |= DZ_VaVcc;
         if (S.SaluWrites.any() || (S.Vcc & VW_Salu))
           Need |= DZ_SaSdst;
-        if (S.ValuWrites.any())
+        if (S.ValuWrites.any() && !LongBranch)
           Need |= DZ_VaSdst;
         if (Need)
-          Why = "every SGPR write must be done before control leaves the function";
+          Why = LongBranch ? "the long branch's address must be written before the jump"
+                           : "every SGPR write must be done before control leaves the function";
       } else {
         for (MCRegister R : Facts.Uses) {
           std::optional<SgprSpan> Span = sgprOf(R);
@@ -293,9 +317,12 @@ std::vector<SgprHazardState> enteringStates(const Function &F, const SgprHazardW
     // A long branch (an s_setpc_b64 to a block of the function) is LLVM's
     // branch relaxation, whose targets get the waits of the branch before
     // relaxation: the state it was entered with, not the one the jump's
-    // own waits flushed.
-    if (!BB->empty() && isIndirectBranch(BB->instructions().back()) && !BB->successors().empty())
+    // own waits flushed, without the address (whose s_getpc_b64 may stand
+    // in the block before, split off by its `.Lpost_getpc` label).
+    if (!BB->empty() && isLongBranch(BB->instructions().back())) {
       S = In[K];
+      W.forgetAddressWrites(BB->instructions().back(), S);
+    }
     if (S == Out[K])
       continue;
     Out[K] = S;
