@@ -141,7 +141,10 @@ struct WaitCountAnalysis::Impl
         if (MI.getOperand(Op).isReg() && MI.getOperand(Op).getReg())
           append_range(II.ExplicitUseUnits, RU.units(MI.getOperand(Op).getReg()));
     }
-    II.Barrier = HardwareModel::roleOf(I.mnemonic()) == InstRole::Barrier;
+    // A wave-sync barrier orders only the issue of tensor loads: it publishes
+    // no LDS work still in flight, so it needs none of it done.
+    II.Barrier = HardwareModel::roleOf(I.mnemonic()) == InstRole::Barrier &&
+                 !I.getModifier<WaveSyncData>();
     II.CacheInvalidate = HardwareModel::roleOf(I.mnemonic()) == InstRole::CacheInvalidate;
     II.Return = isReturn(I) && !isProgramEnd(I) && jumpsToReturnAddress(I);
     II.Call = I.facts().has(IF_Call);

@@ -167,6 +167,20 @@ Expected<std::unique_ptr<Modifier>> LdsDependenceData::parse(const AttrDict &Att
   return std::make_unique<LdsDependenceData>(std::move(Lists[0]), std::move(Lists[1]));
 }
 
+// --- WaveSyncData ---------------------------------------------------------
+void WaveSyncData::toAttrs(AttrDict &Attrs) const { Attrs.add("drained", integerList(Drained)); }
+std::unique_ptr<Modifier> WaveSyncData::clone() const {
+  return std::make_unique<WaveSyncData>(*this);
+}
+Expected<std::unique_ptr<Modifier>> WaveSyncData::parse(const AttrDict &Attrs) {
+  if (Error E = Attrs.checkKeys("mod.wave_sync", {"drained"}))
+    return std::move(E);
+  Expected<std::vector<int64_t>> Drained = Attrs.getIntegerList("drained");
+  if (!Drained)
+    return Drained.takeError();
+  return std::make_unique<WaveSyncData>(std::move(*Drained));
+}
+
 // --- LoopCarriedData ------------------------------------------------------
 template <ModifierKind CarriedKind> void LoopCarriedData<CarriedKind>::toAttrs(AttrDict &Attrs) const {
   Attrs.add("tokens", integerList(Tokens));

@@ -142,6 +142,20 @@ struct LdsDependenceData final : Modifier {
   static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
 };
 
+/// A barrier that only orders the waves' issue of tensor loads around a
+/// wait draining the tokens \c Drained (TDMLoadWaveSyncPass): every wave
+/// has issued the loads that wait needs before any issues the ones it does
+/// not. It publishes no LDS work still in flight, so the wait analysis does
+/// not ask for that work to be done before it (docs/waitcnt.md).
+struct WaveSyncData final : Modifier {
+  static constexpr ModifierKind Kind = ModifierKind::WaveSyncData;
+  explicit WaveSyncData(std::vector<int64_t> Drained) : Modifier(Kind), Drained(std::move(Drained)) {}
+  std::vector<int64_t> Drained;
+  void toAttrs(AttrDict &Attrs) const override;
+  std::unique_ptr<Modifier> clone() const override;
+  static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
+};
+
 /// A dependence on the LDS buffers \c Tokens of the iteration \c Distance
 /// trips back: read-after-write on a reader (`mod.loopcarriedraw`),
 /// write-after-read on a writer or barrier (`mod.loopcarriedwar`).
