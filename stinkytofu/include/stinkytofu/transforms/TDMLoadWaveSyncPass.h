@@ -13,7 +13,7 @@
 // before the run's first load, unless every path already has a barrier
 // between them (that barrier's comment is tagged instead). The barrier
 // carries the tokens of both groups (`mod.memtoken`, as the reference's) and
-// `mod.wave_sync = { drained = [...] }`: it orders issue only and publishes
+// `mod.wave_sync = { tokens = [...] }`: it orders issue only and publishes
 // no LDS work still in flight, which is what lets the wait verifier accept
 // it with the urgent loads pending (docs/waitcnt.md). A wait draining a
 // token of the same set ends a path; waits without tokens are ignored.
