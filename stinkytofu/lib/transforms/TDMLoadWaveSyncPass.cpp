@@ -21,13 +21,14 @@ namespace {
 
 using TokenSet = std::set<int64_t>;
 
+bool overlaps(const TokenSet &A, const TokenSet &B) {
+  return any_of(A, [&](int64_t T) { return B.count(T); });
+}
+
+/// The memory tokens of \p I (none without mod.memtoken).
 TokenSet tokensOf(const Instruction &I) {
   const auto *T = I.getModifier<MemTokenData>();
   return T ? TokenSet(T->Tokens.begin(), T->Tokens.end()) : TokenSet();
-}
-
-bool overlaps(const TokenSet &A, const TokenSet &B) {
-  return any_of(A, [&](int64_t T) { return B.count(T); });
 }
 
 /// A run of deferrable loads still waiting for the urgent load above it,
