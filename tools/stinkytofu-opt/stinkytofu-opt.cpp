@@ -847,7 +847,7 @@ int main(int argc, char **argv) {
   Pipeline.resize(FirstProof);
   StringMap<PassArguments> Leading;
   if (Opt.NumWaves.getNumOccurrences())
-    for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass"})
+    for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass", "TDMLoadWaveSyncPass"})
       Leading[Name] = {{"NumWaves", std::to_string(Opt.NumWaves)}};
   if (Opt.VerifyWaitCache)
     for (StringRef Name : {"StinkyDAGSchedulerPass", "StinkyWaitCntInsertionPass"})

@@ -170,7 +170,9 @@ struct WaitCountAnalysis::Impl
           append_range(II.ExplicitUseUnits, RU.units(MI.getOperand(Op).getReg()));
     }
     const InstRole Role = HardwareModel::roleOf(I.mnemonic());
-    II.Barrier = Role == InstRole::Barrier;
+    // A wave-sync barrier orders only the issue of tensor loads: it publishes
+    // no LDS work still in flight, so it needs none of it done.
+    II.Barrier = Role == InstRole::Barrier && !I.getModifier<WaveSyncData>();
     II.CacheInvalidate = Role == InstRole::CacheInvalidate;
     II.JumpsToCaller = isIndirectBranch(I) && !I.getModifier<LabelData>() && !isProgramEnd(I) &&
                        jumpsToReturnAddress(I);

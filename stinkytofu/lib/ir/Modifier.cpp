@@ -119,7 +119,7 @@ Expected<std::unique_ptr<Modifier>> TextData<TextKind>::parse(const AttrDict &At
 template struct TextData<ModifierKind::CommentData>;
 template struct TextData<ModifierKind::WaitProvenanceData>;
 
-// --- MemTokenData --------------------------------------------------------
+// --- TokenListData ------------------------------------------------------
 namespace {
 AttrValue integerList(ArrayRef<int64_t> Values) {
   std::vector<AttrValue> List;
@@ -129,20 +129,20 @@ AttrValue integerList(ArrayRef<int64_t> Values) {
 }
 } // namespace
 
-void MemTokenData::toAttrs(AttrDict &Attrs) const {
+template <ModifierKind TokensKind> void TokenListData<TokensKind>::toAttrs(AttrDict &Attrs) const {
   Attrs.add("tokens", integerList(Tokens));
 }
-std::unique_ptr<Modifier> MemTokenData::clone() const {
-  return std::make_unique<MemTokenData>(*this);
-}
-Expected<std::unique_ptr<Modifier>> MemTokenData::parse(const AttrDict &Attrs) {
-  if (Error E = Attrs.checkKeys("mod.memtoken", {"tokens"}))
+template <ModifierKind TokensKind>
+Expected<std::unique_ptr<Modifier>> TokenListData<TokensKind>::parse(const AttrDict &Attrs) {
+  if (Error E = Attrs.checkKeys(("mod." + keyOf(TokensKind)).str(), {"tokens"}))
     return std::move(E);
   Expected<std::vector<int64_t>> Tokens = Attrs.getIntegerList("tokens");
   if (!Tokens)
     return Tokens.takeError();
-  return std::make_unique<MemTokenData>(std::move(*Tokens));
+  return std::make_unique<TokenListData<TokensKind>>(std::move(*Tokens));
 }
+template struct TokenListData<ModifierKind::MemTokenData>;
+template struct TokenListData<ModifierKind::WaveSyncData>;
 
 // --- LdsDependenceData ---------------------------------------------------
 void LdsDependenceData::toAttrs(AttrDict &Attrs) const {

@@ -116,16 +116,26 @@ template <ModifierKind TextKind> struct TextData final : Modifier {
 using CommentData = TextData<ModifierKind::CommentData>;
 using WaitProvenanceData = TextData<ModifierKind::WaitProvenanceData>;
 
-/// The logical LDS buffers (tokens) an LDS access, tensor load or barrier
-/// touches, as the producer numbered them for the iteration that issues it.
-struct MemTokenData final : Modifier {
-  static constexpr ModifierKind Kind = ModifierKind::MemTokenData;
-  explicit MemTokenData(std::vector<int64_t> Tokens) : Modifier(Kind), Tokens(std::move(Tokens)) {}
+/// A list of memory tokens, `mod.<key> = { tokens = [...] }`.
+template <ModifierKind TokensKind> struct TokenListData final : Modifier {
+  static constexpr ModifierKind Kind = TokensKind;
+  explicit TokenListData(std::vector<int64_t> Tokens) : Modifier(Kind), Tokens(std::move(Tokens)) {}
   std::vector<int64_t> Tokens;
   void toAttrs(AttrDict &Attrs) const override;
-  std::unique_ptr<Modifier> clone() const override;
+  std::unique_ptr<Modifier> clone() const override { return std::make_unique<TokenListData>(*this); }
   static llvm::Expected<std::unique_ptr<Modifier>> parse(const AttrDict &Attrs);
 };
+
+/// The logical LDS buffers (tokens) an LDS access, tensor load or barrier
+/// touches, as the producer numbered them for the iteration that issues it.
+using MemTokenData = TokenListData<ModifierKind::MemTokenData>;
+
+/// A barrier that only orders the waves' issue of tensor loads around a
+/// wait draining the tokens \c Tokens (TDMLoadWaveSyncPass): every wave has
+/// issued the loads that wait needs before any issues the ones it does not.
+/// It publishes no LDS work still in flight, so the wait analysis does not
+/// ask for that work to be done before it (docs/waitcnt.md).
+using WaveSyncData = TokenListData<ModifierKind::WaveSyncData>;
 
 /// The LDS buffers (memory tokens) an instruction is a dependence on, as
 /// StinkyBuildImplicitDependencyPass derives them from `mod.memtoken`: an
