@@ -6,7 +6,8 @@ InstInserter (typed operands); text is parsed only where a user wrote it (a
 `.s` or `.stir` file, a pass argument, a rocisa text block). This check
 counts, per file of the library code outside the readers, the calls that
 turn text into an instruction (`.parse(`, `createInstruction(`,
-`Factory.make(`) and fails when a file has more than
+`Factory.make(`) or hand an operand to the operand parser as text
+(`BuildOperand::text(`, `Op::text(`), and fails when a file has more than
 tests/setup/text-building-allowed.txt allows (a new site), or fewer (the
 allowance is to be lowered with the site gone). `--self-test` shows that
 the check refuses a new site.
@@ -20,7 +21,8 @@ from pathlib import Path
 SCANNED = ["stinkytofu/lib", "asm-instrument/lib", "rocisa-bridge/lib", "tools"]
 # The readers of user text and the builder itself.
 READERS = ["stinkytofu/lib/asm/", "stinkytofu/lib/stir/", "stinkytofu/lib/mc/"]
-SITE = re.compile(r"(\.|->)parse\(|\bcreateInstruction\(|Factory\.make(Branch)?\(")
+SITE = re.compile(r"(\.|->)parse\(|\bcreateInstruction\(|Factory\.make(Branch)?\("
+                  r"|\b(BuildOperand|Op)::text\(")
 
 
 def count_sites(text):
@@ -61,9 +63,10 @@ def compare(found, allowed):
     for name in sorted(set(found) | set(allowed)):
         have, may = found.get(name, 0), allowed.get(name, 0)
         if have > may:
-            errors.append(f"{name}: {have} site(s) building instruction text to parse it, "
-                          f"{may} allowed: build the instruction with typed operands "
-                          "(InstBuilder::build, InstInserter)")
+            errors.append(f"{name}: {have} site(s) building instruction or operand text to "
+                          f"parse it, {may} allowed: build the instruction with typed "
+                          "operands (InstBuilder::build, InstInserter, BuildOperand's "
+                          "typed kinds)")
         elif have < may:
             errors.append(f"{name}: {have} site(s), {may} allowed: lower the allowance in "
                           "tests/setup/text-building-allowed.txt")
@@ -76,6 +79,8 @@ def main():
     if "--self-test" in sys.argv:
         assert count_sites('B.parse("s_nop " + N); // B.parse(x)') == 1
         assert count_sites("Ctx.Factory.make(S.Text)") == 1
+        assert count_sites('{Op::text("s[0:1] scope:SCOPE_SE"), BuildOperand::text(N)}') == 2
+        assert count_sites("BuildOperand::special(N); W.text()") == 0
         assert compare({"a.cpp": 2}, {"a.cpp": 1}), "a new site must fail"
         assert compare({"new.cpp": 1}, {}), "a new file must fail"
         assert compare({}, {"gone.cpp": 1}), "an allowance left over must fail"
@@ -84,7 +89,7 @@ def main():
     for e in errors:
         print("error: " + e, file=sys.stderr)
     total = sum(scan(root).values())
-    print(f"{total} site(s) parse instruction text in library code (all allowed)"
+    print(f"{total} site(s) parse instruction or operand text in library code (all allowed)"
           if not errors else f"{len(errors)} file(s) differ from the allowance")
     return 1 if errors else 0
 

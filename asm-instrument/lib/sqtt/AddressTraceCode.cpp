@@ -41,11 +41,17 @@ using Op = BuildOperand;
 Op u32(int64_t V) { return Op::imm(uint32_t(V)); }
 
 /// The operand a register name or an integer of the traced operation
-/// (TracedOperation) stands for: `v5`, `s[8]`'s `s8`, `ttmp4`, `16`, `m0`.
+/// (TracedOperation, as MC prints them) stands for: `v5`, `s[8]`'s `s8`,
+/// `ttmp4`, `16`, `0x100`, `m0`.
 Op valueOf(StringRef Name) {
   int64_t V;
   if (!Name.getAsInteger(10, V) && Op::imm(V).spelling() == Name)
     return Op::imm(V);
+  uint64_t U;
+  if (StringRef Digits = Name; Digits.consume_front("0x") && !Digits.getAsInteger(16, U))
+    for (bool Lower : {true, false})
+      if (Op::hexImm(U, Lower).spelling() == Name)
+        return Op::hexImm(U, Lower);
   static constexpr std::pair<StringRef, RegFile> Files[] = {
       {"ttmp", RegFile::TTMP}, {"s", RegFile::SGPR}, {"v", RegFile::VGPR}, {"a", RegFile::AGPR}};
   for (auto [Prefix, File] : Files) {
@@ -55,7 +61,7 @@ Op valueOf(StringRef Name) {
         Op::reg(File, N).spelling() == Name)
       return Op::reg(File, N);
   }
-  return Op::text(Name); // exec_lo, m0, a literal
+  return Op::special(Name); // exec_lo, m0, vcc_lo
 }
 
 class TraceCode {

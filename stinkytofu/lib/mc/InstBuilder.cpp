@@ -81,6 +81,16 @@ BuildOperand BuildOperand::hwreg(StringRef Name, unsigned Offset, unsigned Width
   return text(("hwreg(" + Name + ", " + Twine(Offset) + ", " + Twine(Width) + ")").str());
 }
 
+BuildOperand BuildOperand::hwreg(StringRef Name) { return text(("hwreg(" + Name + ")").str()); }
+
+BuildOperand BuildOperand::scope(MemoryScope S) {
+  static constexpr StringRef Names[] = {"SCOPE_CU", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"};
+  BuildOperand Op;
+  Op.K = Kind::Modifier;
+  Op.Name = ("scope:" + Names[unsigned(S)]).str();
+  return Op;
+}
+
 BuildOperand BuildOperand::waitcnt(const WaitcntFields &Fields) {
   SmallVector<std::string, 3> Parts;
   auto Add = [&](StringRef Counter, const std::optional<unsigned> &N) {
@@ -145,6 +155,7 @@ void BuildOperand::appendKey(SmallVectorImpl<char> &Key) const {
   case Kind::Special:
   case Kind::Label:
   case Kind::Expression: // its symbols are the module's, named as printed
+  case Kind::Modifier:
   case Kind::Text:
     Key.append(Name.begin(), Name.end());
     Key.push_back('\0');
@@ -256,6 +267,7 @@ std::string BuildOperand::spelling() const {
   case Kind::Special:
   case Kind::Label:
   case Kind::Expression:
+  case Kind::Modifier:
   case Kind::Text:
     return Name;
   }
@@ -306,6 +318,7 @@ SmallString<64> shapeKey(StringRef Mnemonic, ArrayRef<BuildOperand> Ops) {
     case BuildOperand::Kind::Expression:
       break;
     case BuildOperand::Kind::Special:
+    case BuildOperand::Kind::Modifier:
     case BuildOperand::Kind::Text:
       Key.append(Op.name());
       Key.push_back('\0');
@@ -358,6 +371,7 @@ std::vector<BuildOperand> placeholders(ArrayRef<BuildOperand> Ops) {
       Out.push_back(BuildOperand::label(ExpressionPlaceholder));
       break;
     case BuildOperand::Kind::Special:
+    case BuildOperand::Kind::Modifier:
     case BuildOperand::Kind::Text:
       Out.push_back(Op);
       break;
@@ -444,6 +458,9 @@ Instruction InstBuilder::describe(StringRef Mnemonic, ArrayRef<BuildOperand> Ope
     case BuildOperand::Kind::Expression:
       Typed.emplace_back(OperandKind::Expression, std::move(Spelling));
       break;
+    case BuildOperand::Kind::Modifier:
+      Typed.emplace_back(OperandKind::Modifier, std::move(Spelling));
+      break;
     case BuildOperand::Kind::Special:
     case BuildOperand::Kind::Text:
       for (const Operand &Part : parseOperands(Spelling, Target, NoSymbols))
@@ -486,7 +503,8 @@ InstBuilder::Prototype InstBuilder::makePrototype(StringRef Mnemonic,
         return false;
       }
     };
-    if (Op.kind() == BuildOperand::Kind::Special || Op.kind() == BuildOperand::Kind::Text)
+    if (Op.kind() == BuildOperand::Kind::Special || Op.kind() == BuildOperand::Kind::Modifier ||
+        Op.kind() == BuildOperand::Kind::Text)
       continue;
     for (auto [InstIndex, Inst] : enumerate(P.Insts))
       for (unsigned I = 0; I < Inst.getNumOperands(); ++I)
@@ -717,6 +735,16 @@ BuildOperand InstBuilder::expression(const MCExpr *E) const {
   raw_string_ostream OS(Spelling);
   Target.asmInfo().printExpr(OS, *E);
   return BuildOperand::expression(E, std::move(Spelling));
+}
+
+Expected<BuildOperand> InstBuilder::printedDepctr(StringRef Mnemonic, const DepCtrFields &Fields) {
+  Expected<Instruction> Wait = build(Mnemonic, {BuildOperand::depctr(Fields)});
+  if (!Wait)
+    return Wait.takeError();
+  if (Wait->mcInsts().size() != 1)
+    return BuildOperand::depctr(Fields);
+  std::string Printed = Target.printMC(Wait->mcInsts()[0]);
+  return BuildOperand::text(StringRef(Printed).split(' ').second.trim());
 }
 
 Expected<Instruction> createInstruction(Module &M, StringRef Text) {

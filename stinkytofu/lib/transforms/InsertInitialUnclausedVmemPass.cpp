@@ -3,7 +3,6 @@
 
 #include "stinkytofu/mc/InstInserter.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -13,8 +12,8 @@ namespace {
 
 /// `global_prefetch_b8 v0, s[0:1] scope:SCOPE_SE`, then `v_nop`.
 InstSpec prefetchSpec() {
-  // A modifier is written after its operand without a comma: one text.
-  return {"global_prefetch_b8", {BuildOperand::vgpr(0), BuildOperand::text("s[0:1] scope:SCOPE_SE")}};
+  return {"global_prefetch_b8",
+          {BuildOperand::vgpr(0), BuildOperand::sgpr(0, 2), BuildOperand::scope(MemoryScope::SE)}};
 }
 
 class InsertInitialUnclausedVmemPass final : public Pass {
@@ -35,10 +34,9 @@ public:
       InstInserter At(Builder);
       At.setInsertPointBefore(*First);
       if (Expected<Instruction &> Load = At.build(Prefetch); !Load) {
-        std::string Text = Prefetch.Mnemonic + " " +
-                           join(map_range(Prefetch.Operands,
-                                          [](const BuildOperand &O) { return O.spelling(); }),
-                                ", ");
+        std::string Text = Prefetch.Mnemonic;
+        for (auto [Index, O] : enumerate(Prefetch.Operands))
+          Text += (Index && O.kind() != BuildOperand::Kind::Modifier ? ", " : " ") + O.spelling();
         return createStringError(inconvertibleErrorCode(),
                                  name() + ": " + M.target().processor() + " has no '" + Text +
                                      "' (the pass is for gfx1250): " + toString(Load.takeError()));

@@ -95,7 +95,7 @@ private:
         if (Slot && !*Slot && F.decode(Imm) != F.max())
           *Slot = F.decode(Imm);
       }
-      Expected<BuildOperand> Op = printedOperand(B, TI, Mnemonic, Fields);
+      Expected<BuildOperand> Op = B.printedDepctr(Mnemonic, Fields);
       if (!Op)
         return Op.takeError();
       if (Error E = B.rewrite(*Previous, {*Op}))
@@ -103,7 +103,7 @@ private:
       attachWaitModifier(*Previous, TI);
       return Error::success();
     }
-    Expected<BuildOperand> Op = printedOperand(B, TI, Mnemonic, Fields);
+    Expected<BuildOperand> Op = B.printedDepctr(Mnemonic, Fields);
     if (!Op)
       return Op.takeError();
     InstInserter At(B);
@@ -111,19 +111,6 @@ private:
     if (Expected<Instruction &> Wait = At.build(Mnemonic, {*Op}); !Wait)
       return Wait.takeError();
     return Error::success();
-  }
-
-  /// The operand of a wait on \p Fields as LLVM's printer writes it (its
-  /// own field order: `depctr_sa_sdst(0) depctr_va_sdst(0)`).
-  static Expected<BuildOperand> printedOperand(InstBuilder &B, const TargetInfo &TI,
-                                               StringRef Mnemonic, const DepCtrFields &Fields) {
-    Expected<Instruction> Wait = B.build(Mnemonic, {BuildOperand::depctr(Fields)});
-    if (!Wait)
-      return Wait.takeError();
-    if (Wait->mcInsts().size() != 1)
-      return BuildOperand::depctr(Fields);
-    std::string Printed = TI.printMC(Wait->mcInsts()[0]);
-    return BuildOperand::text(StringRef(Printed).split(' ').second.trim().str());
   }
 };
 

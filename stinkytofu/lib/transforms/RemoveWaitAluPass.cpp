@@ -93,7 +93,7 @@ private:
   static std::optional<HwRegOperand> schedModeWrite(InstBuilder &B, StringRef Mnemonic) {
     for (const BuildOperand &Value : {BuildOperand::imm(0), BuildOperand::sgpr(0)}) {
       Expected<Instruction> Probe =
-          B.build(Mnemonic, {BuildOperand::text("hwreg(HW_REG_WAVE_SCHED_MODE)"), Value});
+          B.build(Mnemonic, {BuildOperand::hwreg("HW_REG_WAVE_SCHED_MODE"), Value});
       if (!Probe) {
         consumeError(Probe.takeError());
         continue;

@@ -375,6 +375,13 @@ TEST(InstBuilderTest, DepCtrAndDelayAluFieldsAreEncodedByMC) {
     // [0] cleared, every other field at its maximum.
     ASSERT_EQ(Wait->mcInsts().size(), 1u);
     EXPECT_EQ(Wait->mcInsts()[0].getOperand(0).getImm(), 0x0f9e);
+    // The same wait as LLVM's printer writes it: its own field order.
+    Expected<Op> Printed = B.printedDepctr(WaitAlu, VdstAndSdst);
+    ASSERT_TRUE(bool(Printed)) << toString(Printed.takeError());
+    EXPECT_EQ(Printed->spelling(), "depctr_sa_sdst(0) depctr_va_vdst(0)");
+    Expected<Instruction> Reordered = B.build(WaitAlu, {*Printed});
+    ASSERT_TRUE(bool(Reordered)) << toString(Reordered.takeError());
+    EXPECT_EQ(Reordered->mcInsts()[0].getOperand(0).getImm(), 0x0f9e);
     if (Arch == "gfx1030")
       continue; // s_delay_alu is gfx11+
     Expected<Instruction> Delay = B.build(
@@ -423,6 +430,7 @@ TEST(InstBuilderTest, MarkerCodeOperandsAreTypedAndEqualWhatMCAssembles) {
     Specs.push_back({"s_cselect_b32", {Vcc, Op::imm(1), Op::imm(0)}});
     Specs.push_back({"v_writelane_b32", {Op::vgpr(3), S7, Op::imm(5)}});
     Specs.push_back({"v_readlane_b32", {S7, Op::vgpr(3), Op::imm(5)}});
+    Specs.push_back({"s_getreg_b32", {S7, Op::hwreg("HW_REG_HW_ID1")}});
     Specs.push_back(modelStatementSpec("s_nop 4"));
     if (Arch == "gfx1250")
       Specs.push_back({"s_set_vgpr_msb", {Op::hexImm(0x4145, true)}});
@@ -436,6 +444,22 @@ TEST(InstBuilderTest, MarkerCodeOperandsAreTypedAndEqualWhatMCAssembles) {
     EXPECT_EQ(StringRef(formatInstruction(*Get, AsmStyle())).trim(),
               "s_getreg_b32 s7, hwreg(HW_REG_HW_ID1, 8, 4)");
   }
+}
+
+TEST(InstBuilderTest, AScopeModifierFollowsItsOperandWithoutAComma) {
+  std::unique_ptr<Module> M = kernel("gfx1250");
+  ASSERT_TRUE(M);
+  InstBuilder B(*M);
+  for (unsigned R : {0u, 4u}) // the second one is a patched copy
+    checkAgainstText(*M, B, {"global_prefetch_b8", {Op::vgpr(R), Op::sgpr(R, 2),
+                                                    Op::scope(MemoryScope::SE)}});
+  EXPECT_EQ(B.statementsAssembled(), 1u);
+  Expected<Instruction> Dev = B.build(
+      "global_prefetch_b8", {Op::vgpr(1), Op::sgpr(2, 2), Op::scope(MemoryScope::DEV)});
+  ASSERT_TRUE(bool(Dev)) << toString(Dev.takeError());
+  EXPECT_EQ(StringRef(formatInstruction(*Dev, AsmStyle())).trim(),
+            "global_prefetch_b8 v1, s[2:3] scope:SCOPE_DEV");
+  EXPECT_EQ(Dev->operands().back().kind(), OperandKind::Modifier);
 }
 
 TEST(InstBuilderTest, AnInstructionBuiltAgainIsACopy) {

@@ -3,8 +3,8 @@
 // How passes create instructions. An instruction is described by its
 // mnemonic and typed operands (registers by file, index and width,
 // immediates, labels, expressions of labels, waitcnt / depctr / delay-ALU
-// fields, source modifiers (`-|v1|`), and modifier text such as
-// `offset:16`); LLVM MC still decides what it means, but once per shape, not
+// fields, hardware registers, source modifiers (`-|v1|`), the memory scope
+// `scope:SCOPE_SE`, and modifier text such as `offset:16`); LLVM MC still decides what it means, but once per shape, not
 // once per instruction:
 //   - the first instruction of a shape (mnemonic, and per operand its kind,
 //     register file and width, immediate class, label or exact text) is
@@ -89,10 +89,14 @@ struct DelayAluFields {
   AluDependency Second = AluDependency::NoDep;
 };
 
+/// The scope of a memory instruction (gfx12+ `scope:SCOPE_SE`): which
+/// caches it reaches through.
+enum class MemoryScope : uint8_t { CU, SE, DEV, SYS };
+
 /// One operand of an instruction to build: what it is, not how it is written.
 class BuildOperand {
 public:
-  enum class Kind : uint8_t { Register, Special, Immediate, Label, Expression, Text };
+  enum class Kind : uint8_t { Register, Special, Immediate, Label, Expression, Modifier, Text };
 
   /// `s4`, `v[0:3]`, `a7`, `ttmp[4:5]`: \p Count registers from \p First.
   static BuildOperand reg(RegFile File, unsigned First, unsigned Count = 1);
@@ -121,6 +125,11 @@ public:
   /// read or write: `hwreg(HW_REG_HW_ID, 8, 4)` (\p Name as the assembler
   /// names it).
   static BuildOperand hwreg(llvm::StringRef Name, unsigned Offset, unsigned Width);
+  /// The whole hardware register \p Name: `hwreg(HW_REG_WAVE_SCHED_MODE)`.
+  static BuildOperand hwreg(llvm::StringRef Name);
+  /// The modifier `scope:SCOPE_SE`, written after the operand before it
+  /// without a comma.
+  static BuildOperand scope(MemoryScope S);
   /// The one operand of `s_waitcnt`: `vmcnt(0) lgkmcnt(1)`.
   static BuildOperand waitcnt(const WaitcntFields &Fields);
   /// The one operand of `s_waitcnt_depctr` / `s_wait_alu`:
@@ -164,7 +173,7 @@ private:
   bool LowerHex = false;     ///< Immediate, with Hex
   int64_t Value = 0;
   const llvm::MCExpr *Expr = nullptr; ///< Expression
-  std::string Name; ///< Special, Label, Text; Expression: as MC prints it
+  std::string Name; ///< Special, Label, Modifier, Text; Expression: as MC prints it
 };
 
 /// A mnemonic and its operands.
@@ -238,6 +247,13 @@ public:
   /// The operand that is the value of \p E (built in context()), spelled
   /// by MC's printer.
   BuildOperand expression(const llvm::MCExpr *E) const;
+
+  /// The one operand of \p Mnemonic (`s_wait_alu`, `s_waitcnt_depctr`)
+  /// waiting on \p Fields, written as LLVM's printer writes it: its own
+  /// field order, fields at their default left out
+  /// (`depctr_sa_sdst(0) depctr_va_sdst(0)`).
+  llvm::Expected<BuildOperand> printedDepctr(llvm::StringRef Mnemonic,
+                                             const DepCtrFields &Fields);
 
   Module &module() const { return M; }
 
