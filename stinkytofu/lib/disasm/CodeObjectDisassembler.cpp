@@ -28,7 +28,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -99,6 +98,9 @@ Expected<std::vector<Symbol>> readSymbols(const ElfImage &Object) {
   return Out;
 }
 
+/// The label of each branch target, by its offset in the section.
+using LabelMap = DenseMap<uint64_t, std::string>;
+
 bool isKernelDescriptor(const Symbol &S) {
   return S.Type == ELF::STT_OBJECT && StringRef(S.Name).ends_with(".kd");
 }
@@ -147,14 +149,14 @@ private:
                    PackedMCInsts &Insts) const;
   Error writeCodeSection(unsigned Index, raw_ostream &OS);
   void writeFunction(const Function &F, ArrayRef<Decoded> Insts,
-                     const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
+                     const LabelMap &Labels, unsigned MaxAlignLog2,
                      raw_ostream &OS);
   /// How many instructions from \p Insts[I] on are alignment fill the
   /// assembler writes for `.p2align *Log2` (none when they are not): a run
   /// of `s_nop 0` ending at an aligned offset, no label at or inside it,
   /// after an instruction that does not fall through or at least two long.
   size_t alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
-                      const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
+                      const LabelMap &Labels, unsigned MaxAlignLog2,
                       StringRef Bytes, unsigned &Log2) const;
   void writeGap(StringRef Bytes, uint64_t Begin, uint64_t End, unsigned MaxAlignLog2,
                 raw_ostream &OS);
@@ -306,6 +308,7 @@ Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
     Code.append(Preamble.data(), Preamble.size());
     raw_string_ostream OS(Code);
     Printed.clear();
+    Printed.reserve(CodeBytes / 4); // at most one instruction per word
     Distinct.clear();
     DistinctBytes.clear();
     DistinctLines.clear();
@@ -466,14 +469,15 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
       Insts[F].push_back(std::move(D));
     }
   }
-  std::map<uint64_t, std::string> Labels;
+  LabelMap Labels;
   for (uint64_t T : Targets) {
     if (!Starts.test(T))
       continue;
     auto Owner = std::upper_bound(Functions.begin(), Functions.end(), T,
                                   [](uint64_t V, const Function &F) { return V < F.Begin; });
     const Function &F = *std::prev(Owner);
-    Labels.emplace(T, ".L" + F.Name + "_" + utohexstr(T - F.Begin, /*LowerCase=*/true));
+    if (!Labels.count(T))
+      Labels.try_emplace(T, ".L" + F.Name + "_" + utohexstr(T - F.Begin, /*LowerCase=*/true));
   }
   // gfx101x: the assembler lengthens a branch to a label 0x3f words on
   // (LLVM's offset-0x3f workaround); the proof assembles the number, so
@@ -505,7 +509,7 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
 }
 
 size_t Disassembler::alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
-                                  const std::map<uint64_t, std::string> &Labels,
+                                  const LabelMap &Labels,
                                   unsigned MaxAlignLog2, StringRef Bytes, unsigned &Log2) const {
   auto IsFill = [&](const Decoded &D) {
     return D.Valid && D.Size == 4 &&
@@ -535,7 +539,7 @@ size_t Disassembler::alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t En
 }
 
 void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
-                                 const std::map<uint64_t, std::string> &Labels,
+                                 const LabelMap &Labels,
                                  unsigned MaxAlignLog2, raw_ostream &OS) {
   const Symbol &Sym = *F.Sym;
   StringRef Name = F.Name;
