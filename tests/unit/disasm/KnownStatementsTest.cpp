@@ -127,14 +127,14 @@ TEST(KnownStatementsTest, InstructionsAreTheParsedOnes) {
   unsigned Labels = 0;
   for (size_t I = 0; I < A.size(); ++I) {
     ArrayRef<MCInst> X = A[I]->mcInsts(), Y = B[I]->mcInsts();
-    ASSERT_EQ(X.size(), Y.size()) << A[I]->sourceText();
+    ASSERT_EQ(X.size(), Y.size()) << A[I]->sourceText().str();
     for (size_t K = 0; K < X.size(); ++K) {
-      EXPECT_EQ(X[K].getOpcode(), Y[K].getOpcode()) << A[I]->sourceText();
-      EXPECT_EQ(X[K].getFlags(), Y[K].getFlags()) << A[I]->sourceText();
-      ASSERT_EQ(X[K].getNumOperands(), Y[K].getNumOperands()) << A[I]->sourceText();
+      EXPECT_EQ(X[K].getOpcode(), Y[K].getOpcode()) << A[I]->sourceText().str();
+      EXPECT_EQ(X[K].getFlags(), Y[K].getFlags()) << A[I]->sourceText().str();
+      ASSERT_EQ(X[K].getNumOperands(), Y[K].getNumOperands()) << A[I]->sourceText().str();
       for (unsigned Op = 0; Op < X[K].getNumOperands(); ++Op) {
         EXPECT_EQ(describe(X[K].getOperand(Op)), describe(Y[K].getOperand(Op)))
-            << A[I]->sourceText() << " operand " << Op;
+            << A[I]->sourceText().str() << " operand " << Op;
         Labels += StringRef(describe(Y[K].getOperand(Op))).starts_with("symbol .Lk_");
       }
     }
