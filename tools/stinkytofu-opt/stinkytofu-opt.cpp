@@ -519,10 +519,12 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
       MemoryBuffer::getFileOrSTDIN(InputFile);
   if (!Buffer)
     return fail(InputFile + ": " + Buffer.getError().message(), Err);
+  // Before a binary is disassembled: the disassembler's own allocations
+  // are most of the heap a binary input touches.
+  reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
   KnownStatements Known; // of a binary's disassembly
   if (!Opt.Binary.disassembleIfBinary(*Buffer, InputFile, Err, Known))
     return 1;
-  reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
   // The input as read, for proveAgainstInput (stdin cannot be read twice).
   std::unique_ptr<MemoryBuffer> InputCopy;
   if (!Plan.ProofSpecs.empty())
