@@ -33,14 +33,15 @@ bool BinaryInputOptions::checkApplies(StringRef InputFile, bool IsBinary,
 }
 
 bool BinaryInputOptions::disassembleIfBinary(std::unique_ptr<MemoryBuffer> &Buffer,
-                                             StringRef InputFile, raw_ostream &Err) const {
+                                             StringRef InputFile, raw_ostream &Err,
+                                             KnownStatements &Known) const {
   bool IsBinary = isBinaryInput(Buffer->getBuffer());
   if (!checkApplies(InputFile, IsBinary, Err))
     return false;
   if (!IsBinary)
     return true;
   Expected<std::unique_ptr<MemoryBuffer>> Text =
-      disassembleBinary(Buffer->getMemBufferRef(), {BundleEntry, Kernel});
+      disassembleBinary(Buffer->getMemBufferRef(), {BundleEntry, Kernel}, &Known);
   if (!Text) {
     WithColor::error(Err, InputFile) << toString(Text.takeError()) << "\n";
     return false;

@@ -9,6 +9,7 @@
 #ifndef STINKYTOFU_OPT_BINARYINPUTOPTIONS_H
 #define STINKYTOFU_OPT_BINARYINPUTOPTIONS_H
 
+#include "stinkytofu/mc/KnownStatements.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,10 +28,12 @@ struct BinaryInputOptions {
   llvm::cl::opt<std::string> Kernel;
   llvm::cl::opt<std::string> BundleEntry;
 
-  /// Replaces \p Buffer by its disassembly when it holds a binary. Prints
+  /// Replaces \p Buffer by its disassembly when it holds a binary, and
+  /// fills \p Known with the lines the reader need not parse. Prints
   /// `FILE: error: ...` to \p Err and returns false when it cannot be read.
   bool disassembleIfBinary(std::unique_ptr<llvm::MemoryBuffer> &Buffer,
-                           llvm::StringRef InputFile, llvm::raw_ostream &Err) const;
+                           llvm::StringRef InputFile, llvm::raw_ostream &Err,
+                           KnownStatements &Known) const;
   /// --list-kernels: the code objects and kernels of every input on stdout.
   /// Returns the exit status.
   int listKernels(llvm::ArrayRef<std::string> InputFiles) const;

@@ -519,9 +519,12 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
       MemoryBuffer::getFileOrSTDIN(InputFile);
   if (!Buffer)
     return fail(InputFile + ": " + Buffer.getError().message(), Err);
-  if (!Opt.Binary.disassembleIfBinary(*Buffer, InputFile, Err))
-    return 1;
+  // Before a binary is disassembled: the disassembler's own allocations
+  // are most of the heap a binary input touches.
   reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
+  KnownStatements Known; // of a binary's disassembly
+  if (!Opt.Binary.disassembleIfBinary(*Buffer, InputFile, Err, Known))
+    return 1;
   // The input as read, for proveAgainstInput (stdin cannot be read twice).
   std::unique_ptr<MemoryBuffer> InputCopy;
   if (!Plan.ProofSpecs.empty())
@@ -536,6 +539,7 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
   ReadOpts.Limits.MaxLiteralLength = Opt.MaxLiteralLength;
   ReadOpts.Limits.MaxFileNumber = Opt.MaxFileNumber;
   ReadOpts.Context = &Ctx;
+  ReadOpts.Known = Known.TargetId.empty() ? nullptr : &Known;
   bool IsStir = StringRef(InputFile).ends_with(".stir");
   Expected<std::unique_ptr<Module>> MOrErr =
       IsStir ? readStir(std::move(*Buffer), ReadOpts) : readAsm(std::move(*Buffer), ReadOpts);

@@ -68,11 +68,14 @@ struct LineRecord {
   bool CodeAfter = true; // whether the section after this line holds code
 };
 
-StringRef processorOf(StringRef TargetId) {
+/// A target id without its triple (`gfx90a:xnack-`).
+StringRef processorAndFeatures(StringRef TargetId) {
   size_t Dashes = TargetId.rfind("--");
-  if (Dashes != StringRef::npos)
-    TargetId = TargetId.substr(Dashes + 2);
-  return TargetId.take_until([](char C) { return C == ':'; });
+  return Dashes == StringRef::npos ? TargetId : TargetId.substr(Dashes + 2);
+}
+
+StringRef processorOf(StringRef TargetId) {
+  return processorAndFeatures(TargetId).take_until([](char C) { return C == ':'; });
 }
 
 /// First word of a statement (after white space), lower-cased.
@@ -699,7 +702,13 @@ Expected<std::unique_ptr<Module>> readAsm(std::unique_ptr<MemoryBuffer> Buffer,
     HighVgprText = std::move(Buffer);
     Buffer = MemoryBuffer::getMemBufferCopy(*ForMC, HighVgprText->getBufferIdentifier());
   }
-  AssembledFile Assembled = AS->assembleFile(std::move(Buffer), Diags);
+  // Known lines are the text's as given: not when the VGPR spelling changed it.
+  const KnownStatements *Known =
+      Opts.Known && !HighVgprText && Opts.Known->TargetId == processorAndFeatures(TargetId)
+          ? Opts.Known
+          : nullptr;
+  AssembledFile Assembled =
+      AS->assembleFile(std::move(Buffer), Diags, ExpansionLines::Reconstruct, Known);
   StringRef Text = AS->sourceMgr().getMemoryBuffer(AS->mainBufferId())->getBuffer();
   // MC saw a refused include as a missing file; the refusal says why.
   if (const std::optional<std::string> &Refused = AS->includeViolation())

@@ -32,7 +32,8 @@ bool isBinaryInput(StringRef Bytes) {
 }
 
 Expected<std::unique_ptr<MemoryBuffer>> disassembleBinary(MemoryBufferRef Input,
-                                                          const BinarySelection &Selection) {
+                                                          const BinarySelection &Selection,
+                                                          KnownStatements *Known) {
   Expected<elf::CodeObjectSet> Set = elf::findCodeObjects(Input);
   if (!Set)
     return Set.takeError();
@@ -61,7 +62,7 @@ Expected<std::unique_ptr<MemoryBuffer>> disassembleBinary(MemoryBufferRef Input,
   DisassemblyOptions Options;
   Options.TargetId = Chosen->TargetId;
   Options.Kernel = Selection.Kernel;
-  Expected<std::string> Text = disassembleCodeObject(*Image, Options);
+  Expected<std::string> Text = disassembleCodeObject(*Image, Options, Known);
   if (!Text)
     return fail((Chosen->Origin.empty() ? "" : Chosen->Origin + ": ") + toString(Text.takeError()));
   return MemoryBuffer::getMemBufferCopy(*Text, Input.getBufferIdentifier());

@@ -4,17 +4,22 @@
 #include "MetadataNote.h"
 #include "stinkytofu/emit/ObjectEmitter.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/mc/AssemblerState.h"
 #include "stinkytofu/mc/CodeWordDecoder.h"
 #include "stinkytofu/object/ElfImage.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCFixup.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -23,7 +28,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -94,14 +98,18 @@ Expected<std::vector<Symbol>> readSymbols(const ElfImage &Object) {
   return Out;
 }
 
+/// The label of each branch target, by its offset in the section.
+using LabelMap = DenseMap<uint64_t, std::string>;
+
 bool isKernelDescriptor(const Symbol &S) {
   return S.Type == ELF::STT_OBJECT && StringRef(S.Name).ends_with(".kd");
 }
 
 class Disassembler {
 public:
-  Disassembler(const ElfImage &Object, const DisassemblyOptions &Options)
-      : Object(Object), Options(Options) {}
+  Disassembler(const ElfImage &Object, const DisassemblyOptions &Options,
+               KnownStatements *Known)
+      : Object(Object), Options(Options), Known(Known) {}
 
   Expected<std::string> run();
 
@@ -130,18 +138,25 @@ private:
   Error setUp();
   /// The executable sections as assembly that LLVM MC assembles back into
   /// their bytes (\p Preamble first): an instruction whose text does not
-  /// is kept as words (Opaque).
+  /// is kept as words (Opaque). Fills Known's instructions.
   llvm::Expected<std::string> provenCode(llvm::StringRef Preamble);
+  /// Which of the distinct instruction texts \p Proof holds (one a line
+  /// from \p FirstLine on, each to give \p Bytes) LLVM MC assembles into
+  /// their bytes; each one that does gets its MC instruction in \p Insts
+  /// (the offset of its record; the rest get none).
+  Expected<std::vector<std::optional<PackedMCInsts::Offset>>>
+  assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<StringRef> Bytes,
+                   PackedMCInsts &Insts) const;
   Error writeCodeSection(unsigned Index, raw_ostream &OS);
   void writeFunction(const Function &F, ArrayRef<Decoded> Insts,
-                     const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
+                     const LabelMap &Labels, unsigned MaxAlignLog2,
                      raw_ostream &OS);
   /// How many instructions from \p Insts[I] on are alignment fill the
   /// assembler writes for `.p2align *Log2` (none when they are not): a run
   /// of `s_nop 0` ending at an aligned offset, no label at or inside it,
   /// after an instruction that does not fall through or at least two long.
   size_t alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
-                      const std::map<uint64_t, std::string> &Labels, unsigned MaxAlignLog2,
+                      const LabelMap &Labels, unsigned MaxAlignLog2,
                       StringRef Bytes, unsigned &Log2) const;
   void writeGap(StringRef Bytes, uint64_t Begin, uint64_t End, unsigned MaxAlignLog2,
                 raw_ostream &OS);
@@ -153,6 +168,8 @@ private:
 
   const ElfImage &Object;
   const DisassemblyOptions &Options;
+  /// What the reader need not parse again (null: nobody asked).
+  KnownStatements *Known;
   std::shared_ptr<const TargetInfo> Target;
   std::unique_ptr<MCContext> Ctx;
   std::unique_ptr<MCDisassembler> MCDis;
@@ -163,13 +180,28 @@ private:
   DenseMap<const Symbol *, std::string> FunctionNames;
   /// An instruction written as text, and its text with the branch target
   /// as a number (what the proof assembles: it names no label).
+  /// PrintedInst::LabelOperand of a line Known leaves to the reader.
+  static constexpr int UnknownToReader = -2;
   struct PrintedInst {
     unsigned Section = 0;
     uint64_t Offset = 0;
-    unsigned Size = 0;
-    std::string Text;
+    /// Its line in the code written: start and end (past the newline).
+    size_t Line = 0, LineEnd = 0;
+    /// Its text with the branch target as a number, and its bytes: the
+    /// index in DistinctBytes.
+    unsigned Distinct = 0;
+    /// A branch written with a label: the operand that names it.
+    int LabelOperand = -1;
+    StringRef Label; // in Saved
   };
   std::vector<PrintedInst> Printed;
+  /// The distinct texts printed (text, NUL, bytes -> index), their bytes,
+  /// and their lines, in the order they came.
+  StringMap<unsigned> Distinct;
+  std::vector<StringRef> DistinctBytes;
+  std::string DistinctLines;
+  BumpPtrAllocator Allocator;
+  StringSaver Saved{Allocator};
   /// (section index, offset) of instructions written as words.
   std::set<std::pair<unsigned, uint64_t>> Opaque;
 };
@@ -237,89 +269,141 @@ Expected<std::string> Disassembler::run() {
                          "\"\n\t.amdhsa_code_object_version " + std::to_string(AbiVersion + 2) +
                          "\n";
   DescriptorText.emplace(*MCDis, *Target, Preamble);
+  if (Known)
+    Known->TargetId = TargetId;
   Expected<std::string> Code = provenCode(Preamble);
   if (!Code)
     return Code.takeError();
-  std::string Text = Preamble + *Code;
+  std::string Text = std::move(*Code);
   raw_string_ostream OS(Text);
   if (Error E = writeDescriptors(OS))
     return std::move(E);
   Expected<std::string> Metadata = metadataNoteYaml(Object, Options.Kernel);
   if (!Metadata)
     return Metadata.takeError();
-  if (!Metadata->empty())
+  if (!Metadata->empty()) {
+    size_t Begin = OS.tell();
     OS << "\t.amdgpu_metadata\n" << *Metadata << "\t.end_amdgpu_metadata\n";
+    // Verified by LLVM's metadata verifier (MetadataNote.h).
+    if (Known)
+      Known->CheckedBlocks.emplace_back(Begin, OS.tell());
+  }
   return Text;
 }
 
 Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
   // Each round marks the instructions whose text LLVM MC assembles into
-  // other bytes; when a size changed, only the first (what follows moved).
+  // other bytes (as words, they may change what the next round prints: a
+  // label no branch names any more).
   constexpr unsigned MaxRounds = 16;
+  uint64_t CodeBytes = 0;
+  for (const Elf_Shdr &S : Object.sections())
+    if (S.sh_type == ELF::SHT_PROGBITS && (S.sh_flags & ELF::SHF_EXECINSTR))
+      CodeBytes += S.sh_size;
   for (unsigned Round = 0; Round < MaxRounds; ++Round) {
+    // The text is some twelve times the code's size: reserved, it is not
+    // copied as it grows (pages never written cost nothing).
     std::string Code;
+    Code.reserve(16 * CodeBytes + Preamble.size());
+    Code.append(Preamble.data(), Preamble.size());
     raw_string_ostream OS(Code);
     Printed.clear();
+    Printed.reserve(CodeBytes / 4); // at most one instruction per word
+    Distinct.clear();
+    DistinctBytes.clear();
+    DistinctLines.clear();
     for (unsigned I = 1; I < Object.sections().size(); ++I) {
       const Elf_Shdr &S = Object.sections()[I];
       if (S.sh_type == ELF::SHT_PROGBITS && (S.sh_flags & ELF::SHF_EXECINSTR))
         if (Error E = writeCodeSection(I, OS))
           return std::move(E);
     }
-    // Each distinct text with its bytes is assembled once, one after the
-    // other: the lines of large kernels repeat (a tenth or less of them
-    // are distinct), and a branch's text without its label does not
-    // depend on where it is.
+    // Each distinct text with its bytes (writeFunction) is assembled once:
+    // the lines of large kernels repeat (a tenth or less of them are
+    // distinct), and a branch's text without its label does not depend on
+    // where it is.
     std::string Proof = Preamble.str() + "\t.text\n";
-    std::string Want;
-    StringMap<bool> Distinct; // text + NUL + bytes -> assembles back
-    std::vector<StringMapEntry<bool> *> Order;
-    SmallString<96> Key;
-    auto KeyOf = [&](const PrintedInst &P) -> StringRef {
-      Key = P.Text;
-      Key.push_back('\0');
-      Key += Object.sectionContents(Object.sections()[P.Section]).substr(P.Offset, P.Size);
-      return Key;
-    };
-    for (const PrintedInst &P : Printed) {
-      auto [It, New] = Distinct.try_emplace(KeyOf(P), true);
-      if (!New)
-        continue;
-      Order.push_back(&*It);
-      (Proof += '\t') += P.Text + "\n";
-      Want += It->getKey().split('\0').second;
-    }
-    Expected<std::string> Assembled = assembleObject(Proof, *Target);
+    size_t FirstLine = Proof.size();
+    Proof += DistinctLines;
+    PackedMCInsts Insts;
+    Expected<std::vector<std::optional<PackedMCInsts::Offset>>> Assembled =
+        assembleDistinct(Proof, FirstLine, DistinctBytes, Insts);
     if (!Assembled)
-      return fail("LLVM MC does not assemble the disassembly: " +
-                  toString(Assembled.takeError()));
-    Expected<ElfImage> Again = ElfImage::create(*Assembled);
-    if (!Again)
-      return Again.takeError();
-    SmallVector<unsigned, 1> Found = Again->findSections(".text");
-    StringRef Got =
-        Found.size() == 1 ? Again->sectionContents(Again->sections()[Found.front()]) : "";
+      return Assembled.takeError();
     bool Marked = false;
-    uint64_t At = 0;
-    for (StringMapEntry<bool> *Entry : Order) {
-      StringRef Bytes = Entry->getKey().split('\0').second;
-      if (Got.substr(At, Bytes.size()) != Bytes) {
-        Entry->setValue(false);
+    for (size_t I = 0; I < Printed.size(); ++I)
+      if (!(*Assembled)[Printed[I].Distinct]) {
+        Opaque.insert({Printed[I].Section, Printed[I].Offset});
         Marked = true;
-        // What follows moved: only the first difference is known.
-        if (Got.size() != Want.size())
-          break;
       }
-      At += Bytes.size();
+    if (Marked)
+      continue;
+    if (Known) {
+      Known->Insts = std::move(Insts);
+      Known->Instructions.clear();
+      Known->Instructions.reserve(Printed.size());
+      for (size_t I = 0; I < Printed.size(); ++I) {
+        PrintedInst &P = Printed[I];
+        if (P.LabelOperand == UnknownToReader)
+          continue;
+        Known->Instructions.push_back({P.Line, P.Line + 1, P.LineEnd,
+                                       *(*Assembled)[P.Distinct], P.LabelOperand,
+                                       P.Label.str()});
+      }
     }
-    if (!Marked)
-      return Code;
-    for (const PrintedInst &P : Printed)
-      if (!Distinct.lookup(KeyOf(P)))
-        Opaque.insert({P.Section, P.Offset});
+    return Code;
   }
   return fail("the disassembly does not assemble back into the code after " +
               Twine(MaxRounds) + " rounds of keeping instructions as words");
+}
+
+Expected<std::vector<std::optional<PackedMCInsts::Offset>>>
+Disassembler::assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<StringRef> Bytes,
+                               PackedMCInsts &Insts) const {
+  AssemblerState AS(Target);
+  AS.setMemoizeStatements(false); // every line is distinct
+  std::vector<AsmDiagnostic> Diags;
+  AssembledFile Parsed =
+      AS.assembleFile(MemoryBuffer::getMemBuffer(Proof, "<disassembly>"), Diags);
+  for (const AsmDiagnostic &D : Diags)
+    if (D.Diag.getKind() == SourceMgr::DK_Error)
+      return fail("LLVM MC does not assemble the disassembly: " +
+                  StringRef(renderDiagnostic(D.Diag)).rtrim("\n"));
+  // The line of each text, and the MC instructions the parser made of it.
+  std::vector<size_t> LineStarts;
+  LineStarts.reserve(Bytes.size());
+  for (size_t At = FirstLine; At < Proof.size(); At = Proof.find('\n', At) + 1)
+    LineStarts.push_back(At);
+  std::vector<SmallVector<PackedMCInsts::Offset, 1>> Made(Bytes.size());
+  for (const AsmEvent &E : Parsed.Events) {
+    if (E.K != AsmEvent::Kind::Instruction || E.Offset == AsmEvent::NoOffset ||
+        E.Offset < FirstLine)
+      continue;
+    size_t Line = size_t(std::upper_bound(LineStarts.begin(), LineStarts.end(), E.Offset) -
+                         LineStarts.begin()) - 1;
+    if (Line < Made.size())
+      Made[Line].push_back(E.Inst);
+  }
+  // Encoded as the object streamer encodes it: a text reproduces its bytes
+  // when it is one instruction that encodes into them with no fixup.
+  std::unique_ptr<MCCodeEmitter> Emitter(
+      Target->target().createMCCodeEmitter(Target->instrInfo(), AS.context()));
+  if (!Emitter)
+    return fail("LLVM MC cannot encode instructions for " + Target->processor());
+  std::vector<std::optional<PackedMCInsts::Offset>> Out(Bytes.size());
+  SmallString<16> Encoded;
+  SmallVector<MCFixup, 1> Fixups;
+  for (size_t I = 0; I < Bytes.size(); ++I) {
+    if (Made[I].size() != 1)
+      continue;
+    MCInst Inst = PackedMCInsts::unpack(Parsed.Insts.record(Made[I].front()), 1).front();
+    Encoded.clear();
+    Fixups.clear();
+    Emitter->encodeInstruction(Inst, Encoded, Fixups, Target->subtargetInfo());
+    if (Fixups.empty() && Encoded.str() == Bytes[I])
+      Out[I] = Insts.append(Inst);
+  }
+  return Out;
 }
 
 Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
@@ -356,10 +440,12 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
   // Decode every function, then name every branch target that starts an
   // instruction.
   std::vector<std::vector<Decoded>> Insts(Functions.size());
-  DenseSet<uint64_t> Starts;
+  BitVector Starts(Bytes.size()); // offsets where a decoded instruction starts
   std::vector<uint64_t> Targets;
   ArrayRef<uint8_t> Data = arrayRefFromStringRef(Bytes);
   for (size_t F = 0; F < Functions.size(); ++F) {
+    // At most one instruction per word: never moved as it grows.
+    Insts[F].reserve((Functions[F].End - Functions[F].Begin + 3) / 4);
     for (uint64_t Pos = Functions[F].Begin; Pos < Functions[F].End;) {
       Decoded D;
       D.Offset = Pos;
@@ -370,7 +456,7 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
                 Size > 0 && Size <= Window.size();
       D.Size = D.Valid ? unsigned(Size) : unsigned(std::min<uint64_t>(4, Window.size()));
       if (D.Valid) {
-        Starts.insert(Pos);
+        Starts.set(Pos);
         uint64_t Dest = 0;
         if (Target->instrInfo().get(D.Inst.getOpcode()).isBranch() &&
             Analysis->evaluateBranch(D.Inst, Base + Pos, Size, Dest) && Dest >= Base &&
@@ -383,14 +469,15 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
       Insts[F].push_back(std::move(D));
     }
   }
-  std::map<uint64_t, std::string> Labels;
+  LabelMap Labels;
   for (uint64_t T : Targets) {
-    if (!Starts.contains(T))
+    if (!Starts.test(T))
       continue;
     auto Owner = std::upper_bound(Functions.begin(), Functions.end(), T,
                                   [](uint64_t V, const Function &F) { return V < F.Begin; });
     const Function &F = *std::prev(Owner);
-    Labels.emplace(T, ".L" + F.Name + "_" + utohexstr(T - F.Begin, /*LowerCase=*/true));
+    if (!Labels.count(T))
+      Labels.try_emplace(T, ".L" + F.Name + "_" + utohexstr(T - F.Begin, /*LowerCase=*/true));
   }
   // gfx101x: the assembler lengthens a branch to a label 0x3f words on
   // (LLVM's offset-0x3f workaround); the proof assembles the number, so
@@ -422,7 +509,7 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
 }
 
 size_t Disassembler::alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t End,
-                                  const std::map<uint64_t, std::string> &Labels,
+                                  const LabelMap &Labels,
                                   unsigned MaxAlignLog2, StringRef Bytes, unsigned &Log2) const {
   auto IsFill = [&](const Decoded &D) {
     return D.Valid && D.Size == 4 &&
@@ -452,7 +539,7 @@ size_t Disassembler::alignmentRun(ArrayRef<Decoded> Insts, size_t I, uint64_t En
 }
 
 void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
-                                 const std::map<uint64_t, std::string> &Labels,
+                                 const LabelMap &Labels,
                                  unsigned MaxAlignLog2, raw_ostream &OS) {
   const Symbol &Sym = *F.Sym;
   StringRef Name = F.Name;
@@ -469,6 +556,7 @@ void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
   OS << "\t.type " << Name << ",@function\n" << Name << ":\n";
   const MCInstrInfo &MII = Target->instrInfo();
   StringRef Bytes = Object.sectionContents(Object.sections()[Sym.Section]);
+  SmallString<96> Key;
   for (size_t I = 0; I < Insts.size(); ++I) {
     const Decoded &D = Insts[I];
     if (auto It = Labels.find(D.Offset); It != Labels.end() && D.Offset != F.Begin)
@@ -498,22 +586,40 @@ void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
         OS << " ; undecodable\n";
       continue;
     }
+    PrintedInst &P = Printed.emplace_back();
+    P.Section = Sym.Section;
+    P.Offset = D.Offset;
     std::string Text = Target->printMC(D.Inst);
-    Printed.push_back({Sym.Section, D.Offset, D.Size, Text});
-    MCInst Inst = D.Inst;
-    const MCInstrDesc &Desc = MII.get(Inst.getOpcode());
-    if (D.Dest) {
-      auto It = Labels.find(*D.Dest);
-      for (unsigned I = 0; It != Labels.end() && I < Inst.getNumOperands() &&
-                           I < Desc.getNumOperands();
-           ++I)
-        if (Desc.operands()[I].OperandType == MCOI::OPERAND_PCREL && Inst.getOperand(I).isImm())
+    Key = Text;
+    Key.push_back('\0');
+    Key += Bytes.substr(D.Offset, D.Size);
+    auto [Entry, New] = Distinct.try_emplace(Key, unsigned(DistinctBytes.size()));
+    if (New) {
+      DistinctBytes.push_back(Entry->getKey().split('\0').second);
+      ((DistinctLines += '\t') += Text) += '\n';
+    }
+    P.Distinct = Entry->second;
+    P.Line = OS.tell();
+    if (auto It = D.Dest ? Labels.find(*D.Dest) : Labels.end(); It != Labels.end()) {
+      MCInst Inst = D.Inst;
+      const MCInstrDesc &Desc = MII.get(Inst.getOpcode());
+      unsigned Named = 0;
+      for (unsigned I = 0; I < Inst.getNumOperands() && I < Desc.getNumOperands(); ++I)
+        if (Desc.operands()[I].OperandType == MCOI::OPERAND_PCREL && Inst.getOperand(I).isImm()) {
           Inst.getOperand(I) = MCOperand::createExpr(
               MCSymbolRefExpr::create(Ctx->getOrCreateSymbol(It->second), *Ctx));
-      if (It != Labels.end())
-        Text = Target->printMC(Inst);
+          P.LabelOperand = int(I);
+          ++Named;
+        }
+      // The reader parses a line naming more than one label itself.
+      if (Named > 1)
+        P.LabelOperand = UnknownToReader;
+      P.Label = Saved.save(It->second);
+      OS << "\t" << Target->printMC(Inst) << "\n";
+    } else {
+      OS << "\t" << Text << "\n";
     }
-    OS << "\t" << Text << "\n";
+    P.LineEnd = OS.tell();
   }
   OS << "\t.size " << Name << ", .-" << Name << "\n";
 }
@@ -625,7 +731,11 @@ Error Disassembler::writeDescriptors(raw_ostream &OS) {
     First = false;
     OS << "\t.p2align 6\n";
     if (Decoded->KeptAsBytes.empty()) {
+      // Assembled into the descriptor's bytes (DescriptorDecoder.h).
+      size_t Begin = OS.tell();
       OS << Decoded->Block;
+      if (Known)
+        Known->CheckedBlocks.emplace_back(Begin, OS.tell());
       continue;
     }
     writeDescriptorBytes(*KD, Kernel, Bytes, *Decoded, OS);
@@ -651,8 +761,11 @@ Expected<std::vector<std::string>> codeObjectKernels(const ElfImage &Object) {
 }
 
 Expected<std::string> disassembleCodeObject(const ElfImage &Object,
-                                            const DisassemblyOptions &Options) {
-  return Disassembler(Object, Options).run();
+                                            const DisassemblyOptions &Options,
+                                            KnownStatements *Known) {
+  if (Known)
+    *Known = KnownStatements();
+  return Disassembler(Object, Options, Known).run();
 }
 
 } // namespace stinkytofu

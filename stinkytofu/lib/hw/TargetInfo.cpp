@@ -1,6 +1,7 @@
 //===- TargetInfo.cpp - LLVM MC description of one AMDGPU target ---------===//
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/HardwareModel.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
@@ -391,13 +392,15 @@ std::string TargetInfo::printMC(const llvm::MCInst &Inst) const {
     Printer.reset(TheTarget->createMCInstPrinter(TheTriple, MAI->getAssemblerDialect(), *MAI,
                                                  *MII, *MRI));
   });
-  std::string Text;
-  raw_string_ostream OS(Text);
+  // The printer writes a few bytes at a time: into a buffer on the stack,
+  // not a string grown by each write (a disassembly prints every line).
+  SmallString<128> Text;
+  raw_svector_ostream OS(Text);
   {
     std::lock_guard<std::mutex> Guard(PrinterLock);
     Printer->printInst(&Inst, /*Address=*/0, /*Annot=*/"", *STI, OS);
   }
-  return StringRef(Text).trim().str();
+  return Text.str().trim().str();
 }
 
 } // namespace stinkytofu

@@ -23,6 +23,12 @@ PackedMCInsts::Offset PackedMCInsts::append(const MCInst &Inst) {
   return At;
 }
 
+PackedMCInsts::Offset PackedMCInsts::appendAll(const PackedMCInsts &From) {
+  Offset At = Offset(Words.size());
+  Words.insert(Words.end(), From.Words.begin(), From.Words.end());
+  return At;
+}
+
 PackedMCInsts::Offset PackedMCInsts::next(Offset At) const {
   return At + 1 + 2 * unsigned((Words[At] >> 32) & 0xffff);
 }

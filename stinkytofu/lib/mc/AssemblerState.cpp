@@ -14,6 +14,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FormattedStream.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <cstring>
 
 using namespace llvm;
 
@@ -210,10 +211,58 @@ private:
   unsigned PendingLine = 0;
 };
 
+/// Whether \p Known describes whole lines of \p Text, each in order, an
+/// instruction's on one line.
+bool fitsText(const KnownStatements &Known, StringRef Text) {
+  auto WholeLines = [&](size_t Begin, size_t End) {
+    return Begin < End && End <= Text.size() && (Begin == 0 || Text[Begin - 1] == '\n') &&
+           Text[End - 1] == '\n' && !Text.slice(Begin, End).contains('\r');
+  };
+  size_t After = 0;
+  for (const KnownStatements::Instruction &I : Known.Instructions) {
+    if (I.Line < After || !WholeLines(I.Line, I.End) || I.Mnemonic < I.Line ||
+        I.Mnemonic >= I.End - 1 || Text.slice(I.Line, I.End - 1).contains('\n'))
+      return false;
+    After = I.End;
+  }
+  After = 0;
+  for (auto [Begin, End] : Known.CheckedBlocks) {
+    if (Begin < After || !WholeLines(Begin, End))
+      return false;
+    After = End;
+  }
+  return true;
+}
+
+/// Turns every line \p Known describes into a comment for the parser, and
+/// returns the bytes it replaced (offset, byte) to put back.
+std::vector<std::pair<size_t, char>> commentOut(char *Data, const KnownStatements &Known) {
+  std::vector<std::pair<size_t, char>> Replaced;
+  Replaced.reserve(Known.Instructions.size());
+  auto CommentOut = [&](size_t At) {
+    Replaced.emplace_back(At, Data[At]);
+    Data[At] = ';';
+  };
+  for (const KnownStatements::Instruction &I : Known.Instructions)
+    CommentOut(I.Line);
+  for (auto [Begin, End] : Known.CheckedBlocks)
+    for (size_t At = Begin; At < End;) {
+      if (Data[At] != '\n')
+        CommentOut(At);
+      At = size_t(static_cast<const char *>(std::memchr(Data + At, '\n', End - At)) - Data) + 1;
+    }
+  return Replaced;
+}
+
 bool usesExpansions(StringRef Text) {
-  for (StringRef Directive : {".macro", ".rept", ".irp", ".MACRO", ".REPT", ".IRP"})
-    if (Text.contains(Directive))
-      return true;
+  // One pass over the text, from dot to dot: a disassembly's is tens of
+  // megabytes.
+  for (size_t At = Text.find('.'); At != StringRef::npos; At = Text.find('.', At + 1)) {
+    StringRef After = Text.substr(At + 1, 5);
+    for (StringRef Directive : {"macro", "rept", "irp", "MACRO", "REPT", "IRP"})
+      if (After.starts_with(Directive))
+        return true;
+  }
   return false;
 }
 
@@ -276,10 +325,13 @@ static void stopCollecting(SourceMgr &SM, MCContext &Ctx, const DiagnosticHandle
 
 AssembledFile AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
                                            std::vector<AsmDiagnostic> &Diags,
-                                           ExpansionLines Lines) {
+                                           ExpansionLines Lines,
+                                           const KnownStatements *Known) {
   bool Expansions = usesExpansions(Buffer->getBuffer());
+  if (Known && !fitsText(*Known, Buffer->getBuffer()))
+    Known = nullptr;
   if (!Expansions)
-    return parseFile(std::move(Buffer), Diags, std::nullopt);
+    return parseFile(std::move(Buffer), Diags, std::nullopt, Known);
   if (Lines == ExpansionLines::FromParser)
     return parseFile(std::move(Buffer), Diags, ExpansionLines::FromParser);
   AssembledFile Out = parseFile(std::move(Buffer), Diags, ExpansionLines::Reconstruct);
@@ -297,8 +349,22 @@ AssembledFile AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
 
 AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
                                         std::vector<AsmDiagnostic> &Diags,
-                                        std::optional<ExpansionLines> Lines) {
+                                        std::optional<ExpansionLines> Lines,
+                                        const KnownStatements *Known) {
   bool ParserLines = Lines == ExpansionLines::FromParser;
+  // The known lines are comments for the parser; the text is whole again
+  // before anything else reads it.
+  char *Writable = nullptr;
+  if (Known) {
+    std::unique_ptr<WritableMemoryBuffer> Copy = WritableMemoryBuffer::getNewUninitMemBuffer(
+        Buffer->getBufferSize(), Buffer->getBufferIdentifier());
+    Writable = Copy->getBufferStart();
+    std::memcpy(Writable, Buffer->getBufferStart(), Buffer->getBufferSize());
+    Buffer = std::move(Copy);
+  }
+  std::vector<std::pair<size_t, char>> Replaced;
+  if (Known)
+    Replaced = commentOut(Writable, *Known);
   MainBuffer = SrcMgr.AddNewSourceBuffer(std::move(Buffer), SMLoc());
   StringRef Main = SrcMgr.getMemoryBuffer(MainBuffer)->getBuffer();
   Ctx->setMainFileName(SrcMgr.getMemoryBuffer(MainBuffer)->getBufferIdentifier());
@@ -333,6 +399,10 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
   Includes->setParser(Run.Parser.get());
   Run.Parser->Run(/*NoInitialTextSection=*/false);
   Includes->setParser(nullptr);
+  for (auto [At, Byte] : Replaced)
+    Writable[At] = Byte;
+  if (Known)
+    addKnownInstructions(*Known, Out);
   Tracker.finish(Out.Events);
   if (Reconstruct && !Tracker.resolved())
     Out.ExpansionLinesFrom = ExpansionLines::FromParser;
@@ -344,6 +414,46 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
   stopCollecting(SrcMgr, *Ctx, Handler);
   recordHistory(Out.Assignments);
   return Out;
+}
+
+void AssemblerState::addKnownInstructions(const KnownStatements &Known, AssembledFile &Out) {
+  PackedMCInsts::Offset Base = Out.Insts.appendAll(Known.Insts);
+  // Merged in file order: a parser event is placed by its statement's
+  // offset, else by the token after it, which lies on the known line right
+  // after the statement or before it.
+  std::vector<AsmEvent> Parsed = std::move(Out.Events);
+  Out.Events.clear();
+  Out.Events.reserve(Parsed.size() + Known.Instructions.size());
+  auto Next = Known.Instructions.begin();
+  size_t Key = 0;
+  for (AsmEvent &E : Parsed) {
+    if (E.Offset != AsmEvent::NoOffset || E.NextOffset != AsmEvent::NoOffset)
+      Key = E.Offset != AsmEvent::NoOffset ? E.Offset : E.NextOffset;
+    for (; Next != Known.Instructions.end() && Next->End <= Key; ++Next)
+      addKnownInstruction(*Next, Known, Base, Out);
+    Out.Events.push_back(std::move(E));
+  }
+  for (; Next != Known.Instructions.end(); ++Next)
+    addKnownInstruction(*Next, Known, Base, Out);
+}
+
+void AssemblerState::addKnownInstruction(const KnownStatements::Instruction &I,
+                                         const KnownStatements &Known,
+                                         PackedMCInsts::Offset Base, AssembledFile &Out) {
+  AsmEvent &E = Out.Events.emplace_back();
+  E.K = AsmEvent::Kind::Instruction;
+  E.Offset = I.Mnemonic;
+  E.NextOffset = I.End;
+  E.Inst = Base + I.Inst;
+  if (I.LabelOperand < 0)
+    return;
+  // What the parser makes of a label operand: a reference to its symbol.
+  MCInst Inst = PackedMCInsts::unpack(Known.Insts.record(I.Inst), 1).front();
+  if (unsigned(I.LabelOperand) >= Inst.getNumOperands())
+    return;
+  Inst.getOperand(I.LabelOperand) =
+      MCOperand::createExpr(MCSymbolRefExpr::create(Ctx->getOrCreateSymbol(I.Label), *Ctx));
+  E.Inst = Out.Insts.append(Inst);
 }
 
 void AssemblerState::recordHistory(ArrayRef<SymbolAssignment> Assignments) {

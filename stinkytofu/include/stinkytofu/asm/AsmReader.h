@@ -4,6 +4,7 @@
 
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InputLimits.h"
+#include "stinkytofu/mc/KnownStatements.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <functional>
@@ -39,6 +40,9 @@ struct ReaderOptions {
   /// Maps a 1-based line and column of the text read (column 0: unknown)
   /// to where it was written, for text synthesized from another file.
   std::function<std::optional<OriginalLine>(unsigned Line, unsigned Column)> MapPosition;
+  /// Lines of the text whose statements its producer already assembled
+  /// (a disassembly's): not parsed again. Null: every line is parsed.
+  const KnownStatements *Known = nullptr;
 };
 
 /// Reads a whole `.s` file. Errors carry `file:line:col: error: ...`;

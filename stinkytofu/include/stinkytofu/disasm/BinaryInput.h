@@ -11,6 +11,7 @@
 #ifndef STINKYTOFU_DISASM_BINARYINPUT_H
 #define STINKYTOFU_DISASM_BINARYINPUT_H
 
+#include "stinkytofu/mc/KnownStatements.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -33,8 +34,11 @@ struct BinarySelection {
 
 /// The selected code object of \p Input as assembly, in a buffer named
 /// after the input. Errors say what is wrong, without the file name.
+/// \p Known, when given, receives the lines the reader need not parse
+/// (ReaderOptions::Known).
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-disassembleBinary(llvm::MemoryBufferRef Input, const BinarySelection &Selection);
+disassembleBinary(llvm::MemoryBufferRef Input, const BinarySelection &Selection,
+                  KnownStatements *Known = nullptr);
 
 /// Writes every code object of \p Input (its target id and origin) and its
 /// kernels, one per line, indented.

@@ -22,6 +22,7 @@
 #ifndef STINKYTOFU_DISASM_CODEOBJECTDISASSEMBLER_H
 #define STINKYTOFU_DISASM_CODEOBJECTDISASSEMBLER_H
 
+#include "stinkytofu/mc/KnownStatements.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -45,8 +46,11 @@ struct DisassemblyOptions {
 llvm::Expected<std::vector<std::string>> codeObjectKernels(const elf::ElfImage &Object);
 
 /// \p Object as assembly (see the file comment). Errors name no file.
+/// \p Known, when given, receives what of the text LLVM MC assembled here
+/// (its instruction lines and checked blocks), for the reader.
 llvm::Expected<std::string> disassembleCodeObject(const elf::ElfImage &Object,
-                                                  const DisassemblyOptions &Options);
+                                                  const DisassemblyOptions &Options,
+                                                  KnownStatements *Known = nullptr);
 
 } // namespace stinkytofu
 

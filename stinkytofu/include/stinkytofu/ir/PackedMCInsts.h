@@ -24,6 +24,9 @@ public:
 
   /// Appends \p Inst (its opcode, flags and operands) and returns its offset.
   Offset append(const llvm::MCInst &Inst);
+  /// Appends every record of \p From; a record at offset O there is at
+  /// the returned offset plus O here.
+  Offset appendAll(const PackedMCInsts &From);
   /// The offset of the record after the one at \p At.
   Offset next(Offset At) const;
   /// The record at \p At, for unpack(); valid until something is appended

@@ -15,6 +15,7 @@
 #include "stinkytofu/ir/ModuleAssembler.h"
 #include "stinkytofu/ir/PackedMCInsts.h"
 #include "stinkytofu/mc/InputLimits.h"
+#include "stinkytofu/mc/KnownStatements.h"
 #include "stinkytofu/support/Diagnostics.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/SmallVector.h"
@@ -119,10 +120,14 @@ public:
   llvm::MCContext &context() override { return *Ctx; }
 
   /// Adds \p Buffer and assembles it whole. Events are returned in order;
-  /// diagnostics are collected in \p Diags (never printed here).
+  /// diagnostics are collected in \p Diags (never printed here). The lines
+  /// \p Known describes are not parsed (a text with macros or `.rept`, or
+  /// that they do not fit, is parsed whole): their instructions' events
+  /// follow the parser's, each on its own line.
   AssembledFile assembleFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
                              std::vector<AsmDiagnostic> &Diags,
-                             ExpansionLines Lines = ExpansionLines::Reconstruct);
+                             ExpansionLines Lines = ExpansionLines::Reconstruct,
+                             const KnownStatements *Known = nullptr);
   unsigned mainBufferId() const { return MainBuffer; }
   /// Receives what MC reports outside assembleFile and assembleStatements
   /// (which collect theirs); printDiagnostic until the reader sets its
@@ -165,6 +170,11 @@ public:
 private:
   /// A fresh source manager and MC context, nothing assembled in them.
   void resetContext();
+  /// The events of \p Known's instructions, after the parser's: each
+  /// refers to its MC instruction, a branch's label operand to its symbol.
+  void addKnownInstructions(const KnownStatements &Known, AssembledFile &Out);
+  void addKnownInstruction(const KnownStatements::Instruction &I, const KnownStatements &Known,
+                           PackedMCInsts::Offset Base, AssembledFile &Out);
   /// Keeps the values of the symbols the file assigns more than once.
   void recordHistory(llvm::ArrayRef<SymbolAssignment> Assignments);
   /// The byte offset of \p Text in the main buffer, or AsmEvent::NoOffset.
@@ -172,7 +182,8 @@ private:
   /// \p Lines: how to place expansions; none for a file without them.
   AssembledFile parseFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
                           std::vector<AsmDiagnostic> &Diags,
-                          std::optional<ExpansionLines> Lines);
+                          std::optional<ExpansionLines> Lines,
+                          const KnownStatements *Known = nullptr);
 
   /// Per symbol assigned more than once, its values in file order; empty
   /// for a symbol with an assignment of unknown place.
