@@ -143,10 +143,13 @@ private:
   /// Which of the distinct instruction texts \p Proof holds (one a line
   /// from \p FirstLine on, each to give \p Bytes) LLVM MC assembles into
   /// their bytes; each one that does gets its MC instruction in \p Insts
-  /// (the offset of its record; the rest get none).
+  /// (the offset of its record; the rest get none). \p ParserOwned marks
+  /// those whose MC instruction points into the proof's MC context (an
+  /// expression operand): that context dies with the proof, so the reader
+  /// must parse such a line itself.
   Expected<std::vector<std::optional<PackedMCInsts::Offset>>>
   assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<StringRef> Bytes,
-                   PackedMCInsts &Insts) const;
+                   PackedMCInsts &Insts, std::vector<bool> &ParserOwned) const;
   Error writeCodeSection(unsigned Index, raw_ostream &OS);
   void writeFunction(const Function &F, ArrayRef<Decoded> Insts,
                      const LabelMap &Labels, unsigned MaxAlignLog2,
@@ -326,8 +329,9 @@ Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
     size_t FirstLine = Proof.size();
     Proof += DistinctLines;
     PackedMCInsts Insts;
+    std::vector<bool> ParserOwned;
     Expected<std::vector<std::optional<PackedMCInsts::Offset>>> Assembled =
-        assembleDistinct(Proof, FirstLine, DistinctBytes, Insts);
+        assembleDistinct(Proof, FirstLine, DistinctBytes, Insts, ParserOwned);
     if (!Assembled)
       return Assembled.takeError();
     bool Marked = false;
@@ -344,7 +348,7 @@ Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
       Known->Instructions.reserve(Printed.size());
       for (size_t I = 0; I < Printed.size(); ++I) {
         PrintedInst &P = Printed[I];
-        if (P.LabelOperand == UnknownToReader)
+        if (P.LabelOperand == UnknownToReader || ParserOwned[P.Distinct])
           continue;
         Known->Instructions.push_back({P.Line, P.Line + 1, P.LineEnd,
                                        *(*Assembled)[P.Distinct], P.LabelOperand,
@@ -359,7 +363,8 @@ Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
 
 Expected<std::vector<std::optional<PackedMCInsts::Offset>>>
 Disassembler::assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<StringRef> Bytes,
-                               PackedMCInsts &Insts) const {
+                               PackedMCInsts &Insts,
+                               std::vector<bool> &ParserOwned) const {
   AssemblerState AS(Target);
   AS.setMemoizeStatements(false); // every line is distinct
   std::vector<AsmDiagnostic> Diags;
@@ -391,6 +396,7 @@ Disassembler::assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<Strin
   if (!Emitter)
     return fail("LLVM MC cannot encode instructions for " + Target->processor());
   std::vector<std::optional<PackedMCInsts::Offset>> Out(Bytes.size());
+  ParserOwned.assign(Bytes.size(), false);
   SmallString<16> Encoded;
   SmallVector<MCFixup, 1> Fixups;
   for (size_t I = 0; I < Bytes.size(); ++I) {
@@ -400,8 +406,10 @@ Disassembler::assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<Strin
     Encoded.clear();
     Fixups.clear();
     Emitter->encodeInstruction(Inst, Encoded, Fixups, Target->subtargetInfo());
-    if (Fixups.empty() && Encoded.str() == Bytes[I])
-      Out[I] = Insts.append(Inst);
+    if (!Fixups.empty() || Encoded.str() != Bytes[I])
+      continue;
+    Out[I] = Insts.append(Inst);
+    ParserOwned[I] = any_of(Inst, [](const MCOperand &Op) { return Op.isExpr() || Op.isInst(); });
   }
   return Out;
 }
