@@ -105,16 +105,12 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createAccumulateInstructionSizePass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<AccumulateInstructionSizePass>(false);
+  return createArgumentlessPass<AccumulateInstructionSizePass>(Args, false);
 }
 
 Expected<std::unique_ptr<Pass>>
 createAccumulateInstructionSizeDebugPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<AccumulateInstructionSizePass>(true);
+  return createArgumentlessPass<AccumulateInstructionSizePass>(Args, true);
 }
 
 } // namespace stinkytofu

@@ -139,9 +139,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createInsertDelayAluPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<InsertDelayAluPass>();
+  return createArgumentlessPass<InsertDelayAluPass>(Args);
 }
 
 } // namespace stinkytofu

@@ -465,16 +465,12 @@ private:
 
 Expected<std::unique_ptr<Pass>>
 createSwInstructionPrefetchRelStaticPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<SwInstructionPrefetchPass>(false);
+  return createArgumentlessPass<SwInstructionPrefetchPass>(Args, false);
 }
 
 Expected<std::unique_ptr<Pass>>
 createSwInstructionPrefetchRelDynamicPass(const PassArguments &Args) {
-  if (!Args.empty())
-    return createStringError(inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<SwInstructionPrefetchPass>(true);
+  return createArgumentlessPass<SwInstructionPrefetchPass>(Args, true);
 }
 
 } // namespace stinkytofu

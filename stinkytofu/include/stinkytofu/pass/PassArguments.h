@@ -26,11 +26,14 @@ using PassFactory =
     std::function<llvm::Expected<std::unique_ptr<Pass>>(const PassArguments &)>;
 
 /// The factory of a pass that takes no arguments: any argument is an error.
-template <typename PassT>
-llvm::Expected<std::unique_ptr<Pass>> createArgumentlessPass(const PassArguments &Args) {
+/// \p Fixed are the constructor's arguments of a factory that names a
+/// variant (e.g. a debug form of the same pass).
+template <typename PassT, typename... FixedArgs>
+llvm::Expected<std::unique_ptr<Pass>> createArgumentlessPass(const PassArguments &Args,
+                                                             FixedArgs &&...Fixed) {
   if (!Args.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "takes no arguments");
-  return std::make_unique<PassT>();
+  return std::make_unique<PassT>(std::forward<FixedArgs>(Fixed)...);
 }
 
 /// Splits `a,b=c` into arguments.
