@@ -119,9 +119,9 @@ namespace {
 /// (HazardAnalysis) and the s_set_vgpr_msb writes the block needs.
 class WaitAwareEstimate {
 public:
-  WaitAwareEstimate(Module &M, Function &F, const BlockCycleModel &Timing,
-                    const CounterModel &Counters, WaitCountCache &WaitCache, bool CheckCache)
-      : M(M), F(F), Timing(Timing), Counters(Counters), WaitCache(WaitCache),
+  WaitAwareEstimate(Function &F, const BlockCycleModel &Timing, const CounterModel &Counters,
+                    WaitCountCache &WaitCache, bool CheckCache)
+      : F(F), Timing(Timing), Counters(Counters), WaitCache(WaitCache),
         CheckCache(CheckCache), Hazards(F, HazardModel::of(Timing.target())) {
     if (Timing.target().hardware().hasHighVgprs())
       Codec = std::make_unique<VgprMsbCodec>(Timing.target());
@@ -252,8 +252,6 @@ private:
     return Writes;
   }
 
-
-  Module &M;
   Function &F;
   const BlockCycleModel &Timing;
   const CounterModel &Counters;
@@ -343,7 +341,7 @@ private:
     // The blocks a candidate changes and their successors, in the input
     // order, then with every candidate in its new order; MovedIn holds the
     // reordered regions of each block.
-    WaitAwareEstimate Estimate(M, F, Timing, Counters, AM.getResult<WaitCountCacheAnalysis>(F),
+    WaitAwareEstimate Estimate(F, Timing, Counters, AM.getResult<WaitCountCacheAnalysis>(F),
                                CheckWaitCache);
     Expected<DenseMap<const BasicBlock *, uint64_t>> Before =
         Estimate.of(Judged.getArrayRef());

@@ -45,7 +45,7 @@ Statement splitStatement(llvm::StringRef Line);
 /// that closes it is not known here.
 /// Inlined where it is called: the reader calls it for every line between
 /// statements.
-LLVM_ATTRIBUTE_ALWAYS_INLINE inline std::pair<size_t, bool> scanLine(llvm::StringRef Text, size_t At) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE std::pair<size_t, bool> scanLine(llvm::StringRef Text, size_t At) {
   bool Code = false;
   size_t I = At, N = Text.size();
   while (I < N) {
