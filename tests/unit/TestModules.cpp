@@ -51,4 +51,13 @@ std::string printAsmText(const Module &M) {
   return S;
 }
 
+std::vector<const Instruction *> allInstructions(const Module &M) {
+  std::vector<const Instruction *> Out;
+  for (const Function &F : M.functions())
+    for (const BasicBlock &BB : F.blocks())
+      for (const Instruction &I : BB.instructions())
+        Out.push_back(&I);
+  return Out;
+}
+
 } // namespace stinkytofu::test

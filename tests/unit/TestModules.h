@@ -13,6 +13,7 @@
 #include "stinkytofu/ir/StinkyTofuContext.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
+#include <vector>
 
 namespace stinkytofu::test {
 
@@ -32,6 +33,9 @@ std::string printAsmText(const Module &M);
 /// The module of the textual IR \p Text, read like readAsmText().
 std::unique_ptr<Module> readStirText(llvm::StringRef Text, llvm::StringRef Arch = "",
                                      llvm::StringRef FileName = "t.stir");
+
+/// Every instruction of \p M, function by function, in text order.
+std::vector<const Instruction *> allInstructions(const Module &M);
 
 } // namespace stinkytofu::test
 

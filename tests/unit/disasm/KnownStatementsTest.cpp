@@ -6,6 +6,7 @@
 // gives it, a branch's label operand the label's symbol.
 //
 //===----------------------------------------------------------------------===//
+#include "TestModules.h"
 #include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/disasm/CodeObjectDisassembler.h"
@@ -87,15 +88,6 @@ std::unique_ptr<Module> read(StringRef Text, const KnownStatements *Known) {
   return M ? std::move(*M) : nullptr;
 }
 
-std::vector<const Instruction *> instructions(const Module &M) {
-  std::vector<const Instruction *> Out;
-  for (const Function &F : M.functions())
-    for (const BasicBlock &BB : F.blocks())
-      for (const Instruction &I : BB.instructions())
-        Out.push_back(&I);
-  return Out;
-}
-
 /// An MC operand as text: a label operand by its symbol's name.
 std::string describe(const MCOperand &Op) {
   std::string S;
@@ -122,7 +114,8 @@ TEST(KnownStatementsTest, InstructionsAreTheParsedOnes) {
   std::unique_ptr<Module> Parsed = read(D.Text, nullptr);
   std::unique_ptr<Module> Known = read(D.Text, &D.Known);
   ASSERT_TRUE(Parsed && Known);
-  std::vector<const Instruction *> A = instructions(*Parsed), B = instructions(*Known);
+  std::vector<const Instruction *> A = test::allInstructions(*Parsed);
+  std::vector<const Instruction *> B = test::allInstructions(*Known);
   ASSERT_EQ(A.size(), B.size());
   unsigned Labels = 0;
   for (size_t I = 0; I < A.size(); ++I) {
@@ -157,7 +150,7 @@ TEST(KnownStatementsTest, TheReaderTakesTheKnownInstructionsAsGiven) {
   D.Known.Instructions[0].Inst = D.Known.Instructions[1].Inst;
   std::unique_ptr<Module> M = read(D.Text, &D.Known);
   ASSERT_TRUE(M);
-  std::vector<const Instruction *> Insts = instructions(*M);
+  std::vector<const Instruction *> Insts = test::allInstructions(*M);
   ASSERT_GE(Insts.size(), 2u);
   EXPECT_EQ(Insts[0]->mcInsts().front().getOpcode(), Insts[1]->mcInsts().front().getOpcode());
   // For another target, or lines that are not whole, the text is parsed.
@@ -167,7 +160,7 @@ TEST(KnownStatementsTest, TheReaderTakesTheKnownInstructionsAsGiven) {
     Spoil(Other);
     std::unique_ptr<Module> Parsed = read(D.Text, &Other);
     ASSERT_TRUE(Parsed);
-    std::vector<const Instruction *> Again = instructions(*Parsed);
+    std::vector<const Instruction *> Again = test::allInstructions(*Parsed);
     ASSERT_GE(Again.size(), 2u);
     EXPECT_NE(Again[0]->mcInsts().front().getOpcode(), Again[1]->mcInsts().front().getOpcode());
   }

@@ -40,18 +40,9 @@ std::unique_ptr<Module> readKernel(StringRef Text, StringRef Arch,
   return test::readAsmText(Text, Arch, AllowUnknown, "kernel.s");
 }
 
-std::vector<const Instruction *> allInstructions(const Module &M) {
-  std::vector<const Instruction *> Out;
-  for (const Function &F : M.functions())
-    for (const BasicBlock &BB : F.blocks())
-      for (const Instruction &I : BB.instructions())
-        Out.push_back(&I);
-  return Out;
-}
-
 /// The \p Nth instruction whose mnemonic is \p Mnemonic.
 const Instruction &findInst(const Module &M, StringRef Mnemonic, unsigned Nth = 0) {
-  for (const Instruction *I : allInstructions(M))
+  for (const Instruction *I : test::allInstructions(M))
     if (I->mnemonic() == Mnemonic && Nth-- == 0)
       return *I;
   ADD_FAILURE() << "no instruction " << Mnemonic.str();
@@ -617,7 +608,7 @@ TEST(CorpusFacts, FilesReadAndMacroLinesAreMacroCalls) {
     // Some kernels are pre-assembled: their code is `.long` words, decoded
     // one instruction a line (a line of two is a MacroCall of two), which
     // no macro call is among.
-    std::vector<const Instruction *> Insts = allInstructions(**M);
+    std::vector<const Instruction *> Insts = test::allInstructions(**M);
     Total += Insts.size();
     unsigned Calls = 0, Written = 0;
     for (const Instruction *I : Insts) {
@@ -657,7 +648,7 @@ TEST(CorpusFacts, SpotChecks) {
     ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
     const Module &Mod = **M;
     const TargetInfo &TI = Mod.target();
-    for (const Instruction *I : allInstructions(Mod)) {
+    for (const Instruction *I : test::allInstructions(Mod)) {
       if (I->kind() != InstKind::Machine)
         continue;
       StringRef Mn = I->mnemonic();
