@@ -1,6 +1,7 @@
 //===- BlockCycleModel.cpp - In-order issue model of one basic block ------===//
 #include "stinkytofu/analysis/BlockCycleModel.h"
 
+#include "stinkytofu/analysis/DepCtrHazards.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/ir/BasicBlock.h"
 #include "llvm/ADT/DenseMap.h"
@@ -153,6 +154,9 @@ struct BlockCycleModel::Simulation {
 private:
   uint64_t delayedUntil(const AluDelay &D) const;
   uint64_t depCtrWaitUntil(const MCInst &Wait) const;
+  /// When at most Allowed(Field) of the writes each field counts are in
+  /// flight (no wait on a field Allowed leaves empty).
+  uint64_t depCtrUntil(function_ref<std::optional<unsigned>(StringRef)> Allowed) const;
   /// When the operations \p Counts waits for are done, and dropping them.
   uint64_t drainTime(const WaitCounts &Counts) const;
   void drain(const WaitCounts &Counts);
@@ -178,22 +182,31 @@ uint64_t BlockCycleModel::Simulation::depCtrWaitUntil(const MCInst &Wait) const 
   if (!Wait.getNumOperands() || !Wait.getOperand(0).isImm())
     return 0;
   uint32_t Imm = uint32_t(Wait.getOperand(0).getImm());
-  // Until at most `Allowed` of the writes \p Keep selects are in flight.
-  auto Drain = [&](StringRef Field, auto Keep) -> uint64_t {
+  return depCtrUntil([&](StringRef Field) -> std::optional<unsigned> {
     const DepCtrField *F = HW.depCtrField(Field);
     if (!F || F->decode(Imm) == F->max())
+      return std::nullopt;
+    return F->decode(Imm);
+  });
+}
+
+uint64_t BlockCycleModel::Simulation::depCtrUntil(
+    function_ref<std::optional<unsigned>(StringRef)> Allowed) const {
+  auto Drain = [&](StringRef Field, auto Keep) -> uint64_t {
+    std::optional<unsigned> Max = Allowed(Field);
+    if (!Max)
       return 0;
-    unsigned Allowed = F->decode(Imm), Seen = 0;
+    unsigned Seen = 0;
     uint64_t Until = 0;
     for (auto It = Valu.rbegin(); It != Valu.rend(); ++It)
-      if (Keep(*It) && ++Seen > Allowed)
+      if (Keep(*It) && ++Seen > *Max)
         Until = std::max(Until, It->Done);
     return Until;
   };
   uint64_t Until = std::max({Drain("va_vdst", [](const AluWrite &) { return true; }),
                              Drain("va_sdst", [](const AluWrite &W) { return W.Sgpr; }),
                              Drain("va_vcc", [](const AluWrite &W) { return W.Vcc; })});
-  if (const DepCtrField *F = HW.depCtrField("sa_sdst"); F && F->decode(Imm) == 0)
+  if (Allowed("sa_sdst") == 0u)
     Until = std::max(Until, SaluDone);
   return Until;
 }
@@ -358,6 +371,15 @@ void BlockCycleModel::Simulation::issueExpected(const Instruction &I, const Expe
     uint64_t At = std::max(Now, drainTime(It->second));
     drain(It->second);
     Result.Stalls[unsigned(StallCause::MemoryWait)] += At - Now;
+    Result.Issue += 1;
+    Now = At + 1;
+  }
+  if (auto It = Waits.DepCtrs.find(&I); It != Waits.DepCtrs.end()) {
+    std::vector<StringRef> Zeroed = depCtrFieldNames(It->second);
+    uint64_t At = std::max(Now, depCtrUntil([&](StringRef Field) -> std::optional<unsigned> {
+      return is_contained(Zeroed, Field) ? std::optional<unsigned>(0) : std::nullopt;
+    }));
+    Result.Stalls[unsigned(StallCause::HazardWait)] += At - Now;
     Result.Issue += 1;
     Now = At + 1;
   }

@@ -33,6 +33,10 @@ bool isRederivedWait(const Instruction &I) {
   return HardwareModel::isHazardWait(Mnemonic) || !HardwareModel::waitCounters(Mnemonic).empty();
 }
 
+bool sameLocation(SourceLocation A, SourceLocation B) {
+  return A.Line == B.Line && A.Column == B.Column;
+}
+
 constexpr int Entry = -1;
 
 /// What the instructions saw in one order: per instruction the versions
@@ -225,7 +229,8 @@ ScheduleSnapshot::ScheduleSnapshot(const Module &M)
         if (!I)
           ++Directives;
         else if (!isRederivedWait(*I))
-          Entries.push_back(Entry{I, instructionText(*I), Directives, EM->effectsOf(*I)});
+          Entries.push_back(
+              Entry{I, instructionText(*I), I->location(), Directives, EM->effectsOf(*I)});
       }
     }
 }
@@ -254,7 +259,8 @@ Error ScheduleSnapshot::verify(const Module &M) const {
         if (isRederivedWait(*I))
           continue;
         auto K = Kept.find(I);
-        if (K == Kept.end() || Before[K->second].Text != instructionText(*I))
+        if (K == Kept.end() || Before[K->second].Text != instructionText(*I) ||
+            !sameLocation(Before[K->second].Location, I->location()))
           continue;
         NewOrder.push_back(K->second);
         // A directive may change what the text after it means.

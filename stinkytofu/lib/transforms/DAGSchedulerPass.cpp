@@ -1,6 +1,7 @@
 //===- DAGSchedulerPass.cpp - List scheduling of each region --------------===//
 #include "stinkytofu/transforms/DAGSchedulerPass.h"
 #include "stinkytofu/analysis/BlockCycleModel.h"
+#include "stinkytofu/analysis/DepCtrHazards.h"
 #include "stinkytofu/analysis/DelayAluAnalysis.h"
 #include "stinkytofu/analysis/HazardAnalysis.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
@@ -114,7 +115,8 @@ namespace {
 /// The cycles of blocks with what the passes after the scheduler put back:
 /// BlockCycleModel's estimate with the memory waits the wait inserter will
 /// place (WaitCountAnalysis's missing waits of the current order, which is
-/// what StinkyWaitCntInsertionPass inserts) and the s_delay_alu
+/// what StinkyWaitCntInsertionPass inserts), the depctr waits
+/// InsertWaitAluPass will (findDepCtrWaitNeeds) and the s_delay_alu
 /// InsertDelayAluPass will (DelayAluAnalysis), plus the hazard wait states
 /// (HazardAnalysis) and the s_set_vgpr_msb writes the block needs.
 class WaitAwareEstimate {
@@ -143,6 +145,8 @@ public:
     ExpectedWaits Waits;
     for (const MissingWait &W : A->missingWaits())
       Waits.Memory[W.Consumer] = W.Needed;
+    for (const DepCtrWaitNeed &N : findDepCtrWaitNeeds(F, Timing.target()))
+      Waits.DepCtrs[N.Consumer] |= N.Fields;
     DelayAluAnalysis AluDelays = DelayAluAnalysis::run(F);
     for (const DelayAluDemand &D : AluDelays.demands())
       Waits.AluDelays[D.Consumer] = {D.First, D.Second};
@@ -171,6 +175,7 @@ private:
   struct ExpectedAt {
     const Instruction *Inst;
     std::optional<WaitCounts> Memory;
+    uint8_t DepCtr = 0;
     std::optional<std::pair<uint8_t, uint8_t>> AluDelay;
     bool operator==(const ExpectedAt &) const = default;
   };
@@ -192,9 +197,10 @@ private:
   uint64_t issueCycles(const BasicBlock &BB, const ExpectedWaits &Waits) {
     std::vector<ExpectedAt> Key;
     for (const Instruction &I : BB.instructions()) {
-      ExpectedAt &At = Key.emplace_back(ExpectedAt{&I, std::nullopt, std::nullopt});
+      ExpectedAt &At = Key.emplace_back(ExpectedAt{&I, std::nullopt, 0, std::nullopt});
       if (auto It = Waits.Memory.find(&I); It != Waits.Memory.end())
         At.Memory = It->second;
+      At.DepCtr = Waits.DepCtrs.lookup(&I);
       if (auto It = Waits.AluDelays.find(&I); It != Waits.AluDelays.end())
         At.AluDelay = It->second;
     }

@@ -60,10 +60,12 @@ struct BlockCycles {
 
 /// Waits the passes after a rewrite will put in front of instructions, each
 /// one issue cycle: a memory-counter wait (WaitCountAnalysis's missing
-/// waits), then an `s_delay_alu` (DelayAluAnalysis's demands; its two
-/// fields as the hardware encodes them, 0 for none).
+/// waits), then a depctr wait (findDepCtrWaitNeeds: the DepCtrZeroField
+/// bits it sets to 0), then an `s_delay_alu` (DelayAluAnalysis's demands;
+/// its two fields as the hardware encodes them, 0 for none).
 struct ExpectedWaits {
   llvm::DenseMap<const Instruction *, WaitCounts> Memory;
+  llvm::DenseMap<const Instruction *, uint8_t> DepCtrs;
   llvm::DenseMap<const Instruction *, std::pair<uint8_t, uint8_t>> AluDelays;
 };
 

@@ -26,6 +26,7 @@
 #define STINKYTOFU_ANALYSIS_SCHEDULEVALIDATOR_H
 
 #include "stinkytofu/analysis/InstructionEffects.h"
+#include "stinkytofu/ir/SourceLocation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Error.h"
@@ -85,6 +86,11 @@ private:
   struct Entry {
     const Instruction *Inst;
     std::string Text;
+    /// Where it was read: a pass may erase an instruction and build another
+    /// that the allocator puts at the same address, with the same text (the
+    /// s_set_vgpr_msb writes the hazard passes lower again), but never with
+    /// the input line of the first.
+    SourceLocation Location;
     /// Directives of the block before it.
     unsigned DirectivesBefore;
     InstructionEffects Effects;
