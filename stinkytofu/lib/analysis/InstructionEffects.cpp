@@ -3,6 +3,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/PrintedInstruction.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/ir/BasicBlock.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Modifier.h"
 #include "llvm/ADT/STLExtras.h"
@@ -69,6 +70,34 @@ std::optional<unsigned> registerCount(StringRef Op) {
   if (A.getAsInteger(10, Lo) || B.getAsInteger(10, Hi) || Hi < Lo)
     return std::nullopt;
   return Hi - Lo + 1;
+}
+
+/// Whether \p I is the last instruction an `s_clause` before it in its block
+/// covers (the clause's immediate + 1 instructions; its low 6 bits, as MC
+/// encodes the length). That member is a fence like the s_clause: the
+/// members between the two may reorder among themselves, but no other
+/// instruction moves into the clause and no member out of it (a clause may
+/// not mix instruction types on gfx11+, and the s_clause counts what
+/// follows it). A clause ends with a memory access.
+bool endsClause(const Instruction &I) {
+  constexpr unsigned MaxClause = 64;
+  if (!I.parent() || !(I.facts().Flags & (IF_MayLoad | IF_MayStore)))
+    return false;
+  const BasicBlock &BB = *I.parent();
+  unsigned Between = 0;
+  for (auto It = I.getIterator(); It != BB.instructions().begin() && Between < MaxClause;
+       ++Between) {
+    const Instruction &P = *--It;
+    if (P.facts().Flags & (IF_MayLoad | IF_MayStore))
+      continue;
+    if (HardwareModel::roleOf(P.mnemonic().lower()) != InstRole::Clause)
+      continue;
+    if (P.mcInsts().size() != 1 || !P.mcInsts()[0].getNumOperands() ||
+        !P.mcInsts()[0].getOperand(0).isImm())
+      return false;
+    return Between == unsigned(P.mcInsts()[0].getOperand(0).getImm() & (MaxClause - 1));
+  }
+  return false;
 }
 
 } // namespace
@@ -223,7 +252,7 @@ void EffectModel::addMemory(const Instruction &I, InstructionEffects &E) const {
 
 InstructionEffects EffectModel::effectsOf(const Instruction &I) const {
   InstructionEffects E;
-  E.Fence = isFence(I);
+  E.Fence = isFence(I) || endsClause(I);
   const bool Everything = I.kind() == InstKind::Opaque || I.kind() == InstKind::Pseudo ||
                           I.facts().has(IF_Opaque) || I.facts().has(IF_Call);
   if (Everything) {
