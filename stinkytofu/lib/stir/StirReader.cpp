@@ -190,7 +190,8 @@ void liftLdsTokenOperands(StirModule &M) {
         AttrDict Merged;
         for (auto [Key, List] : {std::pair{"defs", &Lists[0]}, std::pair{"uses", &Lists[1]}}) {
           std::vector<AttrValue> Tokens;
-          if (const AttrValue *Old = Stated->Attrs.find(Key); Old && Old->kind() == AttrValue::Kind::List)
+          const AttrValue *Old = Stated->Attrs.find(Key);
+          if (Old && Old->kind() == AttrValue::Kind::List)
             Tokens = Old->asList();
           llvm::append_range(Tokens, *List);
           Merged.add(Key, AttrValue::list(std::move(Tokens)));
@@ -302,8 +303,7 @@ Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
     if (!F)
       continue;
     const StirFunc &SF = *SourceOrder[K];
-    if (!SF.Blocks.empty() && isEmptyLastBlock(SF, SF.Blocks.back()))
-    {
+    if (!SF.Blocks.empty() && isEmptyLastBlock(SF, SF.Blocks.back())) {
       BasicBlock &Exit = F->appendBlock(SF.Blocks.back().Name);
       Exit.setLabelText(Mod.save(Exit.label().str() + ":\n"));
       F->renumberBlocks();
