@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BinaryInputOptions.h"
+#include "CommentStripping.h"
 #include "InputJobs.h"
 #include "asm-instrument/InstrumentPasses.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
@@ -207,7 +208,18 @@ struct ToolOptions {
       cl::cat(Category)};
   cl::opt<bool> PreserveComments{
       "preserve-comments",
-      cl::desc("Accepted for the reference's command lines: comments are always kept"),
+      cl::desc("Accepted for the reference's command lines: comments are kept unless "
+               "--strip-comments"),
+      cl::cat(Category)};
+  cl::opt<bool> StripComments{
+      "strip-comments",
+      cl::desc("Write assembly without its line comments, as the reference's tool does "
+               "without --preserve-comments"),
+      cl::cat(Category)};
+  cl::opt<bool> Remarks{
+      "remarks",
+      cl::desc("Print the passes' remarks and reports on stderr (the reference's option; "
+               "--stats adds the tool's tables)"),
       cl::cat(Category)};
   cl::opt<bool> VerifyWaitcnt{
       "verify-waitcnt",
@@ -279,8 +291,8 @@ const char *const ToolOptionNames[] = {
     "emit-obj",    "link",        "ld-lld",          "heap-reserve",
     "max-include-depth", "max-expanded-statements", "max-expression-depth",
     "max-literal-length", "max-file-number", "O", "vgpr-msb-mode", "NumWaves",
-    "preserve-symbolic-regs", "preserve-comments", "verify-waitcnt", "warn-redundant-waitcnt",
-    "verify-hazards", "verify-schedule", "no-verify"};
+    "preserve-symbolic-regs", "preserve-comments", "strip-comments", "remarks",
+    "verify-waitcnt", "warn-redundant-waitcnt", "verify-hazards", "verify-schedule", "no-verify"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name) || is_contained(BinaryInputOptionNames, Name);
@@ -681,6 +693,14 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
                  writeStir(M, OS);
                  return Error::success();
                }
+               if (Opt.StripComments && !Opt.PreserveComments) {
+                 std::string Text;
+                 raw_string_ostream TextOS(Text);
+                 if (Error E = writeAsm(M, TextOS))
+                   return make_error<ModuleWriteError>(std::move(E));
+                 OS << stripAsmComments(Text);
+                 return Error::success();
+               }
                if (Error E = writeAsm(M, OS))
                  return make_error<ModuleWriteError>(std::move(E));
                return Error::success();
@@ -694,6 +714,8 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
         }))
       return Report(std::move(E));
 
+  if (Opt.Remarks && !Opt.Stats && Opt.StatsFile.empty())
+    Err << PassStats;
   if (Opt.Stats || !Opt.StatsFile.empty()) {
     EnsureCFG();
     std::string StatsText = std::move(PassStats);

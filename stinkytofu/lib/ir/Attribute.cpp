@@ -83,10 +83,12 @@ void AttrValue::print(raw_ostream &OS) const {
     OS << (Int ? "true" : "false");
     return;
   case Kind::List:
+    // Without spaces, as the reference prints its lists (`tokens = [0,1]`),
+    // so that tests written against its output match ours.
     OS << '[';
     for (size_t I = 0; I < Elements.size(); ++I) {
       if (I)
-        OS << ", ";
+        OS << ',';
       Elements[I].print(OS);
     }
     OS << ']';

@@ -182,6 +182,8 @@ Error Assembly::synthesize() {
     for (const auto &[Verbatim, Line] : F->Preamble)
       Append(Verbatim, Line);
     for (const StirBlock &BB : F->Blocks) {
+      if (isEmptyLastBlock(*F, BB))
+        continue;
       if (const AttrValue *L = BB.Attrs.find("leading"))
         Append(L->asString(), BB.Line);
       if (const AttrValue *A = BB.Attrs.find("asm"))
@@ -375,6 +377,11 @@ Expected<std::unique_ptr<Module>> Assembly::read() {
 }
 
 } // namespace
+
+bool isEmptyLastBlock(const StirFunc &F, const StirBlock &BB) {
+  return F.Blocks.size() > 1 && &BB == &F.Blocks.back() && BB.Insts.empty() &&
+         !isSyntheticBlockName(BB.Name) && !BB.Attrs.find("leading") && !BB.Attrs.find("asm");
+}
 
 std::vector<const StirFunc *> sourceOrder(const StirModule &M) {
   std::vector<const StirFunc *> Order(M.Funcs.size(), nullptr);

@@ -17,14 +17,19 @@ std::optional<SpecialRegisterOperand> parseSpecialRegister(StringRef Spelling,
     return R && TI.classOf(R) == RegClass::Special ? R : MCRegister();
   };
   // MC names registers in upper case (SCC, EXEC_LO, M0); the reference adds
-  // the index of a one-register file: SCC0, exec_lo0, vcc[0].
+  // an index to the register of a one-register file: SCC0, exec_lo0,
+  // vcc[0], and its tests also number them apart (SCC0, then SCC1), which
+  // its reader takes as the same register.
   std::string Upper = Spelling.upper();
   StringRef Name = Upper;
   bool Indexed = Name.consume_back("[0]");
   MCRegister Reg = Special(Name);
-  if (!Reg && !Indexed && Name.size() > 1 && Name.back() == '0') {
-    Reg = Special(Name.drop_back());
-    Indexed = true;
+  if (!Reg && !Indexed) {
+    StringRef Base = Name.rtrim("0123456789");
+    if (!Base.empty() && Base.size() < Name.size()) {
+      Reg = Special(Base);
+      Indexed = true;
+    }
   }
   if (!Reg)
     return std::nullopt;

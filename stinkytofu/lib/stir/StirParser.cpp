@@ -164,10 +164,10 @@ Error StirParser::parseUses(StirInst &I) {
   return Error::success();
 }
 
-Error StirParser::parseBlockBody(StirBlock &BB, bool Flat) {
+Error StirParser::parseBlockBody(StirBlock &BB) {
   for (;;) {
     if (Tok.isPunct('}') || Tok.is(StirToken::Kind::Caret) || Tok.is(StirToken::Kind::Eof) ||
-        (Flat && atFlatLabel()))
+        atFlatLabel())
       return Error::success();
     if (Tok.is(StirToken::Kind::Error))
       return error(Tok.Text);
@@ -189,10 +189,11 @@ Error StirParser::parseBlockBody(StirBlock &BB, bool Flat) {
   }
 }
 
-/// At a flat label (`loop:`), the reference's form of a block start in a
-/// file without `st.func`: a name and a colon.
+/// At a flat label (`loop:`), the reference's other form of a block start
+/// (in a file without `st.func`, and in a function's body): a name and a
+/// colon.
 bool StirParser::atFlatLabel() const {
-  if (!Tok.is(StirToken::Kind::Ident))
+  if (!Tok.is(StirToken::Kind::Ident) || Tok.isIdent("Successors"))
     return false;
   StirLexer Ahead = Lex;
   return Ahead.next().isPunct(':');
@@ -214,7 +215,7 @@ Error StirParser::parseBlocks(StirFunc &F, bool Flat) {
         if (Error E = BB.Attrs.checkKeys("a block", {"leading", "asm"}))
           return error(toString(std::move(E)));
       }
-    } else if (Flat && atFlatLabel()) {
+    } else if (atFlatLabel()) {
       BB.Name = Tok.Text;
       advance();
       advance(); // the colon
@@ -223,7 +224,7 @@ Error StirParser::parseBlocks(StirFunc &F, bool Flat) {
     } else {
       BB.Name = Flat ? "entry" : "bb0";
     }
-    if (Error E = parseBlockBody(BB, Flat))
+    if (Error E = parseBlockBody(BB))
       return E;
     F.Blocks.push_back(std::move(BB));
   }

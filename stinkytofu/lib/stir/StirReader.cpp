@@ -3,6 +3,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/mc/DerivedModifiers.h"
+#include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/stir/StirAssembly.h"
 #include "stinkytofu/stir/StirBlockNames.h"
 #include "stinkytofu/stir/StirParser.h"
@@ -49,6 +50,30 @@ EdgeKind edgeKind(const Function &F, const BasicBlock &From, const BasicBlock &T
         return Last->facts().has(IF_ComputedTarget) ? EdgeKind::LongBranch : EdgeKind::Branch;
   }
   return IsNext ? EdgeKind::FallThrough : EdgeKind::Branch;
+}
+
+/// The reference's tests write edges without the branch that makes them (a
+/// loop as `Successors: ^loop` on its last block). Our CFG follows from the
+/// code, and every pass that rebuilds it would drop such an edge: where it
+/// is the block's one way out and not its fall-through, it becomes an
+/// `s_branch` at the end of the block. Other edges the code does not make
+/// (two ways out without a conditional branch) stay as written.
+Error branchForWrittenEdge(std::optional<InstBuilder> &Builder, Function &F, BasicBlock &From,
+                           ArrayRef<BasicBlock *> Targets) {
+  const Instruction *Last = From.empty() ? nullptr : &From.instructions().back();
+  if (Last && (isBranch(*Last) || isProgramEnd(*Last)))
+    return Error::success();
+  auto Next = std::next(From.getIterator());
+  const BasicBlock *FallThrough = Next == F.blocks().end() ? nullptr : &*Next;
+  if (Targets.size() != 1 || Targets.front() == FallThrough || !Targets.front()->hasLabel())
+    return Error::success();
+  if (!Builder)
+    Builder.emplace(*F.parent());
+  InstInserter Inserter(*Builder);
+  Inserter.setInsertPointAtEnd(From);
+  Expected<Instruction &> Branch =
+      Inserter.build("s_branch", {BuildOperand::text(Targets.front()->label())});
+  return Branch ? Error::success() : Branch.takeError();
 }
 
 /// Puts \p Text in front of what \p Attrs' `leading` already holds.
@@ -119,6 +144,59 @@ void spellOperandsFromModifiers(StirModule &M) {
             break;
           }
         }
+      }
+}
+
+/// The buffer of an `LDS<t>` operand, the reference's pseudo-register for a
+/// dependence on LDS buffer t (`"st.ds_load_b128"(v50, LDS0)`).
+std::optional<int64_t> ldsTokenOperand(StringRef Text) {
+  int64_t Token;
+  if (!Text.consume_front("LDS") || Text.empty() || !isDigit(Text.front()) ||
+      Text.getAsInteger(10, Token))
+    return std::nullopt;
+  return Token;
+}
+
+/// The reference writes the LDS buffers an instruction depends on as
+/// trailing `LDS<t>` operands (definitions for buffers it writes, uses for
+/// those it reads). They are not assembly: they become the instruction's
+/// `mod.lds_deps`, merged with one the file states.
+void liftLdsTokenOperands(StirModule &M) {
+  for (StirFunc &F : M.Funcs)
+    for (StirBlock &BB : F.Blocks)
+      for (StirInst &I : BB.Insts) {
+        if (I.Attrs.find("asm"))
+          continue;
+        std::vector<AttrValue> Lists[2]; // defs, uses
+        std::optional<std::pair<unsigned, unsigned>> At;
+        for (auto [Ops, List] : {std::pair{&I.Defs, &Lists[0]}, std::pair{&I.Uses, &Lists[1]}})
+          while (!Ops->empty())
+            if (std::optional<int64_t> Token = ldsTokenOperand(Ops->back().Text)) {
+              List->insert(List->begin(), AttrValue::integer(*Token));
+              At = {Ops->back().Line, Ops->back().Column};
+              Ops->pop_back();
+            } else {
+              break;
+            }
+        if (!At)
+          continue;
+        auto Stated = llvm::find_if(I.Mods, [](const StirModifier &SM) {
+          return SM.Key == "lds_deps";
+        });
+        if (Stated == I.Mods.end()) {
+          I.Mods.push_back({"lds_deps", AttrDict(), At->first, At->second});
+          Stated = std::prev(I.Mods.end());
+        }
+        AttrDict Merged;
+        for (auto [Key, List] : {std::pair{"defs", &Lists[0]}, std::pair{"uses", &Lists[1]}}) {
+          std::vector<AttrValue> Tokens;
+          const AttrValue *Old = Stated->Attrs.find(Key);
+          if (Old && Old->kind() == AttrValue::Kind::List)
+            Tokens = Old->asList();
+          llvm::append_range(Tokens, *List);
+          Merged.add(Key, AttrValue::list(std::move(Tokens)));
+        }
+        Stated->Attrs = std::move(Merged);
       }
 }
 
@@ -219,31 +297,43 @@ Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
 
   // Explicit CFG edges, within each function; the kind follows from the
   // block's terminator.
+  std::optional<InstBuilder> Builder;
   for (size_t K = 0; K < SourceOrder.size(); ++K) {
     Function *F = FuncOf[K];
     if (!F)
       continue;
+    const StirFunc &SF = *SourceOrder[K];
+    if (!SF.Blocks.empty() && isEmptyLastBlock(SF, SF.Blocks.back())) {
+      BasicBlock &Exit = F->appendBlock(SF.Blocks.back().Name);
+      Exit.setLabelText(Mod.save(Exit.label().str() + ":\n"));
+      F->renumberBlocks();
+    }
     StringMap<BasicBlock *> ByName;
     for (BasicBlock &BB : F->blocks())
       ByName.try_emplace(BB.name(), &BB);
-    // The edges written are the CFG when there are any (a file written
-    // before the CFG was built has none), or when one block needs none.
-    bool HasEdges = llvm::any_of(SourceOrder[K]->Blocks,
-                                 [](const StirBlock &SB) { return !SB.Successors.empty(); });
-    if (HasEdges || F->blocks().size() == 1)
-      F->setCFGValid();
+    std::vector<std::pair<BasicBlock *, SmallVector<BasicBlock *, 2>>> Edges;
     for (const StirBlock &SB : SourceOrder[K]->Blocks) {
       if (SB.Successors.empty())
         continue;
       BasicBlock *From = ByName.lookup(SB.Name);
+      SmallVector<BasicBlock *, 2> Targets;
       for (const std::string &To : SB.Successors) {
-        BasicBlock *Target = ByName.lookup(To);
-        if (!From || !Target)
+        Targets.push_back(ByName.lookup(To));
+        if (!From || !Targets.back())
           return sourceError(File, SB.Line, 1, P.lineText(SB.Line),
                              "successor '^" + To + "' is not a block of this function");
-        From->addSuccessor(Target, edgeKind(*F, *From, *Target));
       }
+      if (Error E = branchForWrittenEdge(Builder, *F, *From, Targets))
+        return sourceError(File, SB.Line, 1, P.lineText(SB.Line), toString(std::move(E)));
+      Edges.emplace_back(From, std::move(Targets));
     }
+    // The edges written are the CFG when there are any (a file written
+    // before the CFG was built has none), or when one block needs none.
+    if (!Edges.empty() || F->blocks().size() == 1)
+      F->setCFGValid();
+    for (auto &[From, Targets] : Edges)
+      for (BasicBlock *Target : Targets)
+        From->addSuccessor(Target, edgeKind(*F, *From, *Target));
   }
   return Error::success();
 }
@@ -293,6 +383,7 @@ Expected<std::unique_ptr<Module>> readStir(std::unique_ptr<MemoryBuffer> Buffer,
   if (!Parsed)
     return Parsed.takeError();
   scopeBlockNames(*Parsed);
+  liftLdsTokenOperands(*Parsed);
   spellOperandsFromModifiers(*Parsed);
   lowerDirectives(*Parsed);
   Expected<std::unique_ptr<Module>> M = assembleStir(*Parsed, P, File, Opts);

@@ -253,9 +253,9 @@ void StirPrinter::printInstruction(const Instruction &I, StringRef Leading) {
     OS << (D ? ", " : "") << DefSpellings[D];
   if (Defs)
     OS << " = ";
-  OS << "\"st." << I.mnemonic() << "\"";
-  if (!Uses.empty())
-    OS << "(" << join(Uses, ", ") << ")";
+  // The parentheses even when empty (`"st.s_endpgm"()`), as the reference
+  // prints every instruction.
+  OS << "\"st." << I.mnemonic() << "\"(" << join(Uses, ", ") << ")";
   AttrDict Attrs;
   auto [Issue, Latency] = defaultCycles(I, TI);
   Attrs.add("issueCycles", AttrValue::integer(I.issueCyclesOverride()

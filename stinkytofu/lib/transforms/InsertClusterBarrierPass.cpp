@@ -31,7 +31,20 @@ struct Options {
   std::string WaveIdx = "s[sgprWaveIdx]";
   /// Estimated cycles the signal leads its wait (the reference's default).
   unsigned Lead = 100;
+  /// Where a loop handshake goes (rule3Mode): 0 the wait before the
+  /// workgroup signal, the signal `Lead` ahead; 1 the signal there and the
+  /// wait after the workgroup wait; 2 both after the workgroup wait.
   unsigned Mode = 0;
+  /// The producer drain (`s_wait_tensorcnt 0`) after each loop handshake's
+  /// tensor-load group: -1 for StreamK cluster multicast at
+  /// PrefetchGlobalRead 2 and up, 0 never, 1 always.
+  int ProducerDrain = -1;
+  bool StreamKMulticast = false;
+  unsigned PrefetchGlobalRead = 1;
+  bool drains() const {
+    return ProducerDrain == 1 ||
+           (ProducerDrain == -1 && StreamKMulticast && PrefetchGlobalRead >= 2);
+  }
 };
 
 /// One handshake: its wait before WaitAt, its gated signal before SignalAt.
@@ -43,6 +56,15 @@ struct Handshake {
   Instruction *SignalAt = nullptr;
   const Instruction *Restore = nullptr;
   bool SpillScc = false;
+  /// The last tensor load of the group to drain after, if any.
+  Instruction *DrainAfter = nullptr;
+};
+
+/// A tensor load to plant for and its anchor: the workgroup signal in front
+/// of it in a loop, the load itself for the kernel's first load.
+struct Site {
+  size_t Anchor, Load;
+  bool inLoop() const { return Anchor != Load; }
 };
 
 /// One step of inserted code: an instruction to build, a copy to insert,
@@ -106,14 +128,23 @@ public:
       Expected<std::vector<Handshake>> Plan = plan(M, F, Scope);
       if (!Plan)
         return Plan.takeError();
-      for (const Handshake &H : *Plan)
+      for (const Handshake &H : *Plan) {
+        if (H.DrainAfter)
+          if (Error E = drainAfter(Builder, *H.DrainAfter))
+            return std::move(E);
         if (Error E = plant(Builder, F, H, Labels))
           return std::move(E);
+      }
       if (!Plan->empty()) {
         buildCFG(F);
         Changed = true;
       }
     }
+    if (Fallbacks)
+      context().statsStream() << name() << ": Rule 3 mode " << Opts.Mode << " kept mode 0 for "
+                              << Fallbacks << " handshake(s): a block where some load has no "
+                              << "workgroup wait between its signal and it, or SCC live where "
+                              << "mode " << Opts.Mode << " puts the handshake\n";
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 
@@ -142,67 +173,100 @@ private:
     bool FirstLoad = true;
     for (BasicBlock &BB : F.blocks()) {
       SmallVector<Instruction *, 0> Insts = blockInstructions(BB);
+      SmallVector<Site, 2> Sites;
       for (size_t L = 0; L < Insts.size(); ++L) {
         if (!IsTensorLoad(*Insts[L]))
           continue;
         bool First = std::exchange(FirstLoad, false);
         if (!inScope(M, Scope, *Insts[L]))
           continue;
-        std::optional<size_t> Anchor;
-        if (Loops.loopFor(&BB)) {
-          // The workgroup barrier in front of the load in its block.
-          for (size_t T = L; T-- > 0;) {
-            if (Insts[T]->facts().has(IF_Call))
-              break;
-            if (isBarrier(*Insts[T], true, WorkgroupBarrier)) {
-              Anchor = T;
-              break;
-            }
-          }
-          if (!Anchor || !Triggers.insert(Insts[*Anchor]).second)
-            continue;
-        } else if (First) {
-          Anchor = L;
-        } else {
+        if (!Loops.loopFor(&BB)) {
+          if (First)
+            Sites.push_back({L, L});
           continue;
         }
-        size_t WaitAt = *Anchor;
-        if (Opts.Mode == 2 && Anchor != L) {
-          for (size_t W = *Anchor + 1; W < L; ++W)
-            if (isBarrier(*Insts[W], false, WorkgroupBarrier)) {
-              WaitAt = W + 1;
-              break;
-            }
-          // Below the last reader of an SCC live there, still above the load.
-          for (size_t W = WaitAt; W <= L; ++W)
-            if (!Live.isLiveBefore(*Insts[W], "SCC")) {
-              WaitAt = W;
-              break;
-            }
+        // The workgroup barrier in front of the load in its block.
+        for (size_t T = L; T-- > 0;) {
+          if (Insts[T]->facts().has(IF_Call))
+            break;
+          if (isBarrier(*Insts[T], true, WorkgroupBarrier)) {
+            if (Triggers.insert(Insts[T]).second)
+              Sites.push_back({T, L});
+            break;
+          }
         }
+      }
+      // rule3Mode 1 and 2 hold for a block only when each of its loop
+      // handshakes can take them; else the block keeps mode 0.
+      unsigned Mode = Opts.Mode;
+      unsigned InLoop = count_if(Sites, [](const Site &S) { return S.inLoop(); });
+      if (Mode && any_of(Sites, [&](const Site &S) {
+            return S.inLoop() && !modePlaces(Mode, Insts, S, Live);
+          })) {
+        Fallbacks += InLoop;
+        Mode = 0;
+      }
+      for (const Site &S : Sites) {
+        // (wait, signal) of modes 1 and 2; mode 0 waits at the anchor and
+        // leads the signal.
+        std::optional<std::pair<size_t, size_t>> Places;
+        if (Mode && S.inLoop())
+          Places = modePlaces(Mode, Insts, S, Live);
+        size_t WaitAt = Places ? Places->first : S.Anchor;
         // Every path has waited for the cluster since its last tensor load:
         // the handshake is there (a second run adds nothing).
         bool Waited = WaitedIn.lookup(&BB);
-        for (Instruction *I : ArrayRef(Insts).take_front(WaitAt))
+        for (Instruction *I : ArrayRef(Insts).take_front(S.Load))
           Waited = waitedAfter(*I, Waited, IsTensorLoad);
         if (Waited)
           continue;
-        // rule3Mode=2 keeps the signal with its wait unless SCC is live there.
-        std::optional<size_t> SignalAt =
-            leadSite(Insts, WaitAt, Live, Timing, Counters,
-                     Opts.Mode == 2 && WaitAt != *Anchor ? 0 : Opts.Lead);
-        if (SignalAt) {
-          Plan.push_back({Insts[WaitAt], Insts[*SignalAt], nullptr, false});
-          continue;
+        Handshake H{Insts[WaitAt], nullptr, nullptr, false, nullptr};
+        if (S.inLoop() && Opts.drains()) {
+          size_t Last = S.Load;
+          while (Last + 1 < Insts.size() && IsTensorLoad(*Insts[Last + 1]))
+            ++Last;
+          H.DrainAfter = Insts[Last];
         }
-        // SCC is live down to the wait: the gate goes with the wait and the
-        // compare that set SCC runs again after it.
-        const Instruction *Compare = sccCompare(M.target(), Insts, WaitAt);
-        // Without one, the handshake runs on two arms that set SCC back.
-        Plan.push_back({Insts[WaitAt], Insts[WaitAt], Compare, !Compare});
+        std::optional<size_t> SignalAt =
+            Places ? Places->second : leadSite(Insts, WaitAt, Live, Timing, Counters, Opts.Lead);
+        if (SignalAt) {
+          H.SignalAt = Insts[*SignalAt];
+        } else {
+          // SCC is live down to the wait: the gate goes with the wait and
+          // the compare that set SCC runs again after it; without one, the
+          // handshake runs on two arms that set SCC back.
+          H.SignalAt = H.WaitAt;
+          H.Restore = sccCompare(M.target(), Insts, WaitAt);
+          H.SpillScc = !H.Restore;
+        }
+        Plan.push_back(H);
       }
     }
     return Plan;
+  }
+
+  /// Where rule3Mode \p Mode puts the wait and the signal of loop site
+  /// \p S: after the workgroup wait between its signal and the load, the
+  /// signal with the wait (2, at the first place there where SCC is dead)
+  /// or at the anchor (1, where mode 0 puts the wait; SCC must be dead
+  /// there). None when the mode does not fit.
+  static std::optional<std::pair<size_t, size_t>>
+  modePlaces(unsigned Mode, ArrayRef<Instruction *> Insts, const Site &S, const Liveness &Live) {
+    std::optional<size_t> Protect;
+    for (size_t W = S.Anchor + 1; W < S.Load && !Protect; ++W)
+      if (isBarrier(*Insts[W], false, WorkgroupBarrier))
+        Protect = W;
+    if (!Protect)
+      return std::nullopt;
+    if (Mode == 1) {
+      if (Live.isLiveBefore(*Insts[S.Anchor], "SCC"))
+        return std::nullopt;
+      return std::pair(*Protect + 1, S.Anchor);
+    }
+    for (size_t W = *Protect + 1; W <= S.Load; ++W)
+      if (!Live.isLiveBefore(*Insts[W], "SCC"))
+        return std::pair(W, W);
+    return std::nullopt;
   }
 
   /// Whether every path has waited at the cluster barrier since its last
@@ -357,6 +421,14 @@ private:
     return insertSteps(Builder, F, *H.SignalAt, Steps);
   }
 
+  /// The producer drain: `s_wait_tensorcnt 0` right after \p LastLoad.
+  static Error drainAfter(InstBuilder &Builder, Instruction &LastLoad) {
+    InstInserter At(Builder);
+    At.setInsertPointAfter(LastLoad);
+    Expected<Instruction &> Drain = At.build(InstSpec{"s_wait_tensorcnt", {BuildOperand::imm(0)}});
+    return Drain ? Error::success() : Drain.takeError();
+  }
+
   /// Inserts \p Steps before \p Before; each label splits the block at the
   /// instruction after it.
   static Error insertSteps(InstBuilder &Builder, Function &F, Instruction &Before,
@@ -392,6 +464,8 @@ private:
 
   Options Opts;
   StringMap<unsigned> NextLabel;
+  /// Loop handshakes that kept mode 0 under rule3Mode 1 or 2 (a remark).
+  unsigned Fallbacks = 0;
 };
 
 } // namespace
@@ -400,21 +474,28 @@ Expected<std::unique_ptr<Pass>> createInsertClusterBarrierPass(const PassArgumen
   Options O;
   for (const auto &[Key, Value] : Args) {
     unsigned N = 0;
+    int I = 0;
     if (Key == "waveIdx" && !Value.empty()) {
       bool Register = Value.size() > 1 && (Value[0] == 's' || Value[0] == 'S') &&
                       all_of(StringRef(Value).drop_front(), isDigit);
       O.WaveIdx = Register ? Value : "s[" + Value + "]";
-    } else if (int Lead = 0; Key == "lead" && to_integer(Value, Lead)) {
+    } else if (Key == "lead" && to_integer(Value, I)) {
       // A negative lead is unset, as in TensileLite's option.
-      if (Lead >= 0)
-        O.Lead = Lead;
+      if (I >= 0)
+        O.Lead = I;
     } else if (Key == "pgr" && to_integer(Value, N)) {
-    } else if (Key == "rule3Mode" && (Value == "0" || Value == "2")) {
-      O.Mode = Value == "2" ? 2 : 0;
+      O.PrefetchGlobalRead = N;
+    } else if (Key == "rule3Mode" && to_integer(Value, N) && N <= 2) {
+      O.Mode = N;
+    } else if (Key == "producerDrain" && to_integer(Value, I) && I >= -1 && I <= 1) {
+      O.ProducerDrain = I;
+    } else if (Key == "streamKMulticast" && (Value.empty() || Value == "0" || Value == "1")) {
+      O.StreamKMulticast = Value != "0";
     } else {
       return createStringError(inconvertibleErrorCode(),
                                "argument '" + Key + (Value.empty() ? "" : "=" + Value) +
-                                   "': expected lead=N, rule3Mode=0|2, pgr=N or waveIdx=REG");
+                                   "': expected lead=N, rule3Mode=0|1|2, pgr=N, "
+                                   "producerDrain=-1|0|1, streamKMulticast or waveIdx=REG");
     }
   }
   return std::make_unique<InsertClusterBarrierPass>(std::move(O));

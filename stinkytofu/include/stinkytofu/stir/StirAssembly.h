@@ -26,6 +26,13 @@ namespace stinkytofu {
 /// order around them. Instructions are numbered in this order.
 std::vector<const StirFunc *> sourceOrder(const StirModule &M);
 
+/// Whether \p BB is an empty labelled block that ends \p F (the reference's
+/// `^exit:` before the closing brace, a CFG edge's target). Its label, the
+/// last thing in the function's text, would read as the start of what
+/// follows the function: it is left out of the text and the block is added
+/// to the function after reading (StirReader.cpp).
+bool isEmptyLastBlock(const StirFunc &F, const StirBlock &BB);
+
 /// Reads the assembly \p M stands for; \p P gives the `.stir` lines for
 /// diagnostics, \p File its name.
 llvm::Expected<std::unique_ptr<Module>> assembleStir(const StirModule &M, const StirParser &P,

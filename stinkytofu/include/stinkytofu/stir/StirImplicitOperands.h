@@ -33,7 +33,8 @@ struct SpecialRegisterOperand {
 };
 
 /// The special register \p Spelling names: its MC name in any case, alone
-/// or with the reference's index `0` / `[0]`. None for anything else.
+/// or with the reference's index (`0`, `[0]`, or any number: `SCC1`). None
+/// for anything else.
 std::optional<SpecialRegisterOperand> parseSpecialRegister(llvm::StringRef Spelling,
                                                            const TargetInfo &TI);
 

@@ -86,7 +86,7 @@ private:
   /// st.func), the end of the file.
   llvm::Error parseBlocks(StirFunc &F, bool Flat);
   bool atFlatLabel() const;
-  llvm::Error parseBlockBody(StirBlock &BB, bool Flat);
+  llvm::Error parseBlockBody(StirBlock &BB);
   llvm::Error parseInst(StirBlock &BB);
   llvm::Error parseUses(StirInst &I);
 

@@ -1,7 +1,8 @@
 //===- InsertClusterBarrierPass.h - Cluster handshakes before tensor loads -*- C++ -*-===//
 //
-// `InsertClusterBarrierPass[=lead=N,rule3Mode=0|2,pgr=N,waveIdx=REG]` (the
-// reference's name and arguments, plus waveIdx) plants cluster-barrier
+// `InsertClusterBarrierPass[=lead=N,rule3Mode=0|1|2,pgr=N,producerDrain=-1|0|1,
+// streamKMulticast,waveIdx=REG]` (the reference's name and arguments, plus
+// waveIdx) plants cluster-barrier
 // handshakes in front of the tensor loads of a kernel, so that no
 // workgroup of a cluster loads into the cluster's LDS before every
 // workgroup has arrived there:
@@ -34,16 +35,19 @@
 // it (`s_cmp_eq_u32 0, 0` / `s_cmp_lg_u32 0, 0`).
 // `rule3Mode=2` puts both halves right after the workgroup
 // `s_barrier_wait -1` that follows the trigger (below the last reader of
-// an SCC live there), above the load. Every handshake is a signal and its
-// wait in one block, so each path arrives and waits equally often.
+// an SCC live there), above the load; `rule3Mode=1` the signal where mode 0
+// puts the wait, the wait after that workgroup wait. A block where one loop
+// handshake cannot take the mode keeps mode 0 (a remark on the stats
+// stream). `producerDrain` puts `s_wait_tensorcnt 0` after each loop
+// handshake's group of tensor loads (1 always, 0 never, -1 for
+// `streamKMulticast` at `pgr` 2 and up). Every handshake is a signal and
+// its wait in one block, so each path arrives and waits equally often.
 //
 // The wave-index SGPR is `waveIdx=` (an SGPR `s5` or a symbol), by default
 // Tensile's `sgprWaveIdx` symbol when the module defines it; without one
-// the pass is an error. An anchor every path reaches having waited at the
+// the pass is an error. A load every path reaches having waited at the
 // cluster barrier since its last tensor load is left alone (a second run
-// adds nothing). `pgr=` is accepted for
-// the reference's command lines and used by no rule (as in the reference's
-// active mode). Targets without workgroup clusters (LLVM MC's `clusters`
+// adds nothing). Targets without workgroup clusters (LLVM MC's `clusters`
 // feature: gfx1250 only) are an error naming the pass. Pass scope bounds
 // the loads it plants for.
 //
