@@ -239,12 +239,13 @@ bool isPlainDecimal(StringRef S) {
 /// lexer; none when \p Text is not one (then it is read as any other).
 /// Each term ends at a space, `+`, `-` or the end: a character the lexer
 /// would take into the token (`4b`, `x.y`, `a@b`) makes it no such sum.
-/// The symbols are looked up in order, all of them, as the evaluator does:
-/// one it does not know makes the value unknown.
+/// Once the whole text is known to be one, the symbols are looked up in
+/// order, all of them, as the evaluator does: one it does not know makes
+/// the value unknown.
 std::optional<ExpressionValue> evaluateSum(StringRef Text, SymbolLookup Lookup) {
   auto IsNameStart = [](char C) { return isAlpha(C) || C == '_'; };
   auto IsNameChar = [](char C) { return isAlnum(C) || C == '_'; };
-  std::optional<int64_t> Sum = 0;
+  SmallVector<std::pair<StringRef, bool>, 4> Terms; // and whether subtracted
   bool Negate = false;
   size_t I = 0, N = Text.size();
   auto SkipSpace = [&] {
@@ -261,28 +262,34 @@ std::optional<ExpressionValue> evaluateSum(StringRef Text, SymbolLookup Lookup) 
       while (I < N && isDigit(Text[I]))
         ++I;
     StringRef Term = Text.slice(Begin, I);
-    if (I < N && Text[I] != ' ' && Text[I] != '\t' && Text[I] != '+' && Text[I] != '-')
+    if (Term.empty() || (!IsNameStart(Term[0]) && !isPlainDecimal(Term)))
       return std::nullopt;
+    Terms.emplace_back(Term, Negate);
+    SkipSpace();
+    if (I == N)
+      break;
+    if (Text[I] != '+' && Text[I] != '-')
+      return std::nullopt; // `a b`, `a * b`, `4b`, `x.y`
+    Negate = Text[I] == '-';
+    ++I;
+  }
+  std::optional<int64_t> Sum = 0;
+  for (auto [Term, Subtract] : Terms) {
     std::optional<int64_t> V;
-    if (!Term.empty() && IsNameStart(Term[0])) {
+    if (IsNameStart(Term[0])) {
       V = Lookup(Term);
     } else {
-      if (!isPlainDecimal(Term))
-        return std::nullopt;
       V = 0;
       for (char C : Term)
         V = *V * 10 + (C - '0');
     }
     // Wrapping arithmetic on 64 bits, as the evaluator's.
-    Sum = Sum && V ? std::optional<int64_t>(int64_t(Negate ? uint64_t(*Sum) - uint64_t(*V)
-                                                           : uint64_t(*Sum) + uint64_t(*V)))
-                   : std::nullopt;
-    SkipSpace();
-    if (I == N)
-      return ExpressionValue{Sum, false};
-    Negate = Text[I] == '-';
-    ++I;
+    if (Sum && V)
+      Sum = int64_t(Subtract ? uint64_t(*Sum) - uint64_t(*V) : uint64_t(*Sum) + uint64_t(*V));
+    else
+      Sum = std::nullopt;
   }
+  return ExpressionValue{Sum, false};
 }
 
 } // namespace
