@@ -23,7 +23,20 @@ static uint64_t flagMask(std::initializer_list<StringRef> Names) {
   return Mask;
 }
 
+static constexpr StringRef ClassNames[] = {"SMEM", "BRANCH", "WMMA",  "MFMA",    "LDS",
+                                            "SCRATCH", "VMEM", "EXPORT", "TRANS", "VALU",
+                                            "CONTROL", "SALU", "OTHER"};
+
 InstTiming::InstTiming(const TargetInfo &TI) : TI(&TI) {
+  static_assert(std::size(ClassNames) == NumClassKinds);
+  // A class the model lacks stays unresolved: classNamed reports it when an
+  // instruction of it comes.
+  for (unsigned K = 0; K < NumClassKinds; ++K)
+    for (const InstClass &C : TI.hardware().instClasses())
+      if (C.Name == ClassNames[K]) {
+        Classes[K] = &C;
+        break;
+      }
   SaluMask = flagMask({"SALU"});
   SoppMask = flagMask({"SOPP"});
   ValuMask = flagMask({"VALU"});
@@ -46,33 +59,37 @@ const InstClass &InstTiming::classNamed(StringRef Name) const {
   report_fatal_error(Twine("HardwareModel.td has no instruction class ") + Name);
 }
 
+const InstClass &InstTiming::classOfKind(ClassKind Kind) const {
+  return Classes[Kind] ? *Classes[Kind] : classNamed(ClassNames[Kind]);
+}
+
 const InstClass &InstTiming::classOf(unsigned Opcode) const {
   const MCInstrDesc &D = TI->instrInfo().get(Opcode);
   const uint64_t TS = D.TSFlags;
   if (TS & SmrdMask)
-    return classNamed("SMEM");
+    return classOfKind(Smem);
   if (D.isBranch() || D.isCall() || D.isReturn())
-    return classNamed("BRANCH");
+    return classOfKind(Branch);
   if (TS & WmmaMask)
-    return classNamed("WMMA");
+    return classOfKind(Wmma);
   // IsMAI also marks the accumulator moves (v_accvgpr_read/write/mov), which
   // take one source; a matrix product takes three (A, B, C). LLVM's isMFMA
   // makes the same split by opcode.
   if ((TS & MaiMask) && D.getNumOperands() - D.getNumDefs() >= 3)
-    return classNamed("MFMA");
+    return classOfKind(Mfma);
   if (TS & DsMask)
-    return classNamed("LDS");
+    return classOfKind(Lds);
   if (TS & ScratchMask)
-    return classNamed("SCRATCH");
+    return classOfKind(Scratch);
   if (TS & VmemMask)
-    return classNamed("VMEM");
+    return classOfKind(Vmem);
   if (TS & ExpMask)
-    return classNamed("EXPORT");
+    return classOfKind(Export);
   if (TS & ValuMask)
-    return classNamed(TS & TransMask ? "TRANS" : "VALU");
+    return classOfKind(TS & TransMask ? Trans : Valu);
   if (TS & SaluMask)
-    return classNamed(TS & SoppMask ? "CONTROL" : "SALU");
-  return classNamed("OTHER");
+    return classOfKind(TS & SoppMask ? Control : Salu);
+  return classOfKind(Other);
 }
 
 InstTimes InstTiming::times(const MCInst &Inst) const {

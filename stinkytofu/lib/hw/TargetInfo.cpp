@@ -158,17 +158,22 @@ bool TargetInfo::dsReadsM0(unsigned Opcode, bool Gds) const {
     return true;
   M0FreeDsOnce([&] {
     // DS_READ_B32_vi encodes DS_READ_B32; DS_READ_B32_gfx9 is its M0-free
-    // twin.
+    // twin. Only names starting with DS are kept (a few hundred of some
+    // twenty thousand opcodes): a twin's name minus the suffix is a DS_
+    // name cut at an underscore, at least `DS`.
     StringSet<> Free;
+    SmallVector<std::pair<unsigned, StringRef>, 0> Ds;
     for (unsigned Op = 0, E = MII->getNumOpcodes(); Op != E; ++Op)
-      if (StringRef Name = MII->getName(Op); Name.consume_back(Suffix))
-        Free.insert(Name);
+      if (StringRef Name = MII->getName(Op); Name.starts_with("DS")) {
+        if (Name.starts_with("DS_"))
+          Ds.emplace_back(Op, Name);
+        if (Name.consume_back(Suffix))
+          Free.insert(Name);
+      }
     M0FreeDs.assign(MII->getNumOpcodes(), false);
-    for (unsigned Op = 0, E = MII->getNumOpcodes(); Op != E; ++Op) {
-      StringRef Name = MII->getName(Op);
+    for (auto [Op, Name] : Ds) {
       size_t Cut = Name.rfind('_');
-      M0FreeDs[Op] = Name.starts_with("DS_") && Cut != StringRef::npos &&
-                     Free.contains(Name.take_front(Cut));
+      M0FreeDs[Op] = Cut != StringRef::npos && Free.contains(Name.take_front(Cut));
     }
   });
   return Opcode >= M0FreeDs.size() || !M0FreeDs[Opcode];

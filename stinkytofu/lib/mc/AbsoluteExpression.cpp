@@ -228,19 +228,77 @@ private:
   bool DividesOverflow = false;
 };
 
+/// A decimal of up to 18 digits without the leading 0 of an octal one:
+/// what MC's lexer makes of it is the number it says.
+bool isPlainDecimal(StringRef S) {
+  return !S.empty() && S.size() <= 18 && (S[0] != '0' || S.size() == 1) && all_of(S, isDigit);
+}
+
+/// The value of a sum of names and plain decimals (`vgprValuC+4`,
+/// `sgprA - 2`), the index of nearly every symbolic register, without the
+/// lexer; none when \p Text is not one (then it is read as any other).
+/// Each term ends at a space, `+`, `-` or the end: a character the lexer
+/// would take into the token (`4b`, `x.y`, `a@b`) makes it no such sum.
+/// Once the whole text is known to be one, the symbols are looked up in
+/// order, all of them, as the evaluator does: one it does not know makes
+/// the value unknown.
+std::optional<ExpressionValue> evaluateSum(StringRef Text, SymbolLookup Lookup) {
+  auto IsNameStart = [](char C) { return isAlpha(C) || C == '_'; };
+  auto IsNameChar = [](char C) { return isAlnum(C) || C == '_'; };
+  SmallVector<std::pair<StringRef, bool>, 4> Terms; // and whether subtracted
+  bool Negate = false;
+  size_t I = 0, N = Text.size();
+  auto SkipSpace = [&] {
+    while (I < N && (Text[I] == ' ' || Text[I] == '\t'))
+      ++I;
+  };
+  for (;;) {
+    SkipSpace();
+    size_t Begin = I;
+    if (I < N && IsNameStart(Text[I]))
+      while (I < N && IsNameChar(Text[I]))
+        ++I;
+    else
+      while (I < N && isDigit(Text[I]))
+        ++I;
+    StringRef Term = Text.slice(Begin, I);
+    if (Term.empty() || (!IsNameStart(Term[0]) && !isPlainDecimal(Term)))
+      return std::nullopt;
+    Terms.emplace_back(Term, Negate);
+    SkipSpace();
+    if (I == N)
+      break;
+    if (Text[I] != '+' && Text[I] != '-')
+      return std::nullopt; // `a b`, `a * b`, `4b`, `x.y`
+    Negate = Text[I] == '-';
+    ++I;
+  }
+  std::optional<int64_t> Sum = 0;
+  for (auto [Term, Subtract] : Terms) {
+    std::optional<int64_t> V;
+    if (IsNameStart(Term[0])) {
+      V = Lookup(Term);
+    } else {
+      V = 0;
+      for (char C : Term)
+        V = *V * 10 + (C - '0');
+    }
+    // Wrapping arithmetic on 64 bits, as the evaluator's.
+    if (Sum && V)
+      Sum = int64_t(Subtract ? uint64_t(*Sum) - uint64_t(*V) : uint64_t(*Sum) + uint64_t(*V));
+    else
+      Sum = std::nullopt;
+  }
+  return ExpressionValue{Sum, false};
+}
+
 } // namespace
 
 ExpressionValue evaluateAbsolute(StringRef Text, const MCAsmInfo &MAI, SymbolLookup Lookup) {
-  // A decimal number, most of what `.set` is given, needs no lexer: up to
-  // 18 digits, without the leading 0 of an octal one, it is what it says.
-  StringRef Number = Text.trim(" \t");
-  if (!Number.empty() && Number.size() <= 18 && (Number[0] != '0' || Number.size() == 1) &&
-      all_of(Number, isDigit)) {
-    int64_t V = 0;
-    for (char C : Number)
-      V = V * 10 + (C - '0');
-    return {V, false};
-  }
+  // A decimal number, most of what `.set` is given, and a sum such as a
+  // register index need no lexer.
+  if (std::optional<ExpressionValue> Sum = evaluateSum(Text, Lookup))
+    return *Sum;
   Tokens Toks(Text, MAI);
   Evaluator E(Toks.list(), 0, Lookup);
   std::optional<int64_t> V = E.expression();

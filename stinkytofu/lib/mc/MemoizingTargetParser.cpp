@@ -189,12 +189,41 @@ void MemoizingTargetParser::remember(StringRef Text) {
   Memo.insert_or_assign(Text, std::move(E));
 }
 
-void MemoizingTargetParser::skipStatement() {
+StringRef MemoizingTargetParser::bufferHolding(const char *Ptr) {
+  auto Holds = [Ptr](StringRef B) { return Ptr >= B.begin() && Ptr <= B.end(); };
+  if (Holds(LastBuffer))
+    return LastBuffer;
+  // The file, or the macro expansion or included file entered last; seldom
+  // another.
+  const SourceMgr &SM = getParser().getSourceManager();
+  for (unsigned Id : {SM.getNumBuffers(), SM.getMainFileID()})
+    if (Id && Holds(SM.getMemoryBuffer(Id)->getBuffer()))
+      return LastBuffer = SM.getMemoryBuffer(Id)->getBuffer();
+  for (unsigned Id = 1; Id <= SM.getNumBuffers(); ++Id)
+    if (Holds(SM.getMemoryBuffer(Id)->getBuffer()))
+      return LastBuffer = SM.getMemoryBuffer(Id)->getBuffer();
+  return {};
+}
+
+void MemoizingTargetParser::skipStatement(StringRef Text) {
   AsmLexer &Lexer = getLexer();
   if (Lexer.isNot(AsmToken::EndOfStatement)) {
     // The current token is the statement's first operand; the rest was
-    // checked by statementText and holds no string or block comment.
-    Lexer.LexUntilEndOfStatement();
+    // checked by statementText and holds no string or block comment. The
+    // lexer's LexUntilEndOfStatement, which compares every byte with the
+    // separator, stops at the first `;` (the comment string), line end or
+    // separator (one of the two) or the buffer's end: none of them is in
+    // the text, so it is the first from the text's start. The lexer is set
+    // there, in the buffer it reads (the GNU parser always ends a statement
+    // at the end of one).
+    if (StringRef Buffer = bufferHolding(Text.begin()); Buffer.data()) {
+      const char *End = Text.end();
+      while (End != Buffer.end() && *End != ';' && *End != '\n' && *End != '\r')
+        ++End;
+      Lexer.setBuffer(Buffer, End);
+    } else {
+      Lexer.LexUntilEndOfStatement();
+    }
     getParser().Lex();
   }
   getParser().Lex();
@@ -211,7 +240,7 @@ bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringR
     auto It = Memo.find(Text);
     if (It != Memo.end() && stillHolds(It->first(), It->second)) {
       Hit = &It->second;
-      skipStatement();
+      skipStatement(Text);
       return false;
     }
     Recording = Text;

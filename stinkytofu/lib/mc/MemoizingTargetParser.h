@@ -161,8 +161,11 @@ private:
   /// Keeps MC's error for the statement that failed before, when it was
   /// the one for an unknown mnemonic (it is printed after the statement).
   void noteUnknownMnemonic();
-  /// Moves the parser past the statement, where the target parser leaves it.
-  void skipStatement();
+  /// Moves the parser past the statement \p Text starts, where the target
+  /// parser leaves it.
+  void skipStatement(llvm::StringRef Text);
+  /// The source buffer that holds \p Ptr (the lexer's).
+  llvm::StringRef bufferHolding(const char *Ptr);
 
   llvm::MCTargetAsmParser &Inner;
   const std::vector<AsmDiagnostic> &Diags;
@@ -170,6 +173,7 @@ private:
   /// statements are cut as statementText cuts them.
   bool Enabled = false;
   llvm::StringMap<Entry> Memo;
+  llvm::StringRef LastBuffer; // of bufferHolding
   const Entry *Hit = nullptr;     // the statement being replayed
   llvm::StringRef Recording;      // the statement being parsed, to remember
   size_t DiagsBefore = 0;

@@ -180,7 +180,9 @@ std::vector<Operand> parseOperands(StringRef Body, const TargetInfo &TI,
   std::vector<Operand> Ops;
   if (Body.trim().empty())
     return Ops;
-  for (StringRef Piece : splitTopLevel(Body, ',')) {
+  SmallVector<StringRef, 8> Pieces = splitTopLevel(Body, ',');
+  Ops.reserve(Pieces.size()); // one each, and the modifiers some write
+  for (StringRef Piece : Pieces) {
     SmallVector<StringRef, 4> Words = splitWords(Piece);
     // `vmcnt(0) lgkmcnt(1)`, `vmcnt(0) & expcnt(0)`,
     // `instid0(VALU_DEP_1) | instskip(NEXT)`: one operand (MC reads one

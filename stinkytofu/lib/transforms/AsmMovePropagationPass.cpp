@@ -107,6 +107,8 @@ private:
   /// VGPR copies a write of EXEC.
   static void forgetClobbered(const Module &M, const RegisterUnits &RU, const Instruction &I,
                               std::vector<Copy> &Copies) {
+    if (Copies.empty())
+      return;
     BitVector Writes = RU.none();
     for (MCRegister D : I.facts().Defs)
       RU.set(Writes, D);

@@ -198,8 +198,16 @@ bool hasSideEffects(const TargetInfo &TI, const Instruction &I) {
 }
 
 bool isDppOrSdwa(const TargetInfo &TI, const Instruction &I) {
+  // `_sdwa` or `_dpp` in any case, found at the underscores of the opcode's
+  // name (`_` has no other case): a case-blind search at every byte was
+  // most of the scan in overwrittenBeforeRead.
   StringRef Name = TI.instrInfo().getName(I.facts().Opcode);
-  return Name.contains_insensitive("_sdwa") || Name.contains_insensitive("_dpp");
+  for (size_t At = Name.find('_'); At != StringRef::npos; At = Name.find('_', At + 1)) {
+    StringRef Rest = Name.drop_front(At);
+    if (Rest.starts_with_insensitive("_sdwa") || Rest.starts_with_insensitive("_dpp"))
+      return true;
+  }
+  return false;
 }
 
 bool overwrittenBeforeRead(const Module &M, const RegisterUnits &RU, const Instruction &I,

@@ -69,6 +69,23 @@ TEST(AbsoluteExpression, NoValueWhereMCGivesNoneOrAnotherMayDiffer) {
   EXPECT_EQ(value("1\r+ 1"), std::nullopt); // a carriage return ends MC's statement
 }
 
+TEST(AbsoluteExpression, SumsOfNamesAndDecimals) {
+  // Read without the lexer when the whole text is such a sum.
+  EXPECT_EQ(value("vgprValuC+4"), 12);
+  EXPECT_EQ(value(" vgprValuC\t-\t2 + 1 "), 7);
+  EXPECT_EQ(value("m - 1"), INT64_MAX); // wraps as MC's arithmetic
+  EXPECT_EQ(value("123456789012345678 + 1"), 123456789012345679);
+  EXPECT_EQ(value("unknown + vgprValuC"), std::nullopt);
+  // Anything else is the lexer's: another operator, a literal it reads its
+  // own way, a name with characters a sum's names lack.
+  EXPECT_EQ(value("vgprValuC * 2"), 16);
+  EXPECT_EQ(value("vgprValuC 2"), std::nullopt);
+  EXPECT_EQ(value("010 + 1"), 9);
+  EXPECT_EQ(value("1234567890123456789 + 1"), 1234567890123456790);
+  EXPECT_EQ(value("vgprValuC.x + 1"), std::nullopt);
+  EXPECT_EQ(value("1b + 1"), std::nullopt);
+}
+
 TEST(AbsoluteExpression, DivisionMCDiesOn) {
   ExpressionValue V = evaluateAbsolute("m / -1", target().asmInfo(), symbols);
   EXPECT_TRUE(V.DividesOverflow);

@@ -17,6 +17,7 @@
 
 #include "stinkytofu/hw/HardwareModel.h"
 #include "llvm/MC/MCInst.h"
+#include <array>
 #include <cstdint>
 
 namespace stinkytofu {
@@ -50,8 +51,15 @@ public:
   const TargetInfo &target() const { return *TI; }
 
 private:
+  /// The classes classOf gives, in the order of their names (ClassNames).
+  enum ClassKind { Smem, Branch, Wmma, Mfma, Lds, Scratch, Vmem, Export, Trans, Valu,
+                   Control, Salu, Other, NumClassKinds };
   const InstClass &classNamed(llvm::StringRef Name) const;
+  /// Kind's class, looked up by name once (classNamed per instruction was
+  /// a scan of string compares).
+  const InstClass &classOfKind(ClassKind Kind) const;
   const TargetInfo *TI;
+  std::array<const InstClass *, NumClassKinds> Classes{};
   uint64_t SaluMask, SoppMask, ValuMask, TransMask, MaiMask, WmmaMask, SmrdMask, DsMask,
       ScratchMask, VmemMask, ExpMask;
 };

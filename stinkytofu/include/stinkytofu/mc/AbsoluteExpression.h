@@ -4,9 +4,9 @@
 // counts and `.set` values while checking the reading limits
 // (mc/InputLimits.h), register indices written with symbols
 // (`v[vgprValuC+4]`, mc/OperandParser.h). They are read with MC's own lexer
-// (llvm::AsmLexer) and evaluated with the GNU as precedences and the 64-bit
-// arithmetic of MC's assembler parser, so a value given here is the one MC
-// gives; what is not sure to be (a symbol not known, a token the evaluator
+// (llvm::AsmLexer), except a sum of plain names and decimals, which needs
+// none, and evaluated with the GNU as precedences and the 64-bit arithmetic
+// of MC's assembler parser, so a value given here is the one MC gives; what is not sure to be (a symbol not known, a token the evaluator
 // does not take) gives no value. `stinkytofu-expression-fuzzer`
 // (tests/fuzz/ExpressionFuzzer.cpp) checks that against MC.
 //
