@@ -5,8 +5,12 @@ Compiles every tests/kernels/*.cl with clang-22 -O2 for each target, then
 runs stinkytofu-opt -O1 (LLVM's order, our waits and hazards) and
 -O2 --verify-schedule (the scheduler) on it, and compares the `--stats`
 cycle estimates of the two outputs: the longest path and the heaviest loop
-body. The -O2 output must assemble with llvm-mc. Prints one line per kernel
-and target, then the counts: faster, equal, slower.
+body. The loop figure is the steady state (EstimateAsmCyclesPass on each
+output: the heaviest loop's second trip issued from the state the first
+leaves, so a load moved into the previous trip is still waited for);
+`--stats`' loop body (from nothing in flight) is printed and counted beside
+it for comparison. The -O2 output must assemble with llvm-mc. Prints one
+line per kernel and target, then the counts: faster, equal, slower.
 
 --remove-waits schedules with the input's memory waits removed first
 (StinkyRemoveWaitCntPass before the scheduler; the insertion after it
@@ -39,6 +43,18 @@ def totals(stats):
     return None
 
 
+STEADY = re.compile(r'^  loop \S+ depth \d+: \d+ cycles per trip, (\d+) in steady state$', re.M)
+
+
+def steady_loop(output):
+    """The heaviest loop trip of the file output in steady state; None on failure."""
+    r = subprocess.run([OPT, output, '--EstimateAsmCyclesPass', '--stats', '-o', os.devnull],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return None
+    return max([int(c) for c in STEADY.findall(r.stderr)], default=0)
+
+
 SCHEDULED = ['-O2', '--verify-schedule']
 # The -O2 pipeline (standardPipeline) with the memory waits removed before
 # the scheduler; the hazard repair and the verifiers are added by the tool.
@@ -65,7 +81,10 @@ def compare(kernel, target, tmp, scheduled):
                            capture_output=True, text=True)
         if r.returncode or not totals(r.stderr):
             return name, '%s failed: %s' % (' '.join(level)[:40], r.stderr.strip().split('\n')[-1][:80])
-        figures.append(totals(r.stderr))
+        steady = steady_loop(out)
+        if steady is None:
+            return name, 'steady state of %s failed' % out
+        figures.append(totals(r.stderr) + (steady,))
     r = subprocess.run([LLVM + '/llvm-mc', '-triple=amdgcn-amd-amdhsa', '-mcpu=' + target,
                         '-filetype=obj', out, '-o', os.devnull], capture_output=True, text=True)
     if r.returncode:
@@ -86,7 +105,7 @@ def main(argv):
         scheduled, argv = SCHEDULED_WITHOUT_WAITS, argv[1:]
     targets = argv or TARGETS
     kernels = sorted(glob.glob(os.path.join(ROOT, 'tests/kernels/*.cl')))
-    counts = {'path': {}, 'loop': {}}
+    counts = {'path': {}, 'loop body (nothing in flight)': {}, 'loop (steady state)': {}}
     failures = 0
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -97,14 +116,16 @@ def main(argv):
                 failures += 1
                 print('%s: %s' % (name, figures), flush=True)
                 continue
-            (path1, loop1, loops), (path2, loop2, _) = figures
-            print('%s: path %d -> %d, loop body %d -> %d' % (name, path1, path2, loop1, loop2),
-                  flush=True)
+            (path1, loop1, loops, steady1), (path2, loop2, _, steady2) = figures
+            print('%s: path %d -> %d, loop body %d -> %d, steady state %d -> %d'
+                  % (name, path1, path2, loop1, loop2, steady1, steady2), flush=True)
             s = sign(path1, path2)
             counts['path'][s] = counts['path'].get(s, 0) + 1
             if loops:
-                s = sign(loop1, loop2)
-                counts['loop'][s] = counts['loop'].get(s, 0) + 1
+                for what, before, after in (('loop body (nothing in flight)', loop1, loop2),
+                                            ('loop (steady state)', steady1, steady2)):
+                    s = sign(before, after)
+                    counts[what][s] = counts[what].get(s, 0) + 1
     for what, c in counts.items():
         print('%s: %s' % (what, ', '.join('%d %s' % (c.get(s, 0), s)
                                           for s in ('faster', 'equal', 'slower'))))

@@ -426,6 +426,20 @@ BlockCycles BlockCycleModel::estimateSecondTrip(const BasicBlock &BB,
   return S.Result;
 }
 
+BlockCycles BlockCycleModel::estimateSecondTrip(ArrayRef<const BasicBlock *> Trip) const {
+  Simulation S(*this);
+  uint64_t Start = 0;
+  for (int Pass = 0; Pass != 2; ++Pass) {
+    Start = S.Now;
+    S.Result = BlockCycles();
+    for (const BasicBlock *BB : Trip)
+      for (const Instruction &I : BB->instructions())
+        S.issue(I);
+  }
+  S.Result.Cycles = S.Now - Start;
+  return S.Result;
+}
+
 IssueState::IssueState(const BlockCycleModel &Model)
     : S(std::make_unique<BlockCycleModel::Simulation>(Model)) {
   S->ExpectReaderWaits = true;

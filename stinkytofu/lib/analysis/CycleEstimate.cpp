@@ -104,10 +104,15 @@ Expected<CycleEstimate> EstimateAsmCycles::run(Function &F, AnalysisManager &AM)
   AcyclicOrder Order(F);
   for (const Loop *L : LI->loopsInPreorder()) {
     LongestPath P(Order, E, [&](const BasicBlock *B) { return L->contains(B); }, L->header());
-    uint64_t Body = 0;
+    const BasicBlock *Heaviest = nullptr;
     for (const BasicBlock *Latch : L->latches())
-      Body = std::max(Body, P.Dist.lookup(Latch));
-    E.Loops.push_back({L->header(), L->depth(), Body});
+      if (P.Dist.count(Latch) && (!Heaviest || P.Dist[Latch] > P.Dist[Heaviest]))
+        Heaviest = Latch;
+    std::vector<const BasicBlock *> Trip;
+    for (const BasicBlock *B = Heaviest; B; B = P.Via.lookup(B))
+      Trip.insert(Trip.begin(), B);
+    E.Loops.push_back({L->header(), L->depth(), Heaviest ? P.Dist[Heaviest] : 0,
+                       Trip.empty() ? 0 : Model.estimateSecondTrip(Trip).Cycles});
   }
 
   LongestPath Whole(Order, E, [](const BasicBlock *) { return true; },
@@ -149,7 +154,7 @@ void CycleEstimate::print(const Function &F, raw_ostream &OS) const {
   }
   for (const LoopCycles &L : Loops)
     OS << "  loop " << L.Header->name() << " depth " << L.Depth << ": " << L.Body
-       << " cycles per trip\n";
+       << " cycles per trip, " << L.SteadyBody << " in steady state\n";
   OS << "  path:";
   for (const BasicBlock *B : Path)
     OS << " " << B->name();

@@ -90,6 +90,11 @@ public:
   /// costs with the operations of the previous trip in flight.
   BlockCycles estimateSecondTrip(const BasicBlock &BB,
                                  llvm::ArrayRef<const Instruction *> Without = {}) const;
+  /// The cycles of the second of two trips through \p Trip, the blocks one
+  /// trip of a loop issues in order (header first, a latch last), the
+  /// second trip starting from the state the first leaves: the steady state
+  /// of a loop, where a load issued for the next trip is still waited for.
+  BlockCycles estimateSecondTrip(llvm::ArrayRef<const BasicBlock *> Trip) const;
   /// The cycles of \p BB with the waits \p Waits names in front of its
   /// instructions, as if they were there: what the block costs once the
   /// wait passes have run, without editing it.

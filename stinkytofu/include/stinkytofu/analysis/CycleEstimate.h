@@ -4,7 +4,10 @@
 // in-order issue model of BlockCycleModel, then
 //
 //   - per loop (LoopInfo): the cycles of one trip, the longest path from
-//     the header to a latch inside the loop, each nested loop counted once;
+//     the header to a latch inside the loop, each nested loop counted once,
+//     with nothing in flight at the header; and the same path's steady
+//     state, its second trip issued from the state the first leaves (a
+//     wait at the top for work of the previous trip counts there);
 //   - per function: the longest path from the entry block with the edges
 //     that close a cycle left out, so every loop body counts once (one
 //     trip: the assembly does not say how many trips a loop makes).
@@ -28,6 +31,9 @@ struct LoopCycles {
   const BasicBlock *Header = nullptr;
   unsigned Depth = 1;
   uint64_t Body = 0;
+  /// The second of two trips along Body's path (BlockCycleModel::
+  /// estimateSecondTrip): what a trip costs once the loop runs.
+  uint64_t SteadyBody = 0;
 };
 
 class CycleEstimate {
