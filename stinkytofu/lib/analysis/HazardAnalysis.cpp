@@ -29,13 +29,10 @@ HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
     read(BB);
   }
   const TargetInfo &TI = Model.target();
-  bool UsesAgprs = any_of(Blocks, [&](const auto &KV) {
-    return any_of(KV.second.Entries, [&](const Entry &E) {
-      return any_of(E.Traits, [&](const HazardTraits *T) {
-        auto IsAgpr = [&](MCRegister R) { return TI.classOf(R) == RegClass::AGPR; };
-        return any_of(T->Defs, IsAgpr) || any_of(T->Uses, IsAgpr);
-      });
-    });
+  // Distinct holds the traits of every instruction, once each.
+  bool UsesAgprs = any_of(Distinct, [&](const HazardTraits &T) {
+    auto IsAgpr = [&](MCRegister R) { return TI.classOf(R) == RegClass::AGPR; };
+    return any_of(T.Defs, IsAgpr) || any_of(T.Uses, IsAgpr);
   });
   LookAhead = UsesAgprs ? 19 : 5;
 }
@@ -240,10 +237,11 @@ unsigned HazardAnalysis::softClauseNeed(const Entry &Consumer, Position From) co
   return 0;
 }
 
-HazardNeeds HazardAnalysis::needs(const Instruction &I) const {
+const HazardNeeds &HazardAnalysis::needs(const Instruction &I) const {
+  static const HazardNeeds None;
   auto It = Positions.find(&I);
   if (It == Positions.end())
-    return HazardNeeds();
+    return None;
   const Entry &E = Blocks.find(It->second.Block)->second.Entries[It->second.Index];
   // An answer stays right until the next read: it is computed from the
   // entries, and only read() changes them.
@@ -259,11 +257,12 @@ HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {
   if (E.Traits.empty())
     return Needs;
   const HazardTraits &Consumer = *E.Traits.front();
-  for (const HazardRule &Rule : Model->rules()) {
+  for (const ConsumerRule &CR : rulesOf(Consumer)) {
+    const HazardRule &Rule = *CR.Rule;
     // A rule whose producers the function does not have needs no search.
-    if (!Consumer.isAny(Rule.Consumer) || !(Rule.Producer & Present))
+    if (!(Rule.Producer & Present))
       continue;
-    for (MCRegister Reg : Model->consumerRegisters(Rule, Consumer)) {
+    for (MCRegister Reg : CR.Registers) {
       HazardShortfall S = searchRule(Rule, Consumer, Reg, At);
       if (!S.Missing)
         continue;
@@ -277,6 +276,16 @@ HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {
     Needs.Reasons.push_back({nullptr, nullptr, MCRegister(), Clause});
   }
   return Needs;
+}
+
+const SmallVector<HazardAnalysis::ConsumerRule, 4> &
+HazardAnalysis::rulesOf(const HazardTraits &Consumer) const {
+  auto [It, New] = RulesOf.try_emplace(&Consumer);
+  if (New)
+    for (const HazardRule &Rule : Model->rules())
+      if (Consumer.isAny(Rule.Consumer))
+        It->second.push_back({&Rule, Model->consumerRegisters(Rule, Consumer)});
+  return It->second;
 }
 
 std::vector<HazardFinding> HazardAnalysis::findings() const {

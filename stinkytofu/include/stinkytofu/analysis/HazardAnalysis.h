@@ -52,8 +52,8 @@ public:
   HazardAnalysis(const Function &F, const HazardModel &Model);
 
   const HazardModel &model() const { return *Model; }
-  /// What \p I lacks now.
-  HazardNeeds needs(const Instruction &I) const;
+  /// What \p I lacks now (valid until the next refresh()).
+  const HazardNeeds &needs(const Instruction &I) const;
   /// Every shortfall of the function, as verifier findings.
   std::vector<HazardFinding> findings() const;
   /// Re-reads \p BB after instructions were inserted or erased in it.
@@ -113,6 +113,15 @@ private:
   /// repeats the same instructions: their traits are computed once.
   std::deque<HazardTraits> Distinct;
   llvm::StringMap<const HazardTraits *> TraitsByKey;
+  /// The rules a consumer of some traits (in Distinct) is a consumer of,
+  /// in the model's order, each with the registers it looks at: worked out
+  /// once per distinct traits, not per instruction and rule.
+  struct ConsumerRule {
+    const HazardRule *Rule;
+    llvm::SmallVector<llvm::MCRegister, 4> Registers;
+  };
+  mutable llvm::DenseMap<const HazardTraits *, llvm::SmallVector<ConsumerRule, 4>> RulesOf;
+  const llvm::SmallVector<ConsumerRule, 4> &rulesOf(const HazardTraits &Consumer) const;
   /// Bumped by every read: a needs() answer of an earlier generation may
   /// have seen the code before the last change.
   unsigned Generation = 0;
