@@ -22,7 +22,7 @@ Expected<HazardAnalysis> CachedHazardAnalysis::run(Function &F, AnalysisManager 
 }
 
 HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
-    : Model(&Model) {
+    : Model(&Model), Overlaps(Model) {
   for (const BasicBlock &BB : F.blocks()) {
     LayoutIndex[&BB] = Layout.size();
     Layout.push_back(&BB);
@@ -152,14 +152,14 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
         // Within one instruction, its last MC instruction is the nearest.
         for (const HazardTraits *PT : reverse(E.Traits)) {
           const HazardTraits &P = *PT;
-          if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg)) {
+          if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg, Overlaps)) {
             unsigned Needed = Rule.waitStatesAfter(P.Passes);
             if (Needed > Counted && Needed - Counted > Worst.Missing)
               Worst = {&Rule, E.Inst, Reg, Needed - Counted};
             Stopped = true;
             break;
           }
-          if (NearestOnly && Model->shadows(Rule, P, Reg)) {
+          if (NearestOnly && Model->shadows(Rule, P, Reg, Overlaps)) {
             Stopped = true;
             break;
           }
@@ -232,7 +232,7 @@ unsigned HazardAnalysis::softClauseNeed(const Entry &Consumer, Position From) co
   Uses.append(C.Uses.begin(), C.Uses.end());
   for (MCRegister D : Defs)
     for (MCRegister U : Uses)
-      if (Model->overlap(D, U))
+      if (Overlaps(D, U))
         return 1;
   return 0;
 }

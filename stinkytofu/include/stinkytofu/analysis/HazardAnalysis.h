@@ -122,6 +122,7 @@ private:
   };
   mutable llvm::DenseMap<const HazardTraits *, llvm::SmallVector<ConsumerRule, 4>> RulesOf;
   const llvm::SmallVector<ConsumerRule, 4> &rulesOf(const HazardTraits &Consumer) const;
+  RegisterOverlaps Overlaps;
   /// Bumped by every read: a needs() answer of an earlier generation may
   /// have seen the code before the last change.
   unsigned Generation = 0;
