@@ -139,14 +139,17 @@ public:
             continue;
           // The v_nops first: they are wait states too. (An answer of
           // needs() lasts until the refresh after an insertion.)
-          if (unsigned Valus = A.needs(*I).Valus) {
-            if (Error E = insertNops(Builder, *I, std::vector<InstSpec>(Valus, {"v_nop", {}})))
+          const HazardNeeds *Needs = &A.needs(*I);
+          if (Needs->Valus) {
+            if (Error E =
+                    insertNops(Builder, *I, std::vector<InstSpec>(Needs->Valus, {"v_nop", {}})))
               return E;
             A.refresh(BB);
             Inserted = true;
+            Needs = &A.needs(*I);
           }
-          if (unsigned States = A.needs(*I).States; States && !ValusOnly) {
-            if (Error E = insertNops(Builder, *I, scalarNops(States, A.model().maxNopStates())))
+          if (Needs->States && !ValusOnly) {
+            if (Error E = insertNops(Builder, *I, scalarNops(Needs->States, A.model().maxNopStates())))
               return E;
             A.refresh(BB);
             Inserted = true;
