@@ -23,6 +23,16 @@ Expected<HazardAnalysis> CachedHazardAnalysis::run(Function &F, AnalysisManager 
 
 HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
     : Model(&Model), Overlaps(Model) {
+  // Sized once: growing the maps rehashes every entry.
+  size_t Instructions = 0, NumBlocks = 0;
+  for (const BasicBlock &BB : F.blocks()) {
+    Instructions += BB.instructions().size();
+    ++NumBlocks;
+  }
+  Positions.reserve(Instructions);
+  Blocks.reserve(NumBlocks);
+  LayoutIndex.reserve(NumBlocks);
+  Layout.reserve(NumBlocks);
   for (const BasicBlock &BB : F.blocks()) {
     LayoutIndex[&BB] = Layout.size();
     Layout.push_back(&BB);
@@ -46,10 +56,13 @@ void HazardAnalysis::read(const BasicBlock &BB) {
   // Growing would copy every entry (a SmallVector's move may throw, so
   // std::vector copies): 13 M instructions on a kernel with a thousand
   // calls.
-  Entries.reserve(BB.instructions().size());
-  Read.Briefs.reserve(BB.instructions().size());
+  const size_t Size = BB.instructions().size();
+  Entries.reserve(Size);
+  Read.Briefs.reserve(Size);
   for (const Instruction &I : BB.instructions()) {
-    Entry E;
+    Positions[&I] = {&BB, unsigned(Entries.size())};
+    // Made in place: an entry is about 150 bytes.
+    Entry &E = Entries.emplace_back();
     E.Inst = &I;
     ArrayRef<MCInst> Insts = I.mcInsts();
     for (const MCInst &Inst : Insts) {
@@ -66,13 +79,11 @@ void HazardAnalysis::read(const BasicBlock &BB) {
     // A statement MC does not know still takes an issue slot.
     if (E.Traits.empty() && I.facts().has(IF_Opaque))
       E.WaitStates = 1;
-    Positions[&I] = {&BB, unsigned(Entries.size())};
     Brief &B = Read.Briefs.emplace_back();
     for (const HazardTraits *T : E.Traits)
       B.Classes |= T->Classes;
     B.WaitStates = E.WaitStates;
     B.Valus = E.Valus;
-    Entries.push_back(std::move(E));
   }
 }
 
