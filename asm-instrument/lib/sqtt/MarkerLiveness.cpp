@@ -306,11 +306,14 @@ bool MarkerLiveness::isLive(const InsertPoint &P, StringRef MCName) const {
 std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t Max) const {
   std::vector<MCRegister> Dead;
   Dead.reserve(std::min(Max, Sgprs.size()));
-  const BitVector Live = unusableAt(P);
+  // Asked for every marker group: the two sets are read where they are,
+  // not united in a copy.
+  const BitVector &Live = liveAt(P);
+  const BitVector *Pending = inFlightAt(P);
   for (const Sgpr &S : Sgprs) {
     if (Dead.size() >= Max)
       break;
-    if (!anyOf(Live, S.Units))
+    if (!anyOf(Live, S.Units) && !(Pending && anyOf(*Pending, S.Units)))
       Dead.push_back(S.Reg);
   }
   return Dead;
