@@ -57,35 +57,64 @@ struct InFlightLoads
     for (unsigned C = 0; C < Into.size(); ++C)
       Into[C] |= From[C];
   }
-  void transfer(const Instruction &I, InFlightState &S) const {
+  /// What an instruction does to the state, per counter (a bit each):
+  /// a wait for 0 clears the counter's set, a memory operation adds its
+  /// definitions (and its operands) to it.
+  struct Effect {
+    uint32_t Clears = 0, AddsDefs = 0, AddsUses = 0;
+    bool any() const { return Clears || AddsDefs || AddsUses; }
+  };
+  /// Worked out once per instruction: the analysis and the walk after it
+  /// both transfer every instruction.
+  mutable DenseMap<const Instruction *, Effect> Effects;
+
+  const Effect &effectOf(const Instruction &I) const {
+    auto [It, New] = Effects.try_emplace(&I);
+    if (!New)
+      return It->second;
+    Effect &Ef = It->second;
+    const uint32_t AllCounters = (uint32_t(1) << CM.numCounters()) - 1;
     // A macro statement (or an expansion into several instructions) is not
     // taken apart: its waits complete nothing, and any counter may bring
     // its writes.
     if (I.kind() != InstKind::Machine || I.mcInsts().size() != 1) {
-      for (BitVector &Pending : S)
-        for (MCRegister R : I.facts().Defs)
-          RU.set(Pending, R);
-      return;
+      Ef.AddsDefs = AllCounters;
+      return Ef;
     }
     const MCInst &MI = I.mcInsts().front();
     if (std::optional<WaitCounts> W = CM.decodeWait(MI, I.mnemonic()))
-      for (unsigned C = 0; C < S.size(); ++C)
+      for (unsigned C = 0; C < CM.numCounters(); ++C)
         if (W->Count[C] == 0)
-          S[C].reset();
+          Ef.Clears |= uint32_t(1) << C;
     MemoryAccess A = CM.classify(MI, I.mnemonic());
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (A.has(WaitEvent(E)))
         if (std::optional<unsigned> C = CM.counterOf(WaitEvent(E))) {
-          for (MCRegister R : I.facts().Defs)
-            RU.set(S[*C], R);
+          Ef.AddsDefs |= uint32_t(1) << *C;
           // The operation still reads these until its counter says so
           // (gfx1250 xcnt: a VMEM or SMEM operation's address registers;
           // an export's or a GDS operation's data VGPRs): writing one
           // there changes what it reads.
           if (readsOperandsWhilePending(WaitEvent(E)))
-            for (MCRegister R : I.facts().Uses)
-              RU.set(S[*C], R);
+            Ef.AddsUses |= uint32_t(1) << *C;
         }
+    return Ef;
+  }
+  void transfer(const Instruction &I, InFlightState &S) const {
+    const Effect &Ef = effectOf(I);
+    if (!Ef.any())
+      return;
+    for (unsigned C = 0; C < S.size(); ++C)
+      if (Ef.Clears >> C & 1)
+        S[C].reset();
+    for (unsigned C = 0; C < S.size(); ++C) {
+      if (Ef.AddsDefs >> C & 1)
+        for (MCRegister R : I.facts().Defs)
+          RU.set(S[C], R);
+      if (Ef.AddsUses >> C & 1)
+        for (MCRegister R : I.facts().Uses)
+          RU.set(S[C], R);
+    }
   }
   static bool readsOperandsWhilePending(WaitEvent E) {
     return E == WaitEvent::Translation || E == WaitEvent::SmemTranslation ||
@@ -178,28 +207,47 @@ void MarkerLiveness::computeInFlight(Function &F) {
   cantFail(Flow.run());
   // One walk of each block with one state: only the unions are kept, not
   // the state before every instruction (blockStates), whose copies cost as
-  // much as the analysis.
+  // much as the analysis. The union is taken again only after an
+  // instruction that may change the state; the points between share it.
   InFlightState S;
   for (BasicBlock &BB : F.blocks()) {
     S = Flow.stateIn(BB);
+    std::optional<unsigned> Current;
+    bool Stale = true;
+    auto Note = [&]() -> std::optional<unsigned> {
+      if (Stale) {
+        Stale = false;
+        Current.reset();
+        if (std::optional<BitVector> U = unionOf(S)) {
+          Current = InFlightSets.size();
+          InFlightSets.push_back(std::move(*U));
+        }
+      }
+      return Current;
+    };
     for (Instruction &I : BB.instructions()) {
-      if (std::optional<BitVector> U = unionOf(S))
-        InFlightBefore.try_emplace(&I, std::move(*U));
-      Flow.step(I, S);
+      if (std::optional<unsigned> U = Note())
+        InFlightBefore.try_emplace(&I, *U);
+      // Opaque instructions change nothing (transferOpaque); calls and the
+      // rest transfer.
+      if (!isOpaqueInstruction(I) && Flow.effectOf(I).any()) {
+        Flow.step(I, S);
+        Stale = true;
+      }
     }
-    if (std::optional<BitVector> U = unionOf(S))
-      InFlightAtEnd.try_emplace(&BB, std::move(*U));
+    if (std::optional<unsigned> U = Note())
+      InFlightAtEnd.try_emplace(&BB, *U);
   }
 }
 
 const BitVector *MarkerLiveness::inFlightAt(const InsertPoint &P) const {
   if (P.Before) {
     auto It = InFlightBefore.find(P.Before);
-    return It == InFlightBefore.end() ? nullptr : &It->second;
+    return It == InFlightBefore.end() ? nullptr : &InFlightSets[It->second];
   }
   if (P.Block) {
     auto It = InFlightAtEnd.find(P.Block);
-    return It == InFlightAtEnd.end() ? nullptr : &It->second;
+    return It == InFlightAtEnd.end() ? nullptr : &InFlightSets[It->second];
   }
   return nullptr;
 }
@@ -258,11 +306,14 @@ bool MarkerLiveness::isLive(const InsertPoint &P, StringRef MCName) const {
 std::vector<MCRegister> MarkerLiveness::deadSGPRs(const InsertPoint &P, size_t Max) const {
   std::vector<MCRegister> Dead;
   Dead.reserve(std::min(Max, Sgprs.size()));
-  const BitVector Live = unusableAt(P);
+  // Asked for every marker group: the two sets are read where they are,
+  // not united in a copy.
+  const BitVector &Live = liveAt(P);
+  const BitVector *Pending = inFlightAt(P);
   for (const Sgpr &S : Sgprs) {
     if (Dead.size() >= Max)
       break;
-    if (!anyOf(Live, S.Units))
+    if (!anyOf(Live, S.Units) && !(Pending && anyOf(*Pending, S.Units)))
       Dead.push_back(S.Reg);
   }
   return Dead;

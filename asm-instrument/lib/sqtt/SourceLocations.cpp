@@ -66,6 +66,9 @@ static StringRef code(StringRef Line) {
 
 SourceLocations::SourceLocations(const Module &M) : M(M) {
   auto Scan = [&](StringRef Line) {
+    // The code of a line is part of it: most lines are passed at once.
+    if (!Line.contains(".file"))
+      return false;
     StringRef C = code(Line);
     if (!C.consume_front(".file"))
       return false;

@@ -7,6 +7,7 @@
 #include "stinkytofu/ir/Instruction.h"
 #include "stinkytofu/ir/Module.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 
 using namespace llvm;
 
@@ -21,67 +22,116 @@ Expected<HazardAnalysis> CachedHazardAnalysis::run(Function &F, AnalysisManager 
 }
 
 HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
-    : Model(&Model) {
+    : Model(&Model), Overlaps(Model) {
+  // Sized once: growing the maps rehashes every entry.
+  size_t Instructions = 0, NumBlocks = 0;
+  for (const BasicBlock &BB : F.blocks()) {
+    Instructions += BB.instructions().size();
+    ++NumBlocks;
+  }
+  Positions.reserve(Instructions);
+  Blocks.reserve(NumBlocks);
+  LayoutIndex.reserve(NumBlocks);
+  Layout.reserve(NumBlocks);
   for (const BasicBlock &BB : F.blocks()) {
     LayoutIndex[&BB] = Layout.size();
     Layout.push_back(&BB);
     read(BB);
   }
   const TargetInfo &TI = Model.target();
-  bool UsesAgprs = any_of(Blocks, [&](const auto &KV) {
-    return any_of(KV.second.Entries, [&](const Entry &E) {
-      return any_of(E.Traits, [&](const HazardTraits &T) {
-        auto IsAgpr = [&](MCRegister R) { return TI.classOf(R) == RegClass::AGPR; };
-        return any_of(T.Defs, IsAgpr) || any_of(T.Uses, IsAgpr);
-      });
-    });
+  // Distinct holds the traits of every instruction, once each.
+  bool UsesAgprs = any_of(Distinct, [&](const HazardTraits &T) {
+    auto IsAgpr = [&](MCRegister R) { return TI.classOf(R) == RegClass::AGPR; };
+    return any_of(T.Defs, IsAgpr) || any_of(T.Uses, IsAgpr);
   });
   LookAhead = UsesAgprs ? 19 : 5;
 }
 
 void HazardAnalysis::read(const BasicBlock &BB) {
+  ++Generation;
   BlockEntries &Read = Blocks[&BB];
   std::vector<Entry> &Entries = Read.Entries;
   Entries.clear();
   Read.Briefs.clear();
-  // Growing would copy every entry's traits (a SmallVector's move may
-  // throw, so std::vector copies): 13 M instructions on a kernel with a
-  // thousand calls.
-  Entries.reserve(BB.instructions().size());
-  Read.Briefs.reserve(BB.instructions().size());
+  // Growing would copy every entry (a SmallVector's move may throw, so
+  // std::vector copies): 13 M instructions on a kernel with a thousand
+  // calls.
+  const size_t Size = BB.instructions().size();
+  Entries.reserve(Size);
+  Read.Briefs.reserve(Size);
   for (const Instruction &I : BB.instructions()) {
-    Entry E;
+    Positions[&I] = {&BB, unsigned(Entries.size())};
+    // Made in place: an entry is about 150 bytes.
+    Entry &E = Entries.emplace_back();
     E.Inst = &I;
     ArrayRef<MCInst> Insts = I.mcInsts();
     for (const MCInst &Inst : Insts) {
-      // A single MC instruction's facts are the instruction's, cached.
-      E.Traits.push_back(Insts.size() == 1 ? Model->traits(Inst, I.mnemonic(), I.facts())
-                                           : Model->traits(Inst, I.mnemonic()));
-      E.WaitStates += E.Traits.back().WaitStates;
-      Present |= E.Traits.back().Classes;
-      E.Valus += E.Traits.back().ValuSlots;
+      if (Insts.size() == 1) {
+        E.Traits.push_back(traitsOf(Inst, I));
+      } else {
+        Distinct.push_back(Model->traits(Inst, I.mnemonic()));
+        E.Traits.push_back(&Distinct.back());
+      }
+      E.WaitStates += E.Traits.back()->WaitStates;
+      Present |= E.Traits.back()->Classes;
+      E.Valus += E.Traits.back()->ValuSlots;
     }
     // A statement MC does not know still takes an issue slot.
     if (E.Traits.empty() && I.facts().has(IF_Opaque))
       E.WaitStates = 1;
-    Positions[&I] = {&BB, unsigned(Entries.size())};
     Brief &B = Read.Briefs.emplace_back();
-    for (const HazardTraits &T : E.Traits)
-      B.Classes |= T.Classes;
+    for (const HazardTraits *T : E.Traits)
+      B.Classes |= T->Classes;
     B.WaitStates = E.WaitStates;
     B.Valus = E.Valus;
-    Entries.push_back(std::move(E));
   }
 }
 
-void HazardAnalysis::refresh(const BasicBlock &BB) { read(BB); }
-
-ArrayRef<HazardTraits> HazardAnalysis::traits(const Instruction &I) const {
-  auto It = Positions.find(&I);
-  if (It == Positions.end())
-    return {};
-  return Blocks.find(It->second.Block)->second.Entries[It->second.Index].Traits;
+const HazardTraits *HazardAnalysis::traitsOf(const MCInst &Inst, const Instruction &I) {
+  // Everything HazardModel::traits reads: the opcode, each operand's kind
+  // and its register or immediate (an expression only as such: the traits
+  // and MC's scheduling predicates test whether an operand is a register
+  // or an immediate, never what an expression says, so the branches to
+  // different labels share one), the mnemonic, and the instruction's
+  // registers written and read.
+  const InstrFacts &Facts = I.facts();
+  SmallString<256> Key;
+  auto Put = [&](uint64_t V) {
+    Key.append(reinterpret_cast<const char *>(&V), reinterpret_cast<const char *>(&V + 1));
+  };
+  Put(uint64_t(Inst.getOpcode()) << 32 | Inst.getNumOperands());
+  for (const MCOperand &Op : Inst) {
+    if (Op.isReg()) {
+      Put(1);
+      Put(Op.getReg().id());
+    } else if (Op.isImm()) {
+      Put(2);
+      Put(uint64_t(Op.getImm()));
+    } else if (Op.isSFPImm()) {
+      Put(3);
+      Put(Op.getSFPImm());
+    } else if (Op.isDFPImm()) {
+      Put(4);
+      Put(Op.getDFPImm());
+    } else {
+      Put(Op.isExpr() ? 5 : Op.isInst() ? 6 : 0);
+    }
+  }
+  Put(uint64_t(Facts.Defs.size()) << 32 | Facts.Uses.size());
+  for (MCRegister R : Facts.Defs)
+    Put(R.id());
+  for (MCRegister R : Facts.Uses)
+    Put(R.id());
+  Key += I.mnemonic();
+  auto [It, New] = TraitsByKey.try_emplace(Key, nullptr);
+  if (New) {
+    Distinct.push_back(Model->traits(Inst, I.mnemonic(), Facts));
+    It->second = &Distinct.back();
+  }
+  return It->second;
 }
+
+void HazardAnalysis::refresh(const BasicBlock &BB) { read(BB); }
 
 HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
                                            MCRegister Reg, Position From) const {
@@ -111,15 +161,16 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
       if (B.Classes & Examined) {
         const Entry &E = Block.Entries[Index];
         // Within one instruction, its last MC instruction is the nearest.
-        for (const HazardTraits &P : reverse(E.Traits)) {
-          if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg)) {
+        for (const HazardTraits *PT : reverse(E.Traits)) {
+          const HazardTraits &P = *PT;
+          if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg, Overlaps)) {
             unsigned Needed = Rule.waitStatesAfter(P.Passes);
             if (Needed > Counted && Needed - Counted > Worst.Missing)
               Worst = {&Rule, E.Inst, Reg, Needed - Counted};
             Stopped = true;
             break;
           }
-          if (NearestOnly && Model->shadows(Rule, P, Reg)) {
+          if (NearestOnly && Model->shadows(Rule, P, Reg, Overlaps)) {
             Stopped = true;
             break;
           }
@@ -147,7 +198,7 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
 }
 
 unsigned HazardAnalysis::softClauseNeed(const Entry &Consumer, Position From) const {
-  const HazardTraits &C = Consumer.Traits.front();
+  const HazardTraits &C = *Consumer.Traits.front();
   const bool Smem = C.is(HazardClass::SMEM);
   if (Smem ? !Model->smemSoftClauses()
            : !(C.is(HazardClass::VMEM) && Model->vmemSoftClauses()))
@@ -165,16 +216,16 @@ unsigned HazardAnalysis::softClauseNeed(const Entry &Consumer, Position From) co
       const Entry &E = Entries[Index];
       if (E.Traits.empty() && !E.WaitStates)
         continue; // nothing MC issues
-      bool Member = all_of(E.Traits, [&](const HazardTraits &T) {
-        return Smem ? T.is(HazardClass::SMEM) : T.is(HazardClass::VMEM);
+      bool Member = all_of(E.Traits, [&](const HazardTraits *T) {
+        return Smem ? T->is(HazardClass::SMEM) : T->is(HazardClass::VMEM);
       });
       if (!Member || E.Traits.empty() || (Slots += E.WaitStates) > LookAhead) {
         Done = true;
         break;
       }
-      for (const HazardTraits &T : E.Traits) {
-        Defs.append(T.Defs.begin(), T.Defs.end());
-        Uses.append(T.Uses.begin(), T.Uses.end());
+      for (const HazardTraits *T : E.Traits) {
+        Defs.append(T->Defs.begin(), T->Defs.end());
+        Uses.append(T->Uses.begin(), T->Uses.end());
       }
     }
     if (Done || BlockIt == Layout.begin())
@@ -192,26 +243,38 @@ unsigned HazardAnalysis::softClauseNeed(const Entry &Consumer, Position From) co
   Uses.append(C.Uses.begin(), C.Uses.end());
   for (MCRegister D : Defs)
     for (MCRegister U : Uses)
-      if (Model->overlap(D, U))
+      if (Overlaps(D, U))
         return 1;
   return 0;
 }
 
-HazardNeeds HazardAnalysis::needs(const Instruction &I) const {
-  HazardNeeds Needs;
+const HazardNeeds &HazardAnalysis::needs(const Instruction &I) const {
+  static const HazardNeeds None;
   auto It = Positions.find(&I);
   if (It == Positions.end())
-    return Needs;
+    return None;
   const Entry &E = Blocks.find(It->second.Block)->second.Entries[It->second.Index];
+  // An answer stays right until the next read: it is computed from the
+  // entries, and only read() changes them.
+  if (E.NeedsGeneration != Generation) {
+    E.Needs = computeNeeds(E, It->second);
+    E.NeedsGeneration = Generation;
+  }
+  return E.Needs;
+}
+
+HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {
+  HazardNeeds Needs;
   if (E.Traits.empty())
     return Needs;
-  const HazardTraits &Consumer = E.Traits.front();
-  for (const HazardRule &Rule : Model->rules()) {
+  const HazardTraits &Consumer = *E.Traits.front();
+  for (const ConsumerRule &CR : rulesOf(Consumer)) {
+    const HazardRule &Rule = *CR.Rule;
     // A rule whose producers the function does not have needs no search.
-    if (!Consumer.isAny(Rule.Consumer) || !(Rule.Producer & Present))
+    if (!(Rule.Producer & Present))
       continue;
-    for (MCRegister Reg : Model->consumerRegisters(Rule, Consumer)) {
-      HazardShortfall S = searchRule(Rule, Consumer, Reg, It->second);
+    for (MCRegister Reg : CR.Registers) {
+      HazardShortfall S = searchRule(Rule, Consumer, Reg, At);
       if (!S.Missing)
         continue;
       unsigned &Need = Rule.CountsValus ? Needs.Valus : Needs.States;
@@ -219,11 +282,21 @@ HazardNeeds HazardAnalysis::needs(const Instruction &I) const {
       Needs.Reasons.push_back(S);
     }
   }
-  if (unsigned Clause = softClauseNeed(E, It->second)) {
+  if (unsigned Clause = softClauseNeed(E, At)) {
     Needs.States = std::max(Needs.States, Clause);
     Needs.Reasons.push_back({nullptr, nullptr, MCRegister(), Clause});
   }
   return Needs;
+}
+
+const SmallVector<HazardAnalysis::ConsumerRule, 4> &
+HazardAnalysis::rulesOf(const HazardTraits &Consumer) const {
+  auto [It, New] = RulesOf.try_emplace(&Consumer);
+  if (New)
+    for (const HazardRule &Rule : Model->rules())
+      if (Consumer.isAny(Rule.Consumer))
+        It->second.push_back({&Rule, Model->consumerRegisters(Rule, Consumer)});
+  return It->second;
 }
 
 std::vector<HazardFinding> HazardAnalysis::findings() const {

@@ -439,10 +439,21 @@ SmallVector<MCRegister, 4> HazardModel::consumerRegisters(const HazardRule &Rule
   return Regs;
 }
 
+bool RegisterOverlaps::operator()(MCRegister A, MCRegister B) const {
+  if (!A.isValid() || !B.isValid())
+    return false;
+  if (A == B)
+    return true;
+  auto [It, New] = Known.try_emplace(uint64_t(A.id()) << 32 | B.id(), false);
+  if (New)
+    It->second = Model->overlap(A, B);
+  return It->second;
+}
+
 bool HazardModel::relates(const HazardRule &Rule, const HazardTraits &P, const HazardTraits &C,
-                          MCRegister Reg) const {
+                          MCRegister Reg, const RegisterOverlaps &Overlaps) const {
   auto Writes = [&](MCRegister R) {
-    return any_of(P.Defs, [&](MCRegister D) { return overlap(D, R); });
+    return any_of(P.Defs, [&](MCRegister D) { return Overlaps(D, R); });
   };
   auto Source = [&](unsigned I) {
     return I < P.Sources.size() ? P.Sources[I] : MCRegister();
@@ -462,33 +473,33 @@ bool HazardModel::relates(const HazardRule &Rule, const HazardTraits &P, const H
   case HazardRelation::SrcABRead:
     return Writes(Reg);
   case HazardRelation::AnyOperand:
-    return overlap(P.Dst, Reg);
+    return Overlaps(P.Dst, Reg);
   case HazardRelation::MatrixOperandWrite:
-    return overlap(P.Dst, Reg) || overlap(Source(0), Reg) || overlap(Source(1), Reg) ||
-           overlap(Source(3), Reg);
+    return Overlaps(P.Dst, Reg) || Overlaps(Source(0), Reg) || Overlaps(Source(1), Reg) ||
+           Overlaps(Source(3), Reg);
   case HazardRelation::SameHwReg:
     return P.HwReg && P.HwReg == C.HwReg;
   case HazardRelation::StoreDataWrite:
-    return overlap(P.StoreData, Reg);
+    return Overlaps(P.StoreData, Reg);
   case HazardRelation::SrcCFull:
     return P.Dst == Reg;
   case HazardRelation::SrcCOverlap:
   case HazardRelation::AgprOverlap:
-    return P.Dst != Reg && overlap(P.Dst, Reg);
+    return P.Dst != Reg && Overlaps(P.Dst, Reg);
   case HazardRelation::SrcABOverlap:
   case HazardRelation::MatrixResultRead:
   case HazardRelation::MatrixResultWrite:
   case HazardRelation::MatrixSourceOverlap:
-    return overlap(P.Dst, Reg);
+    return Overlaps(P.Dst, Reg);
   case HazardRelation::SrcCOverwrite:
-    return overlap(Source(2), Reg);
+    return Overlaps(Source(2), Reg);
   case HazardRelation::DotRead:
     // The same DOT opcode accumulates into C without a hazard.
     if (P.Opcode == C.Opcode && C.Sources.size() > 2 && C.Sources[2] == Reg)
       return false;
-    return overlap(P.Dst, Reg);
+    return Overlaps(P.Dst, Reg);
   case HazardRelation::DotOverwrite:
-    return P.Opcode != C.Opcode && overlap(P.Dst, Reg);
+    return P.Opcode != C.Opcode && Overlaps(P.Dst, Reg);
   case HazardRelation::Always:
     return true;
   }

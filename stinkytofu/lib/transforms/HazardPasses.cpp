@@ -137,17 +137,19 @@ public:
         for (Instruction *I : Consumers) {
           if (!inScope(M, Scope, *I))
             continue;
-          // The v_nops first: they are wait states too.
-          HazardNeeds Needs = A.needs(*I);
-          if (Needs.Valus) {
-            if (Error E = insertNops(Builder, *I, std::vector<InstSpec>(Needs.Valus, {"v_nop", {}})))
+          // The v_nops first: they are wait states too. (An answer of
+          // needs() lasts until the refresh after an insertion.)
+          const HazardNeeds *Needs = &A.needs(*I);
+          if (Needs->Valus) {
+            if (Error E =
+                    insertNops(Builder, *I, std::vector<InstSpec>(Needs->Valus, {"v_nop", {}})))
               return E;
             A.refresh(BB);
             Inserted = true;
-            Needs = A.needs(*I);
+            Needs = &A.needs(*I);
           }
-          if (Needs.States && !ValusOnly) {
-            if (Error E = insertNops(Builder, *I, scalarNops(Needs.States, A.model().maxNopStates())))
+          if (Needs->States && !ValusOnly) {
+            if (Error E = insertNops(Builder, *I, scalarNops(Needs->States, A.model().maxNopStates())))
               return E;
             A.refresh(BB);
             Inserted = true;

@@ -132,9 +132,11 @@ private:
   /// A kernel's VGPR above its own that it may grow to (growableVGPR).
   std::optional<unsigned> GrowVGPR;
   /// Units a memory operation may still write before each original
-  /// instruction / at the end of each block; absent where none.
-  llvm::DenseMap<const Instruction *, llvm::BitVector> InFlightBefore;
-  llvm::DenseMap<const BasicBlock *, llvm::BitVector> InFlightAtEnd;
+  /// instruction / at the end of each block, as an index in InFlightSets;
+  /// absent where none. Consecutive instructions mostly share one set.
+  llvm::DenseMap<const Instruction *, unsigned> InFlightBefore;
+  llvm::DenseMap<const BasicBlock *, unsigned> InFlightAtEnd;
+  std::vector<llvm::BitVector> InFlightSets;
   void computeInFlight(Function &F);
   const llvm::BitVector *inFlightAt(const InsertPoint &P) const;
   /// Live or in flight at \p P.

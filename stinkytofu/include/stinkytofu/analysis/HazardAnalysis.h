@@ -19,6 +19,8 @@
 #include "stinkytofu/analysis/HazardFinding.h"
 #include "stinkytofu/hw/HazardModel.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include <deque>
 #include <vector>
 
 namespace stinkytofu {
@@ -50,16 +52,12 @@ public:
   HazardAnalysis(const Function &F, const HazardModel &Model);
 
   const HazardModel &model() const { return *Model; }
-  /// What \p I lacks now.
-  HazardNeeds needs(const Instruction &I) const;
+  /// What \p I lacks now (valid until the next refresh()).
+  const HazardNeeds &needs(const Instruction &I) const;
   /// Every shortfall of the function, as verifier findings.
   std::vector<HazardFinding> findings() const;
   /// Re-reads \p BB after instructions were inserted or erased in it.
   void refresh(const BasicBlock &BB);
-
-  /// The traits of an instruction's MC instructions (empty for statements
-  /// MC does not know).
-  llvm::ArrayRef<HazardTraits> traits(const Instruction &I) const;
 
 private:
   struct Position {
@@ -68,8 +66,14 @@ private:
   };
   struct Entry {
     const Instruction *Inst;
-    llvm::SmallVector<HazardTraits, 1> Traits;
+    /// Shared by the instructions whose traits are equal (Distinct).
+    llvm::SmallVector<const HazardTraits *, 1> Traits;
     unsigned WaitStates = 0, Valus = 0;
+    /// needs() of the instruction, when it was asked in generation
+    /// NeedsGeneration: the repair pass asks it of every instruction and
+    /// the verifier after it asks again of the same analysis.
+    mutable HazardNeeds Needs;
+    mutable unsigned NeedsGeneration = ~0u;
   };
   /// What a search passing an entry reads of it, apart from the entries'
   /// traits (about 200 bytes an entry): the classes of all its traits.
@@ -83,6 +87,10 @@ private:
   };
 
   void read(const BasicBlock &BB);
+  /// The traits of \p Inst, the only MC instruction of \p I, computed once
+  /// per distinct MC instruction, mnemonic and facts.
+  const HazardTraits *traitsOf(const llvm::MCInst &Inst, const Instruction &I);
+  HazardNeeds computeNeeds(const Entry &E, Position At) const;
   HazardShortfall searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
                              llvm::MCRegister Reg, Position From) const;
   unsigned softClauseNeed(const Entry &Consumer, Position From) const;
@@ -100,6 +108,24 @@ private:
   HazardClassSet Present = 0;
   /// LLVM's hazard history: 19 wait states when AGPRs are used, else 5.
   unsigned LookAhead = 5;
+  /// The distinct traits of the function's instructions (a deque: entries
+  /// point into it), by what they are computed from (traitsOf). A kernel
+  /// repeats the same instructions: their traits are computed once.
+  std::deque<HazardTraits> Distinct;
+  llvm::StringMap<const HazardTraits *> TraitsByKey;
+  /// The rules a consumer of some traits (in Distinct) is a consumer of,
+  /// in the model's order, each with the registers it looks at: worked out
+  /// once per distinct traits, not per instruction and rule.
+  struct ConsumerRule {
+    const HazardRule *Rule;
+    llvm::SmallVector<llvm::MCRegister, 4> Registers;
+  };
+  mutable llvm::DenseMap<const HazardTraits *, llvm::SmallVector<ConsumerRule, 4>> RulesOf;
+  const llvm::SmallVector<ConsumerRule, 4> &rulesOf(const HazardTraits &Consumer) const;
+  RegisterOverlaps Overlaps;
+  /// Bumped by every read: a needs() answer of an earlier generation may
+  /// have seen the code before the last change.
+  unsigned Generation = 0;
 };
 
 /// The hazard analysis of a function, cached: the repair pass keeps it

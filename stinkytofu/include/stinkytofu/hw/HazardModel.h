@@ -13,6 +13,7 @@
 #define STINKYTOFU_HW_HAZARDMODEL_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCInst.h"
@@ -101,6 +102,22 @@ struct HazardTraits {
   bool isAny(HazardClassSet Set) const { return Classes & Set; }
 };
 
+class HazardModel;
+
+/// HazardModel::overlap, each pair of registers worked out once (MC walks
+/// both registers' units): a search for producers asks the same pairs of a
+/// kernel's registers again and again. One per analysis, not shared
+/// between threads.
+class RegisterOverlaps {
+public:
+  explicit RegisterOverlaps(const HazardModel &Model) : Model(&Model) {}
+  bool operator()(llvm::MCRegister A, llvm::MCRegister B) const;
+
+private:
+  const HazardModel *Model;
+  mutable llvm::DenseMap<uint64_t, bool> Known;
+};
+
 class HazardModel {
 public:
   explicit HazardModel(const TargetInfo &TI);
@@ -131,16 +148,19 @@ public:
   llvm::SmallVector<llvm::MCRegister, 4> consumerRegisters(const HazardRule &Rule,
                                                            const HazardTraits &Consumer) const;
   /// \p Producer, of the rule's producer class, relates to \p Consumer's
-  /// register \p Reg (one of consumerRegisters()).
+  /// register \p Reg (one of consumerRegisters()); \p Overlaps answers
+  /// overlap().
   bool relates(const HazardRule &Rule, const HazardTraits &Producer,
-               const HazardTraits &Consumer, llvm::MCRegister Reg) const;
+               const HazardTraits &Consumer, llvm::MCRegister Reg,
+               const RegisterOverlaps &Overlaps) const;
   /// \p Instr hides every older producer from \p Rule at \p Reg: the
   /// matrix relations look at the nearest matrix instruction writing it.
-  bool shadows(const HazardRule &Rule, const HazardTraits &Instr, llvm::MCRegister Reg) const {
+  bool shadows(const HazardRule &Rule, const HazardTraits &Instr, llvm::MCRegister Reg,
+               const RegisterOverlaps &Overlaps) const {
     // Asked of every instruction a matrix rule's search passes: the class
     // bit first.
     return Instr.is(HazardClass::MFMA) && Rule.seesNearestMatrixWriterOnly() &&
-           overlap(Instr.Dst, Reg);
+           Overlaps(Instr.Dst, Reg);
   }
 
 private:
