@@ -269,7 +269,6 @@ public:
   StringRef name() const override { return "StinkyDAGSchedulerPass"; }
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
-    BlockCycleModel Timing(M);
     CounterModel Counters(M.target());
     for (Function &F : M.functions()) {
       // The waits the schedule will get come from the CFG's dataflow.
@@ -277,7 +276,7 @@ public:
         buildCFG(F);
         AM.invalidate(F, PreservedAnalyses::none());
       }
-      if (Error E = scheduleFunction(M, F, AM, Timing, Counters))
+      if (Error E = scheduleFunction(F, AM, Counters))
         return std::move(E);
     }
     if (Stats)
@@ -300,9 +299,10 @@ private:
   /// doubt goes back to its input order.
   static constexpr unsigned MaxGuardRounds = 4;
 
-  Error scheduleFunction(Module &M, Function &F, AnalysisManager &AM, const BlockCycleModel &Timing,
-                         const CounterModel &Counters) {
+  Error scheduleFunction(Function &F, AnalysisManager &AM, const CounterModel &Counters) {
     FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
+    // The graphs' model: it describes each instruction once for both.
+    const BlockCycleModel &Timing = Deps.timing();
     // A region's list schedule is a candidate when its block issues faster
     // with it (IssueState: BlockCycleModel's rules with memory results in
     // counter order; the regions before it in the order chosen for them,
@@ -318,6 +318,11 @@ private:
       for (unsigned R = First; R != End; ++R) {
         const DependenceDAG &DAG = Deps.dag(R);
         ++Regions;
+        // The list schedule of a region with one order is that order.
+        if (hasOneOrder(DAG)) {
+          issueRegion(State, DAG, inputOrder(DAG));
+          continue;
+        }
         IssueState Moved = State;
         std::vector<unsigned> Order = listSchedule(DAG, Moved, Timing);
         if (Order == inputOrder(DAG)) {
@@ -430,6 +435,15 @@ private:
       for (Instruction *I : Deps.regions()[R].Insts)
         State.issue(*I);
     return State.cycles();
+  }
+
+  /// Whether each node has an edge from the one before it: then the input
+  /// order is the only one.
+  static bool hasOneOrder(const DependenceDAG &DAG) {
+    for (unsigned Node = 1; Node < DAG.size(); ++Node)
+      if (!DAG.edge(Node - 1, Node))
+        return false;
+    return true;
   }
 
   static std::vector<unsigned> inputOrder(const DependenceDAG &DAG) {

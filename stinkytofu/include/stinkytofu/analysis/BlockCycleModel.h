@@ -98,8 +98,17 @@ public:
   struct Simulation;
 
 private:
+  /// What the simulation reads of an instruction, made once per edit stamp
+  /// (Instruction::stamp): a list scheduler asks for each instruction many
+  /// times.
+  struct Described;
+  const Described &describe(const Instruction &I) const;
+
   InstTiming Timing;
   std::unique_ptr<CounterModel> Counters;
+  llvm::MCRegister Vcc;
+  struct DescriptionCache;
+  std::unique_ptr<DescriptionCache> Cache;
 };
 
 /// One wave issuing instructions in an order its caller chooses, on the
@@ -114,6 +123,8 @@ public:
   explicit IssueState(const BlockCycleModel &Model);
   IssueState(const IssueState &Other);
   IssueState &operator=(const IssueState &Other);
+  IssueState(IssueState &&) noexcept;
+  IssueState &operator=(IssueState &&) noexcept;
   ~IssueState();
 
   /// The first cycle \p I could issue at after what was issued so far, but
