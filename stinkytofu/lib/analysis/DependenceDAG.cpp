@@ -173,16 +173,16 @@ DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &
       // written gets To as writer once its old readers and writer have
       // their edges: the edges come in the order of the reads, then of
       // the writes.
-      for (unsigned U : E.Reads.set_bits()) {
+      forEachSetUnit(E.Reads, [&](unsigned U) {
         AddData(Units.lastWriter(U));
         if (!E.Writes.test(U))
           Units[U].Readers.push_back(To);
-      }
-      for (unsigned U : E.Writes.set_bits()) {
+      });
+      forEachSetUnit(E.Writes, [&](unsigned U) {
         UnitState &S = Units[U];
         AddOverwrite(S);
         S.LastWriter = To;
-      }
+      });
     }
 
     for (unsigned S = 0; S != NumMemorySpaces; ++S) {

@@ -49,17 +49,16 @@ public:
       const InstructionEffects &E = Effects[K];
       Observation &O = Seen[K];
       O.Read = Versions.size();
-      for (unsigned U : E.Reads.set_bits())
-        Versions.emplace_back(U, Final[U]);
+      forEachSetUnit(E.Reads, [&](unsigned U) { Versions.emplace_back(U, Final[U]); });
       O.Overwritten = Versions.size();
       O.FencesBefore = Fences;
       if (E.Location)
         for (unsigned U : E.Location->AddressUnits)
           O.AddressVersions.push_back(Final[U]);
-      for (unsigned U : E.Writes.set_bits()) {
+      forEachSetUnit(E.Writes, [&](unsigned U) {
         Versions.emplace_back(U, Final[U]);
         Final[U] = int(K);
-      }
+      });
       O.End = Versions.size();
       Fences += E.Fence;
     }
