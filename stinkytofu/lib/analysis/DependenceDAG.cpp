@@ -173,16 +173,16 @@ DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &
       // written gets To as writer once its old readers and writer have
       // their edges: the edges come in the order of the reads, then of
       // the writes.
-      forEachSetUnit(E.Reads, [&](unsigned U) {
+      for (unsigned U : setUnits(E.Reads)) {
         AddData(Units.lastWriter(U));
         if (!E.Writes.test(U))
           Units[U].Readers.push_back(To);
-      });
-      forEachSetUnit(E.Writes, [&](unsigned U) {
+      }
+      for (unsigned U : setUnits(E.Writes)) {
         UnitState &S = Units[U];
         AddOverwrite(S);
         S.LastWriter = To;
-      });
+      }
     }
 
     for (unsigned S = 0; S != NumMemorySpaces; ++S) {

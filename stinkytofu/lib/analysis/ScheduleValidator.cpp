@@ -49,16 +49,17 @@ public:
       const InstructionEffects &E = Effects[K];
       Observation &O = Seen[K];
       O.Read = Versions.size();
-      forEachSetUnit(E.Reads, [&](unsigned U) { Versions.emplace_back(U, Final[U]); });
+      for (unsigned U : setUnits(E.Reads))
+        Versions.emplace_back(U, Final[U]);
       O.Overwritten = Versions.size();
       O.FencesBefore = Fences;
       if (E.Location)
         for (unsigned U : E.Location->AddressUnits)
           O.AddressVersions.push_back(Final[U]);
-      forEachSetUnit(E.Writes, [&](unsigned U) {
+      for (unsigned U : setUnits(E.Writes)) {
         Versions.emplace_back(U, Final[U]);
         Final[U] = int(K);
-      });
+      }
       O.End = Versions.size();
       Fences += E.Fence;
     }

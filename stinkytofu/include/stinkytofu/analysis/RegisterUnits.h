@@ -37,6 +37,14 @@ template <typename FnT> void forEachSetUnit(const llvm::BitVector &Units, FnT Fn
       Fn(W * WordBits + unsigned(llvm::countr_zero(Bits)));
 }
 
+/// The units set in \p Units, ascending: collected first, so that the walk
+/// of the words stays a tight loop however much work a caller does per unit.
+inline llvm::SmallVector<unsigned, 16> setUnits(const llvm::BitVector &Units) {
+  llvm::SmallVector<unsigned, 16> Set;
+  forEachSetUnit(Units, [&](unsigned U) { Set.push_back(U); });
+  return Set;
+}
+
 class RegisterUnits {
 public:
   explicit RegisterUnits(const TargetInfo &TI);
