@@ -7,6 +7,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Allocator.h"
 #include <algorithm>
 #include <deque>
 
@@ -29,10 +30,12 @@ uint64_t BlockCycles::stalls() const {
 
 struct BlockCycleModel::Described {
   InstTimes T;
-  InstRole Role;
+  /// Whether the rest is there: the dependence graph asks only for T.
+  bool Complete = false;
+  InstRole Role{};
   /// Whether it has MC instructions the model reads; the rest only for
   /// those.
-  bool HasMC;
+  bool HasMC = false;
   /// The wait it is.
   std::optional<WaitCounts> Wait;
   /// The counters its memory access counts on, each once.
@@ -48,7 +51,7 @@ struct BlockCycleModel::Described {
 };
 
 struct BlockCycleModel::DescriptionCache {
-  std::deque<Described> Descriptions;
+  SpecificBumpPtrAllocator<Described> Descriptions;
   DenseMap<uint64_t, Described *> ByStamp;
 };
 
@@ -57,19 +60,27 @@ BlockCycleModel::BlockCycleModel(const Module &M)
       Vcc(M.target().findRegister("VCC")), Cache(std::make_unique<DescriptionCache>()) {}
 BlockCycleModel::~BlockCycleModel() = default;
 
-InstTimes BlockCycleModel::timesOf(const Instruction &I) const { return describe(I).T; }
+InstTimes BlockCycleModel::timesOf(const Instruction &I) const { return entryOf(I).T; }
 
-const BlockCycleModel::Described &BlockCycleModel::describe(const Instruction &I) const {
+BlockCycleModel::Described &BlockCycleModel::entryOf(const Instruction &I) const {
   Described *&Slot = Cache->ByStamp[I.stamp()];
   if (Slot)
     return *Slot;
-  Described &D = Cache->Descriptions.emplace_back();
-  Slot = &D;
+  Slot = new (Cache->Descriptions.Allocate()) Described();
+  Described &D = *Slot;
   D.T = Timing.times(I.mcInsts(), I.mnemonic());
   if (unsigned Issue = I.issueCyclesOverride())
     D.T.Issue = Issue;
   if (unsigned Latency = I.latencyCyclesOverride())
     D.T.Latency = Latency;
+  return D;
+}
+
+const BlockCycleModel::Described &BlockCycleModel::describe(const Instruction &I) const {
+  Described &D = entryOf(I);
+  if (D.Complete)
+    return D;
+  D.Complete = true;
   D.Role = HardwareModel::roleOf(I.mnemonic());
   D.HasMC = !I.mcInsts().empty() && D.T.Class && I.kind() != InstKind::Opaque;
   if (!D.HasMC)

@@ -314,15 +314,24 @@ private:
       unsigned End = First + 1;
       while (End != All.size() && All[End].Block == All[First].Block)
         ++End;
-      IssueState State(Timing);
+      // The state after the regions before Issued, made when first needed.
+      // The list schedule of a region with one order is that order: such a
+      // region is issued only when a region after it in the block is
+      // scheduled.
+      std::optional<IssueState> Issuing;
+      unsigned Issued = First;
       for (unsigned R = First; R != End; ++R) {
         const DependenceDAG &DAG = Deps.dag(R);
         ++Regions;
-        // The list schedule of a region with one order is that order.
-        if (hasOneOrder(DAG)) {
-          issueRegion(State, DAG, inputOrder(DAG));
+        if (hasOneOrder(DAG))
           continue;
-        }
+        if (!Issuing)
+          Issuing.emplace(Timing);
+        IssueState &State = *Issuing;
+        for (; Issued != R; ++Issued)
+          for (Instruction *I : All[Issued].Insts)
+            State.issue(*I);
+        Issued = R + 1;
         IssueState Moved = State;
         std::vector<unsigned> Order = listSchedule(DAG, Moved, Timing);
         if (Order == inputOrder(DAG)) {

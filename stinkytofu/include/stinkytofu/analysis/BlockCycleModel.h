@@ -102,6 +102,8 @@ private:
   /// (Instruction::stamp): a list scheduler asks for each instruction many
   /// times.
   struct Described;
+  /// The entry of \p I, with its times.
+  Described &entryOf(const Instruction &I) const;
   const Described &describe(const Instruction &I) const;
 
   InstTiming Timing;
