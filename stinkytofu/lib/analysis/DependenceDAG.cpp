@@ -63,7 +63,12 @@ struct UnitState {
 class UnitStates {
 public:
   /// \p SlotOf: NumUnits entries of NoSlot, left so.
-  explicit UnitStates(std::vector<unsigned> &SlotOf) : SlotOf(SlotOf) {}
+  /// Room for the units of a few instructions: growing from nothing was
+  /// most of a small region's unit lookups.
+  explicit UnitStates(std::vector<unsigned> &SlotOf) : SlotOf(SlotOf) {
+    States.reserve(32);
+    Touched.reserve(32);
+  }
   ~UnitStates() {
     for (unsigned U : Touched)
       SlotOf[U] = NoSlot;
