@@ -68,7 +68,9 @@ struct ExpectedWaits {
 };
 
 /// The issue and latency cycles of IR instructions on one target, and the
-/// block simulation. One per module; blocks are independent.
+/// block simulation. One per module; blocks are independent. It keeps what
+/// it read of each instruction (by edit stamp), so one model is not for
+/// several threads at once.
 class BlockCycleModel {
 public:
   explicit BlockCycleModel(const Module &M);
