@@ -90,6 +90,10 @@ bool isTokenBarrier(const Instruction &I) {
 }
 
 bool EffectModel::isFence(const Instruction &I) const {
+  return isFence(I, I.mnemonic().lower());
+}
+
+bool EffectModel::isFence(const Instruction &I, StringRef Mnemonic) const {
   // A macro may expand to anything the rules below look for by mnemonic.
   if (I.kind() != InstKind::Machine)
     return true;
@@ -100,7 +104,7 @@ bool EffectModel::isFence(const Instruction &I) const {
                  IF_ExprOperand) ||
       isControlTransfer(I))
     return true;
-  switch (HardwareModel::roleOf(I.mnemonic().lower())) {
+  switch (HardwareModel::roleOf(Mnemonic)) {
   case InstRole::Barrier:
   case InstRole::CacheInvalidate:
   case InstRole::HwRegWrite:
@@ -112,7 +116,7 @@ bool EffectModel::isFence(const Instruction &I) const {
   default:
     break;
   }
-  if (!HardwareModel::waitCounters(I.mnemonic().lower()).empty())
+  if (!HardwareModel::waitCounters(Mnemonic).empty())
     return true;
   const MCInstrInfo &MII = RU.target().instrInfo();
   for (const MCInst &MI : I.mcInsts()) {
@@ -179,12 +183,12 @@ std::optional<MemoryLocation> EffectModel::uniformLocation(const Instruction &I)
   return L;
 }
 
-void EffectModel::addMemory(const Instruction &I, InstructionEffects &E) const {
+void EffectModel::addMemory(const Instruction &I, StringRef Mnemonic,
+                            InstructionEffects &E) const {
   auto &Global = E.Memory[unsigned(MemorySpace::Global)];
   auto &Lds = E.Memory[unsigned(MemorySpace::Lds)];
   auto &Gds = E.Memory[unsigned(MemorySpace::Gds)];
   const MCInstrInfo &MII = RU.target().instrInfo();
-  const std::string Mnemonic = I.mnemonic().lower();
   const uint32_t GlobalEvents =
       eventBit(WaitEvent::VmemLoad) | eventBit(WaitEvent::VmemStore) |
       eventBit(WaitEvent::LdsDma) | eventBit(WaitEvent::FlatLds) | eventBit(WaitEvent::Smem) |
@@ -223,7 +227,9 @@ void EffectModel::addMemory(const Instruction &I, InstructionEffects &E) const {
 
 InstructionEffects EffectModel::effectsOf(const Instruction &I) const {
   InstructionEffects E;
-  E.Fence = isFence(I);
+  // The mnemonic as the hardware model's tables spell it, made once.
+  const std::string Mnemonic = I.mnemonic().lower();
+  E.Fence = isFence(I, Mnemonic);
   const bool Everything = I.kind() == InstKind::Opaque || I.kind() == InstKind::Pseudo ||
                           I.facts().has(IF_Opaque) || I.facts().has(IF_Call);
   if (Everything) {
@@ -249,7 +255,7 @@ InstructionEffects EffectModel::effectsOf(const Instruction &I) const {
     E.LdsTokens = I.getModifier<LdsDependenceData>()->Uses;
     return E;
   }
-  addMemory(I, E);
+  addMemory(I, Mnemonic, E);
   return E;
 }
 
