@@ -8,6 +8,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Allocator.h"
 #include <algorithm>
 #include <deque>
 
@@ -28,17 +29,87 @@ uint64_t BlockCycles::stalls() const {
   return Sum;
 }
 
+struct BlockCycleModel::Described {
+  InstTimes T;
+  /// Whether the rest is there: the dependence graph asks only for T.
+  bool Complete = false;
+  InstRole Role{};
+  /// Whether it has MC instructions the model reads; the rest only for
+  /// those.
+  bool HasMC = false;
+  /// The wait it is.
+  std::optional<WaitCounts> Wait;
+  /// The counters its memory access counts on, each once.
+  SmallVector<unsigned, 3> Bumped;
+  /// The register units of the registers it reads and writes, register by
+  /// register.
+  SmallVector<unsigned, 8> UseUnits, DefUnits;
+  /// Whether it writes an SGPR or VCC, and VCC.
+  bool WritesSgpr = false, WritesVcc = false;
+  /// Whether its class issues to the VALU (matrix products included), is
+  /// TRANS, is SALU.
+  bool Valu = false, Trans = false, Salu = false;
+};
+
+struct BlockCycleModel::DescriptionCache {
+  SpecificBumpPtrAllocator<Described> Descriptions;
+  DenseMap<uint64_t, Described *> ByStamp;
+};
+
 BlockCycleModel::BlockCycleModel(const Module &M)
-    : Timing(M.target()), Counters(std::make_unique<CounterModel>(M.target())) {}
+    : Timing(M.target()), Counters(std::make_unique<CounterModel>(M.target())),
+      Vcc(M.target().findRegister("VCC")), Cache(std::make_unique<DescriptionCache>()) {}
 BlockCycleModel::~BlockCycleModel() = default;
 
-InstTimes BlockCycleModel::timesOf(const Instruction &I) const {
-  InstTimes T = Timing.times(I.mcInsts(), I.mnemonic());
+InstTimes BlockCycleModel::timesOf(const Instruction &I) const { return entryOf(I).T; }
+
+BlockCycleModel::Described &BlockCycleModel::entryOf(const Instruction &I) const {
+  Described *&Slot = Cache->ByStamp[I.stamp()];
+  if (Slot)
+    return *Slot;
+  Slot = new (Cache->Descriptions.Allocate()) Described();
+  Described &D = *Slot;
+  D.T = Timing.times(I.mcInsts(), I.mnemonic());
   if (unsigned Issue = I.issueCyclesOverride())
-    T.Issue = Issue;
+    D.T.Issue = Issue;
   if (unsigned Latency = I.latencyCyclesOverride())
-    T.Latency = Latency;
-  return T;
+    D.T.Latency = Latency;
+  return D;
+}
+
+const BlockCycleModel::Described &BlockCycleModel::describe(const Instruction &I) const {
+  Described &D = entryOf(I);
+  if (D.Complete)
+    return D;
+  D.Complete = true;
+  D.Role = HardwareModel::roleOf(I.mnemonic());
+  D.HasMC = !I.mcInsts().empty() && D.T.Class && I.kind() != InstKind::Opaque;
+  if (!D.HasMC)
+    return D;
+  StringRef Class = D.T.Class->Name;
+  D.Valu = Class == "VALU" || Class == "TRANS" || Class == "MFMA" || Class == "WMMA";
+  D.Trans = Class == "TRANS";
+  D.Salu = Class == "SALU";
+  const MCInst &First = I.mcInsts()[0];
+  D.Wait = Counters->decodeWait(First, I.mnemonic());
+  MemoryAccess Access = Counters->classify(First, I.mnemonic());
+  for (unsigned E = 0; E < NumWaitEvents; ++E)
+    if (Access.has(WaitEvent(E)))
+      if (std::optional<unsigned> C = Counters->counterOf(WaitEvent(E)))
+        if (!is_contained(D.Bumped, *C))
+          D.Bumped.push_back(*C);
+  const TargetInfo &TI = target();
+  const InstrFacts &Facts = I.facts();
+  for (MCRegister Reg : Facts.Uses)
+    for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
+      D.UseUnits.push_back(unsigned(Unit));
+  for (MCRegister Reg : Facts.Defs) {
+    for (MCRegUnit Unit : TI.regInfo().regunits(Reg))
+      D.DefUnits.push_back(unsigned(Unit));
+    D.WritesSgpr |= TI.classOf(Reg) == RegClass::SGPR;
+    D.WritesVcc |= Vcc && TI.regInfo().regsOverlap(Reg, Vcc);
+  }
+  return D;
 }
 
 namespace {
@@ -108,16 +179,14 @@ struct BlockCycleModel::Simulation {
   Simulation(const BlockCycleModel &Model)
       : Model(Model), TI(Model.target()), HW(TI.hardware()),
         Pending(Model.Counters->numCounters()), Counted(Pending.size()),
-        Drained(Pending.size()), Vcc(TI.findRegister("VCC")) {}
+        Drained(Pending.size()) {}
 
-  /// What issuing \p I needs: when each cause lets it go, and the counts
-  /// of the memory wait it is.
+  /// What issuing \p I needs: its description and when each cause lets it
+  /// go.
   struct Needs {
-    InstTimes T;
-    InstRole Role;
-    bool HasMC;
+    explicit Needs(const Described &D) : D(D) {}
+    const Described &D;
     uint64_t Ready[NumStallCauses] = {};
-    std::optional<WaitCounts> Wait;
     /// The wait the inserter will put in front of it (ExpectReaderWaits).
     std::optional<WaitCounts> ReaderWait;
   };
@@ -149,7 +218,6 @@ struct BlockCycleModel::Simulation {
   std::vector<uint64_t> Counted, Drained;
   DenseMap<unsigned, std::pair<unsigned, uint64_t>> UnitAccess;
   SmallVector<AluDelay, 4> Delays;
-  MCRegister Vcc;
 
 private:
   uint64_t delayedUntil(const AluDelay &D) const;
@@ -160,7 +228,7 @@ private:
   /// When the operations \p Counts waits for are done, and dropping them.
   uint64_t drainTime(const WaitCounts &Counts) const;
   void drain(const WaitCounts &Counts);
-  void record(const Instruction &I, const InstTimes &T, uint64_t At);
+  void record(const Described &D, uint64_t At);
 };
 
 uint64_t BlockCycleModel::Simulation::delayedUntil(const AluDelay &D) const {
@@ -237,46 +305,33 @@ void BlockCycleModel::Simulation::drain(const WaitCounts &Counts) {
   }
 }
 
-void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &T, uint64_t At) {
-  MemoryAccess Access = Model.Counters->classify(I.mcInsts()[0], I.mnemonic());
-  SmallVector<unsigned, 3> Bumped;
-  for (unsigned E = 0; E < NumWaitEvents; ++E)
-    if (Access.has(WaitEvent(E)))
-      if (std::optional<unsigned> C = Model.Counters->counterOf(WaitEvent(E)))
-        if (!is_contained(Bumped, *C))
-          Bumped.push_back(*C);
-  for (unsigned C : Bumped) {
+void BlockCycleModel::Simulation::record(const Described &D, uint64_t At) {
+  const InstTimes &T = D.T;
+  for (unsigned C : D.Bumped) {
     Pending[C].push_back(At + T.Latency);
     ++Counted[C];
   }
 
-  const InstrFacts &Facts = I.facts();
-  bool Sgpr = false, WritesVcc = false;
-  for (MCRegister Reg : Facts.Defs) {
-    for (MCRegUnit Unit : TI.regInfo().regunits(Reg)) {
-      UnitReady[unsigned(Unit)] = At + T.Latency;
-      if (!ExpectReaderWaits)
-        continue;
-      if (Bumped.empty())
-        UnitAccess.erase(unsigned(Unit));
-      else
-        UnitAccess[unsigned(Unit)] = {Bumped.front(), Counted[Bumped.front()] - 1};
-    }
-    Sgpr |= TI.classOf(Reg) == RegClass::SGPR;
-    WritesVcc |= Vcc && TI.regInfo().regsOverlap(Reg, Vcc);
+  for (unsigned Unit : D.DefUnits) {
+    UnitReady[Unit] = At + T.Latency;
+    if (!ExpectReaderWaits)
+      continue;
+    if (D.Bumped.empty())
+      UnitAccess.erase(Unit);
+    else
+      UnitAccess[Unit] = {D.Bumped.front(), Counted[D.Bumped.front()] - 1};
   }
-  StringRef Class = T.Class->Name;
   const size_t History = 16; // s_delay_alu and depctr fields reach no further
   auto Push = [&](std::deque<AluWrite> &Q) {
-    Q.push_back({At + T.Latency, Sgpr || WritesVcc, WritesVcc});
+    Q.push_back({At + T.Latency, D.WritesSgpr || D.WritesVcc, D.WritesVcc});
     if (Q.size() > History)
       Q.pop_front();
   };
-  if (Class == "VALU" || Class == "TRANS" || Class == "MFMA" || Class == "WMMA")
+  if (D.Valu)
     Push(Valu);
-  if (Class == "TRANS")
+  if (D.Trans)
     Push(Trans);
-  if (Class == "SALU") {
+  if (D.Salu) {
     SaluIssued = At + T.Issue;
     SaluDone = At + T.Latency;
   }
@@ -286,37 +341,36 @@ void BlockCycleModel::Simulation::record(const Instruction &I, const InstTimes &
 
 BlockCycleModel::Simulation::Needs
 BlockCycleModel::Simulation::needsOf(const Instruction &I) const {
-  Needs N{Model.timesOf(I), HardwareModel::roleOf(I.mnemonic()), false};
-  N.HasMC = !I.mcInsts().empty() && N.T.Class && I.kind() != InstKind::Opaque;
+  Needs N(Model.describe(I));
+  const Described &D = N.D;
   auto Need = [&](StallCause C, uint64_t At) {
     N.Ready[unsigned(C)] = std::max(N.Ready[unsigned(C)], At);
   };
   // The delays whose countdown ends at this instruction.
-  if (N.Role != InstRole::DelayAlu)
-    for (const AluDelay &D : Delays)
-      if (D.Countdown == 1)
-        Need(StallCause::HazardWait, delayedUntil(D));
-  if (N.HasMC) {
-    for (MCRegister Reg : I.facts().Uses)
-      for (MCRegUnit Unit : TI.regInfo().regunits(Reg)) {
-        Need(StallCause::Dependency, UnitReady.lookup(unsigned(Unit)));
-        if (!ExpectReaderWaits)
-          continue;
-        auto It = UnitAccess.find(unsigned(Unit));
-        if (It == UnitAccess.end() || It->second.second < Drained[It->second.first])
-          continue;
-        auto [C, Number] = It->second;
-        if (!N.ReaderWait)
-          N.ReaderWait.emplace();
-        N.ReaderWait->require(C, int(Counted[C] - Number - 1));
-      }
+  if (D.Role != InstRole::DelayAlu)
+    for (const AluDelay &Delay : Delays)
+      if (Delay.Countdown == 1)
+        Need(StallCause::HazardWait, delayedUntil(Delay));
+  if (D.HasMC) {
+    for (unsigned Unit : D.UseUnits) {
+      Need(StallCause::Dependency, UnitReady.lookup(Unit));
+      if (!ExpectReaderWaits)
+        continue;
+      auto It = UnitAccess.find(Unit);
+      if (It == UnitAccess.end() || It->second.second < Drained[It->second.first])
+        continue;
+      auto [C, Number] = It->second;
+      if (!N.ReaderWait)
+        N.ReaderWait.emplace();
+      N.ReaderWait->require(C, int(Counted[C] - Number - 1));
+    }
     if (N.ReaderWait)
       Need(StallCause::MemoryWait, std::max(Now, drainTime(*N.ReaderWait)) + 1);
-    if ((N.Wait = Model.Counters->decodeWait(I.mcInsts()[0], I.mnemonic())))
-      Need(StallCause::MemoryWait, drainTime(*N.Wait));
-    if (N.Role == InstRole::DepCtrWait)
+    if (D.Wait)
+      Need(StallCause::MemoryWait, drainTime(*D.Wait));
+    if (D.Role == InstRole::DepCtrWait)
       Need(StallCause::HazardWait, depCtrWaitUntil(I.mcInsts()[0]));
-    if (N.T.MatrixPipe)
+    if (D.T.MatrixPipe)
       Need(StallCause::MatrixPipe, MatrixFree);
   }
   return N;
@@ -324,13 +378,14 @@ BlockCycleModel::Simulation::needsOf(const Instruction &I) const {
 
 void BlockCycleModel::Simulation::issue(const Instruction &I) {
   const Needs N = needsOf(I);
-  const auto &[T, Role, HasMC, Ready, Wait, ReaderWait] = N;
-  if (Role != InstRole::DelayAlu)
+  const Described &D = N.D;
+  const InstTimes &T = D.T;
+  if (D.Role != InstRole::DelayAlu)
     Delays.erase(remove_if(Delays, [](AluDelay &D) { return --D.Countdown == 0; }), Delays.end());
-  if (Wait)
-    drain(*Wait);
-  if (ReaderWait) {
-    drain(*ReaderWait);
+  if (D.Wait)
+    drain(*D.Wait);
+  if (N.ReaderWait) {
+    drain(*N.ReaderWait);
     Result.Issue += 1;
   }
 
@@ -338,17 +393,17 @@ void BlockCycleModel::Simulation::issue(const Instruction &I) {
   uint64_t At = Now;
   unsigned Cause = 0;
   for (unsigned C = 0; C < NumStallCauses; ++C)
-    if (Ready[C] > At) {
-      At = Ready[C];
+    if (N.Ready[C] > At) {
+      At = N.Ready[C];
       Cause = C;
     }
   Result.Stalls[Cause] += At - Now;
   Result.Issue += T.Issue;
   Now = At + T.Issue;
 
-  if (!HasMC)
+  if (!D.HasMC)
     return;
-  if (Role == InstRole::DelayAlu) {
+  if (D.Role == InstRole::DelayAlu) {
     std::string Printed = TI.printMC(I.mcInsts()[0]);
     StringRef P(Printed);
     // instskip: SAME (0), NEXT (1), SKIP_k (k + 1 instructions after the next).
@@ -359,11 +414,11 @@ void BlockCycleModel::Simulation::issue(const Instruction &I) {
     for (auto [Field, Countdown] : {std::pair<StringRef, unsigned>{"instid0", 1},
                                     std::pair<StringRef, unsigned>{"instid1", 1 + Skip}})
       if (std::optional<StringRef> Id = printedCall(P, Field))
-        if (std::optional<AluDelay> D = parseDelay(*Id, Countdown))
-          Delays.push_back(*D);
+        if (std::optional<AluDelay> Delay = parseDelay(*Id, Countdown))
+          Delays.push_back(*Delay);
     return;
   }
-  record(I, T, At);
+  record(D, At);
 }
 
 void BlockCycleModel::Simulation::issueExpected(const Instruction &I, const ExpectedWaits &Waits) {
@@ -450,6 +505,8 @@ IssueState &IssueState::operator=(const IssueState &Other) {
   S = std::make_unique<BlockCycleModel::Simulation>(*Other.S);
   return *this;
 }
+IssueState::IssueState(IssueState &&) noexcept = default;
+IssueState &IssueState::operator=(IssueState &&) noexcept = default;
 IssueState::~IssueState() = default;
 
 uint64_t IssueState::readyAt(const Instruction &I) const {

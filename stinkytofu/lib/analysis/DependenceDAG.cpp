@@ -63,7 +63,12 @@ struct UnitState {
 class UnitStates {
 public:
   /// \p SlotOf: NumUnits entries of NoSlot, left so.
-  explicit UnitStates(std::vector<unsigned> &SlotOf) : SlotOf(SlotOf) {}
+  /// Room for the units of a few instructions: growing from nothing was
+  /// most of a small region's unit lookups.
+  explicit UnitStates(std::vector<unsigned> &SlotOf) : SlotOf(SlotOf) {
+    States.reserve(32);
+    Touched.reserve(32);
+  }
   ~UnitStates() {
     for (unsigned U : Touched)
       SlotOf[U] = NoSlot;
@@ -173,12 +178,12 @@ DependenceDAG::DependenceDAG(ArrayRef<Instruction *> Region, const EffectModel &
       // written gets To as writer once its old readers and writer have
       // their edges: the edges come in the order of the reads, then of
       // the writes.
-      for (unsigned U : E.Reads.set_bits()) {
+      for (unsigned U : setUnits(E.Reads)) {
         AddData(Units.lastWriter(U));
         if (!E.Writes.test(U))
           Units[U].Readers.push_back(To);
       }
-      for (unsigned U : E.Writes.set_bits()) {
+      for (unsigned U : setUnits(E.Writes)) {
         UnitState &S = Units[U];
         AddOverwrite(S);
         S.LastWriter = To;

@@ -119,6 +119,10 @@ bool isTokenBarrier(const Instruction &I) {
 }
 
 bool EffectModel::isFence(const Instruction &I) const {
+  return isFence(I, I.mnemonic().lower());
+}
+
+bool EffectModel::isFence(const Instruction &I, StringRef Mnemonic) const {
   // A macro may expand to anything the rules below look for by mnemonic.
   if (I.kind() != InstKind::Machine)
     return true;
@@ -129,7 +133,7 @@ bool EffectModel::isFence(const Instruction &I) const {
                  IF_ExprOperand) ||
       isControlTransfer(I))
     return true;
-  switch (HardwareModel::roleOf(I.mnemonic().lower())) {
+  switch (HardwareModel::roleOf(Mnemonic)) {
   case InstRole::Barrier:
   case InstRole::CacheInvalidate:
   case InstRole::HwRegWrite:
@@ -141,7 +145,7 @@ bool EffectModel::isFence(const Instruction &I) const {
   default:
     break;
   }
-  if (!HardwareModel::waitCounters(I.mnemonic().lower()).empty())
+  if (!HardwareModel::waitCounters(Mnemonic).empty())
     return true;
   const MCInstrInfo &MII = RU.target().instrInfo();
   for (const MCInst &MI : I.mcInsts()) {
@@ -208,12 +212,12 @@ std::optional<MemoryLocation> EffectModel::uniformLocation(const Instruction &I)
   return L;
 }
 
-void EffectModel::addMemory(const Instruction &I, InstructionEffects &E) const {
+void EffectModel::addMemory(const Instruction &I, StringRef Mnemonic,
+                            InstructionEffects &E) const {
   auto &Global = E.Memory[unsigned(MemorySpace::Global)];
   auto &Lds = E.Memory[unsigned(MemorySpace::Lds)];
   auto &Gds = E.Memory[unsigned(MemorySpace::Gds)];
   const MCInstrInfo &MII = RU.target().instrInfo();
-  const std::string Mnemonic = I.mnemonic().lower();
   const uint32_t GlobalEvents =
       eventBit(WaitEvent::VmemLoad) | eventBit(WaitEvent::VmemStore) |
       eventBit(WaitEvent::LdsDma) | eventBit(WaitEvent::FlatLds) | eventBit(WaitEvent::Smem) |
@@ -252,7 +256,9 @@ void EffectModel::addMemory(const Instruction &I, InstructionEffects &E) const {
 
 InstructionEffects EffectModel::effectsOf(const Instruction &I) const {
   InstructionEffects E;
-  E.Fence = isFence(I) || endsClause(I);
+  // The mnemonic as the hardware model's tables spell it, made once.
+  const std::string Mnemonic = I.mnemonic().lower();
+  E.Fence = isFence(I, Mnemonic) || endsClause(I);
   const bool Everything = I.kind() == InstKind::Opaque || I.kind() == InstKind::Pseudo ||
                           I.facts().has(IF_Opaque) || I.facts().has(IF_Call);
   if (Everything) {
@@ -278,7 +284,7 @@ InstructionEffects EffectModel::effectsOf(const Instruction &I) const {
     E.LdsTokens = I.getModifier<LdsDependenceData>()->Uses;
     return E;
   }
-  addMemory(I, E);
+  addMemory(I, Mnemonic, E);
   return E;
 }
 

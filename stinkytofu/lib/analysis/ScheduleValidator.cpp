@@ -53,14 +53,14 @@ public:
       const InstructionEffects &E = Effects[K];
       Observation &O = Seen[K];
       O.Read = Versions.size();
-      for (unsigned U : E.Reads.set_bits())
+      for (unsigned U : setUnits(E.Reads))
         Versions.emplace_back(U, Final[U]);
       O.Overwritten = Versions.size();
       O.FencesBefore = Fences;
       if (E.Location)
         for (unsigned U : E.Location->AddressUnits)
           O.AddressVersions.push_back(Final[U]);
-      for (unsigned U : E.Writes.set_bits()) {
+      for (unsigned U : setUnits(E.Writes)) {
         Versions.emplace_back(U, Final[U]);
         Final[U] = int(K);
       }

@@ -275,7 +275,6 @@ public:
   StringRef name() const override { return "StinkyDAGSchedulerPass"; }
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
-    BlockCycleModel Timing(M);
     CounterModel Counters(M.target());
     for (Function &F : M.functions()) {
       // The waits the schedule will get come from the CFG's dataflow.
@@ -283,7 +282,7 @@ public:
         buildCFG(F);
         AM.invalidate(F, PreservedAnalyses::none());
       }
-      if (Error E = scheduleFunction(M, F, AM, Timing, Counters))
+      if (Error E = scheduleFunction(F, AM, Counters))
         return std::move(E);
     }
     if (Stats)
@@ -306,9 +305,10 @@ private:
   /// doubt goes back to its input order.
   static constexpr unsigned MaxGuardRounds = 4;
 
-  Error scheduleFunction(Module &M, Function &F, AnalysisManager &AM, const BlockCycleModel &Timing,
-                         const CounterModel &Counters) {
+  Error scheduleFunction(Function &F, AnalysisManager &AM, const CounterModel &Counters) {
     FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
+    // The graphs' model: it describes each instruction once for both.
+    const BlockCycleModel &Timing = Deps.timing();
     // A region's list schedule is a candidate when its block issues faster
     // with it (IssueState: BlockCycleModel's rules with memory results in
     // counter order; the regions before it in the order chosen for them,
@@ -320,10 +320,24 @@ private:
       unsigned End = First + 1;
       while (End != All.size() && All[End].Block == All[First].Block)
         ++End;
-      IssueState State(Timing);
+      // The state after the regions before Issued, made when first needed.
+      // The list schedule of a region with one order is that order: such a
+      // region is issued only when a region after it in the block is
+      // scheduled.
+      std::optional<IssueState> Issuing;
+      unsigned Issued = First;
       for (unsigned R = First; R != End; ++R) {
         const DependenceDAG &DAG = Deps.dag(R);
         ++Regions;
+        if (hasOneOrder(DAG))
+          continue;
+        if (!Issuing)
+          Issuing.emplace(Timing);
+        IssueState &State = *Issuing;
+        for (; Issued != R; ++Issued)
+          for (Instruction *I : All[Issued].Insts)
+            State.issue(*I);
+        Issued = R + 1;
         IssueState Moved = State;
         std::vector<unsigned> Order = listSchedule(DAG, Moved, Timing);
         if (Order == inputOrder(DAG)) {
@@ -436,6 +450,15 @@ private:
       for (Instruction *I : Deps.regions()[R].Insts)
         State.issue(*I);
     return State.cycles();
+  }
+
+  /// Whether each node has an edge from the one before it: then the input
+  /// order is the only one.
+  static bool hasOneOrder(const DependenceDAG &DAG) {
+    for (unsigned Node = 1; Node < DAG.size(); ++Node)
+      if (!DAG.edge(Node - 1, Node))
+        return false;
+    return true;
   }
 
   static std::vector<unsigned> inputOrder(const DependenceDAG &DAG) {

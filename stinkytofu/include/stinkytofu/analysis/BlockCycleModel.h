@@ -70,7 +70,9 @@ struct ExpectedWaits {
 };
 
 /// The issue and latency cycles of IR instructions on one target, and the
-/// block simulation. One per module; blocks are independent.
+/// block simulation. One per module; blocks are independent. It keeps what
+/// it read of each instruction (by edit stamp), so one model is not for
+/// several threads at once.
 class BlockCycleModel {
 public:
   explicit BlockCycleModel(const Module &M);
@@ -105,8 +107,19 @@ public:
   struct Simulation;
 
 private:
+  /// What the simulation reads of an instruction, made once per edit stamp
+  /// (Instruction::stamp): a list scheduler asks for each instruction many
+  /// times.
+  struct Described;
+  /// The entry of \p I, with its times.
+  Described &entryOf(const Instruction &I) const;
+  const Described &describe(const Instruction &I) const;
+
   InstTiming Timing;
   std::unique_ptr<CounterModel> Counters;
+  llvm::MCRegister Vcc;
+  struct DescriptionCache;
+  std::unique_ptr<DescriptionCache> Cache;
 };
 
 /// One wave issuing instructions in an order its caller chooses, on the
@@ -121,6 +134,8 @@ public:
   explicit IssueState(const BlockCycleModel &Model);
   IssueState(const IssueState &Other);
   IssueState &operator=(const IssueState &Other);
+  IssueState(IssueState &&) noexcept;
+  IssueState &operator=(IssueState &&) noexcept;
   ~IssueState();
 
   /// The first cycle \p I could issue at after what was issued so far, but

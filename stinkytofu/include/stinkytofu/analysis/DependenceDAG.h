@@ -111,6 +111,8 @@ public:
   llvm::ArrayRef<ScheduleRegion> regions() const { return Regions; }
   const DependenceDAG &dag(unsigned Region) const { return *DAGs[Region]; }
   const EffectModel &effects() const { return *EM; }
+  /// The model the Data latencies come from.
+  const BlockCycleModel &timing() const { return *Timing; }
 
 private:
   std::unique_ptr<EffectModel> EM;

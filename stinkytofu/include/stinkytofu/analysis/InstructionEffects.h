@@ -115,7 +115,9 @@ public:
   bool isFence(const Instruction &I) const;
 
 private:
-  void addMemory(const Instruction &I, InstructionEffects &E) const;
+  /// The same with \p I's mnemonic in lower case.
+  bool isFence(const Instruction &I, llvm::StringRef Mnemonic) const;
+  void addMemory(const Instruction &I, llvm::StringRef Mnemonic, InstructionEffects &E) const;
   std::optional<MemoryLocation> uniformLocation(const Instruction &I) const;
 
   RegisterUnits RU;

@@ -37,8 +37,8 @@
 
 #include "stinkytofu/analysis/Liveness.h"
 #include "stinkytofu/analysis/LoopInfo.h"
+#include "stinkytofu/analysis/RegisterUnits.h"
 #include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/ADT/DenseMap.h"
 #include <array>
 #include <vector>
@@ -95,17 +95,6 @@ public:
   }
 
 private:
-  /// Calls \p Fn(Unit) for each unit set in \p Units, ascending: a word at
-  /// a time (set_bits() searches anew for each bit; the report counts ~500
-  /// units at each of ~10,000 instructions of a large kernel).
-  template <typename FnT> static void forEachSetUnit(const llvm::BitVector &Units, FnT Fn) {
-    constexpr unsigned WordBits = sizeof(uintptr_t) * 8;
-    llvm::ArrayRef<uintptr_t> Words = Units.getData();
-    for (unsigned W = 0; W < Words.size(); ++W)
-      for (uintptr_t Bits = Words[W]; Bits; Bits &= Bits - 1)
-        Fn(W * WordBits + unsigned(llvm::countr_zero(Bits)));
-  }
-
   struct Slot {
     int8_t File = -1; ///< a PressureFile, -1 for other registers
     uint16_t Index = 0;
