@@ -243,6 +243,13 @@ defvar Gfx1250Matrix = [
   ValuByPasses<"SWMMACCoexec_VALUWrite", "SWMMAC", "VALUNotWMMA", "MatrixOperandWrite",
                [2, 2, 2, 4]>];
 
+// gfx1250 TRANS co-execution (LLVM's fixVALUTransCoexecutionHazards): a
+// VALU other than TRANS (a WMMA too) reading a TRANS result, or overwriting
+// a TRANS source, needs one VALU between them. llc-22 puts a v_nop there.
+defvar Gfx1250Trans = [
+  ValuRule<"TransCoexec_VALURead", "TRANS", "VALUNotTRANS", "ExplicitRead", 1>,
+  ValuRule<"TransCoexec_VALUWrite", "TRANS", "VALUNotTRANS", "ExplicitSourceWrite", 1>];
+
 let SoftClauses = 1, VmemSoftClauses = 1 in {
   def : ProcessorHazards<"gfx900", !listconcat(Gfx9Common, Gfx9WideStore)>;
   def : ProcessorHazards<"gfx906", !listconcat(Gfx9Common, Gfx9WideStore)>;
@@ -262,5 +269,5 @@ let MaxNopStates = 128 in {
   def : ProcessorHazards<"gfx1201", Gfx11Matrix>;
   // gfx1250 has XNACK replay: SMEM soft clauses.
   let SoftClauses = 1 in
-  def : ProcessorHazards<"gfx1250", !listconcat(Gfx11Matrix, Gfx1250Matrix)>;
+  def : ProcessorHazards<"gfx1250", !listconcat(Gfx11Matrix, Gfx1250Matrix, Gfx1250Trans)>;
 }

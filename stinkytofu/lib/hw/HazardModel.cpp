@@ -63,8 +63,9 @@ constexpr StringRef RelationNames[] = {
     "ExecWrite", "M0Write", "LaneSelect", "Src0Read", "SameHwReg", "StoreDataWrite",
     "SrcCFull", "SrcCOverlap", "SrcCRead", "SrcABOverlap", "SrcCOverwrite", "AgprOverlap",
     "MatrixResultRead", "MatrixResultWrite", "MatrixSourceOverlap", "DotRead",
-    "DotOverwrite", "Always", "SrcABRead", "AnyOperand", "MatrixOperandWrite"};
-static_assert(std::size(RelationNames) == unsigned(HazardRelation::MatrixOperandWrite) + 1);
+    "DotOverwrite", "Always", "SrcABRead", "AnyOperand", "MatrixOperandWrite",
+    "ExplicitSourceWrite"};
+static_assert(std::size(RelationNames) == unsigned(HazardRelation::ExplicitSourceWrite) + 1);
 
 HazardClass classNamed(StringRef Name) {
   for (unsigned C = 0; C < std::size(ClassNames); ++C)
@@ -398,6 +399,7 @@ SmallVector<MCRegister, 4> HazardModel::consumerRegisters(const HazardRule &Rule
   case HazardRelation::SrcCOverwrite:
   case HazardRelation::MatrixResultWrite:
   case HazardRelation::DotOverwrite:
+  case HazardRelation::ExplicitSourceWrite:
     for (MCRegister R : C.Defs)
       if (isVector(R))
         Regs.push_back(R);
@@ -463,6 +465,8 @@ bool HazardModel::relates(const HazardRule &Rule, const HazardTraits &P, const H
     return Writes(Reg);
   case HazardRelation::AnyOperand:
     return overlap(P.Dst, Reg);
+  case HazardRelation::ExplicitSourceWrite:
+    return any_of(P.ExplicitUses, [&](MCRegister U) { return overlap(U, Reg); });
   case HazardRelation::MatrixOperandWrite:
     return overlap(P.Dst, Reg) || overlap(Source(0), Reg) || overlap(Source(1), Reg) ||
            overlap(Source(3), Reg);
