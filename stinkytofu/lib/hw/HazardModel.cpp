@@ -277,7 +277,8 @@ HazardTraits HazardModel::traits(const MCInst &Inst, StringRef Mnemonic,
   Set(HazardClass::DOT, TS & K.Dot);
   Set(HazardClass::WMMA, TS & K.Wmma);
   Set(HazardClass::SWMMAC, TS & K.Swmmac);
-  Set(HazardClass::DenseWMMA, (TS & K.Wmma) && !(TS & K.Swmmac));
+  Set(HazardClass::DenseWMMA,
+      (TS & K.Wmma) && !(TS & K.Swmmac) && !isMatrixKind("NonXdlWMMA", Mnemonic));
   Set(HazardClass::VALUNotWMMA, Valu && !(TS & K.Wmma));
   // Writes the high half of its destination: the result is forwarded late.
   Set(HazardClass::DstSelForwarding, Valu && (Src0Modifiers & 8));
