@@ -51,6 +51,9 @@ class MatrixKind<string name, list<string> patterns> {
 def : MatrixKind<"DGEMM", ["v_mfma_f64_"]>;
 // gfx940 and later: the MFMAs that do not run on the XDL pipe (fp32 inputs).
 def : MatrixKind<"NonXdl940", ["v_mfma_f32_[0-9x]+f32$", "v_mfma_f32_[0-9a-z_]+_f32$"]>;
+// gfx1250: the one WMMA not on the XDL pipe (fp32 inputs); LLVM's
+// co-execution rules do not count it as a producer.
+def : MatrixKind<"NonXdlWMMA", ["v_wmma_f32_16x16x4_f32$"]>;
 
 class HazardRule<string name, string producer, string consumer, string relation,
                  int waitStates> {
@@ -226,7 +229,7 @@ defvar Gfx950Matrix = !listconcat(Gfx90aMatrixCommon, [
 defvar Gfx11Matrix = [
   ValuRule<"WMMAWrite_WMMASrcAB", "WMMA", "WMMA", "MatrixSourceOverlap", 1>];
 
-// gfx1250 co-execution (2.9): a VALU or WMMA using a WMMA's result, or a
+// gfx1250 co-execution (2.9): a VALU or WMMA using an XDL WMMA's result, or a
 // VALU overwriting its operands, waits for VALUs (or a WMMA's whole
 // latency) by the producer's latency: 4/8 cycles or 16.
 defvar Gfx1250Matrix = [
@@ -242,6 +245,13 @@ defvar Gfx1250Matrix = [
                [4, 4, 4, 8]>,
   ValuByPasses<"SWMMACCoexec_VALUWrite", "SWMMAC", "VALUNotWMMA", "MatrixOperandWrite",
                [2, 2, 2, 4]>];
+
+// gfx1250 TRANS co-execution (LLVM's fixVALUTransCoexecutionHazards): a
+// VALU other than TRANS (a WMMA too) reading a TRANS result, or overwriting
+// a TRANS source, needs one VALU between them. llc-22 puts a v_nop there.
+defvar Gfx1250Trans = [
+  ValuRule<"TransCoexec_VALURead", "TRANS", "VALUNotTRANS", "ExplicitRead", 1>,
+  ValuRule<"TransCoexec_VALUWrite", "TRANS", "VALUNotTRANS", "ExplicitSourceWrite", 1>];
 
 let SoftClauses = 1, VmemSoftClauses = 1 in {
   def : ProcessorHazards<"gfx900", !listconcat(Gfx9Common, Gfx9WideStore)>;
@@ -262,5 +272,5 @@ let MaxNopStates = 128 in {
   def : ProcessorHazards<"gfx1201", Gfx11Matrix>;
   // gfx1250 has XNACK replay: SMEM soft clauses.
   let SoftClauses = 1 in
-  def : ProcessorHazards<"gfx1250", !listconcat(Gfx11Matrix, Gfx1250Matrix)>;
+  def : ProcessorHazards<"gfx1250", !listconcat(Gfx11Matrix, Gfx1250Matrix, Gfx1250Trans)>;
 }

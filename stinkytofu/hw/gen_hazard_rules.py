@@ -34,6 +34,7 @@ RELATIONS = {
     "SrcCFull", "SrcCOverlap", "SrcCRead", "SrcABOverlap", "SrcCOverwrite", "AgprOverlap",
     "MatrixResultRead", "MatrixResultWrite", "MatrixSourceOverlap", "DotRead",
     "DotOverwrite", "Always", "SrcABRead", "AnyOperand", "MatrixOperandWrite",
+    "ExplicitSourceWrite",
 }
 COUNTINGS = ("States", "Valus")
 NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")

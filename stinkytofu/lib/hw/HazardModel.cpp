@@ -63,8 +63,9 @@ constexpr StringRef RelationNames[] = {
     "ExecWrite", "M0Write", "LaneSelect", "Src0Read", "SameHwReg", "StoreDataWrite",
     "SrcCFull", "SrcCOverlap", "SrcCRead", "SrcABOverlap", "SrcCOverwrite", "AgprOverlap",
     "MatrixResultRead", "MatrixResultWrite", "MatrixSourceOverlap", "DotRead",
-    "DotOverwrite", "Always", "SrcABRead", "AnyOperand", "MatrixOperandWrite"};
-static_assert(std::size(RelationNames) == unsigned(HazardRelation::MatrixOperandWrite) + 1);
+    "DotOverwrite", "Always", "SrcABRead", "AnyOperand", "MatrixOperandWrite",
+    "ExplicitSourceWrite"};
+static_assert(std::size(RelationNames) == unsigned(HazardRelation::ExplicitSourceWrite) + 1);
 
 HazardClass classNamed(StringRef Name) {
   for (unsigned C = 0; C < std::size(ClassNames); ++C)
@@ -276,7 +277,8 @@ HazardTraits HazardModel::traits(const MCInst &Inst, StringRef Mnemonic,
   Set(HazardClass::DOT, TS & K.Dot);
   Set(HazardClass::WMMA, TS & K.Wmma);
   Set(HazardClass::SWMMAC, TS & K.Swmmac);
-  Set(HazardClass::DenseWMMA, (TS & K.Wmma) && !(TS & K.Swmmac));
+  Set(HazardClass::DenseWMMA,
+      (TS & K.Wmma) && !(TS & K.Swmmac) && !isMatrixKind("NonXdlWMMA", Mnemonic));
   Set(HazardClass::VALUNotWMMA, Valu && !(TS & K.Wmma));
   // Writes the high half of its destination: the result is forwarded late.
   Set(HazardClass::DstSelForwarding, Valu && (Src0Modifiers & 8));
@@ -398,6 +400,7 @@ SmallVector<MCRegister, 4> HazardModel::consumerRegisters(const HazardRule &Rule
   case HazardRelation::SrcCOverwrite:
   case HazardRelation::MatrixResultWrite:
   case HazardRelation::DotOverwrite:
+  case HazardRelation::ExplicitSourceWrite:
     for (MCRegister R : C.Defs)
       if (isVector(R))
         Regs.push_back(R);
@@ -474,6 +477,8 @@ bool HazardModel::relates(const HazardRule &Rule, const HazardTraits &P, const H
     return Writes(Reg);
   case HazardRelation::AnyOperand:
     return Overlaps(P.Dst, Reg);
+  case HazardRelation::ExplicitSourceWrite:
+    return any_of(P.ExplicitUses, [&](MCRegister U) { return Overlaps(U, Reg); });
   case HazardRelation::MatrixOperandWrite:
     return Overlaps(P.Dst, Reg) || Overlaps(Source(0), Reg) || Overlaps(Source(1), Reg) ||
            Overlaps(Source(3), Reg);

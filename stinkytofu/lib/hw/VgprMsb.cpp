@@ -88,6 +88,39 @@ unsigned VgprMsbCodec::vgprCount(MCRegister Reg) const {
   return Target.covered32(Reg).size(); // a 16-bit half covers itself only
 }
 
+Error VgprMsbCodec::raiseWritten(MCInst &Inst, StringRef Text) {
+  SmallVector<int, 8> Operands = operandsOfTokens(Inst, Text, /*Low=*/true);
+  SmallVector<bool, 8> Moved(Inst.getNumOperands(), false);
+  size_t K = 0;
+  Error Err = Error::success();
+  forEachVgprToken(Text, [&](const VgprToken &T) {
+    int J = Operands[K++];
+    if (T.First < vgprmsb::VgprsPerBank || Err)
+      return;
+    MCRegister High = J < 0 ? MCRegister()
+                            : rebase(Inst.getOperand(J).getReg(),
+                                     int(T.First - T.First % vgprmsb::VgprsPerBank));
+    if (!High.isValid()) {
+      Err = createStringError(inconvertibleErrorCode(),
+                              "'" + Text.slice(T.Begin, T.End) +
+                                  "' is not a register MC can hold there");
+      return;
+    }
+    Inst.getOperand(J).setReg(High);
+    Moved[J] = true;
+  });
+  if (Err)
+    return Err;
+  const MCInstrDesc &Desc = Target.instrInfo().get(Inst.getOpcode());
+  for (unsigned J = 0; J < Inst.getNumOperands() && J < Desc.getNumOperands(); ++J) {
+    int Tied = Desc.getOperandConstraint(J, MCOI::TIED_TO);
+    if (Tied >= 0 && unsigned(Tied) < Inst.getNumOperands() && Moved[Tied] &&
+        Inst.getOperand(J).isReg())
+      Inst.getOperand(J).setReg(Inst.getOperand(Tied).getReg());
+  }
+  return Error::success();
+}
+
 MCRegister VgprMsbCodec::rebase(MCRegister Reg, int Delta) const {
   const MCRegisterInfo &MRI = Target.regInfo();
   if (Delta == 0)

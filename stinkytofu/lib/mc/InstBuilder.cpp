@@ -1,5 +1,8 @@
 //===- InstBuilder.cpp - Creating instructions without re-parsing ---------===//
 #include "stinkytofu/mc/InstBuilder.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/VgprMsb.h"
+#include "stinkytofu/hw/VgprSpelling.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "stinkytofu/mc/AssemblerState.h"
 #include "stinkytofu/ir/OperandMapping.h"
@@ -705,10 +708,22 @@ Error InstBuilder::rewrite(Instruction &I, ArrayRef<BuildOperand> Operands) {
 Error InstBuilder::setOperands(Instruction &I, std::vector<Operand> Operands) {
   Instruction Probe(I.kind(), I.mnemonic().str(), Operands);
   std::string Text = (I.mnemonicSpelling() + " " + formatOperands(Probe)).str();
-  Expected<Instruction> New = parse(Text);
+  // MC takes VGPRs 256 and up only in their low spelling; the operands then
+  // get the registers written, as the reader gives them (asm/HighVgprInput).
+  std::optional<std::string> Low =
+      Target.hardware().hasHighVgprs() ? padHighVgprsToLow(Text) : std::nullopt;
+  Expected<Instruction> New = parse(Low ? *Low : Text);
   if (!New)
     return New.takeError();
   SmallVector<MCInst, 1> Insts(New->mcInsts().begin(), New->mcInsts().end());
+  if (Low) {
+    if (Insts.size() != 1)
+      return createStringError(inconvertibleErrorCode(),
+                               "VGPRs 256 and up are set in plain instructions only: '" + Text +
+                                   "'");
+    if (Error E = VgprMsbCodec(Target).raiseWritten(Insts.front(), Text))
+      return E;
+  }
   I.setOperands(std::move(Operands));
   I.setMC(std::move(Insts), Target);
   return Error::success();

@@ -10,6 +10,7 @@
 #include "stinkytofu/pass/Pass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
@@ -117,6 +118,17 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Pass>> createInsertWaitAluPass(const PassArguments &Args) {
+  // The reference's arguments tune how many VALUs its expert-scheduling-mode
+  // waits count; this pass keeps the hardware's interlocks and inserts none.
+  for (const auto &[Name, Value] : Args)
+    if (is_contained({"enableESM2TrackValuVsrc", "xdlCountFromNextWmma",
+                      "sharedOrderCountFollowers"},
+                     StringRef(Name)))
+      return createStringError(inconvertibleErrorCode(),
+                               "'" + Name +
+                                   "' tunes the reference's va_vdst/vm_vsrc waits of the "
+                                   "expert scheduling mode (SCHED_MODE 2), which StinkyTofu "
+                                   "does not use (docs/passes.md)");
   return createArgumentlessPass<InsertWaitAluPass>(Args);
 }
 

@@ -40,8 +40,8 @@ static bool guardsMemoryOrdering(const Instruction &Wait, std::optional<CounterM
 
 Expected<std::unique_ptr<Pass>> createStinkyRemoveWaitCntPass(const PassArguments &Args) {
   bool KeepTensor = false, KeepKmcnt = false, KeepXcnt = false, All = false;
-  // The reference's opt-ins: its insertion did not rebuild these counters;
-  // ours does, so they are removed anyway.
+  // The reference's opt-ins: in its policy kmcnt and xcnt waits stay unless
+  // named. A caller naming either speaks that policy, so the other stays.
   bool RemoveXcnt = false, RemoveKmcnt = false;
   if (Error E = parseFlagArguments(Args, {{"keepTensor", &KeepTensor},
                                           {"keepKmcnt", &KeepKmcnt},
@@ -50,6 +50,10 @@ Expected<std::unique_ptr<Pass>> createStinkyRemoveWaitCntPass(const PassArgument
                                           {"removeXcnt", &RemoveXcnt},
                                           {"removeKmcnt", &RemoveKmcnt}}))
     return std::move(E);
+  if (RemoveXcnt || RemoveKmcnt) {
+    KeepKmcnt |= !RemoveKmcnt;
+    KeepXcnt |= !RemoveXcnt;
+  }
   auto Kept = [=](StringRef Counter) {
     return (Counter == "tensorcnt" && KeepTensor) || (Counter == "kmcnt" && KeepKmcnt) ||
            (Counter == "xcnt" && KeepXcnt);

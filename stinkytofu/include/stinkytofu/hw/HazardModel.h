@@ -47,6 +47,7 @@ enum class HazardRelation : uint8_t {
   M0Write, LaneSelect, Src0Read, SameHwReg, StoreDataWrite, SrcCFull, SrcCOverlap, SrcCRead,
   SrcABOverlap, SrcCOverwrite, AgprOverlap, MatrixResultRead, MatrixResultWrite,
   MatrixSourceOverlap, DotRead, DotOverwrite, Always, SrcABRead, AnyOperand, MatrixOperandWrite,
+  ExplicitSourceWrite,
 };
 
 struct HazardRule {

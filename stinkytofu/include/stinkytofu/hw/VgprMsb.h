@@ -98,6 +98,10 @@ public:
   /// Rewrites the VGPR operands of \p Inst, read under \p State, to the
   /// registers they name (VGPR44 in a slot of bank 1 -> VGPR300).
   llvm::Error raise(llvm::MCInst &Inst, uint8_t State);
+  /// Moves the operands of \p Inst, read from \p Text with each VGPR of 256
+  /// and above in its low spelling, to the registers \p Text writes (a tied
+  /// operand with the one it is tied to).
+  llvm::Error raiseWritten(llvm::MCInst &Inst, llvm::StringRef Text);
   /// The banks \p Inst's VGPR operands need; an error when two operands of
   /// one slot need different banks, or a high VGPR sits where no slot
   /// reaches.

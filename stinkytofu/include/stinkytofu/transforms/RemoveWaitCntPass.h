@@ -9,9 +9,9 @@
 // s_nop between) stay unless `all` is given: they may order memory for
 // other waves (LLVM's memory legalizer puts them there), which no register
 // dependence shows and insertion cannot rebuild. The reference's
-// `removeXcnt` and `removeKmcnt` are accepted and change nothing (those
-// waits are removed anyway). `s_waitcnt_depctr`/`s_wait_alu` are ALU waits
-// and stay.
+// `removeXcnt` and `removeKmcnt` select its policy, where kmcnt and xcnt
+// waits stay unless named: given one, the other counter's waits stay.
+// `s_waitcnt_depctr`/`s_wait_alu` are ALU waits and stay.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_TRANSFORMS_REMOVEWAITCNTPASS_H
