@@ -308,27 +308,9 @@ MCRegister TargetInfo::lookupRegister(StringRef MCName) const {
   return FileNames[*F].lookup(MCName);
 }
 
-MCRegister TargetInfo::canonical(MCRegister Reg) const {
-  ensureIndexed();
-  return Reg.id() < CanonicalOf.size() ? CanonicalOf[Reg.id()] : Reg;
-}
-
 MCRegister TargetInfo::findRegister(StringRef MCName) const {
   ensureIndexed();
   return lookupRegister(MCName);
-}
-
-RegClass TargetInfo::classOf(MCRegister Reg) const {
-  ensureIndexed();
-  return Reg.id() < ClassOfReg.size() ? RegClass(ClassOfReg[Reg.id()])
-                                      : RegClass::Other;
-}
-
-std::optional<unsigned> TargetInfo::indexOf(MCRegister Reg) const {
-  ensureIndexed();
-  if (Reg.id() < IndexOfReg.size() && IndexOfReg[Reg.id()] >= 0)
-    return unsigned(IndexOfReg[Reg.id()]);
-  return std::nullopt;
 }
 
 MCRegister TargetInfo::reg32(RegClass Class, unsigned Index) const {

@@ -83,15 +83,28 @@ public:
   /// The generic register behind a subtarget-specific encoding MC may put
   /// in an MCInst (M0_gfxpre11 -> M0, FLAT_SCR_vi -> FLAT_SCR), so that a
   /// write and an implicit read of the same register meet.
-  llvm::MCRegister canonical(llvm::MCRegister Reg) const;
+  /// (Inline, as classOf and indexOf: the hazard, wait-count and liveness
+  /// models ask hundreds of thousands of times a kernel.)
+  llvm::MCRegister canonical(llvm::MCRegister Reg) const {
+    ensureIndexed();
+    return Reg.id() < CanonicalOf.size() ? CanonicalOf[Reg.id()] : Reg;
+  }
   /// The register file of a (possibly tuple) register.
-  RegClass classOf(llvm::MCRegister Reg) const;
+  RegClass classOf(llvm::MCRegister Reg) const {
+    ensureIndexed();
+    return Reg.id() < ClassOfReg.size() ? RegClass(ClassOfReg[Reg.id()]) : RegClass::Other;
+  }
   /// The 32-bit registers a register covers (SGPR62_SGPR63 -> SGPR62, SGPR63).
   llvm::SmallVector<llvm::MCRegister, 4> covered32(llvm::MCRegister Reg) const;
   /// Assembly spelling of a register: s[62:63], v5, vcc, exec_lo, scc.
   std::string asmName(llvm::MCRegister Reg) const;
   /// The numeric index of a 32-bit SGPR/VGPR/AGPR/TTMP register.
-  std::optional<unsigned> indexOf(llvm::MCRegister Reg) const;
+  std::optional<unsigned> indexOf(llvm::MCRegister Reg) const {
+    ensureIndexed();
+    if (Reg.id() < IndexOfReg.size() && IndexOfReg[Reg.id()] >= 0)
+      return unsigned(IndexOfReg[Reg.id()]);
+    return std::nullopt;
+  }
   /// The 32-bit register of \p Class with index \p Index.
   llvm::MCRegister reg32(RegClass Class, unsigned Index) const;
 
