@@ -27,6 +27,7 @@
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include <mutex>
+#include <utility>
 
 using namespace llvm;
 using namespace stinkytofu::waitcount;
@@ -512,15 +513,32 @@ struct WaitCountAnalysis::Impl
     }
   }
 
+  // The state's counters are shared with its copies (CounterStates): what
+  // changes nothing reads them through a const reference, so that they
+  // stay shared.
+
+  /// Makes counter \p C of \p S idle.
+  static void makeIdle(WaitState &S, unsigned C) {
+    const CounterState &CS = std::as_const(S).C[C];
+    // Already as idle() leaves it (an LDS map with buckets would keep them,
+    // which orders its later entries: only one without buckets is left).
+    if (CS.LB == CS.UB && !CS.Kinds && CS.Writes.empty() && CS.Reads.empty() &&
+        !CS.LdsWrites.getMemorySize() && !CS.LdsReads.getMemorySize())
+      return;
+    S.C[C].idle();
+  }
+
   void applyWaits(const WaitCounts &W, WaitState &S) const {
     for (unsigned C = 0; C < S.C.size(); ++C) {
       if (!W.waits(C))
         continue;
-      CounterState &CS = S.C[C];
-      if (W.Count[C] == 0)
-        CS.idle();
-      else if (!outOfOrder(S, C))
-        CS.LB = std::max(CS.LB, CS.UB - W.Count[C]);
+      if (W.Count[C] == 0) {
+        makeIdle(S, C);
+        continue;
+      }
+      const CounterState &CS = std::as_const(S).C[C];
+      if (int64_t LB = CS.UB - W.Count[C]; LB > CS.LB && !outOfOrder(S, C))
+        S.C[C].LB = LB;
     }
     settleTranslations(S);
   }
@@ -530,18 +548,23 @@ struct WaitCountAnalysis::Impl
   /// holds none of theirs (as LLVM's xcnt handling assumes).
   void settleTranslations(WaitState &S) const {
     auto X = CM.counterOf(WaitEvent::Translation);
-    if (!X || !S.C[*X].Kinds)
+    const WaitState &Now = S;
+    if (!X || !Now.C[*X].Kinds)
       return;
     auto Idle = [&](WaitEvent E) {
       auto C = CM.counterOf(E);
-      return !C || !(S.C[*C].busy() && (S.C[*C].Kinds & eventBit(E)));
+      return !C || !(Now.C[*C].busy() && (Now.C[*C].Kinds & eventBit(E)));
     };
-    CounterState &XS = S.C[*X];
+    uint32_t Kinds = Now.C[*X].Kinds;
     if (Idle(WaitEvent::Smem))
-      XS.Kinds &= ~eventBit(WaitEvent::SmemTranslation);
+      Kinds &= ~eventBit(WaitEvent::SmemTranslation);
     if (Idle(WaitEvent::VmemLoad) && Idle(WaitEvent::VmemStore) && Idle(WaitEvent::LdsDma) &&
         Idle(WaitEvent::TensorLds) && Idle(WaitEvent::AsyncLds))
-      XS.Kinds &= ~eventBit(WaitEvent::Translation);
+      Kinds &= ~eventBit(WaitEvent::Translation);
+    if (Kinds == Now.C[*X].Kinds)
+      return;
+    CounterState &XS = S.C[*X];
+    XS.Kinds = Kinds;
     if (!XS.Kinds)
       XS.idle();
   }
@@ -557,7 +580,7 @@ struct WaitCountAnalysis::Impl
       // The callee waited for everything but stores.
       for (unsigned C = 0; C < S.C.size(); ++C)
         if (C != StoreOnlyCounter)
-          S.C[C].idle();
+          makeIdle(S, C);
       if (StoreOnlyCounter)
         ++S.C[*StoreOnlyCounter].UB;
     }

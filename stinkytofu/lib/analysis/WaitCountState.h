@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCRegister.h"
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -67,9 +68,34 @@ struct CounterState {
   }
 };
 
+/// The counters of a state, shared by its copies until one of them
+/// changes (copy on write): the dataflow copies a state into each block and
+/// partition and along each edge, and a block without memory operations or
+/// waits changes none of it. Read through a const reference: the non-const
+/// accessors make the counters this state's own.
+class CounterStates {
+public:
+  unsigned size() const { return P ? unsigned(P->size()) : 0; }
+  const CounterState &operator[](unsigned C) const { return (*P)[C]; }
+  CounterState &operator[](unsigned C) { return own()[C]; }
+  void resize(unsigned N) { own().resize(N); }
+  /// Whether both are copies of one set of counters (then equal).
+  bool sameAs(const CounterStates &Other) const { return P == Other.P; }
+
+private:
+  std::vector<CounterState> &own() {
+    if (!P)
+      P = std::make_shared<std::vector<CounterState>>();
+    else if (P.use_count() > 1)
+      P = std::make_shared<std::vector<CounterState>>(*P);
+    return *P;
+  }
+  std::shared_ptr<std::vector<CounterState>> P;
+};
+
 /// The counters of one point of the program (one path partition).
 struct WaitState {
-  SmallVector<CounterState, MaxWaitCounters> C;
+  CounterStates C;
   bool operator==(const WaitState &Other) const;
 };
 

@@ -32,8 +32,9 @@
 //                                                      (Out)
 //       forward: the state \p Out leaving From as it enters To along their
 //       edge. Returns Out when the edge changes nothing, else fills and
-//       returns Scratch: a path-sensitive analysis adds what the branch
-//       taken says and drops the paths it contradicts.
+//       returns Scratch (which run() may move from: fill it anew each
+//       time): a path-sensitive analysis adds what the branch taken says
+//       and drops the paths it contradicts.
 //   void joinOutsideEdge(const BasicBlock &BB, const BasicBlock &Other,
 //                        State &S) const;              (ignore the edge)
 //       an edge between BB and a block of another function, in the
@@ -294,7 +295,12 @@ private:
     } else if (From.empty()) {
       S = IsForward ? analysis().unreachedState(BB) : analysis().exitState(BB);
     } else {
-      S = Along(From.front());
+      // A state the edge changed is the scratch's, to be refilled: taken.
+      const State &First = Along(From.front());
+      if (&First == &EdgeScratch)
+        S = std::move(EdgeScratch);
+      else
+        S = First;
       From = From.drop_front();
     }
     for (unsigned Other : From)
