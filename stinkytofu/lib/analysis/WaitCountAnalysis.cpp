@@ -212,6 +212,34 @@ struct WaitCountAnalysis::Impl
       Memo->addTransfer(BB, In, Out);
   }
 
+  /// What one block lacks: its missing waits with the branch facts of
+  /// each reason's partition, and its waits that complete nothing.
+  struct BlockFindings {
+    std::vector<MissingWait> Missing;
+    std::vector<SmallVector<PathFacts, 1>> Facts;
+    std::vector<const Instruction *> Redundant;
+  };
+  /// Set when the dataflow's own block transfers record what each block
+  /// lacks (transferBlock): a block's last transfer starts from its final
+  /// state, so no replay is needed. Only where that transfer is the
+  /// replay's: the partitions carry the facts the replay reads (branches
+  /// correlated, or no facts at all) and no transfer is taken from a cache.
+  bool RecordVisits = false;
+  mutable DenseMap<const BasicBlock *, BlockFindings> Visited;
+
+  /// Dataflow hook: \p BB's instructions from \p S, recording (above).
+  void transferBlock(const BasicBlock &BB, WaitPaths &S) const {
+    if (!RecordVisits) {
+      Base::transferBlock(BB, S);
+      return;
+    }
+    BlockFindings &F = Visited[&BB];
+    F = BlockFindings();
+    recordBlock(BB, S, F);
+  }
+
+  void recordBlock(const BasicBlock &BB, WaitPaths &S, BlockFindings &F) const;
+  void describePaths(const BasicBlock &BB, BlockFindings &F) const;
   void replayBlock(const BasicBlock &BB, const WaitPaths &In, std::vector<MissingWait> &Missing,
                    std::vector<const Instruction *> &Redundant) const;
 
@@ -719,22 +747,18 @@ static void mergeMissing(MissingWait &Into, SmallVectorImpl<PathFacts> &ReasonFa
   }
 }
 
-/// What one block lacks, from its state at the start \p In: appended to
-/// \p Missing and \p Redundant in layout order.
-void WaitCountAnalysis::Impl::replayBlock(const BasicBlock &BB, const WaitPaths &In,
-                                          std::vector<MissingWait> &Missing,
-                                          std::vector<const Instruction *> &Redundant) const {
-  const size_t N = BB.instructions().size();
-  std::vector<MissingWait> Found(N);
-  std::vector<SmallVector<PathFacts, 1>> FoundFacts(N);
-  std::vector<bool> Completes(N);
-  // The partitions in step, as transfer() takes them.
-  std::vector<WaitPaths::Part> Parts(In.Parts.begin(), In.Parts.end());
-  size_t Index = 0;
+/// Transfers \p BB's instructions from \p S, as the dataflow's transfer
+/// does, and records what each lacks in \p F (in layout order, without
+/// paths).
+void WaitCountAnalysis::Impl::recordBlock(const BasicBlock &BB, WaitPaths &S,
+                                          BlockFindings &F) const {
   for (const Instruction &I : BB.instructions()) {
     const InstInfo &II = info(I);
-    SmallVector<WaitCounts, 4> Implicit(Parts.size());
-    for (auto [P, H] : zip(Parts, Implicit)) {
+    MissingWait Found;
+    SmallVector<PathFacts, 1> FoundFacts;
+    bool Completes = false;
+    SmallVector<WaitCounts, 4> Implicit(S.Parts.size());
+    for (auto [P, H] : zip(S.Parts, Implicit)) {
       MissingWait M;
       M.Consumer = &I;
       Recording = &M;
@@ -743,42 +767,59 @@ void WaitCountAnalysis::Impl::replayBlock(const BasicBlock &BB, const WaitPaths 
       // Reasons of implicit waits were recorded too: keep the missing ones.
       erase_if(M.Reasons, [&](const WaitReason &R) { return !M.Needed.waits(R.Counter); });
       if (!M.Needed.empty())
-        mergeMissing(Found[Index], FoundFacts[Index], M, P.Facts);
+        mergeMissing(Found, FoundFacts, M, P.Facts);
       else if (II.Wait && completesSomething(*II.Wait, P.State))
-        Completes[Index] = true;
+        Completes = true;
     }
-    for (auto [P, H] : zip(Parts, Implicit)) {
-      H.merge(Found[Index].Needed);
+    for (auto [P, H] : zip(S.Parts, Implicit)) {
+      H.merge(Found.Needed);
       transferWaits(I, H, P.State);
       if (Conditions)
         Conditions->transfer(I, P.Facts);
     }
-    ++Index;
-  }
-  size_t K = 0;
-  for (const Instruction &I : BB.instructions()) {
-    MissingWait &M = Found[K];
-    if (!M.Needed.empty()) {
-      if (Opts.DescribePaths && !Paths)
-        Paths.emplace(*Conditions, &CM);
-      if (Paths)
-        for (auto [R, Facts] : zip(M.Reasons, FoundFacts[K]))
-          if (R.Producer && R.Producer->parent() && R.Producer->parent() != &BB)
-            if (auto Path = findFeasiblePath(*Conditions, *R.Producer, BB, Facts,
-                                             PendingOperation{&CM, R.Counter}, &*Paths))
-              R.Path = describePath(*Conditions, *Path);
-      Missing.push_back(std::move(M));
-    } else if (info(I).Wait && !Completes[K]) {
-      Redundant.push_back(&I);
+    if (!Found.Needed.empty()) {
+      F.Missing.push_back(std::move(Found));
+      F.Facts.push_back(std::move(FoundFacts));
+    } else if (II.Wait && !Completes) {
+      F.Redundant.push_back(&I);
     }
-    ++K;
   }
+}
+
+/// Describes a feasible path for each reason of \p F whose producer is in
+/// another block than \p BB (WaitCountOptions::DescribePaths).
+void WaitCountAnalysis::Impl::describePaths(const BasicBlock &BB, BlockFindings &F) const {
+  if (!Opts.DescribePaths)
+    return;
+  for (auto [M, ReasonFacts] : zip(F.Missing, F.Facts)) {
+    if (!Paths)
+      Paths.emplace(*Conditions, &CM);
+    for (auto [R, Facts] : zip(M.Reasons, ReasonFacts))
+      if (R.Producer && R.Producer->parent() && R.Producer->parent() != &BB)
+        if (auto Path = findFeasiblePath(*Conditions, *R.Producer, BB, Facts,
+                                         PendingOperation{&CM, R.Counter}, &*Paths))
+          R.Path = describePath(*Conditions, *Path);
+  }
+}
+
+/// What one block lacks, from its state at the start \p In: appended to
+/// \p Missing and \p Redundant in layout order.
+void WaitCountAnalysis::Impl::replayBlock(const BasicBlock &BB, const WaitPaths &In,
+                                          std::vector<MissingWait> &Missing,
+                                          std::vector<const Instruction *> &Redundant) const {
+  WaitPaths S = In;
+  BlockFindings F;
+  recordBlock(BB, S, F);
+  describePaths(BB, F);
+  std::move(F.Missing.begin(), F.Missing.end(), std::back_inserter(Missing));
+  llvm::append_range(Redundant, F.Redundant);
 }
 
 Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const CounterModel &CM,
                                                      WaitCountOptions Opts,
                                                      WaitCountCache::Impl *Cache) {
   auto A = std::make_unique<Impl>(F, CM, Opts, Opts.CorrelateBranches, Cache);
+  A->RecordVisits = !A->Memo && (A->Correlate || !A->Conditions);
   // Each block is revisited at most once per step a queue or score can
   // take, which the counters' limits bound (per partition).
   unsigned Limit = (256 * std::max<size_t>(A->blocks().size(), 1) + 1024) *
@@ -803,6 +844,13 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const Co
     WaitPaths Unreached;
     const WaitPaths &In =
         A->stateIn(*BB).Parts.empty() ? (Unreached = A->unreachedState(*BB)) : A->stateIn(*BB);
+    if (A->RecordVisits && &In == &A->stateIn(*BB)) {
+      Impl::BlockFindings &Found = A->Visited.find(BB)->second;
+      A->describePaths(*BB, Found);
+      std::move(Found.Missing.begin(), Found.Missing.end(), std::back_inserter(Result.Missing));
+      llvm::append_range(Result.Redundant, Found.Redundant);
+      continue;
+    }
     if (!Memo) {
       A->replayBlock(*BB, In, Result.Missing, Result.Redundant);
       continue;

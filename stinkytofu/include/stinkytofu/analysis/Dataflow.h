@@ -44,6 +44,10 @@
 //       an instruction with IF_Call: the callee runs before the next one.
 //   void transferOpaque(const Instruction &I, State &S) const; (transfer)
 //       an instruction MC did not describe (isOpaqueInstruction).
+//   void transferBlock(const BasicBlock &BB, State &S) const;
+//                                                (step() per instruction)
+//       a whole block in run(), to the same state as step() would give: an
+//       analysis may note what it sees on the way.
 //   bool reuseTransfer(const BasicBlock &BB, const State &In,
 //                      State &Out) const;                  (false)
 //   void noteTransfer(const BasicBlock &BB, const State &In,
@@ -164,7 +168,7 @@ public:
       computeIncoming(B, Entering[B]);
       if (!analysis().reuseTransfer(*Blocks[B], Entering[B], S)) {
         S = Entering[B];
-        transferBlock(*Blocks[B], S);
+        analysis().transferBlock(*Blocks[B], S);
         analysis().noteTransfer(*Blocks[B], Entering[B], S);
       }
       if (S == Leaving[B])
@@ -247,6 +251,12 @@ protected:
   void transferOpaque(const Instruction &I, State &S) const { analysis().transfer(I, S); }
   bool reuseTransfer(const BasicBlock &, const State &, State &) const { return false; }
   void noteTransfer(const BasicBlock &, const State &, const State &) const {}
+  void transferBlock(const BasicBlock &BB, State &S) const {
+    forEachInDirection(BB, [&](const Instruction &I) {
+      step(I, S);
+      return false;
+    });
+  }
 
   const AnalysisT &analysis() const { return static_cast<const AnalysisT &>(*this); }
 
@@ -269,13 +279,6 @@ private:
         if (Visit(I))
           return;
     }
-  }
-
-  void transferBlock(const BasicBlock &BB, State &S) const {
-    forEachInDirection(BB, [&](const Instruction &I) {
-      step(I, S);
-      return false;
-    });
   }
 
   /// Sets \p S to the state flowing into block \p B: the join of the
