@@ -203,6 +203,9 @@ struct WaitCountAnalysis::Impl
     const WaitCountCache::Impl::Transfer *T = Memo->findTransfer(BB, In);
     if (!T)
       return false;
+    // Nothing recorded for this state: the block's findings come from a
+    // replay.
+    Visited.erase(&BB);
     Out = T->Out;
     ++Memo->Stats.TransfersReused;
     return true;
@@ -221,9 +224,9 @@ struct WaitCountAnalysis::Impl
   };
   /// Set when the dataflow's own block transfers record what each block
   /// lacks (transferBlock): a block's last transfer starts from its final
-  /// state, so no replay is needed. Only where that transfer is the
-  /// replay's: the partitions carry the facts the replay reads (branches
-  /// correlated, or no facts at all) and no transfer is taken from a cache.
+  /// state, so no replay is needed unless that transfer was taken from the
+  /// cache. Only where the transfer is the replay's: the partitions carry
+  /// the facts the replay reads (branches correlated, or no facts at all).
   bool RecordVisits = false;
   mutable DenseMap<const BasicBlock *, BlockFindings> Visited;
 
@@ -819,7 +822,7 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const Co
                                                      WaitCountOptions Opts,
                                                      WaitCountCache::Impl *Cache) {
   auto A = std::make_unique<Impl>(F, CM, Opts, Opts.CorrelateBranches, Cache);
-  A->RecordVisits = !A->Memo && (A->Correlate || !A->Conditions);
+  A->RecordVisits = A->Correlate || !A->Conditions;
   // Each block is revisited at most once per step a queue or score can
   // take, which the counters' limits bound (per partition).
   unsigned Limit = (256 * std::max<size_t>(A->blocks().size(), 1) + 1024) *
@@ -844,15 +847,20 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const Co
     WaitPaths Unreached;
     const WaitPaths &In =
         A->stateIn(*BB).Parts.empty() ? (Unreached = A->unreachedState(*BB)) : A->stateIn(*BB);
-    if (A->RecordVisits && &In == &A->stateIn(*BB)) {
-      Impl::BlockFindings &Found = A->Visited.find(BB)->second;
-      A->describePaths(*BB, Found);
-      std::move(Found.Missing.begin(), Found.Missing.end(), std::back_inserter(Result.Missing));
-      llvm::append_range(Result.Redundant, Found.Redundant);
-      continue;
-    }
+    // What the block's last transfer recorded, if it started from In.
+    Impl::BlockFindings *Recorded = nullptr;
+    if (A->RecordVisits && &In == &A->stateIn(*BB))
+      if (auto It = A->Visited.find(BB); It != A->Visited.end())
+        Recorded = &It->second;
     if (!Memo) {
-      A->replayBlock(*BB, In, Result.Missing, Result.Redundant);
+      if (!Recorded) {
+        A->replayBlock(*BB, In, Result.Missing, Result.Redundant);
+        continue;
+      }
+      A->describePaths(*BB, *Recorded);
+      std::move(Recorded->Missing.begin(), Recorded->Missing.end(),
+                std::back_inserter(Result.Missing));
+      llvm::append_range(Result.Redundant, Recorded->Redundant);
       continue;
     }
     if (const WaitCountCache::Impl::Replay *Kept = Memo->findReplay(*BB, In)) {
@@ -862,7 +870,12 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const Co
       continue;
     }
     WaitCountCache::Impl::Replay &New = Memo->addReplay(*BB, In);
-    A->replayBlock(*BB, In, New.Missing, New.Redundant);
+    if (Recorded) {
+      New.Missing = std::move(Recorded->Missing);
+      New.Redundant = std::move(Recorded->Redundant);
+    } else {
+      A->replayBlock(*BB, In, New.Missing, New.Redundant);
+    }
     llvm::append_range(Result.Missing, New.Missing);
     llvm::append_range(Result.Redundant, New.Redundant);
   }
