@@ -68,8 +68,15 @@ struct WaitCountAnalysis::Impl
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
   std::optional<unsigned> TranslationCounter;
   MCRegister Exec;
-  /// The units a caller's pending load may write (loadDestinationUnits).
-  const BitVector &LoadDestinations;
+  /// The units a caller's pending load may write (loadDestinationUnits),
+  /// asked only in callable functions: computed on first use (all of MC's
+  /// opcodes are read, once per target).
+  mutable const BitVector *LoadDestinations = nullptr;
+  bool loadDestination(unsigned Unit) const {
+    if (!LoadDestinations)
+      LoadDestinations = &loadDestinationUnits(RU);
+    return LoadDestinations->test(Unit);
+  }
   /// Set while the final pass records what each instruction lacks.
   mutable MissingWait *Recording = nullptr;
   /// The branch facts, for correlation and for describing paths (else not
@@ -88,8 +95,7 @@ struct WaitCountAnalysis::Impl
 
   Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts, bool Correlate,
        WaitCountCache::Impl *Cache)
-      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")),
-        LoadDestinations(loadDestinationUnits(RU)) {
+      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")) {
     if (Opts.CorrelateBranches || Opts.DescribePaths)
       Conditions.emplace(F, CM.target());
     this->Correlate = Correlate && Conditions && Conditions->tracksAny();
@@ -445,7 +451,7 @@ struct WaitCountAnalysis::Impl
         const CounterState &CS = S.C[C];
         if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
           need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
-        if (CS.pending(CS.UnknownScore) && LoadDestinations.test(U))
+        if (CS.pending(CS.UnknownScore) && loadDestination(U))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Read, nullptr, R));
       }
     const bool InOrderVmem = CM.hardware().vmemWritesVgprInOrder() &&
@@ -463,7 +469,7 @@ struct WaitCountAnalysis::Impl
         if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
           need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C, It->second.Score,
                reason(WaitReason::Overwrite, It->second.Producer, R));
-        if (CS.pending(CS.UnknownScore) && LoadDestinations.test(U))
+        if (CS.pending(CS.UnknownScore) && loadDestination(U))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Write, nullptr, R));
       }
     if (II.WritesExec)
