@@ -124,6 +124,14 @@ struct WaitCountAnalysis::Impl
     // (inserted code stamps out a few statements many times). Asked after
     // the words and facts, which a lazy record fills or copies first.
     DenseMap<std::pair<const MCInst *, unsigned>, uint64_t> DescribedRecords;
+    // A first run describes every instruction: room for all at once (each
+    // growth of the map moves every description).
+    if (Descriptions->Infos.empty()) {
+      size_t Count = 0;
+      for (const BasicBlock &BB : F.blocks())
+        Count += BB.instructions().size();
+      Descriptions->Infos.reserve(Count);
+    }
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions()) {
         auto [It, New] = Descriptions->Infos.try_emplace(I.stamp());
