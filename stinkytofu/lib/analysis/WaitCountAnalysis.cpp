@@ -378,6 +378,8 @@ struct WaitCountAnalysis::Impl
       };
       MergeMap(X.Writes, Y.Writes);
       MergeMap(X.Reads, Y.Reads);
+      X.UnitsLo = std::min(X.UnitsLo, Y.UnitsLo);
+      X.UnitsHi = std::max(X.UnitsHi, Y.UnitsHi);
       MergeMap(X.LdsWrites, Y.LdsWrites);
       MergeMap(X.LdsReads, Y.LdsReads);
     }
@@ -457,8 +459,9 @@ struct WaitCountAnalysis::Impl
     for (auto [U, R] : II.UseUnits)
       for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
-        if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
-          need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
+        if (CS.mayHold(U))
+          if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
+            need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
         if (CS.pending(CS.UnknownScore) && loadDestination(U))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Read, nullptr, R));
       }
@@ -471,12 +474,15 @@ struct WaitCountAnalysis::Impl
     for (auto [U, R] : II.DefUnits)
       for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
-        if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second) &&
-                                         !(InOrderVmem && C == LoadCounter))
-          need(S, W, C, It->second.Score, reason(WaitReason::Write, It->second.Producer, R));
-        if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
-          need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C, It->second.Score,
-               reason(WaitReason::Overwrite, It->second.Producer, R));
+        if (CS.mayHold(U)) {
+          if (auto It = CS.Writes.find(U); It != CS.Writes.end() &&
+                                           entryPending(S, CS, It->second) &&
+                                           !(InOrderVmem && C == LoadCounter))
+            need(S, W, C, It->second.Score, reason(WaitReason::Write, It->second.Producer, R));
+          if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
+            need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C, It->second.Score,
+                 reason(WaitReason::Overwrite, It->second.Producer, R));
+        }
         if (CS.pending(CS.UnknownScore) && loadDestination(U))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Write, nullptr, R));
       }
@@ -669,19 +675,25 @@ struct WaitCountAnalysis::Impl
         }
         // Every register the instruction reads, EXEC and M0 included, stays
         // in use until its address is translated (as LLVM scores xcnt).
-        for (auto Unit : II.UseUnits)
+        for (auto Unit : II.UseUnits) {
           CS.Reads[Unit.first] = P;
+          CS.holdUnit(Unit.first);
+        }
         continue;
       case WaitEvent::Export:
       case WaitEvent::GdsGprLock:
-        for (unsigned U : II.ExplicitUseUnits)
+        for (unsigned U : II.ExplicitUseUnits) {
           CS.Reads[U] = P;
+          CS.holdUnit(U);
+        }
         continue;
       default:
         break;
       }
-      for (auto Unit : II.DefUnits)
+      for (auto Unit : II.DefUnits) {
         CS.Writes[Unit.first] = P;
+        CS.holdUnit(Unit.first);
+      }
       if (Ev == WaitEvent::Lds || Ev == WaitEvent::FlatLds || Ev == WaitEvent::LdsDma ||
           Ev == WaitEvent::TensorLds || Ev == WaitEvent::AsyncLds) {
         CS.LdsScore = CS.UB;

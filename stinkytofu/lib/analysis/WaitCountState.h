@@ -52,10 +52,20 @@ struct CounterState {
   int64_t FlatScore = 0, LdsScore = 0, UnknownScore = 0;
   const Instruction *LdsProducer = nullptr, *Newest = nullptr;
   DenseMap<unsigned, Pending> Writes, Reads;     ///< by register unit
+  /// Every unit Writes and Reads hold lies in [UnitsLo, UnitsHi]: a lookup
+  /// of another unit is skipped. (It may also cover units whose entries
+  /// went; nothing but the lookups reads it.)
+  unsigned UnitsLo = ~0u, UnitsHi = 0;
   DenseMap<int64_t, Pending> LdsWrites, LdsReads; ///< by LDS token
 
   bool pending(int64_t Score) const { return Score > LB; }
   bool busy() const { return UB > LB; }
+  /// Writes or Reads may hold \p Unit.
+  bool mayHold(unsigned Unit) const { return UnitsLo <= Unit && Unit <= UnitsHi; }
+  void holdUnit(unsigned Unit) {
+    UnitsLo = std::min(UnitsLo, Unit);
+    UnitsHi = std::max(UnitsHi, Unit);
+  }
   void idle() {
     LB = UB;
     Kinds = 0;
@@ -63,6 +73,8 @@ struct CounterState {
     // every copy of the state copies them all.
     Writes = DenseMap<unsigned, Pending>();
     Reads = DenseMap<unsigned, Pending>();
+    UnitsLo = ~0u;
+    UnitsHi = 0;
     LdsWrites.clear();
     LdsReads.clear();
   }
