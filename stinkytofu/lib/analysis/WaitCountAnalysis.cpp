@@ -198,6 +198,11 @@ struct WaitCountAnalysis::Impl
     for (MCRegister R : I.facts().Uses)
       for (unsigned U : RU.units(R))
         II.UseUnits.emplace_back(U, R);
+    for (auto Units : {ArrayRef(II.DefUnits), ArrayRef(II.UseUnits)})
+      for (auto [U, R] : Units) {
+        II.UnitsLo = std::min(II.UnitsLo, U);
+        II.UnitsHi = std::max(II.UnitsHi, U);
+      }
     II.WritesExec = any_of(I.facts().Defs,
                            [&](MCRegister R) { return TI.regInfo().regsOverlap(R, Exec); });
     if (const auto *T = I.getModifier<MemTokenData>())
@@ -443,7 +448,8 @@ struct WaitCountAnalysis::Impl
       return W;
     }
     // Only counters with work in flight can ask for a wait, and for a
-    // register only those that hold registers or a caller's work.
+    // register only those that hold registers in the instruction's range
+    // of units or a caller's work.
     bool AnyBusy = false;
     SmallVector<unsigned, MaxWaitCounters> Holding;
     for (unsigned C = 0; C < N; ++C) {
@@ -451,12 +457,14 @@ struct WaitCountAnalysis::Impl
       if (!CS.busy())
         continue;
       AnyBusy = true;
-      if (!CS.Writes.empty() || !CS.Reads.empty() || CS.pending(CS.UnknownScore))
+      if (((!CS.Writes.empty() || !CS.Reads.empty()) && CS.UnitsLo <= II.UnitsHi &&
+           II.UnitsLo <= CS.UnitsHi) ||
+          CS.pending(CS.UnknownScore))
         Holding.push_back(C);
     }
     if (!AnyBusy)
       return W;
-    for (auto [U, R] : II.UseUnits)
+    for (auto [U, R] : Holding.empty() ? ArrayRef<std::pair<unsigned, MCRegister>>() : II.UseUnits)
       for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
         if (CS.mayHold(U))
@@ -471,7 +479,7 @@ struct WaitCountAnalysis::Impl
     // writes no register before the earlier ones have read theirs, which
     // completes their translations without a wait (as LLVM applies it).
     const bool VmemTranslates = II.Access.has(WaitEvent::Translation);
-    for (auto [U, R] : II.DefUnits)
+    for (auto [U, R] : Holding.empty() ? ArrayRef<std::pair<unsigned, MCRegister>>() : II.DefUnits)
       for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
         if (CS.mayHold(U)) {

@@ -154,6 +154,8 @@ struct InstInfo {
   /// explicit register operands that it reads.
   SmallVector<std::pair<unsigned, MCRegister>, 8> DefUnits, UseUnits;
   SmallVector<unsigned, 8> ExplicitUseUnits;
+  /// The range of DefUnits and UseUnits (empty: Lo above Hi).
+  unsigned UnitsLo = ~0u, UnitsHi = 0;
   SmallVector<int64_t, 2> Tokens;
 };
 
