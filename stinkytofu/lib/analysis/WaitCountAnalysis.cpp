@@ -288,17 +288,16 @@ struct WaitCountAnalysis::Impl
   /// The code gets one wait for all its paths: what any partition lacks
   /// before \p I is applied to every partition.
   void transfer(const Instruction &I, WaitPaths &S) const {
-    SmallVector<WaitCounts, 4> Own(S.Parts.size()), Implicit(S.Parts.size());
+    const InstInfo &II = info(I);
+    SmallVector<WaitCounts, 4> Implicit(S.Parts.size());
     WaitCounts Shared;
-    for (auto [P, W, H] : zip(S.Parts, Own, Implicit)) {
-      W = requirements(I, info(I), P.State, H);
-      Shared.merge(W);
-    }
+    for (auto [P, H] : zip(S.Parts, Implicit))
+      Shared.merge(requirements(I, II, P.State, H));
     for (auto [P, H] : zip(S.Parts, Implicit)) {
       if (Correlate)
         Conditions->transfer(I, P.Facts);
       H.merge(Shared);
-      transferWaits(I, H, P.State);
+      transferWaits(I, II, H, P.State);
     }
   }
 
@@ -630,8 +629,8 @@ struct WaitCountAnalysis::Impl
 
   /// \p I in one partition, after the waits \p Needed (what it lacks, what
   /// the hardware provides, what other partitions lack there).
-  void transferWaits(const Instruction &I, const WaitCounts &Needed, WaitState &S) const {
-    const InstInfo &II = info(I);
+  void transferWaits(const Instruction &I, const InstInfo &II, const WaitCounts &Needed,
+                     WaitState &S) const {
     applyWaits(Needed, S);
     if (II.Wait)
       applyWaits(*II.Wait, S);
@@ -810,7 +809,7 @@ void WaitCountAnalysis::Impl::recordBlock(const BasicBlock &BB, WaitPaths &S,
     }
     for (auto [P, H] : zip(S.Parts, Implicit)) {
       H.merge(Found.Needed);
-      transferWaits(I, H, P.State);
+      transferWaits(I, II, H, P.State);
       if (Conditions)
         Conditions->transfer(I, P.Facts);
     }
