@@ -27,6 +27,7 @@
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include <mutex>
+#include <utility>
 
 using namespace llvm;
 using namespace stinkytofu::waitcount;
@@ -67,8 +68,15 @@ struct WaitCountAnalysis::Impl
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
   std::optional<unsigned> TranslationCounter;
   MCRegister Exec;
-  /// The units a caller's pending load may write (loadDestinationUnits).
-  const BitVector &LoadDestinations;
+  /// The units a caller's pending load may write (loadDestinationUnits),
+  /// asked only in callable functions: computed on first use (all of MC's
+  /// opcodes are read, once per target).
+  mutable const BitVector *LoadDestinations = nullptr;
+  bool loadDestination(unsigned Unit) const {
+    if (!LoadDestinations)
+      LoadDestinations = &loadDestinationUnits(RU);
+    return LoadDestinations->test(Unit);
+  }
   /// Set while the final pass records what each instruction lacks.
   mutable MissingWait *Recording = nullptr;
   /// The branch facts, for correlation and for describing paths (else not
@@ -87,8 +95,7 @@ struct WaitCountAnalysis::Impl
 
   Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts, bool Correlate,
        WaitCountCache::Impl *Cache)
-      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")),
-        LoadDestinations(loadDestinationUnits(RU)) {
+      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")) {
     if (Opts.CorrelateBranches || Opts.DescribePaths)
       Conditions.emplace(F, CM.target());
     this->Correlate = Correlate && Conditions && Conditions->tracksAny();
@@ -117,6 +124,14 @@ struct WaitCountAnalysis::Impl
     // (inserted code stamps out a few statements many times). Asked after
     // the words and facts, which a lazy record fills or copies first.
     DenseMap<std::pair<const MCInst *, unsigned>, uint64_t> DescribedRecords;
+    // A first run describes every instruction: room for all at once (each
+    // growth of the map moves every description).
+    if (Descriptions->Infos.empty()) {
+      size_t Count = 0;
+      for (const BasicBlock &BB : F.blocks())
+        Count += BB.instructions().size();
+      Descriptions->Infos.reserve(Count);
+    }
     for (const BasicBlock &BB : F.blocks())
       for (const Instruction &I : BB.instructions()) {
         auto [It, New] = Descriptions->Infos.try_emplace(I.stamp());
@@ -183,6 +198,11 @@ struct WaitCountAnalysis::Impl
     for (MCRegister R : I.facts().Uses)
       for (unsigned U : RU.units(R))
         II.UseUnits.emplace_back(U, R);
+    for (auto Units : {ArrayRef(II.DefUnits), ArrayRef(II.UseUnits)})
+      for (auto [U, R] : Units) {
+        II.UnitsLo = std::min(II.UnitsLo, U);
+        II.UnitsHi = std::max(II.UnitsHi, U);
+      }
     II.WritesExec = any_of(I.facts().Defs,
                            [&](MCRegister R) { return TI.regInfo().regsOverlap(R, Exec); });
     if (const auto *T = I.getModifier<MemTokenData>())
@@ -202,6 +222,9 @@ struct WaitCountAnalysis::Impl
     const WaitCountCache::Impl::Transfer *T = Memo->findTransfer(BB, In);
     if (!T)
       return false;
+    // Nothing recorded for this state: the block's findings come from a
+    // replay.
+    Visited.erase(&BB);
     Out = T->Out;
     ++Memo->Stats.TransfersReused;
     return true;
@@ -211,6 +234,34 @@ struct WaitCountAnalysis::Impl
       Memo->addTransfer(BB, In, Out);
   }
 
+  /// What one block lacks: its missing waits with the branch facts of
+  /// each reason's partition, and its waits that complete nothing.
+  struct BlockFindings {
+    std::vector<MissingWait> Missing;
+    std::vector<SmallVector<PathFacts, 1>> Facts;
+    std::vector<const Instruction *> Redundant;
+  };
+  /// Set when the dataflow's own block transfers record what each block
+  /// lacks (transferBlock): a block's last transfer starts from its final
+  /// state, so no replay is needed unless that transfer was taken from the
+  /// cache. Only where the transfer is the replay's: the partitions carry
+  /// the facts the replay reads (branches correlated, or no facts at all).
+  bool RecordVisits = false;
+  mutable DenseMap<const BasicBlock *, BlockFindings> Visited;
+
+  /// Dataflow hook: \p BB's instructions from \p S, recording (above).
+  void transferBlock(const BasicBlock &BB, WaitPaths &S) const {
+    if (!RecordVisits) {
+      Base::transferBlock(BB, S);
+      return;
+    }
+    BlockFindings &F = Visited[&BB];
+    F = BlockFindings();
+    recordBlock(BB, S, F);
+  }
+
+  void recordBlock(const BasicBlock &BB, WaitPaths &S, BlockFindings &F) const;
+  void describePaths(const BasicBlock &BB, BlockFindings &F) const;
   void replayBlock(const BasicBlock &BB, const WaitPaths &In, std::vector<MissingWait> &Missing,
                    std::vector<const Instruction *> &Redundant) const;
 
@@ -237,17 +288,16 @@ struct WaitCountAnalysis::Impl
   /// The code gets one wait for all its paths: what any partition lacks
   /// before \p I is applied to every partition.
   void transfer(const Instruction &I, WaitPaths &S) const {
-    SmallVector<WaitCounts, 4> Own(S.Parts.size()), Implicit(S.Parts.size());
+    const InstInfo &II = info(I);
+    SmallVector<WaitCounts, 4> Implicit(S.Parts.size());
     WaitCounts Shared;
-    for (auto [P, W, H] : zip(S.Parts, Own, Implicit)) {
-      W = requirements(I, info(I), P.State, H);
-      Shared.merge(W);
-    }
+    for (auto [P, H] : zip(S.Parts, Implicit))
+      Shared.merge(requirements(I, II, P.State, H));
     for (auto [P, H] : zip(S.Parts, Implicit)) {
       if (Correlate)
         Conditions->transfer(I, P.Facts);
       H.merge(Shared);
-      transferWaits(I, H, P.State);
+      transferWaits(I, II, H, P.State);
     }
   }
 
@@ -332,6 +382,8 @@ struct WaitCountAnalysis::Impl
       };
       MergeMap(X.Writes, Y.Writes);
       MergeMap(X.Reads, Y.Reads);
+      X.UnitsLo = std::min(X.UnitsLo, Y.UnitsLo);
+      X.UnitsHi = std::max(X.UnitsHi, Y.UnitsHi);
       MergeMap(X.LdsWrites, Y.LdsWrites);
       MergeMap(X.LdsReads, Y.LdsReads);
     }
@@ -395,7 +447,8 @@ struct WaitCountAnalysis::Impl
       return W;
     }
     // Only counters with work in flight can ask for a wait, and for a
-    // register only those that hold registers or a caller's work.
+    // register only those that hold registers in the instruction's range
+    // of units or a caller's work.
     bool AnyBusy = false;
     SmallVector<unsigned, MaxWaitCounters> Holding;
     for (unsigned C = 0; C < N; ++C) {
@@ -403,17 +456,20 @@ struct WaitCountAnalysis::Impl
       if (!CS.busy())
         continue;
       AnyBusy = true;
-      if (!CS.Writes.empty() || !CS.Reads.empty() || CS.pending(CS.UnknownScore))
+      if (((!CS.Writes.empty() || !CS.Reads.empty()) && CS.UnitsLo <= II.UnitsHi &&
+           II.UnitsLo <= CS.UnitsHi) ||
+          CS.pending(CS.UnknownScore))
         Holding.push_back(C);
     }
     if (!AnyBusy)
       return W;
-    for (auto [U, R] : II.UseUnits)
+    for (auto [U, R] : Holding.empty() ? ArrayRef<std::pair<unsigned, MCRegister>>() : II.UseUnits)
       for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
-        if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
-          need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
-        if (CS.pending(CS.UnknownScore) && LoadDestinations.test(U))
+        if (CS.mayHold(U))
+          if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second))
+            need(S, W, C, It->second.Score, reason(WaitReason::Read, It->second.Producer, R));
+        if (CS.pending(CS.UnknownScore) && loadDestination(U))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Read, nullptr, R));
       }
     const bool InOrderVmem = CM.hardware().vmemWritesVgprInOrder() &&
@@ -422,16 +478,19 @@ struct WaitCountAnalysis::Impl
     // writes no register before the earlier ones have read theirs, which
     // completes their translations without a wait (as LLVM applies it).
     const bool VmemTranslates = II.Access.has(WaitEvent::Translation);
-    for (auto [U, R] : II.DefUnits)
+    for (auto [U, R] : Holding.empty() ? ArrayRef<std::pair<unsigned, MCRegister>>() : II.DefUnits)
       for (unsigned C : Holding) {
         const CounterState &CS = S.C[C];
-        if (auto It = CS.Writes.find(U); It != CS.Writes.end() && entryPending(S, CS, It->second) &&
-                                         !(InOrderVmem && C == LoadCounter))
-          need(S, W, C, It->second.Score, reason(WaitReason::Write, It->second.Producer, R));
-        if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
-          need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C, It->second.Score,
-               reason(WaitReason::Overwrite, It->second.Producer, R));
-        if (CS.pending(CS.UnknownScore) && LoadDestinations.test(U))
+        if (CS.mayHold(U)) {
+          if (auto It = CS.Writes.find(U); It != CS.Writes.end() &&
+                                           entryPending(S, CS, It->second) &&
+                                           !(InOrderVmem && C == LoadCounter))
+            need(S, W, C, It->second.Score, reason(WaitReason::Write, It->second.Producer, R));
+          if (auto It = CS.Reads.find(U); It != CS.Reads.end() && entryPending(S, CS, It->second))
+            need(S, VmemTranslates && C == TranslationCounter ? Implicit : W, C, It->second.Score,
+                 reason(WaitReason::Overwrite, It->second.Producer, R));
+        }
+        if (CS.pending(CS.UnknownScore) && loadDestination(U))
           need(S, W, C, CS.UnknownScore, reason(WaitReason::Write, nullptr, R));
       }
     if (II.WritesExec)
@@ -512,15 +571,32 @@ struct WaitCountAnalysis::Impl
     }
   }
 
+  // The state's counters are shared with its copies (CounterStates): what
+  // changes nothing reads them through a const reference, so that they
+  // stay shared.
+
+  /// Makes counter \p C of \p S idle.
+  static void makeIdle(WaitState &S, unsigned C) {
+    const CounterState &CS = std::as_const(S).C[C];
+    // Already as idle() leaves it (an LDS map with buckets would keep them,
+    // which orders its later entries: only one without buckets is left).
+    if (CS.LB == CS.UB && !CS.Kinds && CS.Writes.empty() && CS.Reads.empty() &&
+        !CS.LdsWrites.getMemorySize() && !CS.LdsReads.getMemorySize())
+      return;
+    S.C[C].idle();
+  }
+
   void applyWaits(const WaitCounts &W, WaitState &S) const {
     for (unsigned C = 0; C < S.C.size(); ++C) {
       if (!W.waits(C))
         continue;
-      CounterState &CS = S.C[C];
-      if (W.Count[C] == 0)
-        CS.idle();
-      else if (!outOfOrder(S, C))
-        CS.LB = std::max(CS.LB, CS.UB - W.Count[C]);
+      if (W.Count[C] == 0) {
+        makeIdle(S, C);
+        continue;
+      }
+      const CounterState &CS = std::as_const(S).C[C];
+      if (int64_t LB = CS.UB - W.Count[C]; LB > CS.LB && !outOfOrder(S, C))
+        S.C[C].LB = LB;
     }
     settleTranslations(S);
   }
@@ -530,26 +606,31 @@ struct WaitCountAnalysis::Impl
   /// holds none of theirs (as LLVM's xcnt handling assumes).
   void settleTranslations(WaitState &S) const {
     auto X = CM.counterOf(WaitEvent::Translation);
-    if (!X || !S.C[*X].Kinds)
+    const WaitState &Now = S;
+    if (!X || !Now.C[*X].Kinds)
       return;
     auto Idle = [&](WaitEvent E) {
       auto C = CM.counterOf(E);
-      return !C || !(S.C[*C].busy() && (S.C[*C].Kinds & eventBit(E)));
+      return !C || !(Now.C[*C].busy() && (Now.C[*C].Kinds & eventBit(E)));
     };
-    CounterState &XS = S.C[*X];
+    uint32_t Kinds = Now.C[*X].Kinds;
     if (Idle(WaitEvent::Smem))
-      XS.Kinds &= ~eventBit(WaitEvent::SmemTranslation);
+      Kinds &= ~eventBit(WaitEvent::SmemTranslation);
     if (Idle(WaitEvent::VmemLoad) && Idle(WaitEvent::VmemStore) && Idle(WaitEvent::LdsDma) &&
         Idle(WaitEvent::TensorLds) && Idle(WaitEvent::AsyncLds))
-      XS.Kinds &= ~eventBit(WaitEvent::Translation);
+      Kinds &= ~eventBit(WaitEvent::Translation);
+    if (Kinds == Now.C[*X].Kinds)
+      return;
+    CounterState &XS = S.C[*X];
+    XS.Kinds = Kinds;
     if (!XS.Kinds)
       XS.idle();
   }
 
   /// \p I in one partition, after the waits \p Needed (what it lacks, what
   /// the hardware provides, what other partitions lack there).
-  void transferWaits(const Instruction &I, const WaitCounts &Needed, WaitState &S) const {
-    const InstInfo &II = info(I);
+  void transferWaits(const Instruction &I, const InstInfo &II, const WaitCounts &Needed,
+                     WaitState &S) const {
     applyWaits(Needed, S);
     if (II.Wait)
       applyWaits(*II.Wait, S);
@@ -557,7 +638,7 @@ struct WaitCountAnalysis::Impl
       // The callee waited for everything but stores.
       for (unsigned C = 0; C < S.C.size(); ++C)
         if (C != StoreOnlyCounter)
-          S.C[C].idle();
+          makeIdle(S, C);
       if (StoreOnlyCounter)
         ++S.C[*StoreOnlyCounter].UB;
     }
@@ -601,19 +682,25 @@ struct WaitCountAnalysis::Impl
         }
         // Every register the instruction reads, EXEC and M0 included, stays
         // in use until its address is translated (as LLVM scores xcnt).
-        for (auto Unit : II.UseUnits)
+        for (auto Unit : II.UseUnits) {
           CS.Reads[Unit.first] = P;
+          CS.holdUnit(Unit.first);
+        }
         continue;
       case WaitEvent::Export:
       case WaitEvent::GdsGprLock:
-        for (unsigned U : II.ExplicitUseUnits)
+        for (unsigned U : II.ExplicitUseUnits) {
           CS.Reads[U] = P;
+          CS.holdUnit(U);
+        }
         continue;
       default:
         break;
       }
-      for (auto Unit : II.DefUnits)
+      for (auto Unit : II.DefUnits) {
         CS.Writes[Unit.first] = P;
+        CS.holdUnit(Unit.first);
+      }
       if (Ev == WaitEvent::Lds || Ev == WaitEvent::FlatLds || Ev == WaitEvent::LdsDma ||
           Ev == WaitEvent::TensorLds || Ev == WaitEvent::AsyncLds) {
         CS.LdsScore = CS.UB;
@@ -696,22 +783,18 @@ static void mergeMissing(MissingWait &Into, SmallVectorImpl<PathFacts> &ReasonFa
   }
 }
 
-/// What one block lacks, from its state at the start \p In: appended to
-/// \p Missing and \p Redundant in layout order.
-void WaitCountAnalysis::Impl::replayBlock(const BasicBlock &BB, const WaitPaths &In,
-                                          std::vector<MissingWait> &Missing,
-                                          std::vector<const Instruction *> &Redundant) const {
-  const size_t N = BB.instructions().size();
-  std::vector<MissingWait> Found(N);
-  std::vector<SmallVector<PathFacts, 1>> FoundFacts(N);
-  std::vector<bool> Completes(N);
-  // The partitions in step, as transfer() takes them.
-  std::vector<WaitPaths::Part> Parts(In.Parts.begin(), In.Parts.end());
-  size_t Index = 0;
+/// Transfers \p BB's instructions from \p S, as the dataflow's transfer
+/// does, and records what each lacks in \p F (in layout order, without
+/// paths).
+void WaitCountAnalysis::Impl::recordBlock(const BasicBlock &BB, WaitPaths &S,
+                                          BlockFindings &F) const {
   for (const Instruction &I : BB.instructions()) {
     const InstInfo &II = info(I);
-    SmallVector<WaitCounts, 4> Implicit(Parts.size());
-    for (auto [P, H] : zip(Parts, Implicit)) {
+    MissingWait Found;
+    SmallVector<PathFacts, 1> FoundFacts;
+    bool Completes = false;
+    SmallVector<WaitCounts, 4> Implicit(S.Parts.size());
+    for (auto [P, H] : zip(S.Parts, Implicit)) {
       MissingWait M;
       M.Consumer = &I;
       Recording = &M;
@@ -720,42 +803,59 @@ void WaitCountAnalysis::Impl::replayBlock(const BasicBlock &BB, const WaitPaths 
       // Reasons of implicit waits were recorded too: keep the missing ones.
       erase_if(M.Reasons, [&](const WaitReason &R) { return !M.Needed.waits(R.Counter); });
       if (!M.Needed.empty())
-        mergeMissing(Found[Index], FoundFacts[Index], M, P.Facts);
+        mergeMissing(Found, FoundFacts, M, P.Facts);
       else if (II.Wait && completesSomething(*II.Wait, P.State))
-        Completes[Index] = true;
+        Completes = true;
     }
-    for (auto [P, H] : zip(Parts, Implicit)) {
-      H.merge(Found[Index].Needed);
-      transferWaits(I, H, P.State);
+    for (auto [P, H] : zip(S.Parts, Implicit)) {
+      H.merge(Found.Needed);
+      transferWaits(I, II, H, P.State);
       if (Conditions)
         Conditions->transfer(I, P.Facts);
     }
-    ++Index;
-  }
-  size_t K = 0;
-  for (const Instruction &I : BB.instructions()) {
-    MissingWait &M = Found[K];
-    if (!M.Needed.empty()) {
-      if (Opts.DescribePaths && !Paths)
-        Paths.emplace(*Conditions, &CM);
-      if (Paths)
-        for (auto [R, Facts] : zip(M.Reasons, FoundFacts[K]))
-          if (R.Producer && R.Producer->parent() && R.Producer->parent() != &BB)
-            if (auto Path = findFeasiblePath(*Conditions, *R.Producer, BB, Facts,
-                                             PendingOperation{&CM, R.Counter}, &*Paths))
-              R.Path = describePath(*Conditions, *Path);
-      Missing.push_back(std::move(M));
-    } else if (info(I).Wait && !Completes[K]) {
-      Redundant.push_back(&I);
+    if (!Found.Needed.empty()) {
+      F.Missing.push_back(std::move(Found));
+      F.Facts.push_back(std::move(FoundFacts));
+    } else if (II.Wait && !Completes) {
+      F.Redundant.push_back(&I);
     }
-    ++K;
   }
+}
+
+/// Describes a feasible path for each reason of \p F whose producer is in
+/// another block than \p BB (WaitCountOptions::DescribePaths).
+void WaitCountAnalysis::Impl::describePaths(const BasicBlock &BB, BlockFindings &F) const {
+  if (!Opts.DescribePaths)
+    return;
+  for (auto [M, ReasonFacts] : zip(F.Missing, F.Facts)) {
+    if (!Paths)
+      Paths.emplace(*Conditions, &CM);
+    for (auto [R, Facts] : zip(M.Reasons, ReasonFacts))
+      if (R.Producer && R.Producer->parent() && R.Producer->parent() != &BB)
+        if (auto Path = findFeasiblePath(*Conditions, *R.Producer, BB, Facts,
+                                         PendingOperation{&CM, R.Counter}, &*Paths))
+          R.Path = describePath(*Conditions, *Path);
+  }
+}
+
+/// What one block lacks, from its state at the start \p In: appended to
+/// \p Missing and \p Redundant in layout order.
+void WaitCountAnalysis::Impl::replayBlock(const BasicBlock &BB, const WaitPaths &In,
+                                          std::vector<MissingWait> &Missing,
+                                          std::vector<const Instruction *> &Redundant) const {
+  WaitPaths S = In;
+  BlockFindings F;
+  recordBlock(BB, S, F);
+  describePaths(BB, F);
+  std::move(F.Missing.begin(), F.Missing.end(), std::back_inserter(Missing));
+  llvm::append_range(Redundant, F.Redundant);
 }
 
 Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const CounterModel &CM,
                                                      WaitCountOptions Opts,
                                                      WaitCountCache::Impl *Cache) {
   auto A = std::make_unique<Impl>(F, CM, Opts, Opts.CorrelateBranches, Cache);
+  A->RecordVisits = A->Correlate || !A->Conditions;
   // Each block is revisited at most once per step a queue or score can
   // take, which the counters' limits bound (per partition).
   unsigned Limit = (256 * std::max<size_t>(A->blocks().size(), 1) + 1024) *
@@ -780,8 +880,20 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const Co
     WaitPaths Unreached;
     const WaitPaths &In =
         A->stateIn(*BB).Parts.empty() ? (Unreached = A->unreachedState(*BB)) : A->stateIn(*BB);
+    // What the block's last transfer recorded, if it started from In.
+    Impl::BlockFindings *Recorded = nullptr;
+    if (A->RecordVisits && &In == &A->stateIn(*BB))
+      if (auto It = A->Visited.find(BB); It != A->Visited.end())
+        Recorded = &It->second;
     if (!Memo) {
-      A->replayBlock(*BB, In, Result.Missing, Result.Redundant);
+      if (!Recorded) {
+        A->replayBlock(*BB, In, Result.Missing, Result.Redundant);
+        continue;
+      }
+      A->describePaths(*BB, *Recorded);
+      std::move(Recorded->Missing.begin(), Recorded->Missing.end(),
+                std::back_inserter(Result.Missing));
+      llvm::append_range(Result.Redundant, Recorded->Redundant);
       continue;
     }
     if (const WaitCountCache::Impl::Replay *Kept = Memo->findReplay(*BB, In)) {
@@ -791,7 +903,12 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const Co
       continue;
     }
     WaitCountCache::Impl::Replay &New = Memo->addReplay(*BB, In);
-    A->replayBlock(*BB, In, New.Missing, New.Redundant);
+    if (Recorded) {
+      New.Missing = std::move(Recorded->Missing);
+      New.Redundant = std::move(Recorded->Redundant);
+    } else {
+      A->replayBlock(*BB, In, New.Missing, New.Redundant);
+    }
     llvm::append_range(Result.Missing, New.Missing);
     llvm::append_range(Result.Redundant, New.Redundant);
   }
@@ -842,66 +959,6 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const Coun
   if (Error E = sameWaits(F, *Result, *Full))
     return std::move(E);
   return Result;
-}
-
-//===----------------------------------------------------------------------===//
-// Messages
-//===----------------------------------------------------------------------===//
-
-std::string waitRuleName(const CounterModel &CM, const WaitReason &R) {
-  static constexpr const char *Kinds[] = {"read",   "write",      "overwrite", "lds",
-                                          "barrier", "return",    "invalidate", "opaque"};
-  static_assert(std::size(Kinds) == WaitReason::Opaque + 1);
-  return (Twine(Kinds[R.What]) + " " + CM.counterName(R.Counter)).str();
-}
-
-std::string describeMissingWait(const CounterModel &CM, const MissingWait &W,
-                                const WaitReason &R) {
-  std::string Reg = R.Register ? CM.target().asmName(R.Register) : "";
-  std::string Op;
-  if (R.Producer) {
-    Op = ("the " + R.Producer->mnemonic()).str();
-    Op += R.Producer->location().isValid()
-              ? " at line " + std::to_string(R.Producer->location().Line)
-              : std::string(" of inserted code");
-  } else {
-    Op = W.Consumer->parent() && W.Consumer->parent()->parent()->isEntry()
-             ? "the memory operations of a call"
-             : "the memory operations pending at function entry";
-  }
-  std::string Text;
-  switch (R.What) {
-  case WaitReason::Read:
-    Text = Reg + " read before " + Op + " completes";
-    break;
-  case WaitReason::Write:
-    Text = Reg + " written before " + Op + " completes";
-    break;
-  case WaitReason::Overwrite:
-    Text = (Reg.empty() ? std::string("exec") : Reg) + " overwritten before " + Op +
-           " has read it";
-    break;
-  case WaitReason::LdsAccess:
-    Text = "LDS accessed before " + Op + " completes";
-    break;
-  case WaitReason::Barrier:
-    Text = "barrier reached before " + Op + " completes";
-    break;
-  case WaitReason::Return:
-    Text = "return before " + Op + " completes";
-    break;
-  case WaitReason::Invalidate:
-    Text = "cache invalidated before " + Op + " completes";
-    break;
-  case WaitReason::Opaque:
-    Text = "instruction MC does not describe reached before " + Op + " completes";
-    break;
-  }
-  Text += " (" + CM.counterName(R.Counter).str() + " needs <= " + std::to_string(R.Needed) +
-          " here, is " + std::to_string(R.Outstanding) + ")";
-  if (!R.Path.empty())
-    Text += "; path " + R.Path;
-  return Text;
 }
 
 } // namespace stinkytofu

@@ -96,6 +96,8 @@ void canonicalize(WaitState &S) {
 }
 
 bool WaitState::operator==(const WaitState &Other) const {
+  if (C.sameAs(Other.C))
+    return true;
   if (C.size() != Other.C.size())
     return false;
   SmallVector<int64_t, MaxWaitCounters> ShA = canonicalShift(*this), ShB = canonicalShift(Other);

@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCRegister.h"
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -51,10 +52,20 @@ struct CounterState {
   int64_t FlatScore = 0, LdsScore = 0, UnknownScore = 0;
   const Instruction *LdsProducer = nullptr, *Newest = nullptr;
   DenseMap<unsigned, Pending> Writes, Reads;     ///< by register unit
+  /// Every unit Writes and Reads hold lies in [UnitsLo, UnitsHi]: a lookup
+  /// of another unit is skipped. (It may also cover units whose entries
+  /// went; nothing but the lookups reads it.)
+  unsigned UnitsLo = ~0u, UnitsHi = 0;
   DenseMap<int64_t, Pending> LdsWrites, LdsReads; ///< by LDS token
 
   bool pending(int64_t Score) const { return Score > LB; }
   bool busy() const { return UB > LB; }
+  /// Writes or Reads may hold \p Unit.
+  bool mayHold(unsigned Unit) const { return UnitsLo <= Unit && Unit <= UnitsHi; }
+  void holdUnit(unsigned Unit) {
+    UnitsLo = std::min(UnitsLo, Unit);
+    UnitsHi = std::max(UnitsHi, Unit);
+  }
   void idle() {
     LB = UB;
     Kinds = 0;
@@ -62,14 +73,41 @@ struct CounterState {
     // every copy of the state copies them all.
     Writes = DenseMap<unsigned, Pending>();
     Reads = DenseMap<unsigned, Pending>();
+    UnitsLo = ~0u;
+    UnitsHi = 0;
     LdsWrites.clear();
     LdsReads.clear();
   }
 };
 
+/// The counters of a state, shared by its copies until one of them
+/// changes (copy on write): the dataflow copies a state into each block and
+/// partition and along each edge, and a block without memory operations or
+/// waits changes none of it. Read through a const reference: the non-const
+/// accessors make the counters this state's own.
+class CounterStates {
+public:
+  unsigned size() const { return P ? unsigned(P->size()) : 0; }
+  const CounterState &operator[](unsigned C) const { return (*P)[C]; }
+  CounterState &operator[](unsigned C) { return own()[C]; }
+  void resize(unsigned N) { own().resize(N); }
+  /// Whether both are copies of one set of counters (then equal).
+  bool sameAs(const CounterStates &Other) const { return P == Other.P; }
+
+private:
+  std::vector<CounterState> &own() {
+    if (!P)
+      P = std::make_shared<std::vector<CounterState>>();
+    else if (P.use_count() > 1)
+      P = std::make_shared<std::vector<CounterState>>(*P);
+    return *P;
+  }
+  std::shared_ptr<std::vector<CounterState>> P;
+};
+
 /// The counters of one point of the program (one path partition).
 struct WaitState {
-  SmallVector<CounterState, MaxWaitCounters> C;
+  CounterStates C;
   bool operator==(const WaitState &Other) const;
 };
 
@@ -116,6 +154,8 @@ struct InstInfo {
   /// explicit register operands that it reads.
   SmallVector<std::pair<unsigned, MCRegister>, 8> DefUnits, UseUnits;
   SmallVector<unsigned, 8> ExplicitUseUnits;
+  /// The range of DefUnits and UseUnits (empty: Lo above Hi).
+  unsigned UnitsLo = ~0u, UnitsHi = 0;
   SmallVector<int64_t, 2> Tokens;
 };
 

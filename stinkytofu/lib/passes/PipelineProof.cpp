@@ -44,6 +44,26 @@ static Error collectFindings(Module &M, AnalysisManager &AM, ArrayRef<std::strin
   return Error::success();
 }
 
+/// Whether the verifiers print only their findings' messages (no replay,
+/// no summary): then a finding's message, the only thing a path search
+/// serves, matters only for the findings the input does not excuse.
+static bool messagesAreFindingsOnly(ArrayRef<std::string> Verifiers,
+                                    const StringMap<PassArguments> &Leading) {
+  auto Prints = [](StringRef Text) {
+    return Text.contains("replay") || Text.contains("summary");
+  };
+  return none_of(Verifiers, Prints) && none_of(Leading, [&](const auto &Entry) {
+           return any_of(Entry.second, [&](const auto &Arg) { return Prints(Arg.first); });
+         });
+}
+
+/// \p Leading with the wait verifier searching no paths.
+static StringMap<PassArguments> withoutPathSearches(const StringMap<PassArguments> &Leading) {
+  StringMap<PassArguments> Pathless = Leading;
+  Pathless["WaitCntVerifier"].emplace_back("describePaths", "0");
+  return Pathless;
+}
+
 Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifiers,
                                     const PassRegistry &R, const StringMap<PassArguments> &Leading,
                                     bool Recovered, AnalysisManager *Pipeline) {
@@ -68,14 +88,15 @@ Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifie
   // restoring SCC) ends the comparison's fact in the output, so the output's
   // analysis keeps paths the input's pruned. Judged against every path of
   // the input, a finding is new only where the pipeline made it.
-  StringMap<PassArguments> InputLeading = Leading;
-  PassArguments &WaitArgs = InputLeading["WaitCntVerifier"];
   // Only the keys are kept, and they name no path: no path is searched for
   // a finding unless a replay prints its message.
-  if (none_of(WaitArgs, [](const auto &Arg) { return Arg.first == "replay"; }) &&
-      none_of(Verifiers, [](StringRef Spec) { return Spec.contains("replay"); }))
-    WaitArgs.emplace_back("describePaths", "0");
-  WaitArgs.emplace_back("correlateBranches", "0");
+  const auto &WaitArgs = Leading.lookup("WaitCntVerifier");
+  StringMap<PassArguments> InputLeading =
+      none_of(WaitArgs, [](const auto &Arg) { return Arg.first == "replay"; }) &&
+              none_of(Verifiers, [](StringRef Spec) { return Spec.contains("replay"); })
+          ? withoutPathSearches(Leading)
+          : Leading;
+  InputLeading["WaitCntVerifier"].emplace_back("correlateBranches", "0");
   std::vector<Finding> Findings;
   if (Error E = collectFindings(Input, InputAM, Verifiers, R, InputLeading, Quiet, Findings))
     return std::move(E);
@@ -113,11 +134,31 @@ proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Ver
                   StinkyTofuContext &Ctx,
                   function_ref<Expected<std::unique_ptr<Module>>()> ReadInput,
                   const InputFindings *Known) {
+  // The messages name paths, but most findings of a real kernel are the
+  // input's, whose messages are dropped: the verifiers run without path
+  // searches, and again with them (quietly: their warnings were given) only
+  // when some finding is new. Not where a verifier writes its raised VGPRs
+  // back (canVerifyInputInPlace): it would run twice on the output.
+  const bool PathsLater =
+      messagesAreFindingsOnly(Verifiers, Leading) && canVerifyInputInPlace(Output);
   std::vector<Finding> OutputFindings;
-  if (Error E = collectFindings(Output, AM, Verifiers, R, Leading, Ctx, OutputFindings))
+  if (Error E = collectFindings(Output, AM, Verifiers, R,
+                                PathsLater ? withoutPathSearches(Leading) : Leading, Ctx,
+                                OutputFindings))
     return std::move(E);
   if (OutputFindings.empty())
     return ProofResult();
+  auto Judge = [&](const InputFindings &Keys) -> Expected<ProofResult> {
+    ProofResult Result = judge(OutputFindings, Keys);
+    if (!PathsLater || Result.NewFindings.empty())
+      return Result;
+    StinkyTofuContext Quiet;
+    Quiet.setDiagnosticHandler([](const SourceDiagnostic &) {});
+    OutputFindings.clear();
+    if (Error E = collectFindings(Output, AM, Verifiers, R, Leading, Quiet, OutputFindings))
+      return std::move(E);
+    return judge(OutputFindings, Keys);
+  };
 
   // Only the verifiers that found something in the output have input
   // findings worth knowing.
@@ -128,14 +169,14 @@ proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Ver
   if (Known && all_of(Needed, [&](const std::string &Spec) {
         return is_contained(Known->Verifiers, Spec);
       }))
-    return judge(OutputFindings, *Known);
+    return Judge(*Known);
   Expected<std::unique_ptr<Module>> Input = ReadInput();
   if (!Input)
     return Input.takeError();
   Expected<InputFindings> Keys = verifyInput(**Input, Needed, R, Leading);
   if (!Keys)
     return Keys.takeError();
-  return judge(OutputFindings, std::move(*Keys));
+  return Judge(*Keys);
 }
 
 } // namespace stinkytofu

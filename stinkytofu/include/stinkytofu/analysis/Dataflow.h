@@ -32,8 +32,9 @@
 //                                                      (Out)
 //       forward: the state \p Out leaving From as it enters To along their
 //       edge. Returns Out when the edge changes nothing, else fills and
-//       returns Scratch: a path-sensitive analysis adds what the branch
-//       taken says and drops the paths it contradicts.
+//       returns Scratch (which run() may move from: fill it anew each
+//       time): a path-sensitive analysis adds what the branch taken says
+//       and drops the paths it contradicts.
 //   void joinOutsideEdge(const BasicBlock &BB, const BasicBlock &Other,
 //                        State &S) const;              (ignore the edge)
 //       an edge between BB and a block of another function, in the
@@ -43,6 +44,10 @@
 //       an instruction with IF_Call: the callee runs before the next one.
 //   void transferOpaque(const Instruction &I, State &S) const; (transfer)
 //       an instruction MC did not describe (isOpaqueInstruction).
+//   void transferBlock(const BasicBlock &BB, State &S) const;
+//                                                (step() per instruction)
+//       a whole block in run(), to the same state as step() would give: an
+//       analysis may note what it sees on the way.
 //   bool reuseTransfer(const BasicBlock &BB, const State &In,
 //                      State &Out) const;                  (false)
 //   void noteTransfer(const BasicBlock &BB, const State &In,
@@ -163,7 +168,7 @@ public:
       computeIncoming(B, Entering[B]);
       if (!analysis().reuseTransfer(*Blocks[B], Entering[B], S)) {
         S = Entering[B];
-        transferBlock(*Blocks[B], S);
+        analysis().transferBlock(*Blocks[B], S);
         analysis().noteTransfer(*Blocks[B], Entering[B], S);
       }
       if (S == Leaving[B])
@@ -246,6 +251,12 @@ protected:
   void transferOpaque(const Instruction &I, State &S) const { analysis().transfer(I, S); }
   bool reuseTransfer(const BasicBlock &, const State &, State &) const { return false; }
   void noteTransfer(const BasicBlock &, const State &, const State &) const {}
+  void transferBlock(const BasicBlock &BB, State &S) const {
+    forEachInDirection(BB, [&](const Instruction &I) {
+      step(I, S);
+      return false;
+    });
+  }
 
   const AnalysisT &analysis() const { return static_cast<const AnalysisT &>(*this); }
 
@@ -270,13 +281,6 @@ private:
     }
   }
 
-  void transferBlock(const BasicBlock &BB, State &S) const {
-    forEachInDirection(BB, [&](const Instruction &I) {
-      step(I, S);
-      return false;
-    });
-  }
-
   /// Sets \p S to the state flowing into block \p B: the join of the
   /// blocks upstream (forward: predecessors; backward: successors), with
   /// the function's entry or exit where the block is one.
@@ -294,7 +298,12 @@ private:
     } else if (From.empty()) {
       S = IsForward ? analysis().unreachedState(BB) : analysis().exitState(BB);
     } else {
-      S = Along(From.front());
+      // A state the edge changed is the scratch's, to be refilled: taken.
+      const State &First = Along(From.front());
+      if (&First == &EdgeScratch)
+        S = std::move(EdgeScratch);
+      else
+        S = First;
       From = From.drop_front();
     }
     for (unsigned Other : From)

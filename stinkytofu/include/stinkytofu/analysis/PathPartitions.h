@@ -20,6 +20,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
+#include <utility>
 
 namespace stinkytofu {
 
@@ -39,16 +40,17 @@ template <typename StateT> struct PathPartitions {
     return P;
   }
 
-  /// Adds the paths of \p P with \p Facts; \p Join(Into, From) joins two
-  /// states.
-  template <typename JoinT> void add(const PathFacts &Facts, const StateT &State, JoinT Join) {
+  /// Adds the paths of \p State with \p Facts; \p Join(Into, From) joins
+  /// two states. A state given as an rvalue is moved in when it starts a
+  /// partition.
+  template <typename S, typename JoinT> void add(const PathFacts &Facts, S &&State, JoinT Join) {
     for (Part &Mine : Parts)
       if (Mine.Facts.Facts == Facts.Facts) {
         PathFacts::intersect(Mine.Facts, Facts);
         Join(Mine.State, State);
         return;
       }
-    Parts.push_back({Facts, State});
+    Parts.push_back({Facts, std::forward<S>(State)});
   }
 
   template <typename JoinT> void join(const PathPartitions &From, unsigned Cap, JoinT Join) {
@@ -79,7 +81,7 @@ template <typename StateT> struct PathPartitions {
       Parts.erase(Parts.begin() + BestB);
       Parts.erase(Parts.begin() + BestA);
       // The merged facts may be another partition's.
-      add(Merged.Facts, Merged.State, Join);
+      add(Merged.Facts, std::move(Merged.State), Join);
     }
     llvm::sort(Parts, [](const Part &X, const Part &Y) { return X.Facts.Facts < Y.Facts.Facts; });
   }
