@@ -19,8 +19,10 @@
 #include "stinkytofu/analysis/HazardFinding.h"
 #include "stinkytofu/hw/HazardModel.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include <deque>
+#include <memory>
 #include <vector>
 
 namespace stinkytofu {
@@ -46,10 +48,45 @@ struct HazardNeeds {
   bool empty() const { return !States && !Valus; }
 };
 
+/// The hazard traits of instructions with one MC instruction, by edit stamp
+/// (Instruction::stamp) and by what they are computed from, per hazard
+/// model: a lasting result (HazardTraitsCacheAnalysis), so the scheduler's
+/// guard and the hazard repair and verifier after it, which read mostly the
+/// same instructions, compute each instruction's traits once.
+class HazardTraitsCache {
+public:
+  /// The traits of \p I, whose only MC instruction is \p Inst, under
+  /// \p Model (kept as long as this cache).
+  const HazardTraits *traitsOf(const llvm::MCInst &Inst, const Instruction &I,
+                               const HazardModel &Model);
+  /// Whether \p T, of this cache, writes or reads an AGPR.
+  bool usesAgprs(const HazardTraits *T) const { return WithAgprs.contains(T); }
+
+private:
+  struct Table {
+    /// A deque: the analyses' entries point into it.
+    std::deque<HazardTraits> Distinct;
+    llvm::StringMap<const HazardTraits *> ByKey;
+    llvm::DenseMap<uint64_t, const HazardTraits *> ByStamp;
+  };
+  llvm::DenseMap<const HazardModel *, Table> Tables;
+  llvm::DenseSet<const HazardTraits *> WithAgprs;
+};
+
+/// One HazardTraitsCache per module, kept across passes (stamps change with
+/// what the traits are computed from).
+struct HazardTraitsCacheAnalysis {
+  static AnalysisKey Key;
+  using Result = HazardTraitsCache;
+  Result run(Module &, AnalysisManager &) { return {}; }
+};
+
 class HazardAnalysis {
 public:
-  /// \p F must have a valid CFG.
-  HazardAnalysis(const Function &F, const HazardModel &Model);
+  /// \p F must have a valid CFG. The traits come from \p Shared, else from
+  /// the analysis's own cache.
+  HazardAnalysis(const Function &F, const HazardModel &Model,
+                 HazardTraitsCache *Shared = nullptr);
 
   const HazardModel &model() const { return *Model; }
   /// What \p I lacks now (valid until the next refresh()).
@@ -87,9 +124,6 @@ private:
   };
 
   void read(const BasicBlock &BB);
-  /// The traits of \p Inst, the only MC instruction of \p I, computed once
-  /// per distinct MC instruction, mnemonic and facts.
-  const HazardTraits *traitsOf(const llvm::MCInst &Inst, const Instruction &I);
   HazardNeeds computeNeeds(const Entry &E, Position At) const;
   HazardShortfall searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
                              llvm::MCRegister Reg, Position From) const;
@@ -108,11 +142,16 @@ private:
   HazardClassSet Present = 0;
   /// LLVM's hazard history: 19 wait states when AGPRs are used, else 5.
   unsigned LookAhead = 5;
-  /// The distinct traits of the function's instructions (a deque: entries
-  /// point into it), by what they are computed from (traitsOf). A kernel
-  /// repeats the same instructions: their traits are computed once.
-  std::deque<HazardTraits> Distinct;
-  llvm::StringMap<const HazardTraits *> TraitsByKey;
+  /// Where the traits of instructions with one MC instruction come from (a
+  /// kernel repeats the same instructions: their traits are computed once),
+  /// and OwnTraits when no cache was shared.
+  HazardTraitsCache *Traits;
+  std::unique_ptr<HazardTraitsCache> OwnTraits;
+  /// The traits of the MC instructions of instructions with several (a
+  /// deque: entries point into it).
+  std::deque<HazardTraits> SeveralTraits;
+  /// Whether an instruction read so far writes or reads an AGPR.
+  bool ReadAgprs = false;
   /// The rules a consumer of some traits (in Distinct) is a consumer of,
   /// in the model's order, each with the registers it looks at: worked out
   /// once per distinct traits, not per instruction and rule.
