@@ -25,11 +25,8 @@ Expected<HazardAnalysis> CachedHazardAnalysis::run(Function &F, AnalysisManager 
 
 HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model,
                                HazardTraitsCache *Shared)
-    : Model(&Model), Traits(Shared), Overlaps(Model) {
-  if (!Traits) {
-    OwnTraits = std::make_unique<HazardTraitsCache>();
-    Traits = OwnTraits.get();
-  }
+    : Model(&Model), OwnTraits(Shared ? nullptr : std::make_unique<HazardTraitsCache>()),
+      Traits(&(Shared ? Shared : OwnTraits.get())->tableOf(Model)), Overlaps(Model) {
   // Sized once: growing the maps rehashes every entry.
   size_t Instructions = 0, NumBlocks = 0;
   for (const BasicBlock &BB : F.blocks()) {
@@ -37,6 +34,7 @@ HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model,
     ++NumBlocks;
   }
   Positions.reserve(Instructions);
+  Traits->reserve(Instructions);
   Blocks.reserve(NumBlocks);
   LayoutIndex.reserve(NumBlocks);
   Layout.reserve(NumBlocks);
@@ -74,8 +72,9 @@ void HazardAnalysis::read(const BasicBlock &BB) {
     ArrayRef<MCInst> Insts = I.mcInsts();
     for (const MCInst &Inst : Insts) {
       if (Insts.size() == 1) {
-        E.Traits.push_back(Traits->traitsOf(Inst, I, *Model));
-        ReadAgprs |= Traits->usesAgprs(E.Traits.back());
+        const HazardTraitsCache::Known &K = Traits->traitsOf(Inst, I);
+        E.Traits.push_back(&K.Traits);
+        ReadAgprs |= K.UsesAgprs;
       } else {
         SeveralTraits.push_back(Model->traits(Inst, I.mnemonic()));
         E.Traits.push_back(&SeveralTraits.back());
@@ -96,13 +95,19 @@ void HazardAnalysis::read(const BasicBlock &BB) {
   }
 }
 
-const HazardTraits *HazardTraitsCache::traitsOf(const MCInst &Inst, const Instruction &I,
-                                                const HazardModel &Model) {
-  Table &T = Tables[&Model];
+HazardTraitsCache::Table &HazardTraitsCache::tableOf(const HazardModel &Model) {
+  std::unique_ptr<Table> &T = Tables[&Model];
+  if (!T)
+    T.reset(new Table(Model));
+  return *T;
+}
+
+const HazardTraitsCache::Known &HazardTraitsCache::Table::traitsOf(const MCInst &Inst,
+                                                                  const Instruction &I) {
   // The stamp names everything the traits are computed from.
-  auto [Known, NewStamp] = T.ByStamp.try_emplace(I.stamp(), nullptr);
+  auto [Seen, NewStamp] = ByStamp.try_emplace(I.stamp(), nullptr);
   if (!NewStamp)
-    return Known->second;
+    return *Seen->second;
   // Everything HazardModel::traits reads: the opcode, each operand's kind
   // and its register or immediate (an expression only as such: the traits
   // and MC's scheduling predicates test whether an operand is a register
@@ -138,14 +143,14 @@ const HazardTraits *HazardTraitsCache::traitsOf(const MCInst &Inst, const Instru
   for (MCRegister R : Facts.Uses)
     Put(R.id());
   Key += I.mnemonic();
-  auto [It, New] = T.ByKey.try_emplace(Key, nullptr);
+  auto [It, New] = ByKey.try_emplace(Key, nullptr);
   if (New) {
-    T.Distinct.push_back(Model.traits(Inst, I.mnemonic(), Facts));
-    It->second = &T.Distinct.back();
-    if (writesOrReadsAgprs(T.Distinct.back(), Model.target()))
-      WithAgprs.insert(It->second);
+    HazardTraits Traits = Model.traits(Inst, I.mnemonic(), Facts);
+    bool UsesAgprs = writesOrReadsAgprs(Traits, Model.target());
+    Distinct.push_back({std::move(Traits), UsesAgprs});
+    It->second = &Distinct.back();
   }
-  return Known->second = It->second;
+  return *(Seen->second = It->second);
 }
 
 void HazardAnalysis::refresh(const BasicBlock &BB) { read(BB); }

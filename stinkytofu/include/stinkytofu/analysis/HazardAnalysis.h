@@ -19,7 +19,6 @@
 #include "stinkytofu/analysis/HazardFinding.h"
 #include "stinkytofu/hw/HazardModel.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include <deque>
 #include <memory>
@@ -55,22 +54,32 @@ struct HazardNeeds {
 /// same instructions, compute each instruction's traits once.
 class HazardTraitsCache {
 public:
-  /// The traits of \p I, whose only MC instruction is \p Inst, under
-  /// \p Model (kept as long as this cache).
-  const HazardTraits *traitsOf(const llvm::MCInst &Inst, const Instruction &I,
-                               const HazardModel &Model);
-  /// Whether \p T, of this cache, writes or reads an AGPR.
-  bool usesAgprs(const HazardTraits *T) const { return WithAgprs.contains(T); }
+  struct Known {
+    HazardTraits Traits;
+    bool UsesAgprs; ///< writes or reads an AGPR
+  };
+  /// What one hazard model's traits are kept in.
+  class Table {
+  public:
+    /// The traits of \p I, whose only MC instruction is \p Inst (kept as
+    /// long as the cache).
+    const Known &traitsOf(const llvm::MCInst &Inst, const Instruction &I);
+    /// Room for \p More instructions not seen yet.
+    void reserve(size_t More) { ByStamp.reserve(ByStamp.size() + More); }
+
+  private:
+    friend class HazardTraitsCache;
+    explicit Table(const HazardModel &Model) : Model(Model) {}
+    const HazardModel &Model;
+    /// A deque: the analyses' entries point into it.
+    std::deque<Known> Distinct;
+    llvm::StringMap<const Known *> ByKey;
+    llvm::DenseMap<uint64_t, const Known *> ByStamp;
+  };
+  Table &tableOf(const HazardModel &Model);
 
 private:
-  struct Table {
-    /// A deque: the analyses' entries point into it.
-    std::deque<HazardTraits> Distinct;
-    llvm::StringMap<const HazardTraits *> ByKey;
-    llvm::DenseMap<uint64_t, const HazardTraits *> ByStamp;
-  };
-  llvm::DenseMap<const HazardModel *, Table> Tables;
-  llvm::DenseSet<const HazardTraits *> WithAgprs;
+  llvm::DenseMap<const HazardModel *, std::unique_ptr<Table>> Tables;
 };
 
 /// One HazardTraitsCache per module, kept across passes (stamps change with
@@ -142,17 +151,17 @@ private:
   HazardClassSet Present = 0;
   /// LLVM's hazard history: 19 wait states when AGPRs are used, else 5.
   unsigned LookAhead = 5;
-  /// Where the traits of instructions with one MC instruction come from (a
-  /// kernel repeats the same instructions: their traits are computed once),
-  /// and OwnTraits when no cache was shared.
-  HazardTraitsCache *Traits;
+  /// The cache when none was shared, and the table the traits of
+  /// instructions with one MC instruction come from (a kernel repeats the
+  /// same instructions: their traits are computed once).
   std::unique_ptr<HazardTraitsCache> OwnTraits;
+  HazardTraitsCache::Table *Traits;
   /// The traits of the MC instructions of instructions with several (a
   /// deque: entries point into it).
   std::deque<HazardTraits> SeveralTraits;
   /// Whether an instruction read so far writes or reads an AGPR.
   bool ReadAgprs = false;
-  /// The rules a consumer of some traits (in Distinct) is a consumer of,
+  /// The rules a consumer of some traits is a consumer of,
   /// in the model's order, each with the registers it looks at: worked out
   /// once per distinct traits, not per instruction and rule.
   struct ConsumerRule {
