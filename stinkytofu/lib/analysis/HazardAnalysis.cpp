@@ -24,9 +24,10 @@ Expected<HazardAnalysis> CachedHazardAnalysis::run(Function &F, AnalysisManager 
 }
 
 HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model,
-                               HazardTraitsCache *Shared)
+                               HazardTraitsCache *Shared, bool RecordStamps)
     : Model(&Model), OwnTraits(Shared ? nullptr : std::make_unique<HazardTraitsCache>()),
-      Traits(&(Shared ? Shared : OwnTraits.get())->tableOf(Model)), Overlaps(Model) {
+      Traits(&(Shared ? Shared : OwnTraits.get())->tableOf(Model)), RecordStamps(RecordStamps),
+      Overlaps(Model) {
   // Sized once: growing the maps rehashes every entry.
   size_t Instructions = 0, NumBlocks = 0;
   for (const BasicBlock &BB : F.blocks()) {
@@ -34,7 +35,8 @@ HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model,
     ++NumBlocks;
   }
   Positions.reserve(Instructions);
-  Traits->reserve(Instructions);
+  if (RecordStamps)
+    Traits->reserve(Instructions);
   Blocks.reserve(NumBlocks);
   LayoutIndex.reserve(NumBlocks);
   Layout.reserve(NumBlocks);
@@ -72,7 +74,7 @@ void HazardAnalysis::read(const BasicBlock &BB) {
     ArrayRef<MCInst> Insts = I.mcInsts();
     for (const MCInst &Inst : Insts) {
       if (Insts.size() == 1) {
-        const HazardTraitsCache::Known &K = Traits->traitsOf(Inst, I);
+        const HazardTraitsCache::Known &K = Traits->traitsOf(Inst, I, RecordStamps);
         E.Traits.push_back(&K.Traits);
         ReadAgprs |= K.UsesAgprs;
       } else {
@@ -102,11 +104,10 @@ HazardTraitsCache::Table &HazardTraitsCache::tableOf(const HazardModel &Model) {
   return *T;
 }
 
-const HazardTraitsCache::Known &HazardTraitsCache::Table::traitsOf(const MCInst &Inst,
-                                                                  const Instruction &I) {
+const HazardTraitsCache::Known &
+HazardTraitsCache::Table::traitsOf(const MCInst &Inst, const Instruction &I, bool Record) {
   // The stamp names everything the traits are computed from.
-  auto [Seen, NewStamp] = ByStamp.try_emplace(I.stamp(), nullptr);
-  if (!NewStamp)
+  if (auto Seen = ByStamp.find(I.stamp()); Seen != ByStamp.end())
     return *Seen->second;
   // Everything HazardModel::traits reads: the opcode, each operand's kind
   // and its register or immediate (an expression only as such: the traits
@@ -150,7 +151,9 @@ const HazardTraitsCache::Known &HazardTraitsCache::Table::traitsOf(const MCInst 
     Distinct.push_back({std::move(Traits), UsesAgprs});
     It->second = &Distinct.back();
   }
-  return *(Seen->second = It->second);
+  if (Record)
+    ByStamp[I.stamp()] = It->second;
+  return *It->second;
 }
 
 void HazardAnalysis::refresh(const BasicBlock &BB) { read(BB); }

@@ -124,7 +124,8 @@ public:
   WaitAwareEstimate(Function &F, const BlockCycleModel &Timing, const CounterModel &Counters,
                     WaitCountCache &WaitCache, bool CheckCache, HazardTraitsCache &HazardTraits)
       : F(F), Timing(Timing), Counters(Counters), WaitCache(WaitCache),
-        CheckCache(CheckCache), Hazards(F, HazardModel::of(Timing.target()), &HazardTraits) {
+        CheckCache(CheckCache),
+        Hazards(F, HazardModel::of(Timing.target()), &HazardTraits, /*RecordStamps=*/true) {
     if (Timing.target().hardware().hasHighVgprs())
       Codec = std::make_unique<VgprMsbCodec>(Timing.target());
     for (const BasicBlock &BB : F.blocks())

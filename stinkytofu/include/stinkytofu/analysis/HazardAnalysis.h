@@ -47,11 +47,13 @@ struct HazardNeeds {
   bool empty() const { return !States && !Valus; }
 };
 
-/// The hazard traits of instructions with one MC instruction, by edit stamp
-/// (Instruction::stamp) and by what they are computed from, per hazard
-/// model: a lasting result (HazardTraitsCacheAnalysis), so the scheduler's
-/// guard and the hazard repair and verifier after it, which read mostly the
-/// same instructions, compute each instruction's traits once.
+/// The hazard traits of instructions with one MC instruction, by what they
+/// are computed from and, for the instructions of the analyses that record
+/// them, by edit stamp (Instruction::stamp), per hazard model: a lasting
+/// result (HazardTraitsCacheAnalysis). The scheduler's guard records: the
+/// hazard repair after it reads mostly the same instructions and finds
+/// their traits by stamp. Recording where no analysis reads the
+/// instructions again would cost more than it saves.
 class HazardTraitsCache {
 public:
   struct Known {
@@ -62,9 +64,9 @@ public:
   class Table {
   public:
     /// The traits of \p I, whose only MC instruction is \p Inst (kept as
-    /// long as the cache).
-    const Known &traitsOf(const llvm::MCInst &Inst, const Instruction &I);
-    /// Room for \p More instructions not seen yet.
+    /// long as the cache); with \p Record, kept under its stamp too.
+    const Known &traitsOf(const llvm::MCInst &Inst, const Instruction &I, bool Record);
+    /// Room for \p More stamps to record.
     void reserve(size_t More) { ByStamp.reserve(ByStamp.size() + More); }
 
   private:
@@ -93,9 +95,11 @@ struct HazardTraitsCacheAnalysis {
 class HazardAnalysis {
 public:
   /// \p F must have a valid CFG. The traits come from \p Shared, else from
-  /// the analysis's own cache.
+  /// the analysis's own cache; with \p RecordStamps, the traits of the
+  /// instructions read are kept under their stamps (another analysis will
+  /// read them).
   HazardAnalysis(const Function &F, const HazardModel &Model,
-                 HazardTraitsCache *Shared = nullptr);
+                 HazardTraitsCache *Shared = nullptr, bool RecordStamps = false);
 
   const HazardModel &model() const { return *Model; }
   /// What \p I lacks now (valid until the next refresh()).
@@ -156,6 +160,7 @@ private:
   /// same instructions: their traits are computed once).
   std::unique_ptr<HazardTraitsCache> OwnTraits;
   HazardTraitsCache::Table *Traits;
+  bool RecordStamps;
   /// The traits of the MC instructions of instructions with several (a
   /// deque: entries point into it).
   std::deque<HazardTraits> SeveralTraits;
