@@ -146,10 +146,10 @@ HazardTraitsCache::Table::traitsOf(const MCInst &Inst, const Instruction &I, boo
   Key += I.mnemonic();
   auto [It, New] = ByKey.try_emplace(Key, nullptr);
   if (New) {
-    HazardTraits Traits = Model.traits(Inst, I.mnemonic(), Facts);
-    bool UsesAgprs = writesOrReadsAgprs(Traits, Model.target());
-    Distinct.push_back({std::move(Traits), UsesAgprs});
-    It->second = &Distinct.back();
+    // Made in place: the traits are moved once, as they were before.
+    Known &K = Distinct.emplace_back(Model.traits(Inst, I.mnemonic(), Facts), false);
+    K.UsesAgprs = writesOrReadsAgprs(K.Traits, Model.target());
+    It->second = &K;
   }
   if (Record)
     ByStamp[I.stamp()] = It->second;
