@@ -14,15 +14,20 @@ using namespace llvm;
 namespace stinkytofu {
 
 AnalysisKey CachedHazardAnalysis::Key;
+AnalysisKey HazardTraitsCacheAnalysis::Key;
 
-Expected<HazardAnalysis> CachedHazardAnalysis::run(Function &F, AnalysisManager &) {
+Expected<HazardAnalysis> CachedHazardAnalysis::run(Function &F, AnalysisManager &AM) {
   if (Error E = requireValidCFG(F, "the hazard analysis"))
     return std::move(E);
-  return HazardAnalysis(F, HazardModel::of(F.parent()->target()));
+  return HazardAnalysis(F, HazardModel::of(F.parent()->target()),
+                        &AM.getLastingResult<HazardTraitsCacheAnalysis>(*F.parent()));
 }
 
-HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
-    : Model(&Model), Overlaps(Model) {
+HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model,
+                               HazardTraitsCache *Shared, bool RecordStamps)
+    : Model(&Model), OwnTraits(Shared ? nullptr : std::make_unique<HazardTraitsCache>()),
+      Traits(&(Shared ? Shared : OwnTraits.get())->tableOf(Model)), RecordStamps(RecordStamps),
+      Overlaps(Model) {
   // Sized once: growing the maps rehashes every entry.
   size_t Instructions = 0, NumBlocks = 0;
   for (const BasicBlock &BB : F.blocks()) {
@@ -30,6 +35,8 @@ HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
     ++NumBlocks;
   }
   Positions.reserve(Instructions);
+  if (RecordStamps)
+    Traits->reserve(Instructions);
   Blocks.reserve(NumBlocks);
   LayoutIndex.reserve(NumBlocks);
   Layout.reserve(NumBlocks);
@@ -38,13 +45,13 @@ HazardAnalysis::HazardAnalysis(const Function &F, const HazardModel &Model)
     Layout.push_back(&BB);
     read(BB);
   }
-  const TargetInfo &TI = Model.target();
-  // Distinct holds the traits of every instruction, once each.
-  bool UsesAgprs = any_of(Distinct, [&](const HazardTraits &T) {
-    auto IsAgpr = [&](MCRegister R) { return TI.classOf(R) == RegClass::AGPR; };
-    return any_of(T.Defs, IsAgpr) || any_of(T.Uses, IsAgpr);
-  });
-  LookAhead = UsesAgprs ? 19 : 5;
+  LookAhead = ReadAgprs ? 19 : 5;
+}
+
+/// Whether \p T writes or reads an AGPR.
+static bool writesOrReadsAgprs(const HazardTraits &T, const TargetInfo &TI) {
+  auto IsAgpr = [&](MCRegister R) { return TI.classOf(R) == RegClass::AGPR; };
+  return any_of(T.Defs, IsAgpr) || any_of(T.Uses, IsAgpr);
 }
 
 void HazardAnalysis::read(const BasicBlock &BB) {
@@ -67,10 +74,13 @@ void HazardAnalysis::read(const BasicBlock &BB) {
     ArrayRef<MCInst> Insts = I.mcInsts();
     for (const MCInst &Inst : Insts) {
       if (Insts.size() == 1) {
-        E.Traits.push_back(traitsOf(Inst, I));
+        const HazardTraitsCache::Known &K = Traits->traitsOf(Inst, I, RecordStamps);
+        E.Traits.push_back(&K.Traits);
+        ReadAgprs |= K.UsesAgprs;
       } else {
-        Distinct.push_back(Model->traits(Inst, I.mnemonic()));
-        E.Traits.push_back(&Distinct.back());
+        SeveralTraits.push_back(Model->traits(Inst, I.mnemonic()));
+        E.Traits.push_back(&SeveralTraits.back());
+        ReadAgprs |= writesOrReadsAgprs(SeveralTraits.back(), Model->target());
       }
       E.WaitStates += E.Traits.back()->WaitStates;
       Present |= E.Traits.back()->Classes;
@@ -87,7 +97,18 @@ void HazardAnalysis::read(const BasicBlock &BB) {
   }
 }
 
-const HazardTraits *HazardAnalysis::traitsOf(const MCInst &Inst, const Instruction &I) {
+HazardTraitsCache::Table &HazardTraitsCache::tableOf(const HazardModel &Model) {
+  std::unique_ptr<Table> &T = Tables[&Model];
+  if (!T)
+    T.reset(new Table(Model));
+  return *T;
+}
+
+const HazardTraitsCache::Known &
+HazardTraitsCache::Table::traitsOf(const MCInst &Inst, const Instruction &I, bool Record) {
+  // The stamp names everything the traits are computed from.
+  if (auto Seen = ByStamp.find(I.stamp()); Seen != ByStamp.end())
+    return *Seen->second;
   // Everything HazardModel::traits reads: the opcode, each operand's kind
   // and its register or immediate (an expression only as such: the traits
   // and MC's scheduling predicates test whether an operand is a register
@@ -123,12 +144,16 @@ const HazardTraits *HazardAnalysis::traitsOf(const MCInst &Inst, const Instructi
   for (MCRegister R : Facts.Uses)
     Put(R.id());
   Key += I.mnemonic();
-  auto [It, New] = TraitsByKey.try_emplace(Key, nullptr);
+  auto [It, New] = ByKey.try_emplace(Key, nullptr);
   if (New) {
-    Distinct.push_back(Model->traits(Inst, I.mnemonic(), Facts));
-    It->second = &Distinct.back();
+    // Made in place: the traits are moved once, as they were before.
+    Known &K = Distinct.emplace_back(Model.traits(Inst, I.mnemonic(), Facts), false);
+    K.UsesAgprs = writesOrReadsAgprs(K.Traits, Model.target());
+    It->second = &K;
   }
-  return It->second;
+  if (Record)
+    ByStamp[I.stamp()] = It->second;
+  return *It->second;
 }
 
 void HazardAnalysis::refresh(const BasicBlock &BB) { read(BB); }

@@ -122,9 +122,10 @@ namespace {
 class WaitAwareEstimate {
 public:
   WaitAwareEstimate(Function &F, const BlockCycleModel &Timing, const CounterModel &Counters,
-                    WaitCountCache &WaitCache, bool CheckCache)
+                    WaitCountCache &WaitCache, bool CheckCache, HazardTraitsCache &HazardTraits)
       : F(F), Timing(Timing), Counters(Counters), WaitCache(WaitCache),
-        CheckCache(CheckCache), Hazards(F, HazardModel::of(Timing.target())) {
+        CheckCache(CheckCache),
+        Hazards(F, HazardModel::of(Timing.target()), &HazardTraits, /*RecordStamps=*/true) {
     if (Timing.target().hardware().hasHighVgprs())
       Codec = std::make_unique<VgprMsbCodec>(Timing.target());
     for (const BasicBlock &BB : F.blocks())
@@ -360,9 +361,11 @@ private:
 
     // The blocks a candidate changes and their successors, in the input
     // order, then with every candidate in its new order; MovedIn holds the
-    // reordered regions of each block.
+    // reordered regions of each block. The hazard traits are those the
+    // hazard repair reads again.
     WaitAwareEstimate Estimate(F, Timing, Counters, AM.getResult<WaitCountCacheAnalysis>(F),
-                               CheckWaitCache);
+                               CheckWaitCache,
+                               AM.getLastingResult<HazardTraitsCacheAnalysis>(*F.parent()));
     Expected<DenseMap<const BasicBlock *, uint64_t>> Before =
         Estimate.of(Judged.getArrayRef());
     if (!Before)

@@ -4,6 +4,7 @@
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/passes/PassPipeline.h"
 #include "stinkytofu/passes/PassRegistry.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
@@ -70,6 +71,37 @@ TEST(HazardAnalysisCacheTest, TheRepairReusesTheVerifiersAnalysisAndKeepsItCurre
   // The repair starts from it and reads the block it inserts into again: the
   // verifier after it finds nothing.
   ASSERT_FALSE(errorToBool(runPasses(*M, AM, Ctx, {"HazardRecognizerPass", "HazardVerifier"})));
+}
+
+TEST(HazardAnalysisCacheTest, TraitsRecordedByStampServeAnotherAnalysisUntilTheInstructionChanges) {
+  StinkyTofuContext Ctx;
+  std::unique_ptr<Module> M = test::readAsmText(Kernel, "", false, "k.s", &Ctx);
+  ASSERT_TRUE(M);
+  Function &F = M->functions().front();
+  buildCFG(F);
+  const HazardModel &Model = HazardModel::of(M->target());
+  Instruction &Producer = F.blocks().front().instructions().front();
+  Instruction &Reader = *std::next(F.blocks().front().instructions().begin());
+  HazardTraitsCache Cache;
+  HazardAnalysis Recording(F, Model, &Cache, /*RecordStamps=*/true);
+  EXPECT_FALSE(Recording.needs(Reader).empty());
+  // Another analysis reading the same instructions through the cache.
+  HazardAnalysis Again(F, Model, &Cache);
+  EXPECT_EQ(Again.needs(Reader).States, Recording.needs(Reader).States);
+
+  // The reader takes its own carry-out as carry-in: a new stamp, so its
+  // traits are computed again and the hazard is gone, as a new analysis says.
+  MCRegister Written = Producer.mcInsts().front().getOperand(1).getReg();
+  MCRegister Own = Reader.mcInsts().front().getOperand(1).getReg();
+  MCInst Changed = Reader.mcInsts().front();
+  for (MCOperand &Op : Changed)
+    if (Op.isReg() && Op.getReg() == Written)
+      Op.setReg(Own);
+  Reader.setMC({Changed}, M->target());
+  HazardAnalysis AfterEdit(F, Model, &Cache);
+  HazardAnalysis Fresh(F, Model);
+  EXPECT_TRUE(Fresh.needs(Reader).empty());
+  EXPECT_TRUE(AfterEdit.needs(Reader).empty());
 }
 
 } // namespace

@@ -21,6 +21,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include <deque>
+#include <memory>
 #include <vector>
 
 namespace stinkytofu {
@@ -46,10 +47,59 @@ struct HazardNeeds {
   bool empty() const { return !States && !Valus; }
 };
 
+/// The hazard traits of instructions with one MC instruction, by what they
+/// are computed from and, for the instructions of the analyses that record
+/// them, by edit stamp (Instruction::stamp), per hazard model: a lasting
+/// result (HazardTraitsCacheAnalysis). The scheduler's guard records: the
+/// hazard repair after it reads mostly the same instructions and finds
+/// their traits by stamp. Recording where no analysis reads the
+/// instructions again would cost more than it saves.
+class HazardTraitsCache {
+public:
+  struct Known {
+    HazardTraits Traits;
+    bool UsesAgprs; ///< writes or reads an AGPR
+  };
+  /// What one hazard model's traits are kept in.
+  class Table {
+  public:
+    /// The traits of \p I, whose only MC instruction is \p Inst (kept as
+    /// long as the cache); with \p Record, kept under its stamp too.
+    const Known &traitsOf(const llvm::MCInst &Inst, const Instruction &I, bool Record);
+    /// Room for \p More stamps to record.
+    void reserve(size_t More) { ByStamp.reserve(ByStamp.size() + More); }
+
+  private:
+    friend class HazardTraitsCache;
+    explicit Table(const HazardModel &Model) : Model(Model) {}
+    const HazardModel &Model;
+    /// A deque: the analyses' entries point into it.
+    std::deque<Known> Distinct;
+    llvm::StringMap<const Known *> ByKey;
+    llvm::DenseMap<uint64_t, const Known *> ByStamp;
+  };
+  Table &tableOf(const HazardModel &Model);
+
+private:
+  llvm::DenseMap<const HazardModel *, std::unique_ptr<Table>> Tables;
+};
+
+/// One HazardTraitsCache per module, kept across passes (stamps change with
+/// what the traits are computed from).
+struct HazardTraitsCacheAnalysis {
+  static AnalysisKey Key;
+  using Result = HazardTraitsCache;
+  Result run(Module &, AnalysisManager &) { return {}; }
+};
+
 class HazardAnalysis {
 public:
-  /// \p F must have a valid CFG.
-  HazardAnalysis(const Function &F, const HazardModel &Model);
+  /// \p F must have a valid CFG. The traits come from \p Shared, else from
+  /// the analysis's own cache; with \p RecordStamps, the traits of the
+  /// instructions read are kept under their stamps (another analysis will
+  /// read them).
+  HazardAnalysis(const Function &F, const HazardModel &Model,
+                 HazardTraitsCache *Shared = nullptr, bool RecordStamps = false);
 
   const HazardModel &model() const { return *Model; }
   /// What \p I lacks now (valid until the next refresh()).
@@ -87,9 +137,6 @@ private:
   };
 
   void read(const BasicBlock &BB);
-  /// The traits of \p Inst, the only MC instruction of \p I, computed once
-  /// per distinct MC instruction, mnemonic and facts.
-  const HazardTraits *traitsOf(const llvm::MCInst &Inst, const Instruction &I);
   HazardNeeds computeNeeds(const Entry &E, Position At) const;
   HazardShortfall searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
                              llvm::MCRegister Reg, Position From) const;
@@ -108,12 +155,18 @@ private:
   HazardClassSet Present = 0;
   /// LLVM's hazard history: 19 wait states when AGPRs are used, else 5.
   unsigned LookAhead = 5;
-  /// The distinct traits of the function's instructions (a deque: entries
-  /// point into it), by what they are computed from (traitsOf). A kernel
-  /// repeats the same instructions: their traits are computed once.
-  std::deque<HazardTraits> Distinct;
-  llvm::StringMap<const HazardTraits *> TraitsByKey;
-  /// The rules a consumer of some traits (in Distinct) is a consumer of,
+  /// The cache when none was shared, and the table the traits of
+  /// instructions with one MC instruction come from (a kernel repeats the
+  /// same instructions: their traits are computed once).
+  std::unique_ptr<HazardTraitsCache> OwnTraits;
+  HazardTraitsCache::Table *Traits;
+  bool RecordStamps;
+  /// The traits of the MC instructions of instructions with several (a
+  /// deque: entries point into it).
+  std::deque<HazardTraits> SeveralTraits;
+  /// Whether an instruction read so far writes or reads an AGPR.
+  bool ReadAgprs = false;
+  /// The rules a consumer of some traits is a consumer of,
   /// in the model's order, each with the registers it looks at: worked out
   /// once per distinct traits, not per instruction and rule.
   struct ConsumerRule {
