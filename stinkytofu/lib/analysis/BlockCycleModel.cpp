@@ -469,29 +469,22 @@ BlockCycles BlockCycleModel::estimate(const BasicBlock &BB,
 
 BlockCycles BlockCycleModel::estimateSecondTrip(const BasicBlock &BB,
                                                 ArrayRef<const Instruction *> Without) const {
-  Simulation S(*this);
-  for (int Trip = 0; Trip != 2; ++Trip) {
-    uint64_t Start = S.Now;
-    S.Result = BlockCycles();
-    for (const Instruction &I : BB.instructions())
-      if (!is_contained(Without, &I))
-        S.issue(I);
-    S.Result.Cycles = S.Now - Start;
-  }
-  return S.Result;
+  const BasicBlock *Trip[] = {&BB};
+  return estimateSecondTrip(Trip, Without);
 }
 
-BlockCycles BlockCycleModel::estimateSecondTrip(ArrayRef<const BasicBlock *> Trip) const {
+BlockCycles BlockCycleModel::estimateSecondTrip(ArrayRef<const BasicBlock *> Trip,
+                                                ArrayRef<const Instruction *> Without) const {
   Simulation S(*this);
-  uint64_t Start = 0;
   for (int Pass = 0; Pass != 2; ++Pass) {
-    Start = S.Now;
+    uint64_t Start = S.Now;
     S.Result = BlockCycles();
     for (const BasicBlock *BB : Trip)
       for (const Instruction &I : BB->instructions())
-        S.issue(I);
+        if (!is_contained(Without, &I))
+          S.issue(I);
+    S.Result.Cycles = S.Now - Start;
   }
-  S.Result.Cycles = S.Now - Start;
   return S.Result;
 }
 

@@ -72,7 +72,7 @@ Error branchForWrittenEdge(std::optional<InstBuilder> &Builder, Function &F, Bas
   InstInserter Inserter(*Builder);
   Inserter.setInsertPointAtEnd(From);
   Expected<Instruction &> Branch =
-      Inserter.build("s_branch", {BuildOperand::text(Targets.front()->label())});
+      Inserter.build("s_branch", {BuildOperand::label(Targets.front()->label())});
   return Branch ? Error::success() : Branch.takeError();
 }
 

@@ -95,8 +95,10 @@ public:
   /// The cycles of the second of two trips through \p Trip, the blocks one
   /// trip of a loop issues in order (header first, a latch last), the
   /// second trip starting from the state the first leaves: the steady state
-  /// of a loop, where a load issued for the next trip is still waited for.
-  BlockCycles estimateSecondTrip(llvm::ArrayRef<const BasicBlock *> Trip) const;
+  /// of a loop, where a load issued for the next trip is still waited for;
+  /// without the instructions \p Without names.
+  BlockCycles estimateSecondTrip(llvm::ArrayRef<const BasicBlock *> Trip,
+                                 llvm::ArrayRef<const Instruction *> Without = {}) const;
   /// The cycles of \p BB with the waits \p Waits names in front of its
   /// instructions, as if they were there: what the block costs once the
   /// wait passes have run, without editing it.
