@@ -91,7 +91,9 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   // while they are there) and the repair inserts them again. The memory
   // waits stay fences: the scheduler reorders between them, so an expert's
   // wait keeps covering what it covered. Its guard estimates each region
-  // with the waits the insertion will add.
+  // with the waits the insertion will add. The loop load rotation follows
+  // it (its loads' counters change at the loop's exit: the insertion runs
+  // after it).
   std::vector<std::string> Pipeline{"Verifier"};
   llvm::append_range(Pipeline, controlFlowRecoveryPasses());
   llvm::append_range(Pipeline, std::initializer_list<const char *>{
@@ -99,7 +101,8 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   if (Level >= 2)
     llvm::append_range(Pipeline, std::initializer_list<const char *>{
                                      "StinkyRemoveNopPass", "RemoveDelayAluPass",
-                                     "RemoveWaitAluPass=ifSupported", "StinkyDAGSchedulerPass"});
+                                     "RemoveWaitAluPass=ifSupported", "StinkyDAGSchedulerPass",
+                                     "LoopLoadRotationPass"});
   Pipeline.push_back("StinkyWaitCntInsertionPass");
   if (Level >= 1)
     Pipeline.push_back("RemoveDscntPass=targets=gfx1250");

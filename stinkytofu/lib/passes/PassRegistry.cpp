@@ -2,6 +2,7 @@
 #include "stinkytofu/passes/PassRegistry.h"
 #include "stinkytofu/transforms/BranchRelaxationPass.h"
 #include "stinkytofu/transforms/BuildImplicitDependencyPass.h"
+#include "stinkytofu/transforms/LoopLoadRotationPass.h"
 #include "stinkytofu/transforms/MergeBarrierPass.h"
 #include "stinkytofu/transforms/WaitAwareScheduleRepairPass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
