@@ -7,10 +7,9 @@
 // and fat binaries: tests/lit/binary.
 //
 //===----------------------------------------------------------------------===//
+#include "AssembledKernel.h"
 #include "stinkytofu/disasm/BinaryInput.h"
 #include "stinkytofu/disasm/CodeObjectDisassembler.h"
-#include "stinkytofu/emit/ObjectEmitter.h"
-#include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/object/ElfImage.h"
 
 #include "gtest/gtest.h"
@@ -48,20 +47,12 @@ k:
 	.end_amdhsa_kernel
 )";
 
-std::string assemble(StringRef Text) {
-  Expected<std::shared_ptr<const TargetInfo>> Target = TargetInfo::get("gfx942");
-  EXPECT_TRUE(bool(Target));
-  Expected<std::string> Object = assembleObject(Text, **Target);
-  EXPECT_TRUE(bool(Object)) << toString(Object.takeError());
-  return *Object;
-}
-
 StringRef textOf(const elf::ElfImage &Image) {
   return Image.sectionContents(Image.sections()[Image.findSections(".text").front()]);
 }
 
 TEST(CodeObjectDisassemblerTest, LabelsUndecodableWordsAndDescriptor) {
-  std::string Object = assemble(Kernel);
+  std::string Object = test::assembleKernel(Kernel);
   Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
   ASSERT_TRUE(bool(Image)) << toString(Image.takeError());
   Expected<std::string> Text = disassembleCodeObject(*Image, {});
@@ -76,7 +67,7 @@ TEST(CodeObjectDisassemblerTest, LabelsUndecodableWordsAndDescriptor) {
   EXPECT_NE(Text->find("\t.amdhsa_reserve_xnack_mask 1\n"), std::string::npos) << *Text;
   EXPECT_NE(Text->find(".amdhsa_kernel k\n"), std::string::npos);
 
-  std::string Again = assemble(*Text);
+  std::string Again = test::assembleKernel(*Text);
   Expected<elf::ElfImage> AgainImage = elf::ElfImage::create(Again);
   ASSERT_TRUE(bool(AgainImage)) << toString(AgainImage.takeError());
   EXPECT_EQ(textOf(*AgainImage), textOf(*Image));
@@ -87,7 +78,7 @@ TEST(CodeObjectDisassemblerTest, LabelsUndecodableWordsAndDescriptor) {
 }
 
 TEST(CodeObjectDisassemblerTest, UnknownKernelIsAnError) {
-  std::string Object = assemble(Kernel);
+  std::string Object = test::assembleKernel(Kernel);
   Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
   ASSERT_TRUE(bool(Image));
   DisassemblyOptions Options;

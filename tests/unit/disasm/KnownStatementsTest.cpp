@@ -6,12 +6,11 @@
 // gives it, a branch's label operand the label's symbol.
 //
 //===----------------------------------------------------------------------===//
+#include "AssembledKernel.h"
 #include "TestModules.h"
 #include "stinkytofu/asm/AsmReader.h"
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/disasm/CodeObjectDisassembler.h"
-#include "stinkytofu/emit/ObjectEmitter.h"
-#include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/object/ElfImage.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCSymbol.h"
@@ -67,11 +66,8 @@ struct Disassembly {
 
 Disassembly disassemble() {
   Disassembly D;
-  Expected<std::shared_ptr<const TargetInfo>> Target = TargetInfo::get("gfx942");
-  EXPECT_TRUE(bool(Target));
-  Expected<std::string> Object = assembleObject(Kernel, **Target);
-  EXPECT_TRUE(bool(Object)) << toString(Object.takeError());
-  Expected<elf::ElfImage> Image = elf::ElfImage::create(*Object);
+  std::string Object = test::assembleKernel(Kernel);
+  Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
   EXPECT_TRUE(bool(Image)) << toString(Image.takeError());
   Expected<std::string> Text = disassembleCodeObject(*Image, {}, &D.Known);
   EXPECT_TRUE(bool(Text)) << toString(Text.takeError());
