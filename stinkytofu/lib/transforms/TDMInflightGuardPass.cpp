@@ -6,6 +6,7 @@
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "stinkytofu/transforms/RewriteSupport.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include <deque>
@@ -24,9 +25,8 @@ public:
     CounterModel Counters(M.target());
     std::optional<unsigned> TensorCounter = Counters.counterOf(WaitEvent::TensorLds);
     if (!TensorCounter)
-      return createStringError(inconvertibleErrorCode(),
-                               name() + ": " + M.target().processor() +
-                                   " has no tensor counter (the pass is for gfx1250)");
+      return moduleError(M, name() + ": " + M.target().processor() +
+                                " has no tensor counter (the pass is for gfx1250)");
     // The bound holds on every path only when every function is seen.
     if (Limit == 0 || !coversWholeModule(Scope))
       return PreservedAnalyses::all();
