@@ -1,13 +1,16 @@
 //===- TDMInflightGuardPass.cpp - A cap on a wave's tensor ops in flight ---===//
 #include "stinkytofu/transforms/TDMInflightGuardPass.h"
 
+#include "stinkytofu/analysis/CallGraph.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/WaitCounters.h"
+#include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/mc/InstInserter.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/RewriteSupport.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include <deque>
 
@@ -30,7 +33,8 @@ public:
     // The bound holds on every path only when every function is seen.
     if (Limit == 0 || !coversWholeModule(Scope))
       return PreservedAnalyses::all();
-    Guard G{Counters, *TensorCounter, Counters.counterMax(*TensorCounter) + 1, Limit, {}};
+    Guard G{Counters, *TensorCounter, Counters.counterMax(*TensorCounter) + 1, Limit, {}, {}};
+    G.findQuietCallees(M);
     for (Function &F : M.functions()) {
       if (!F.hasValidCFG())
         buildCFG(F);
@@ -60,15 +64,66 @@ private:
     unsigned Limit;
     /// The tensor operations that get a wait, in program order.
     std::vector<Instruction *> Guarded;
+    /// Functions of the module a call may run without changing the bound:
+    /// they and everything they call issue no tensor operation and hold
+    /// nothing MC does not know.
+    DenseSet<const Function *> Quiet;
+
+    bool issuesTensorOp(const Instruction &I) const {
+      return any_of(I.mcInsts(), [&](const MCInst &Inst) {
+        return Counters.classify(Inst, I.mnemonic()).has(WaitEvent::TensorLds);
+      });
+    }
+
+    /// Whether every callee of \p Call is a quiet function of \p M.
+    bool callsQuietOnly(const Module &M, const Instruction &Call) const {
+      std::vector<std::string> Callees = getCallTargets(Call);
+      return !Callees.empty() && all_of(Callees, [&](const std::string &Name) {
+        const Function *F = findCallee(M, Name);
+        return F && Quiet.count(F);
+      });
+    }
+
+    void findQuietCallees(const Module &M) {
+      // A function is loud when it issues a tensor operation, holds an
+      // opaque statement or calls something unknown; quiet when neither it
+      // nor any function it may run is loud.
+      auto IsLoud = [&](const Instruction &I) {
+        if (I.kind() == InstKind::Opaque)
+          return true;
+        if (I.kind() == InstKind::Pseudo)
+          return false;
+        if (issuesTensorOp(I))
+          return true;
+        if (!I.facts().has(IF_Call))
+          return false;
+        std::vector<std::string> Callees = getCallTargets(I);
+        return Callees.empty() ||
+               any_of(Callees, [&](const std::string &Name) { return !findCallee(M, Name); });
+      };
+      DenseSet<const Function *> Loud;
+      for (const Function &F : M.functions())
+        for (const BasicBlock &BB : F.blocks())
+          if (any_of(BB.instructions(), IsLoud))
+            Loud.insert(&F);
+      CallGraph CG(M);
+      for (const Function &F : M.functions())
+        if (!Loud.count(&F) && none_of(CG.transitiveCallees(F), [&](const Function *C) {
+              return Loud.count(C);
+            }))
+          Quiet.insert(&F);
+    }
 
     /// The bound after \p I, given \p Bound before it; \p Guard is called
     /// for a tensor operation issued with \p Limit or more in flight.
     template <typename GuardFn>
-    unsigned step(const Instruction &I, unsigned Bound, GuardFn Guard) const {
-      if (I.kind() == InstKind::Opaque || (I.kind() != InstKind::Pseudo && I.facts().has(IF_Call)))
+    unsigned step(const Module &M, const Instruction &I, unsigned Bound, GuardFn Guard) const {
+      if (I.kind() == InstKind::Opaque)
         return Unknown;
       if (I.kind() == InstKind::Pseudo)
         return Bound;
+      if (I.facts().has(IF_Call))
+        return callsQuietOnly(M, I) ? Bound : Unknown;
       bool Guarded = false;
       for (const MCInst &Inst : I.mcInsts()) {
         if (std::optional<WaitCounts> Counts = Counters.decodeWait(Inst, I.mnemonic());
@@ -102,7 +157,7 @@ private:
         Work.pop_front();
         unsigned Bound = AtStart[BB];
         for (const Instruction &I : BB->instructions())
-          Bound = step(I, Bound, [] {});
+          Bound = step(*F.parent(), I, Bound, [] {});
         for (BasicBlock *Succ : BB->successors()) {
           auto [It, New] = AtStart.try_emplace(Succ, Bound);
           if (!New && It->second >= Bound)
@@ -117,7 +172,7 @@ private:
           continue;
         unsigned Bound = It->second;
         for (Instruction &I : BB.instructions())
-          Bound = step(I, Bound, [&] { Guarded.push_back(&I); });
+          Bound = step(*F.parent(), I, Bound, [&] { Guarded.push_back(&I); });
       }
     }
   };

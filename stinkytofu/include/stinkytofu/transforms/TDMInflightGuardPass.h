@@ -6,8 +6,10 @@
 // while `limit` are in flight. A forward dataflow over the CFG bounds the
 // wave's tensor counter before each instruction: a tensor operation adds 1,
 // a wait naming the tensor counter caps the bound at its count, a join takes
-// the largest bound of its predecessors, and a call or an instruction MC
-// does not know makes it unknown (the counter's capacity + 1). A kernel
+// the largest bound of its predecessors, a call keeps it when every callee
+// is a function of the module that issues no tensor operation (nor runs one
+// that does), and any other call or an instruction MC does not know makes
+// it unknown (the counter's capacity + 1). A kernel
 // starts at 0, a callable function at unknown. Where the bound before a
 // tensor operation is `limit` or more, `s_wait_tensorcnt limit-1` goes right
 // before it; the dataflow assumes those waits from the start, so each one it
