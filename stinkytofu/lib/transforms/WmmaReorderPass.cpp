@@ -45,6 +45,9 @@ public:
                                 " has no WMMA instructions (gfx11, gfx12, gfx1250)");
     bool Changed = false;
     for (Function &F : M.functions()) {
+      // The graphs are built only for a function that has the loop.
+      if (none_of(F.blocks(), [&](const BasicBlock &BB) { return BB.label() == LoopLabel; }))
+        continue;
       FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
       for (unsigned R = 0; R != Deps.regions().size(); ++R) {
         const ScheduleRegion &Region = Deps.regions()[R];
