@@ -106,6 +106,9 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   Pipeline.push_back("StinkyWaitCntInsertionPass");
   if (Level >= 1)
     Pipeline.push_back("RemoveDscntPass=targets=gfx1250");
+  // After the last pass that moves or adds a tensor operation or its wait,
+  // at every level, as the reference's gfx1250 backend.
+  Pipeline.push_back("TDMInflightGuardPass=targets=gfx1250");
   llvm::append_range(Pipeline, std::initializer_list<const char *>{
                                    "InsertVgprMsbPass", "MemTokenConsistencyCheckPass",
                                    "SetMatrixReusePass=ifSupported"});

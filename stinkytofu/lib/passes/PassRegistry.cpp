@@ -24,6 +24,8 @@
 #include "stinkytofu/transforms/Gfx1250HazardPass.h"
 #include "stinkytofu/transforms/InsertClusterBarrierPass.h"
 #include "stinkytofu/transforms/TDMLoadWaveSyncPass.h"
+#include "stinkytofu/transforms/TDMInflightGuardPass.h"
+#include "stinkytofu/transforms/WmmaReorderPass.h"
 #include "stinkytofu/transforms/RegionClonePass.h"
 #include "stinkytofu/transforms/EpilogueStoreSinkPass.h"
 #include "stinkytofu/transforms/InsertInitialUnclausedVmemPass.h"
