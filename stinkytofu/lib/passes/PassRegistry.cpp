@@ -4,6 +4,7 @@
 #include "stinkytofu/transforms/BuildImplicitDependencyPass.h"
 #include "stinkytofu/transforms/MergeBarrierPass.h"
 #include "stinkytofu/transforms/WaitAwareScheduleRepairPass.h"
+#include "stinkytofu/transforms/RepairMatrixCoexecPass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "stinkytofu/transforms/CyclePasses.h"

@@ -1,0 +1,445 @@
+//===- RepairMatrixCoexecPass.cpp - ALU work out of the way of matrix ops -===//
+#include "stinkytofu/transforms/RepairMatrixCoexecPass.h"
+#include "stinkytofu/analysis/BlockCycleModel.h"
+#include "stinkytofu/analysis/DependenceDAG.h"
+#include "stinkytofu/analysis/HazardAnalysis.h"
+#include "stinkytofu/analysis/ScheduleValidator.h"
+#include "stinkytofu/hw/HardwareModel.h"
+#include "stinkytofu/hw/HazardModel.h"
+#include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/hw/VgprMsb.h"
+#include "stinkytofu/ir/Module.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace llvm;
+
+namespace stinkytofu {
+namespace {
+
+using Order = std::vector<Instruction *>;
+
+/// The occupancy figures of the debug lines.
+struct WindowCounts {
+  unsigned MatrixOps = 0, Windows = 0, Empty = 0, EmptyDependent = 0;
+};
+
+/// What the pass knows of one module's instructions.
+class CoexecModel {
+public:
+  CoexecModel(const Module &M, const EffectModel &EM)
+      : EM(EM), Timing(M), Hazards(HazardModel::of(M.target())) {
+    if (M.target().hardware().hasHighVgprs())
+      Codec = std::make_unique<VgprMsbCodec>(M.target());
+  }
+
+  const EffectModel &effects() const { return EM; }
+
+  bool isMatrix(const Instruction &I) const {
+    return I.kind() == InstKind::Machine && Timing.timesOf(I).MatrixPipe != 0;
+  }
+  /// A memory-counter wait: it stays in front of the matrix instruction it
+  /// was put before, with its count.
+  bool isCounterWait(const Instruction &I) const {
+    return I.kind() == InstKind::Machine &&
+           !HardwareModel::waitCounters(I.mnemonic().lower()).empty();
+  }
+  /// Plain SALU or VALU work (by MC's class): no memory, no fence, no role
+  /// that makes its place matter (nops, waits, barriers, bank switches).
+  bool isMovable(const Instruction &I) const {
+    if (I.kind() != InstKind::Machine || I.mcInsts().size() != 1 || isMatrix(I))
+      return false;
+    StringRef Class = Timing.timesOf(I).Class->Name;
+    if (Class != "SALU" && Class != "VALU" && Class != "TRANS")
+      return false;
+    InstRole Role = HardwareModel::roleOf(I.mnemonic().lower());
+    if (Role != InstRole::None && Role != InstRole::Move32)
+      return false;
+    InstructionEffects E = EM.effectsOf(I);
+    return !E.Fence && !E.accessesMemory();
+  }
+  bool isValu(const Instruction &I) const {
+    StringRef Class = Timing.timesOf(I).Class->Name;
+    return Class == "VALU" || Class == "TRANS";
+  }
+  unsigned issueOf(const Instruction &I) const { return Timing.timesOf(I).Issue; }
+  /// The cycles the matrix pipe is busy with \p M after M's own issue: what
+  /// the work up to the next matrix instruction can take without delaying
+  /// it.
+  unsigned roomAfter(const Instruction &M) const {
+    InstTimes T = Timing.timesOf(M);
+    return T.MatrixPipe > T.Issue ? T.MatrixPipe - T.Issue : 0;
+  }
+
+  const HazardTraits *traitsOf(const Instruction &I) {
+    if (I.mcInsts().size() != 1)
+      return nullptr;
+    auto [It, New] = Traits.try_emplace(&I);
+    if (New)
+      It->second = Hazards.traits(I.mcInsts().front(), I.mnemonic().lower());
+    return &It->second;
+  }
+  /// Whether \p X names a register \p M writes or reads.
+  bool touches(const Instruction &X, const Instruction &M) {
+    const HazardTraits *A = traitsOf(X), *B = traitsOf(M);
+    if (!A || !B)
+      return true;
+    // Explicit operands: every VALU and matrix instruction reads EXEC.
+    for (ArrayRef<MCRegister> Mine : {ArrayRef(A->Defs), ArrayRef(A->ExplicitUses)})
+      for (ArrayRef<MCRegister> Theirs : {ArrayRef(B->Defs), ArrayRef(B->ExplicitUses)})
+        for (MCRegister R : Mine)
+          for (MCRegister S : Theirs)
+            if (Hazards.overlap(R, S))
+              return true;
+    return false;
+  }
+
+  /// The s_set_vgpr_msb InsertVgprMsbPass will put among \p Insts, the first
+  /// of which sets the banks it needs.
+  unsigned bankSwitches(ArrayRef<Instruction *> Insts) {
+    if (!Codec)
+      return 0;
+    unsigned Switches = 0;
+    uint8_t Known = 0, KnownMask = 0;
+    for (const Instruction *I : Insts)
+      for (const MCInst &Inst : I->mcInsts()) {
+        Expected<VgprMsbNeed> Need = Codec->need(Inst);
+        if (!Need) {
+          consumeError(Need.takeError());
+          continue;
+        }
+        if (!Need->any() || Need->satisfiedBy(Known, KnownMask))
+          continue;
+        Switches += I != Insts.front();
+        Known = uint8_t((Known & ~Need->Mask) | Need->Value);
+        KnownMask |= Need->Mask;
+      }
+    return Switches;
+  }
+
+private:
+  const EffectModel &EM;
+  BlockCycleModel Timing;
+  const HazardModel &Hazards;
+  std::unique_ptr<VgprMsbCodec> Codec;
+  DenseMap<const Instruction *, HazardTraits> Traits;
+};
+
+/// Repairs one region, in the order \p Current it has (moves proven
+/// against it), keeping \p Position: each instruction's index in the
+/// input order, the ids of the debug lines.
+class RegionRepair {
+public:
+  RegionRepair(CoexecModel &Model, Order &Current,
+               const DenseMap<const Instruction *, unsigned> &Position,
+               const DenseMap<const Instruction *, unsigned> &ValusWanted, raw_ostream *Debug)
+      : Model(Model), Current(Current), Position(Position), ValusWanted(ValusWanted),
+        Debug(Debug) {}
+
+  unsigned Hoisted = 0, Deferred = 0;
+
+  void hoistIntoDependentWindows() {
+    std::vector<unsigned> Matrix = matrixPositions();
+    for (unsigned W = 0; W + 1 < Matrix.size(); ++W) {
+      Matrix = matrixPositions();
+      unsigned Open = Matrix[W], Close = Matrix[W + 1];
+      Instruction *First = Current[Open], *Second = Current[Close];
+      unsigned Wanted = ValusWanted.lookup(Second);
+      if (Close != Open + 1 || !Wanted)
+        continue;
+      unsigned Room = Model.roomAfter(*First), Used = 0;
+      unsigned End = W + 2 < Matrix.size() ? anchorStart(Matrix[W + 1], Matrix[W + 2])
+                                           : Current.size();
+      for (unsigned K = Close + 1; K < End && Wanted; ++K) {
+        Instruction *X = Current[K];
+        if (Model.isCounterWait(*X) || Model.effects().isFence(*X))
+          break;
+        if (Moved.count(X) || !Model.isMovable(*X) || !Model.isValu(*X) ||
+            Model.touches(*X, *First) || Model.touches(*X, *Second) ||
+            Used + Model.issueOf(*X) > Room)
+          continue;
+        Order New = Current;
+        New.erase(New.begin() + K);
+        New.insert(New.begin() + Close, X);
+        if (!proven(New))
+          continue;
+        if (Debug)
+          *Debug << "[MatrixCoexecReadyQueue] hoist dagId=" << Position.lookup(X)
+                 << " ahead of dependent matrix dagId=" << Position.lookup(Second) << "\n";
+        Current = std::move(New);
+        Moved.insert(X);
+        Used += Model.issueOf(*X);
+        ++Close;
+        --Wanted;
+        ++Hoisted;
+      }
+    }
+  }
+
+  void deferOverflow() {
+    for (unsigned W = 0;; ++W) {
+      std::vector<unsigned> Matrix = matrixPositions();
+      if (W + 1 >= Matrix.size())
+        return;
+      unsigned Open = Matrix[W], Close = Matrix[W + 1];
+      unsigned Room = Model.roomAfter(*Current[Open]);
+      unsigned NextRoom = Model.roomAfter(*Current[Close]);
+      unsigned Count = 0;
+      // The tail of the window's ALU work, last first, as long as the
+      // window is over its room and the next one has room for it.
+      for (unsigned K = anchorStart(Open, Close); K-- > Open + 1;) {
+        if (load(Open, Close) <= Room)
+          break;
+        Instruction *X = Current[K];
+        if (Model.effects().isFence(*X))
+          break;
+        if (Moved.count(X) || !Model.isMovable(*X))
+          continue;
+        Order New = withDeferred(X, Close);
+        if (loadAfter(New, Current[Close]) > NextRoom || !proven(New))
+          break;
+        Current = std::move(New);
+        Moved.insert(X);
+        ++Count;
+        Close = matrixPositions()[W + 1];
+      }
+      if (Count && Debug)
+        *Debug << "[MatrixCoexecReadyQueue] defer " << Count << " past matrix\n";
+      Deferred += Count;
+    }
+  }
+
+private:
+  std::vector<unsigned> matrixPositions() const {
+    std::vector<unsigned> Matrix;
+    for (unsigned K = 0; K < Current.size(); ++K)
+      if (Model.isMatrix(*Current[K]))
+        Matrix.push_back(K);
+    return Matrix;
+  }
+  /// The first of the waits right before the matrix instruction at \p Close.
+  unsigned anchorStart(unsigned Open, unsigned Close) const {
+    while (Close > Open + 1 && Model.isCounterWait(*Current[Close - 1]))
+      --Close;
+    return Close;
+  }
+  /// The cycles of the window from the matrix instruction at \p Open up to
+  /// the one at \p Close (\p In's, else the current order's).
+  unsigned load(unsigned Open, unsigned Close, const Order *In = nullptr) const {
+    const Order &O = In ? *In : Current;
+    unsigned Cycles = 0;
+    for (unsigned K = Open + 1; K < Close; ++K)
+      Cycles += Model.issueOf(*O[K]);
+    return Cycles + Model.bankSwitches(ArrayRef(O).slice(Open, Close - Open + 1 -
+                                                                     (Close == O.size())));
+  }
+  /// The load of the window \p M opens in \p In (up to the next matrix
+  /// instruction or the region's end).
+  unsigned loadAfter(const Order &In, const Instruction *M) const {
+    unsigned Open = find(In, M) - In.begin(), Close = Open + 1;
+    while (Close < In.size() && !Model.isMatrix(*In[Close]))
+      ++Close;
+    return load(Open, Close, &In);
+  }
+  /// The current order with \p X right behind the matrix instruction at
+  /// \p Close, in front of what was deferred there before it.
+  Order withDeferred(Instruction *X, unsigned Close) const {
+    Instruction *Anchor = Current[Close];
+    Order New;
+    for (Instruction *I : Current)
+      if (I != X)
+        New.push_back(I);
+    // X came before everything already deferred from this window.
+    New.insert(find(New, Anchor) + 1, X);
+    return New;
+  }
+  /// Whether \p New computes what the current order does, the memory-counter
+  /// waits left out (the validator keeps every instruction on its side of
+  /// one): a moved instruction starts no memory operation, so each wait
+  /// still counts what it counted, and one moved behind a wait only finds
+  /// more of the memory operations done.
+  bool proven(const Order &New) const {
+    auto WithoutWaits = [&](const Order &O) {
+      std::vector<const Instruction *> Kept;
+      for (const Instruction *I : O)
+        if (!Model.isCounterWait(*I))
+          Kept.push_back(I);
+      return Kept;
+    };
+    if (Error Refused =
+            validateReordering(WithoutWaits(Current), WithoutWaits(New), Model.effects())) {
+      consumeError(std::move(Refused));
+      return false;
+    }
+    return true;
+  }
+
+  CoexecModel &Model;
+  Order &Current;
+  const DenseMap<const Instruction *, unsigned> &Position;
+  const DenseMap<const Instruction *, unsigned> &ValusWanted;
+  raw_ostream *Debug;
+  DenseSet<const Instruction *> Moved;
+};
+
+/// The windows of \p Regions; a pair of matrix instructions is dependent
+/// when the second lacks VALUs after the first (\p ValusWanted: the
+/// co-execution hazard's v_nop padding).
+WindowCounts countWindows(const CoexecModel &Model, ArrayRef<Order> Regions,
+                          const DenseMap<const Instruction *, unsigned> &ValusWanted) {
+  WindowCounts C;
+  for (const Order &R : Regions) {
+    const Instruction *Previous = nullptr;
+    unsigned PreviousAt = 0;
+    for (unsigned K = 0; K < R.size(); ++K) {
+      if (!Model.isMatrix(*R[K]))
+        continue;
+      ++C.MatrixOps;
+      if (Previous) {
+        ++C.Windows;
+        if (PreviousAt + 1 == K) {
+          ++C.Empty;
+          C.EmptyDependent += ValusWanted.lookup(R[K]) != 0;
+        }
+      }
+      Previous = R[K];
+      PreviousAt = K;
+    }
+  }
+  return C;
+}
+
+void printCounts(raw_ostream &OS, StringRef When, const WindowCounts &C) {
+  OS << "[MatrixCoexec " << When << "] matrixOps=" << C.MatrixOps << " windows=" << C.Windows
+     << " emptyWindows=" << C.Empty << " (dependent=" << C.EmptyDependent << ")\n";
+}
+
+/// Lays \p Insts, a permutation of a region, out in that order, around its
+/// last instruction (which is in the region's span wherever it was).
+void layOut(const Order &Insts) {
+  for (unsigned K = Insts.size() - 1; K-- > 0;)
+    Insts[K]->moveBefore(*Insts[K + 1]);
+}
+
+/// The hazard wait states and VALUs each region lacks in the current code;
+/// \p Valus, when given, gets the VALUs each instruction lacks.
+std::vector<unsigned> hazardNeeds(Function &F, const HazardModel &Hazards,
+                                  ArrayRef<Order> Regions,
+                                  DenseMap<const Instruction *, unsigned> *Valus = nullptr) {
+  HazardAnalysis HA(F, Hazards);
+  std::vector<unsigned> Needs;
+  for (const Order &R : Regions) {
+    unsigned Sum = 0;
+    for (const Instruction *I : R) {
+      const HazardNeeds &N = HA.needs(*I);
+      Sum += N.States + N.Valus;
+      if (Valus)
+        (*Valus)[I] = N.Valus;
+    }
+    Needs.push_back(Sum);
+  }
+  return Needs;
+}
+
+class RepairMatrixCoexecPass final : public Pass {
+public:
+  explicit RepairMatrixCoexecPass(bool Debug) : Debug(Debug) {}
+  StringRef name() const override { return "RepairMatrixCoexecPass"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
+    if (!M.target().hardware().delayAluMatrixIsTrans())
+      return createStringError(inconvertibleErrorCode(),
+                               name() + ": " + M.target().processor() +
+                                   " runs no VALU work beside its matrix instructions (the "
+                                   "pass is for gfx1250)");
+    EffectModel EM(M.target());
+    CoexecModel Model(M, EM);
+    raw_ostream *OS = Debug ? &context().dumpStream() : nullptr;
+    unsigned Deferred = 0, Hoisted = 0, Kept = 0;
+    for (Function &F : M.functions())
+      repairFunction(F, Model, OS, Deferred, Hoisted, Kept);
+    if (OS) {
+      *OS << "[RepairMatrixCoexec] deferred " << Deferred << ", hoisted " << Hoisted;
+      if (Kept)
+        *OS << ", kept " << Kept << " segment(s) in input order for hazard gaps";
+      *OS << "\n";
+    }
+    return Deferred + Hoisted ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+private:
+  void repairFunction(Function &F, CoexecModel &Model, raw_ostream *OS, unsigned &Deferred,
+                      unsigned &Hoisted, unsigned &Kept) const {
+    std::vector<Order> Input;
+    for (ScheduleRegion &R : scheduleRegions(F))
+      Input.push_back(R.Insts);
+    if (none_of(Input, [&](const Order &R) {
+          return count_if(R, [&](const Instruction *I) { return Model.isMatrix(*I); }) > 1;
+        }))
+      return;
+    if (!F.hasValidCFG())
+      buildCFG(F);
+    const HazardModel &Hazards = HazardModel::of(F.parent()->target());
+    DenseMap<const Instruction *, unsigned> ValusWanted, Position;
+    std::vector<unsigned> InputNeeds = hazardNeeds(F, Hazards, Input, &ValusWanted);
+    for (const Order &R : Input)
+      for (unsigned K = 0; K < R.size(); ++K)
+        Position[R[K]] = K;
+    if (OS)
+      printCounts(*OS, "before", countWindows(Model, Input, ValusWanted));
+    std::vector<Order> Output = Input;
+    std::vector<std::pair<unsigned, unsigned>> Moves(Input.size());
+    for (unsigned R = 0; R < Input.size(); ++R) {
+      RegionRepair Repair(Model, Output[R], Position, ValusWanted, OS);
+      Repair.hoistIntoDependentWindows();
+      Repair.deferOverflow();
+      Moves[R] = {Repair.Deferred, Repair.Hoisted};
+      if (Output[R] != Input[R])
+        layOut(Output[R]);
+    }
+    // A region whose new order lacks more hazard wait states than its input
+    // goes back to its input order; a region's order can change what the
+    // next one lacks, so until none is worse.
+    DenseMap<const Instruction *, unsigned> ValusLacked;
+    for (bool Reverted = true; Reverted;) {
+      Reverted = false;
+      std::vector<unsigned> Needs = hazardNeeds(F, Hazards, Output, &ValusLacked);
+      for (unsigned R = 0; R < Output.size(); ++R)
+        if (Output[R] != Input[R] && Needs[R] > InputNeeds[R]) {
+          Output[R] = Input[R];
+          layOut(Output[R]);
+          Moves[R] = {0, 0};
+          ++Kept;
+          Reverted = true;
+        }
+    }
+    for (auto [D, H] : Moves) {
+      Deferred += D;
+      Hoisted += H;
+    }
+    if (OS)
+      printCounts(*OS, "after", countWindows(Model, Output, ValusLacked));
+  }
+
+  bool Debug;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pass>> createRepairMatrixCoexecPass(const PassArguments &Args) {
+  bool Debug = false;
+  for (const auto &[Key, Value] : Args) {
+    if (Key == "debug" && Value.empty()) {
+      Debug = true;
+      continue;
+    }
+    return createStringError(inconvertibleErrorCode(),
+                             "takes debug, not '" + Key + (Value.empty() ? "" : "=" + Value) +
+                                 "'");
+  }
+  return std::make_unique<RepairMatrixCoexecPass>(Debug);
+}
+
+} // namespace stinkytofu
