@@ -904,9 +904,10 @@ int main(int argc, char **argv) {
     Leading["RaiseVgprMsbPass"] = vgprMsbModeArguments(*Mode);
   }
   for (const std::string &Name : Opt.DebugPasses) {
-    if (!Registry.find(Name))
+    const PassInfo *Info = Registry.find(Name);
+    if (!Info)
       return fail("--debug-pass: unknown pass '" + Name + "'");
-    Leading[Name].emplace_back("debug", "");
+    Leading[Info->Name].emplace_back("debug", "");
   }
   Expected<PassArguments> InstrumentArgs = instrumentationArguments(Opt, Pipeline);
   if (!InstrumentArgs)
