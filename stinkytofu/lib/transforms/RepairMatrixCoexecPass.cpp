@@ -187,6 +187,10 @@ public:
       unsigned Room = Model.roomAfter(*Current[Open]);
       unsigned NextRoom = Model.roomAfter(*Current[Close]);
       unsigned Count = 0;
+      if (Debug && load(Open, Close) > Room)
+        *Debug << "[MatrixCoexecReadyQueue] window of matrix dagId=" << Position.lookup(Current[Open])
+               << ": " << load(Open, Close) << " cycles, room " << Room << "; next window "
+               << loadAfter(Current, Current[Close]) << " of " << NextRoom << "\n";
       // The tail of the window's ALU work, last first, as long as the
       // window is over its room and the next one has room for it.
       for (unsigned K = anchorStart(Open, Close); K-- > Open + 1;) {
