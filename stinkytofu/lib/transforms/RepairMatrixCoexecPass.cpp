@@ -127,6 +127,48 @@ private:
   DenseMap<const Instruction *, HazardTraits> Traits;
 };
 
+/// Lays \p Insts, a permutation of a region, out in that order, around its
+/// last instruction (which is in the region's span wherever it was).
+void layOut(const Order &Insts) {
+  for (unsigned K = Insts.size() - 1; K-- > 0;)
+    Insts[K]->moveBefore(*Insts[K + 1]);
+}
+
+/// The hazard wait states and VALUs each region lacks in the current code;
+/// \p Valus, when given, gets the VALUs each instruction lacks.
+std::vector<unsigned> hazardNeeds(Function &F, const HazardModel &Hazards,
+                                  ArrayRef<Order> Regions,
+                                  DenseMap<const Instruction *, unsigned> *Valus = nullptr) {
+  HazardAnalysis HA(F, Hazards);
+  std::vector<unsigned> Needs;
+  for (const Order &R : Regions) {
+    unsigned Sum = 0;
+    for (const Instruction *I : R) {
+      const HazardNeeds &N = HA.needs(*I);
+      Sum += N.States + N.Valus;
+      if (Valus)
+        (*Valus)[I] = N.Valus;
+    }
+    Needs.push_back(Sum);
+  }
+  return Needs;
+}
+
+/// What the hazard rules lack in a region as the function is laid out:
+/// an order of the region is no worse than another when the hazard repair
+/// will have no more wait states or VALUs to add in it.
+class HazardGuard {
+public:
+  HazardGuard(Function &F, const HazardModel &Hazards) : F(F), Hazards(Hazards) {}
+  unsigned lacked(const Order &Region) const {
+    return hazardNeeds(F, Hazards, ArrayRef<Order>(Region)).front();
+  }
+
+private:
+  Function &F;
+  const HazardModel &Hazards;
+};
+
 /// Repairs one region, in the order \p Current it has (moves proven
 /// against it), keeping \p Position: each instruction's index in the
 /// input order, the ids of the debug lines.
@@ -134,11 +176,13 @@ class RegionRepair {
 public:
   RegionRepair(CoexecModel &Model, Order &Current,
                const DenseMap<const Instruction *, unsigned> &Position,
-               const DenseMap<const Instruction *, unsigned> &ValusWanted, raw_ostream *Debug)
+               const DenseMap<const Instruction *, unsigned> &ValusWanted,
+               const HazardGuard &Guard, unsigned Lacked, raw_ostream *Debug)
       : Model(Model), Current(Current), Position(Position), ValusWanted(ValusWanted),
-        Debug(Debug) {}
+        Guard(Guard), Lacked(Lacked), Debug(Debug) {}
 
-  unsigned Hoisted = 0, Deferred = 0;
+  /// Instructions moved, and windows whose moves were taken back.
+  unsigned Hoisted = 0, Deferred = 0, Kept = 0;
 
   void hoistIntoDependentWindows() {
     std::vector<unsigned> Matrix = matrixPositions();
@@ -150,6 +194,8 @@ public:
       if (Close != Open + 1 || !Wanted)
         continue;
       unsigned Room = Model.roomAfter(*First), Used = 0;
+      Order Before = Current;
+      std::vector<Instruction *> Batch;
       unsigned End = W + 2 < Matrix.size() ? anchorStart(Matrix[W + 1], Matrix[W + 2])
                                            : Current.size();
       for (unsigned K = Close + 1; K < End && Wanted; ++K) {
@@ -169,12 +215,13 @@ public:
           *Debug << "[MatrixCoexecReadyQueue] hoist dagId=" << Position.lookup(X)
                  << " ahead of dependent matrix dagId=" << Position.lookup(Second) << "\n";
         Current = std::move(New);
-        Moved.insert(X);
+        Batch.push_back(X);
         Used += Model.issueOf(*X);
         ++Close;
         --Wanted;
-        ++Hoisted;
       }
+      if (keepIfNoWorse(Before, Batch))
+        Hoisted += Batch.size();
     }
   }
 
@@ -186,7 +233,8 @@ public:
       unsigned Open = Matrix[W], Close = Matrix[W + 1];
       unsigned Room = Model.roomAfter(*Current[Open]);
       unsigned NextRoom = Model.roomAfter(*Current[Close]);
-      unsigned Count = 0;
+      Order Before = Current;
+      std::vector<Instruction *> Batch;
       if (Debug && load(Open, Close) > Room)
         *Debug << "[MatrixCoexecReadyQueue] window of matrix dagId=" << Position.lookup(Current[Open])
                << ": " << load(Open, Close) << " cycles, room " << Room << "; next window "
@@ -205,17 +253,36 @@ public:
         if (loadAfter(New, Current[Close]) > NextRoom || !proven(New))
           break;
         Current = std::move(New);
-        Moved.insert(X);
-        ++Count;
+        Batch.push_back(X);
         Close = matrixPositions()[W + 1];
       }
-      if (Count && Debug)
-        *Debug << "[MatrixCoexecReadyQueue] defer " << Count << " past matrix\n";
-      Deferred += Count;
+      if (!Batch.empty() && Debug)
+        *Debug << "[MatrixCoexecReadyQueue] defer " << Batch.size() << " past matrix\n";
+      if (keepIfNoWorse(Before, Batch))
+        Deferred += Batch.size();
     }
   }
 
 private:
+  /// Lays the window's moves (\p Batch) out and keeps them when the region
+  /// lacks no more hazard wait states or VALUs than in the order \p Before
+  /// them; else lays \p Before out again.
+  bool keepIfNoWorse(const Order &Before, ArrayRef<Instruction *> Batch) {
+    if (Batch.empty())
+      return false;
+    layOut(Current);
+    unsigned Now = Guard.lacked(Current);
+    if (Now <= Lacked) {
+      Lacked = Now;
+      Moved.insert(Batch.begin(), Batch.end());
+      return true;
+    }
+    Current = Before;
+    layOut(Current);
+    ++Kept;
+    return false;
+  }
+
   std::vector<unsigned> matrixPositions() const {
     std::vector<unsigned> Matrix;
     for (unsigned K = 0; K < Current.size(); ++K)
@@ -284,7 +351,11 @@ private:
   Order &Current;
   const DenseMap<const Instruction *, unsigned> &Position;
   const DenseMap<const Instruction *, unsigned> &ValusWanted;
+  const HazardGuard &Guard;
+  /// What the region lacks in the current order.
+  unsigned Lacked;
   raw_ostream *Debug;
+  /// Moved already: nothing moves twice.
   DenseSet<const Instruction *> Moved;
 };
 
@@ -320,33 +391,6 @@ void printCounts(raw_ostream &OS, StringRef When, const WindowCounts &C) {
      << " emptyWindows=" << C.Empty << " (dependent=" << C.EmptyDependent << ")\n";
 }
 
-/// Lays \p Insts, a permutation of a region, out in that order, around its
-/// last instruction (which is in the region's span wherever it was).
-void layOut(const Order &Insts) {
-  for (unsigned K = Insts.size() - 1; K-- > 0;)
-    Insts[K]->moveBefore(*Insts[K + 1]);
-}
-
-/// The hazard wait states and VALUs each region lacks in the current code;
-/// \p Valus, when given, gets the VALUs each instruction lacks.
-std::vector<unsigned> hazardNeeds(Function &F, const HazardModel &Hazards,
-                                  ArrayRef<Order> Regions,
-                                  DenseMap<const Instruction *, unsigned> *Valus = nullptr) {
-  HazardAnalysis HA(F, Hazards);
-  std::vector<unsigned> Needs;
-  for (const Order &R : Regions) {
-    unsigned Sum = 0;
-    for (const Instruction *I : R) {
-      const HazardNeeds &N = HA.needs(*I);
-      Sum += N.States + N.Valus;
-      if (Valus)
-        (*Valus)[I] = N.Valus;
-    }
-    Needs.push_back(Sum);
-  }
-  return Needs;
-}
-
 class RepairMatrixCoexecPass final : public Pass {
 public:
   explicit RepairMatrixCoexecPass(bool Debug) : Debug(Debug) {}
@@ -376,55 +420,44 @@ public:
 private:
   void repairFunction(Function &F, CoexecModel &Model, raw_ostream *OS, unsigned &Deferred,
                       unsigned &Hoisted, unsigned &Kept) const {
-    std::vector<Order> Input;
+    std::vector<Order> Regions;
     for (ScheduleRegion &R : scheduleRegions(F))
-      Input.push_back(R.Insts);
-    if (none_of(Input, [&](const Order &R) {
-          return count_if(R, [&](const Instruction *I) { return Model.isMatrix(*I); }) > 1;
-        }))
+      Regions.push_back(R.Insts);
+    auto HasWindow = [&](const Order &R) {
+      return count_if(R, [&](const Instruction *I) { return Model.isMatrix(*I); }) > 1;
+    };
+    if (none_of(Regions, HasWindow))
       return;
     if (!F.hasValidCFG())
       buildCFG(F);
     const HazardModel &Hazards = HazardModel::of(F.parent()->target());
     DenseMap<const Instruction *, unsigned> ValusWanted, Position;
-    std::vector<unsigned> InputNeeds = hazardNeeds(F, Hazards, Input, &ValusWanted);
-    for (const Order &R : Input)
+    hazardNeeds(F, Hazards, Regions, &ValusWanted);
+    for (const Order &R : Regions)
       for (unsigned K = 0; K < R.size(); ++K)
         Position[R[K]] = K;
     if (OS)
-      printCounts(*OS, "before", countWindows(Model, Input, ValusWanted));
-    std::vector<Order> Output = Input;
-    std::vector<std::pair<unsigned, unsigned>> Moves(Input.size());
-    for (unsigned R = 0; R < Input.size(); ++R) {
-      RegionRepair Repair(Model, Output[R], Position, ValusWanted, OS);
+      printCounts(*OS, "before", countWindows(Model, Regions, ValusWanted));
+    HazardGuard Guard(F, Hazards);
+    // Each region is repaired in place: Regions ends in the new order.
+    for (Order &Region : Regions) {
+      if (!HasWindow(Region))
+        continue;
+      // What the region lacks now: a region before it may have changed
+      // what its first instructions lack.
+      unsigned Lacked = Guard.lacked(Region);
+      RegionRepair Repair(Model, Region, Position, ValusWanted, Guard, Lacked, OS);
       Repair.hoistIntoDependentWindows();
       Repair.deferOverflow();
-      Moves[R] = {Repair.Deferred, Repair.Hoisted};
-      if (Output[R] != Input[R])
-        layOut(Output[R]);
+      Deferred += Repair.Deferred;
+      Hoisted += Repair.Hoisted;
+      Kept += Repair.Kept;
     }
-    // A region whose new order lacks more hazard wait states than its input
-    // goes back to its input order; a region's order can change what the
-    // next one lacks, so until none is worse.
+    if (!OS)
+      return;
     DenseMap<const Instruction *, unsigned> ValusLacked;
-    for (bool Reverted = true; Reverted;) {
-      Reverted = false;
-      std::vector<unsigned> Needs = hazardNeeds(F, Hazards, Output, &ValusLacked);
-      for (unsigned R = 0; R < Output.size(); ++R)
-        if (Output[R] != Input[R] && Needs[R] > InputNeeds[R]) {
-          Output[R] = Input[R];
-          layOut(Output[R]);
-          Moves[R] = {0, 0};
-          ++Kept;
-          Reverted = true;
-        }
-    }
-    for (auto [D, H] : Moves) {
-      Deferred += D;
-      Hoisted += H;
-    }
-    if (OS)
-      printCounts(*OS, "after", countWindows(Model, Output, ValusLacked));
+    hazardNeeds(F, Hazards, Regions, &ValusLacked);
+    printCounts(*OS, "after", countWindows(Model, Regions, ValusLacked));
   }
 
   bool Debug;
