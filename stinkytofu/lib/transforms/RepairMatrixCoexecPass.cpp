@@ -10,6 +10,7 @@
 #include "stinkytofu/hw/VgprMsb.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
+#include "VgprMsbSupport.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -396,18 +397,24 @@ public:
   explicit RepairMatrixCoexecPass(bool Debug) : Debug(Debug) {}
   StringRef name() const override { return "RepairMatrixCoexecPass"; }
 
-  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM, const PassScope &) override {
     if (!M.target().hardware().delayAluMatrixIsTrans())
       return createStringError(inconvertibleErrorCode(),
                                name() + ": " + M.target().processor() +
                                    " runs no VALU work beside its matrix instructions (the "
                                    "pass is for gfx1250)");
-    EffectModel EM(M.target());
-    CoexecModel Model(M, EM);
     raw_ostream *OS = Debug ? &context().dumpStream() : nullptr;
     unsigned Deferred = 0, Hoisted = 0, Kept = 0;
-    for (Function &F : M.functions())
-      repairFunction(F, Model, OS, Deferred, Hoisted, Kept);
+    // On VGPRs 256 and up as the registers they are: an instruction moved
+    // across an s_set_vgpr_msb would name others.
+    if (Error E = withLogicalVgprs(M, AM, context(), [&] {
+          EffectModel EM(M.target());
+          CoexecModel Model(M, EM);
+          for (Function &F : M.functions())
+            repairFunction(F, Model, OS, Deferred, Hoisted, Kept);
+          return Error::success();
+        }))
+      return std::move(E);
     if (OS) {
       *OS << "[RepairMatrixCoexec] deferred " << Deferred << ", hoisted " << Hoisted;
       if (Kept)
