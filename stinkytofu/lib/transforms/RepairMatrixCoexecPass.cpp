@@ -22,6 +22,9 @@ namespace {
 
 using Order = std::vector<Instruction *>;
 
+/// The most wait states a hazard rule counts (LLVM's look-ahead with AGPRs).
+constexpr unsigned kHazardReach = 19;
+
 /// The occupancy figures of the debug lines.
 struct WindowCounts {
   unsigned MatrixOps = 0, Windows = 0, Empty = 0, EmptyDependent = 0;
@@ -37,42 +40,29 @@ public:
   }
 
   const EffectModel &effects() const { return EM; }
-
-  bool isMatrix(const Instruction &I) const {
-    return I.kind() == InstKind::Machine && Timing.timesOf(I).MatrixPipe != 0;
+  /// EffectModel::effectsOf, once per instruction (a move does not change
+  /// them).
+  const InstructionEffects &effectsOf(const Instruction &I) {
+    auto [It, New] = Effects.try_emplace(&I);
+    if (New)
+      It->second = EM.effectsOf(I);
+    return It->second;
   }
+
+  bool isMatrix(const Instruction &I) { return factsOf(I).Matrix; }
   /// A memory-counter wait: it stays in front of the matrix instruction it
   /// was put before, with its count.
-  bool isCounterWait(const Instruction &I) const {
-    return I.kind() == InstKind::Machine &&
-           !HardwareModel::waitCounters(I.mnemonic().lower()).empty();
-  }
+  bool isCounterWait(const Instruction &I) { return factsOf(I).CounterWait; }
   /// Plain SALU or VALU work (by MC's class): no memory, no fence, no role
   /// that makes its place matter (nops, waits, barriers, bank switches).
-  bool isMovable(const Instruction &I) const {
-    if (I.kind() != InstKind::Machine || I.mcInsts().size() != 1 || isMatrix(I))
-      return false;
-    StringRef Class = Timing.timesOf(I).Class->Name;
-    if (Class != "SALU" && Class != "VALU" && Class != "TRANS")
-      return false;
-    InstRole Role = HardwareModel::roleOf(I.mnemonic().lower());
-    if (Role != InstRole::None && Role != InstRole::Move32)
-      return false;
-    InstructionEffects E = EM.effectsOf(I);
-    return !E.Fence && !E.accessesMemory();
-  }
-  bool isValu(const Instruction &I) const {
-    StringRef Class = Timing.timesOf(I).Class->Name;
-    return Class == "VALU" || Class == "TRANS";
-  }
-  unsigned issueOf(const Instruction &I) const { return Timing.timesOf(I).Issue; }
+  bool isMovable(const Instruction &I) { return factsOf(I).Movable; }
+  bool isValu(const Instruction &I) { return factsOf(I).Valu; }
+  bool isFence(const Instruction &I) { return effectsOf(I).Fence; }
+  unsigned issueOf(const Instruction &I) { return factsOf(I).Issue; }
   /// The cycles the matrix pipe is busy with \p M after M's own issue: what
   /// the work up to the next matrix instruction can take without delaying
   /// it.
-  unsigned roomAfter(const Instruction &M) const {
-    InstTimes T = Timing.timesOf(M);
-    return T.MatrixPipe > T.Issue ? T.MatrixPipe - T.Issue : 0;
-  }
+  unsigned roomAfter(const Instruction &M) { return factsOf(M).Room; }
 
   const HazardTraits *traitsOf(const Instruction &I) {
     if (I.mcInsts().size() != 1)
@@ -121,11 +111,39 @@ public:
   }
 
 private:
+  /// What the window walks ask of an instruction again and again, worked
+  /// out once.
+  struct Facts {
+    bool Matrix = false, CounterWait = false, Movable = false, Valu = false;
+    unsigned Issue = 1, Room = 0;
+  };
+  const Facts &factsOf(const Instruction &I) {
+    auto [It, New] = Known.try_emplace(&I);
+    if (!New || I.kind() != InstKind::Machine)
+      return It->second;
+    Facts &F = It->second;
+    InstTimes T = Timing.timesOf(I);
+    StringRef Class = T.Class->Name;
+    InstRole Role = HardwareModel::roleOf(I.mnemonic().lower());
+    const InstructionEffects &E = effectsOf(I);
+    F.Matrix = T.MatrixPipe != 0;
+    F.CounterWait = !HardwareModel::waitCounters(I.mnemonic().lower()).empty();
+    F.Valu = Class == "VALU" || Class == "TRANS";
+    F.Movable = !F.Matrix && I.mcInsts().size() == 1 && (F.Valu || Class == "SALU") &&
+                (Role == InstRole::None || Role == InstRole::Move32) && !E.Fence &&
+                !E.accessesMemory();
+    F.Issue = T.Issue;
+    F.Room = T.MatrixPipe > T.Issue ? T.MatrixPipe - T.Issue : 0;
+    return F;
+  }
+
   const EffectModel &EM;
   BlockCycleModel Timing;
   const HazardModel &Hazards;
   std::unique_ptr<VgprMsbCodec> Codec;
   DenseMap<const Instruction *, HazardTraits> Traits;
+  DenseMap<const Instruction *, InstructionEffects> Effects;
+  DenseMap<const Instruction *, Facts> Known;
 };
 
 /// Lays \p Insts, a permutation of a region, out in that order, around its
@@ -155,19 +173,29 @@ std::vector<unsigned> hazardNeeds(Function &F, const HazardModel &Hazards,
   return Needs;
 }
 
-/// What the hazard rules lack in a region as the function is laid out:
-/// an order of the region is no worse than another when the hazard repair
-/// will have no more wait states or VALUs to add in it.
+/// What the hazard rules lack in a span of a region as the function is
+/// laid out: an order is no worse than another when the hazard repair will
+/// have no more wait states or VALUs to add in the span. One analysis per
+/// function, re-read block by block as the repair lays blocks out.
 class HazardGuard {
 public:
-  HazardGuard(Function &F, const HazardModel &Hazards) : F(F), Hazards(Hazards) {}
-  unsigned lacked(const Order &Region) const {
-    return hazardNeeds(F, Hazards, ArrayRef<Order>(Region)).front();
+  // The analysis re-reads the same instructions after each move: their
+  // traits are kept by edit stamp.
+  HazardGuard(Function &F, const HazardModel &Hazards)
+      : Analysis(F, Hazards, &Traits, /*RecordStamps=*/true) {}
+  unsigned lacked(const Order &Region, unsigned From, unsigned To) {
+    Analysis.refresh(*Region.front()->parent());
+    unsigned Sum = 0;
+    for (unsigned K = From; K < To; ++K) {
+      const HazardNeeds &N = Analysis.needs(*Region[K]);
+      Sum += N.States + N.Valus;
+    }
+    return Sum;
   }
 
 private:
-  Function &F;
-  const HazardModel &Hazards;
+  HazardTraitsCache Traits;
+  HazardAnalysis Analysis;
 };
 
 /// Repairs one region, in the order \p Current it has (moves proven
@@ -178,9 +206,9 @@ public:
   RegionRepair(CoexecModel &Model, Order &Current,
                const DenseMap<const Instruction *, unsigned> &Position,
                const DenseMap<const Instruction *, unsigned> &ValusWanted,
-               const HazardGuard &Guard, unsigned Lacked, raw_ostream *Debug)
+               HazardGuard &Guard, raw_ostream *Debug)
       : Model(Model), Current(Current), Position(Position), ValusWanted(ValusWanted),
-        Guard(Guard), Lacked(Lacked), Debug(Debug) {}
+        Guard(Guard), Debug(Debug) {}
 
   /// Instructions moved, and windows whose moves were taken back.
   unsigned Hoisted = 0, Deferred = 0, Kept = 0;
@@ -201,7 +229,7 @@ public:
                                            : Current.size();
       for (unsigned K = Close + 1; K < End && Wanted; ++K) {
         Instruction *X = Current[K];
-        if (Model.isCounterWait(*X) || Model.effects().isFence(*X))
+        if (Model.isCounterWait(*X) || Model.isFence(*X))
           break;
         if (Moved.count(X) || !Model.isMovable(*X) || !Model.isValu(*X) ||
             Model.touches(*X, *First) || Model.touches(*X, *Second) ||
@@ -210,7 +238,7 @@ public:
         Order New = Current;
         New.erase(New.begin() + K);
         New.insert(New.begin() + Close, X);
-        if (!proven(New))
+        if (!proven(New, Close, K + 1))
           continue;
         if (Debug)
           *Debug << "[MatrixCoexecReadyQueue] hoist dagId=" << Position.lookup(X)
@@ -221,7 +249,7 @@ public:
         ++Close;
         --Wanted;
       }
-      if (keepIfNoWorse(Before, Batch))
+      if (keepIfNoWorse(Before, Batch, Open))
         Hoisted += Batch.size();
     }
   }
@@ -246,12 +274,15 @@ public:
         if (load(Open, Close) <= Room)
           break;
         Instruction *X = Current[K];
-        if (Model.effects().isFence(*X))
+        if (Model.isFence(*X))
           break;
         if (Moved.count(X) || !Model.isMovable(*X))
           continue;
         Order New = withDeferred(X, Close);
-        if (loadAfter(New, Current[Close]) > NextRoom || !proven(New))
+        unsigned Next = Close + 1;
+        while (Next < Current.size() && !Model.isMatrix(*Current[Next]))
+          ++Next;
+        if (loadAfter(New, Current[Close]) > NextRoom || !proven(New, K, Next))
           break;
         Current = std::move(New);
         Batch.push_back(X);
@@ -259,22 +290,29 @@ public:
       }
       if (!Batch.empty() && Debug)
         *Debug << "[MatrixCoexecReadyQueue] defer " << Batch.size() << " past matrix\n";
-      if (keepIfNoWorse(Before, Batch))
+      if (keepIfNoWorse(Before, Batch, Open))
         Deferred += Batch.size();
     }
   }
 
 private:
-  /// Lays the window's moves (\p Batch) out and keeps them when the region
-  /// lacks no more hazard wait states or VALUs than in the order \p Before
-  /// them; else lays \p Before out again.
-  bool keepIfNoWorse(const Order &Before, ArrayRef<Instruction *> Batch) {
+  /// Lays the window's moves (\p Batch, all within the span from the
+  /// matrix instruction at \p Open to the one after the next) out and keeps
+  /// them when the span lacks no more hazard wait states or VALUs than in
+  /// the order \p Before them (laid out now); else lays \p Before out again.
+  /// The span reaches kHazardReach instructions further: a rule counted in
+  /// wait states sees that far back, one counted in VALUs stops at the
+  /// matrix instruction (it counts as many VALUs as its latency).
+  bool keepIfNoWorse(const Order &Before, ArrayRef<Instruction *> Batch, unsigned Open) {
     if (Batch.empty())
       return false;
+    unsigned To = Open + 1, MatrixSeen = 0;
+    while (To < Current.size() && MatrixSeen < 2)
+      MatrixSeen += Model.isMatrix(*Current[To++]);
+    To = std::min<size_t>(To + kHazardReach, Current.size());
+    unsigned Was = Guard.lacked(Before, Open, To);
     layOut(Current);
-    unsigned Now = Guard.lacked(Current);
-    if (Now <= Lacked) {
-      Lacked = Now;
+    if (Guard.lacked(Current, Open, To) <= Was) {
       Moved.insert(Batch.begin(), Batch.end());
       return true;
     }
@@ -332,16 +370,22 @@ private:
   /// one): a moved instruction starts no memory operation, so each wait
   /// still counts what it counted, and one moved behind a wait only finds
   /// more of the memory operations done.
-  bool proven(const Order &New) const {
-    auto WithoutWaits = [&](const Order &O) {
-      std::vector<const Instruction *> Kept;
-      for (const Instruction *I : O)
-        if (!Model.isCounterWait(*I))
-          Kept.push_back(I);
-      return Kept;
-    };
+  /// \p New differs from the current order in [\p From, \p To) only, which
+  /// is checked alone: the validator compares what the span leaves behind
+  /// as well.
+  bool proven(const Order &New, unsigned From, unsigned To) const {
+    std::vector<const Instruction *> Old, Candidate;
+    std::vector<InstructionEffects> Effects;
+    for (unsigned K = From; K < To; ++K) {
+      if (!Model.isCounterWait(*Current[K])) {
+        Old.push_back(Current[K]);
+        Effects.push_back(Model.effectsOf(*Current[K]));
+      }
+      if (!Model.isCounterWait(*New[K]))
+        Candidate.push_back(New[K]);
+    }
     if (Error Refused =
-            validateReordering(WithoutWaits(Current), WithoutWaits(New), Model.effects())) {
+            validateReordering(Old, Candidate, Effects, Model.effects().units())) {
       consumeError(std::move(Refused));
       return false;
     }
@@ -352,9 +396,7 @@ private:
   Order &Current;
   const DenseMap<const Instruction *, unsigned> &Position;
   const DenseMap<const Instruction *, unsigned> &ValusWanted;
-  const HazardGuard &Guard;
-  /// What the region lacks in the current order.
-  unsigned Lacked;
+  HazardGuard &Guard;
   raw_ostream *Debug;
   /// Moved already: nothing moves twice.
   DenseSet<const Instruction *> Moved;
@@ -363,7 +405,7 @@ private:
 /// The windows of \p Regions; a pair of matrix instructions is dependent
 /// when the second lacks VALUs after the first (\p ValusWanted: the
 /// co-execution hazard's v_nop padding).
-WindowCounts countWindows(const CoexecModel &Model, ArrayRef<Order> Regions,
+WindowCounts countWindows(CoexecModel &Model, ArrayRef<Order> Regions,
                           const DenseMap<const Instruction *, unsigned> &ValusWanted) {
   WindowCounts C;
   for (const Order &R : Regions) {
@@ -450,10 +492,7 @@ private:
     for (Order &Region : Regions) {
       if (!HasWindow(Region))
         continue;
-      // What the region lacks now: a region before it may have changed
-      // what its first instructions lack.
-      unsigned Lacked = Guard.lacked(Region);
-      RegionRepair Repair(Model, Region, Position, ValusWanted, Guard, Lacked, OS);
+      RegionRepair Repair(Model, Region, Position, ValusWanted, Guard, OS);
       Repair.hoistIntoDependentWindows();
       Repair.deferOverflow();
       Deferred += Repair.Deferred;
