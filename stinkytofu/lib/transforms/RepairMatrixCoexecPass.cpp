@@ -58,6 +58,7 @@ public:
   bool isMovable(const Instruction &I) { return factsOf(I).Movable; }
   bool isValu(const Instruction &I) { return factsOf(I).Valu; }
   bool isFence(const Instruction &I) { return effectsOf(I).Fence; }
+  bool isHazardWait(const Instruction &I) { return factsOf(I).HazardWait; }
   unsigned issueOf(const Instruction &I) { return factsOf(I).Issue; }
   /// The cycles the matrix pipe is busy with \p M after M's own issue: what
   /// the work up to the next matrix instruction can take without delaying
@@ -114,7 +115,7 @@ private:
   /// What the window walks ask of an instruction again and again, worked
   /// out once.
   struct Facts {
-    bool Matrix = false, CounterWait = false, Movable = false, Valu = false;
+    bool Matrix = false, CounterWait = false, HazardWait = false, Movable = false, Valu = false;
     unsigned Issue = 1, Room = 0;
   };
   const Facts &factsOf(const Instruction &I) {
@@ -128,6 +129,7 @@ private:
     const InstructionEffects &E = effectsOf(I);
     F.Matrix = T.MatrixPipe != 0;
     F.CounterWait = !HardwareModel::waitCounters(I.mnemonic().lower()).empty();
+    F.HazardWait = HardwareModel::isHazardWait(I.mnemonic().lower());
     F.Valu = Class == "VALU" || Class == "TRANS";
     F.Movable = !F.Matrix && I.mcInsts().size() == 1 && (F.Valu || Class == "SALU") &&
                 (Role == InstRole::None || Role == InstRole::Move32) && !E.Fence &&
@@ -220,7 +222,7 @@ public:
       unsigned Open = Matrix[W], Close = Matrix[W + 1];
       Instruction *First = Current[Open], *Second = Current[Close];
       unsigned Wanted = ValusWanted.lookup(Second);
-      if (Close != Open + 1 || !Wanted)
+      if (Close != Open + 1 || !Wanted || hasHazardWait(Open, Matrix, W))
         continue;
       unsigned Room = Model.roomAfter(*First), Used = 0;
       Order Before = Current;
@@ -262,6 +264,8 @@ public:
       unsigned Open = Matrix[W], Close = Matrix[W + 1];
       unsigned Room = Model.roomAfter(*Current[Open]);
       unsigned NextRoom = Model.roomAfter(*Current[Close]);
+      if (hasHazardWait(Open, Matrix, W))
+        continue;
       Order Before = Current;
       std::vector<Instruction *> Batch;
       if (Debug && load(Open, Close) > Room)
@@ -320,6 +324,16 @@ private:
     layOut(Current);
     ++Kept;
     return false;
+  }
+
+  /// Whether a hazard wait (s_nop, v_nop, s_delay_alu, s_wait_alu) is in
+  /// window \p W (at \p Open) or the one after it: one counts the
+  /// instructions around it, so the windows of code the hazard passes have
+  /// seen are left as they are (the repair runs before them).
+  bool hasHazardWait(unsigned Open, ArrayRef<unsigned> Matrix, unsigned W) const {
+    unsigned End = W + 2 < Matrix.size() ? Matrix[W + 2] : Current.size();
+    return any_of(ArrayRef(Current).slice(Open, End - Open),
+                  [&](const Instruction *I) { return Model.isHazardWait(*I); });
   }
 
   std::vector<unsigned> matrixPositions() const {
