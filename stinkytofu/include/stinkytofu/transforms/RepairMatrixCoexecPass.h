@@ -24,10 +24,12 @@
 //
 // Matrix, memory, wait and every other instruction that is not plain SALU
 // or VALU work stays where it is; waits stay with their matrix instruction
-// with their counts (a moved instruction starts no memory operation). Each
-// move is proven by the schedule validator (analysis/ScheduleValidator.h)
-// before it is made, and a region whose new order needs more hazard wait
-// states than its input (HazardAnalysis) is put back in its input order.
+// with their counts (a moved instruction starts no memory operation), and
+// windows with hazard waits are left alone. Each move is proven by the
+// schedule validator (analysis/ScheduleValidator.h) before it is made, and
+// a window whose moves make the code around it lack more hazard wait states
+// or VALUs (HazardAnalysis) goes back to its order. VGPRs 256 and up are
+// repaired as the registers they are (withLogicalVgprs).
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_TRANSFORMS_REPAIRMATRIXCOEXECPASS_H
