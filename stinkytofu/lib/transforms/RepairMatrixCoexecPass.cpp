@@ -155,24 +155,16 @@ void layOut(const Order &Insts) {
     Insts[K]->moveBefore(*Insts[K + 1]);
 }
 
-/// The hazard wait states and VALUs each region lacks in the current code;
-/// \p Valus, when given, gets the VALUs each instruction lacks.
-std::vector<unsigned> hazardNeeds(Function &F, const HazardModel &Hazards,
-                                  ArrayRef<Order> Regions,
-                                  DenseMap<const Instruction *, unsigned> *Valus = nullptr) {
+/// The VALUs each instruction of \p Regions lacks in the current code (the
+/// v_nop the hazard repair would put in front of it).
+DenseMap<const Instruction *, unsigned> valusLacked(Function &F, const HazardModel &Hazards,
+                                                    ArrayRef<Order> Regions) {
   HazardAnalysis HA(F, Hazards);
-  std::vector<unsigned> Needs;
-  for (const Order &R : Regions) {
-    unsigned Sum = 0;
-    for (const Instruction *I : R) {
-      const HazardNeeds &N = HA.needs(*I);
-      Sum += N.States + N.Valus;
-      if (Valus)
-        (*Valus)[I] = N.Valus;
-    }
-    Needs.push_back(Sum);
-  }
-  return Needs;
+  DenseMap<const Instruction *, unsigned> Valus;
+  for (const Order &R : Regions)
+    for (const Instruction *I : R)
+      Valus[I] = HA.needs(*I).Valus;
+  return Valus;
 }
 
 /// What the hazard rules lack in a span of a region as the function is
@@ -494,8 +486,8 @@ private:
     if (!F.hasValidCFG())
       buildCFG(F);
     const HazardModel &Hazards = HazardModel::of(F.parent()->target());
-    DenseMap<const Instruction *, unsigned> ValusWanted, Position;
-    hazardNeeds(F, Hazards, Regions, &ValusWanted);
+    DenseMap<const Instruction *, unsigned> ValusWanted = valusLacked(F, Hazards, Regions);
+    DenseMap<const Instruction *, unsigned> Position;
     for (const Order &R : Regions)
       for (unsigned K = 0; K < R.size(); ++K)
         Position[R[K]] = K;
@@ -515,9 +507,7 @@ private:
     }
     if (!OS)
       return;
-    DenseMap<const Instruction *, unsigned> ValusLacked;
-    hazardNeeds(F, Hazards, Regions, &ValusLacked);
-    printCounts(*OS, "after", countWindows(Model, Regions, ValusLacked));
+    printCounts(*OS, "after", countWindows(Model, Regions, valusLacked(F, Hazards, Regions)));
   }
 
   bool Debug;
