@@ -267,6 +267,11 @@ struct ToolOptions {
       "ignore-hazard", cl::CommaSeparated, cl::value_desc("rule,..."),
       cl::desc("Verifiers do not report these rules (a class validated on hardware)"),
       cl::cat(Category)};
+  cl::list<std::string> DebugPasses{
+      "debug-pass", cl::value_desc("pass"),
+      cl::desc("Print the named pass's decisions on stderr (the reference's option; the "
+               "pass's `debug` argument)"),
+      cl::cat(Category)};
   cl::opt<bool> NoVerify{
       "no-verify",
       cl::desc("Do not prove a pipeline that changes code: no hazard repair added to "
@@ -292,7 +297,8 @@ const char *const ToolOptionNames[] = {
     "max-include-depth", "max-expanded-statements", "max-expression-depth",
     "max-literal-length", "max-file-number", "O", "vgpr-msb-mode", "NumWaves",
     "preserve-symbolic-regs", "preserve-comments", "strip-comments", "remarks",
-    "verify-waitcnt", "warn-redundant-waitcnt", "verify-hazards", "verify-schedule", "no-verify"};
+    "verify-waitcnt", "warn-redundant-waitcnt", "verify-hazards", "verify-schedule", "no-verify",
+    "debug-pass"};
 
 bool isToolOptionName(StringRef Name) {
   return is_contained(ToolOptionNames, Name) || is_contained(BinaryInputOptionNames, Name);
@@ -896,6 +902,12 @@ int main(int argc, char **argv) {
       return fail("--vgpr-msb-mode must be none, msb8 or msb16, not '" + Opt.VgprMsbMode + "'");
     Leading["InsertVgprMsbPass"] = vgprMsbModeArguments(*Mode);
     Leading["RaiseVgprMsbPass"] = vgprMsbModeArguments(*Mode);
+  }
+  for (const std::string &Name : Opt.DebugPasses) {
+    const PassInfo *Info = Registry.find(Name);
+    if (!Info)
+      return fail("--debug-pass: unknown pass '" + Name + "'");
+    Leading[Info->Name].emplace_back("debug", "");
   }
   Expected<PassArguments> InstrumentArgs = instrumentationArguments(Opt, Pipeline);
   if (!InstrumentArgs)

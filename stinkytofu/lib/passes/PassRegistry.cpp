@@ -5,6 +5,7 @@
 #include "stinkytofu/transforms/LoopLoadRotationPass.h"
 #include "stinkytofu/transforms/MergeBarrierPass.h"
 #include "stinkytofu/transforms/WaitAwareScheduleRepairPass.h"
+#include "stinkytofu/transforms/RepairMatrixCoexecPass.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/CallTargetRecoveryPass.h"
 #include "stinkytofu/transforms/CyclePasses.h"
