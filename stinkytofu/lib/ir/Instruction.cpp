@@ -67,8 +67,11 @@ void Instruction::moveBefore(Instruction &Pos) {
 void Instruction::moveAfter(Instruction &Pos) {
   if (&Pos == this)
     return;
+  // Unlink first: when this instruction follows Pos, the position after Pos
+  // is this instruction itself until it is removed.
+  std::unique_ptr<Instruction> Self = removeFromParent();
   BasicBlock &Into = *Pos.parent();
-  Into.insert(std::next(ItemList::const_iterator(Pos)), removeFromParent());
+  Into.insert(std::next(ItemList::const_iterator(Pos)), std::move(Self));
 }
 
 uint64_t Instruction::newStamp() {

@@ -129,6 +129,12 @@ TEST(BlockItemsTest, MoveLeavesSetInPlaceSoOperandsKeepTheirMeaning) {
                           "  // second copy\n"
                           "  v_mov_b32 v[vgprX], v2\n"
                           "  s_endpgm\n");
+
+  // After the instruction it already follows: the position after that one
+  // is the moved instruction itself until it is unlinked.
+  std::string Before = printAsm(*M);
+  Nop.moveAfter(findInst(BB, "v_mov_b32 v[vgprX], v1"));
+  EXPECT_EQ(printAsm(*M), Before);
 }
 
 TEST(BlockItemsTest, RemovedInstructionCanBeInsertedElsewhere) {
