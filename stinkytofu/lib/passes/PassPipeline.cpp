@@ -106,6 +106,11 @@ Expected<std::vector<std::string>> standardPipeline(unsigned Level) {
   Pipeline.push_back("StinkyWaitCntInsertionPass");
   if (Level >= 1)
     Pipeline.push_back("RemoveDscntPass=targets=gfx1250");
+  // Where the scheduler ran, the reference's gfx1250 backend repairs the
+  // matrix windows the inserted waits overfill, before the bank switches
+  // it counts are inserted.
+  if (Level >= 2)
+    Pipeline.push_back("RepairMatrixCoexecPass=targets=gfx1250");
   // After the last pass that moves or adds a tensor operation or its wait,
   // at every level, as the reference's gfx1250 backend.
   Pipeline.push_back("TDMInflightGuardPass=targets=gfx1250");
