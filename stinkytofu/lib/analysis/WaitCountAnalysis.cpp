@@ -591,7 +591,7 @@ struct WaitCountAnalysis::Impl
     if (CS.LB == CS.UB && !CS.Kinds && CS.Writes.empty() && CS.Reads.empty() &&
         !CS.LdsWrites.getMemorySize() && !CS.LdsReads.getMemorySize())
       return;
-    S.C[C].idle();
+    S.C.idle(C);
   }
 
   void applyWaits(const WaitCounts &W, WaitState &S) const {

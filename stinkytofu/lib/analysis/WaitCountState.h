@@ -66,6 +66,20 @@ struct CounterState {
     UnitsLo = std::min(UnitsLo, Unit);
     UnitsHi = std::max(UnitsHi, Unit);
   }
+  /// What a copy of this counter becomes by idle(), made without copying
+  /// the maps idle() empties. Only for LDS maps without buckets (idle()
+  /// keeps theirs). Names every field: keep in step with them.
+  CounterState idleCopy() const {
+    CounterState N;
+    N.Max = Max;
+    N.LB = N.UB = UB;
+    N.FlatScore = FlatScore;
+    N.LdsScore = LdsScore;
+    N.UnknownScore = UnknownScore;
+    N.LdsProducer = LdsProducer;
+    N.Newest = Newest;
+    return N;
+  }
   void idle() {
     LB = UB;
     Kinds = 0;
@@ -96,6 +110,16 @@ public:
     if (Mine.use_count() > 1)
       Mine = std::make_shared<CounterState>(*Mine);
     return *Mine;
+  }
+  /// Makes counter \p C idle (CounterState::idle); one shared with other
+  /// states is not copied first where idling empties all its maps.
+  void idle(unsigned C) {
+    const CounterState &Old = *P[C];
+    if (P[C].use_count() > 1 && !Old.LdsWrites.getMemorySize() &&
+        !Old.LdsReads.getMemorySize())
+      P[C] = std::make_shared<CounterState>(Old.idleCopy());
+    else
+      (*this)[C].idle();
   }
   void resize(unsigned N) {
     unsigned Old = size();
