@@ -575,6 +575,14 @@ struct WaitCountAnalysis::Impl
   // changes nothing reads them through a const reference, so that they
   // stay shared.
 
+  /// Whether some counter of \p S has work in flight.
+  static bool anyBusy(const WaitState &S) {
+    for (unsigned C = 0; C < S.C.size(); ++C)
+      if (S.C[C].busy())
+        return true;
+    return false;
+  }
+
   /// Makes counter \p C of \p S idle.
   static void makeIdle(WaitState &S, unsigned C) {
     const CounterState &CS = std::as_const(S).C[C];
@@ -583,7 +591,7 @@ struct WaitCountAnalysis::Impl
     if (CS.LB == CS.UB && !CS.Kinds && CS.Writes.empty() && CS.Reads.empty() &&
         !CS.LdsWrites.getMemorySize() && !CS.LdsReads.getMemorySize())
       return;
-    S.C[C].idle();
+    S.C.idle(C);
   }
 
   void applyWaits(const WaitCounts &W, WaitState &S) const {
@@ -790,6 +798,19 @@ void WaitCountAnalysis::Impl::recordBlock(const BasicBlock &BB, WaitPaths &S,
                                           BlockFindings &F) const {
   for (const Instruction &I : BB.instructions()) {
     const InstInfo &II = info(I);
+    // Nothing in flight on any path, and the instruction starts nothing and
+    // waits for nothing: every score is at its counter's LB, so it needs no
+    // wait (requirements finds nothing pending) and changes no counter but
+    // what settling the translations does.
+    if (!II.Access.Events && !II.Wait && !II.Call && !II.Opaque &&
+        none_of(S.Parts, [](const auto &P) { return anyBusy(P.State); })) {
+      for (auto &P : S.Parts) {
+        settleTranslations(P.State);
+        if (Conditions)
+          Conditions->transfer(I, P.Facts);
+      }
+      continue;
+    }
     MissingWait Found;
     SmallVector<PathFacts, 1> FoundFacts;
     bool Completes = false;

@@ -63,11 +63,14 @@ SmallVector<int64_t, MaxWaitCounters> canonicalShift(const WaitState &S) {
 
 void canonicalize(WaitState &S) {
   SmallVector<int64_t, MaxWaitCounters> Shift = canonicalShift(S);
-  // Whether an entry is pending asks other counters' LBs as they were.
-  WaitState Bounds;
-  Bounds.C.resize(S.C.size());
+  // Whether an entry is pending asks other counters' LBs as they were
+  // (entryPending).
+  SmallVector<int64_t, MaxWaitCounters> LBs(S.C.size());
   for (unsigned C = 0; C < S.C.size(); ++C)
-    Bounds.C[C].LB = S.C[C].LB;
+    LBs[C] = std::as_const(S).C[C].LB;
+  auto IsPending = [&](const CounterState &CS, const Pending &P) {
+    return CS.pending(P.Score) && !(P.DoneWith >= 0 && P.DoneScore <= LBs[P.DoneWith]);
+  };
   for (unsigned C = 0; C < S.C.size(); ++C) {
     CounterState &CS = S.C[C];
     CS.FlatScore = rebasedScore(CS, CS.FlatScore, Shift[C]);
@@ -75,7 +78,7 @@ void canonicalize(WaitState &S) {
     CS.UnknownScore = rebasedScore(CS, CS.UnknownScore, Shift[C]);
     auto RebaseMap = [&](auto &Map) {
       for (auto It = Map.begin(); It != Map.end(); ++It) {
-        if (!entryPending(Bounds, CS, It->second)) {
+        if (!IsPending(CS, It->second)) {
           Map.erase(It);
           continue;
         }

@@ -66,6 +66,20 @@ struct CounterState {
     UnitsLo = std::min(UnitsLo, Unit);
     UnitsHi = std::max(UnitsHi, Unit);
   }
+  /// What a copy of this counter becomes by idle(), made without copying
+  /// the maps idle() empties. Only for LDS maps without buckets (idle()
+  /// keeps theirs). Names every field: keep in step with them.
+  CounterState idleCopy() const {
+    CounterState N;
+    N.Max = Max;
+    N.LB = N.UB = UB;
+    N.FlatScore = FlatScore;
+    N.LdsScore = LdsScore;
+    N.UnknownScore = UnknownScore;
+    N.LdsProducer = LdsProducer;
+    N.Newest = Newest;
+    return N;
+  }
   void idle() {
     LB = UB;
     Kinds = 0;
@@ -80,29 +94,44 @@ struct CounterState {
   }
 };
 
-/// The counters of a state, shared by its copies until one of them
-/// changes (copy on write): the dataflow copies a state into each block and
-/// partition and along each edge, and a block without memory operations or
-/// waits changes none of it. Read through a const reference: the non-const
-/// accessors make the counters this state's own.
+/// The counters of a state, each shared by the state's copies until one of
+/// them changes it (copy on write): the dataflow copies a state into each
+/// block and partition and along each edge, a block without memory
+/// operations or waits changes none of it, and a memory operation changes
+/// only its own counters (the others' maps stay shared). Read through a
+/// const reference: the non-const accessor makes the counter this state's
+/// own.
 class CounterStates {
 public:
-  unsigned size() const { return P ? unsigned(P->size()) : 0; }
-  const CounterState &operator[](unsigned C) const { return (*P)[C]; }
-  CounterState &operator[](unsigned C) { return own()[C]; }
-  void resize(unsigned N) { own().resize(N); }
+  unsigned size() const { return unsigned(P.size()); }
+  const CounterState &operator[](unsigned C) const { return *P[C]; }
+  CounterState &operator[](unsigned C) {
+    std::shared_ptr<CounterState> &Mine = P[C];
+    if (Mine.use_count() > 1)
+      Mine = std::make_shared<CounterState>(*Mine);
+    return *Mine;
+  }
+  /// Makes counter \p C idle (CounterState::idle); one shared with other
+  /// states is not copied first where idling empties all its maps.
+  void idle(unsigned C) {
+    const CounterState &Old = *P[C];
+    if (P[C].use_count() > 1 && !Old.LdsWrites.getMemorySize() &&
+        !Old.LdsReads.getMemorySize())
+      P[C] = std::make_shared<CounterState>(Old.idleCopy());
+    else
+      (*this)[C].idle();
+  }
+  void resize(unsigned N) {
+    unsigned Old = size();
+    P.resize(N);
+    for (unsigned C = Old; C < N; ++C)
+      P[C] = std::make_shared<CounterState>();
+  }
   /// Whether both are copies of one set of counters (then equal).
   bool sameAs(const CounterStates &Other) const { return P == Other.P; }
 
 private:
-  std::vector<CounterState> &own() {
-    if (!P)
-      P = std::make_shared<std::vector<CounterState>>();
-    else if (P.use_count() > 1)
-      P = std::make_shared<std::vector<CounterState>>(*P);
-    return *P;
-  }
-  std::shared_ptr<std::vector<CounterState>> P;
+  SmallVector<std::shared_ptr<CounterState>, MaxWaitCounters> P;
 };
 
 /// The counters of one point of the program (one path partition).
