@@ -9,10 +9,11 @@ in the scheduler's place:
   scheduled   StinkyDAGSchedulerPass on the original
 each verified (--verify-schedule, --verify-waitcnt, --verify-hazards). Per run
 it prints our estimate of the heaviest loop body (`--stats`, loop-body) and
-llvm-mca's cycles per iteration of the same loop (the largest loop of the
-output: the instructions between a label and the last branch back to it,
-the branch conditional or not, without labels and branches, after the file's macros and symbol assignments;
-100 iterations, -mcpu of the file's target).
+llvm-mca's cycles per iteration of the same loop: the instructions of the
+heaviest loop body along the path our estimate takes, in trip order, without
+labels and branches, as `EstimateAsmCyclesPass=heaviestLoop=FILE` writes
+them, after the output's macros and symbol assignments; 100 iterations,
+-mcpu of the file's target.
 
 Ends with the kernels (with a loop) whose loop rescheduled from the scramble
 is no slower than the original, and the share of the scramble's gap
@@ -59,29 +60,24 @@ def code(line):
     return line.split('//')[0].strip()
 
 
-def loop_source(text):
-    """The file's macros and assignments, and the largest loop body."""
-    lines = [code(l) for l in text.split('\n')]
+def prelude_of(text):
+    """The file's macros and symbol assignments."""
     prelude, in_macro = [], False
-    for line in lines:
+    for line in (code(l) for l in text.split('\n')):
         in_macro |= line.startswith('.macro')
         if in_macro or re.match(r'(\.set\s|[A-Za-z_]\w*\s*=)', line):
             prelude.append(line)
         if line.startswith('.endm'):
             in_macro = False
-    labels, body = {}, []
-    for i, line in enumerate(lines):
-        m = re.match(r'([A-Za-z_.$][\w.$]*):', line)
-        if m:
-            labels[m.group(1)] = i
-        m = re.match(r's_(?:cbranch_\w+|branch)\s+([\w.$]+)', line)
-        if m and labels.get(m.group(1), i) < i:
-            loop = [l for l in lines[labels[m.group(1)] + 1:i]
-                    if l and not l.startswith('.') and not l.endswith(':')
-                    and not re.match(r's_(c?branch)', l)]
-            if len(loop) > len(body):
-                body = loop
-    return prelude, body
+    return prelude
+
+
+def loop_of(text):
+    """The loop body EstimateAsmCyclesPass wrote: its cycles by our estimate
+    (the comment line first), its instructions."""
+    m = re.match(r'// loop .*: (\d+) cycles per trip', text)
+    body = [l for l in (code(l) for l in text.split('\n')) if l]
+    return (m.group(1) if m else None), body
 
 
 def mca_cycles(prelude, body, cpu):
@@ -110,19 +106,27 @@ def main(argv):
     recovered, no_slower, loops = [], 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'out.s')
+        loop = os.path.join(tmp, 'loop.s')
         for path in argv:
             cpu = target_of(path)
             row = [os.path.basename(path), cpu or '?']
             for name, passes in variants(seed):
                 r = subprocess.run([OPT, path] + BEFORE + passes + AFTER +
-                                   ['--stats', '-o', out], capture_output=True, text=True)
+                                   ['--EstimateAsmCyclesPass=heaviestLoop=' + loop,
+                                    '--stats', '-o', out], capture_output=True, text=True)
                 if r.returncode:
                     row.append('failed: ' + r.stderr.strip().split('\n')[-1][:60])
                     continue
                 with open(out, errors='replace') as f:
-                    prelude, body = loop_source(f.read())
+                    prelude = prelude_of(f.read())
+                with open(loop, errors='replace') as f:
+                    cycles, body = loop_of(f.read())
+                ours = loop_estimate(r.stderr)
+                if body and cycles != ours:
+                    sys.exit('%s: the written loop (%s cycles) is not the loop-body of --stats (%s)'
+                             % (path, cycles, ours))
                 mca = mca_cycles(prelude, body, cpu) if body and cpu else 'no loop'
-                row.append('%s / %s' % (loop_estimate(r.stderr), mca))
+                row.append('%s / %s' % (ours, mca))
             print(' | '.join(row), flush=True)
             ours = [cell.split(' / ')[0] for cell in row[2:]]
             if len(ours) == 4 and all(o.isdigit() for o in ours) and int(ours[0]):

@@ -111,8 +111,9 @@ Expected<CycleEstimate> EstimateAsmCycles::run(Function &F, AnalysisManager &AM)
     std::vector<const BasicBlock *> Trip;
     for (const BasicBlock *B = Heaviest; B; B = P.Via.lookup(B))
       Trip.insert(Trip.begin(), B);
-    E.Loops.push_back({L->header(), L->depth(), Heaviest ? P.Dist[Heaviest] : 0,
-                       Trip.empty() ? 0 : Model.estimateSecondTrip(Trip).Cycles});
+    uint64_t Steady = Trip.empty() ? 0 : Model.estimateSecondTrip(Trip).Cycles;
+    E.Loops.push_back(
+        {L->header(), L->depth(), Heaviest ? P.Dist[Heaviest] : 0, Steady, std::move(Trip)});
   }
 
   LongestPath Whole(Order, E, [](const BasicBlock *) { return true; },

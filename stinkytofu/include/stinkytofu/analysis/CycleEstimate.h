@@ -34,6 +34,9 @@ struct LoopCycles {
   /// The second of two trips along Body's path (BlockCycleModel::
   /// estimateSecondTrip): what a trip costs once the loop runs.
   uint64_t SteadyBody = 0;
+  /// Body's path: the blocks of the trip, header first (empty when no
+  /// latch is reached).
+  std::vector<const BasicBlock *> Trip;
 };
 
 class CycleEstimate {

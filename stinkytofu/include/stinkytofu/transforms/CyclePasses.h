@@ -2,7 +2,10 @@
 //
 // `EstimateAsmCyclesPass` prints the cycle estimate of every function
 // (analysis/CycleEstimate.h): a line per block, per loop and the longest
-// path. `HazardGapAnalysisPass` (the reference's name) prints what the
+// path; with `heaviestLoop=FILE` it also writes the instructions of the
+// module's heaviest loop body, along the path its estimate takes, to FILE
+// (for an outside model such as llvm-mca, bench/oracle-mca.py).
+// `HazardGapAnalysisPass` (the reference's name) prints what the
 // hazard waits of every function cost (analysis/HazardGaps.h): their count
 // and cycles per mnemonic, and with `verbose` a line per wait. Both write
 // to the stats stream (`stinkytofu-opt --stats`), build the CFG of a
@@ -16,7 +19,7 @@
 
 namespace stinkytofu {
 
-/// No arguments.
+/// `heaviestLoop=FILE`: the heaviest loop's instructions to FILE.
 llvm::Expected<std::unique_ptr<Pass>> createEstimateAsmCyclesPass(const PassArguments &Args);
 /// `verbose`: a line per wait.
 llvm::Expected<std::unique_ptr<Pass>> createHazardGapAnalysisPass(const PassArguments &Args);
