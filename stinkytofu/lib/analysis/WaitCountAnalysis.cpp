@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "WaitCountState.h"
+#include "LdsRingState.h"
+#include "stinkytofu/analysis/LdsRingPhases.h"
 
 #include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/analysis/FeasiblePath.h"
@@ -89,6 +91,8 @@ struct WaitCountAnalysis::Impl
   bool Correlate;
   /// Not a kernel: a jump to the caller is a return.
   bool Callable;
+  /// The function states LDS ring slots and they hold (LdsRingState.h).
+  bool Rings = false;
   /// The block results kept between runs: path-insensitive runs given a
   /// cache use it (WaitCountCache).
   WaitCountCache::Impl *Memo = nullptr;
@@ -117,6 +121,7 @@ struct WaitCountAnalysis::Impl
       StoreOnlyCounter = Store;
     TranslationCounter = CM.counterOf(WaitEvent::Translation);
     Callable = !F.isEntry();
+    Rings = statesLdsRings(F) && !findLdsRingContradiction(F, CM);
     // Clones share their details record until one of them changes
     // (Instruction::clone), and nothing changes during a run: instructions
     // of one kind whose MC instructions are the same buffer hold the same
@@ -207,6 +212,8 @@ struct WaitCountAnalysis::Impl
                            [&](MCRegister R) { return TI.regInfo().regsOverlap(R, Exec); });
     if (const auto *T = I.getModifier<MemTokenData>())
       II.Tokens.assign(T->Tokens.begin(), T->Tokens.end());
+    if (I.getModifier<LdsRingData>())
+      II.Ring = std::make_shared<const RingInfo>(ringInfoOf(I));
     return II;
   }
 
@@ -504,7 +511,12 @@ struct WaitCountAnalysis::Impl
     if (II.Barrier)
       for (unsigned C = 0; C < N; ++C) {
         const CounterState &CS = S.C[C];
-        need(S, W, C, CS.LdsScore, reason(WaitReason::Barrier, CS.LdsProducer));
+        if (Rings && II.Ring && II.Ring->ordersSlots())
+          forEachRingDependence(S, CS, *II.Ring, true, false, false, [&](const Pending &P) {
+            need(S, W, C, P.Score, reason(WaitReason::Barrier, P.Producer));
+          });
+        else
+          need(S, W, C, CS.LdsScore, reason(WaitReason::Barrier, CS.LdsProducer));
         if (CM.hardware().barrierNeedsIdleCounters())
           need(S, W, C, CS.UB, reason(WaitReason::Barrier, CS.Newest));
       }
@@ -546,7 +558,8 @@ struct WaitCountAnalysis::Impl
   /// LDS written (or, for a writer, read) by a transfer on another counter.
   void checkLds(const InstInfo &II, const WaitState &S, WaitCounts &W) const {
     auto Relevant = [&](int64_t Token) {
-      return II.Tokens.empty() || Token == Untagged || is_contained(II.Tokens, Token);
+      return !isRingKey(Token) &&
+             (II.Tokens.empty() || Token == Untagged || is_contained(II.Tokens, Token));
     };
     for (unsigned C = 0; C < S.C.size(); ++C) {
       // Operations on the instruction's own counters reach LDS in order.
@@ -568,6 +581,11 @@ struct WaitCountAnalysis::Impl
       Scan(CS.LdsWrites);
       if (II.Access.WritesLds)
         Scan(CS.LdsReads);
+      if (Rings)
+        forEachRingDependence(S, CS, II.Ring ? *II.Ring : RingInfo(), false, II.Access.ReadsLds,
+                              II.Access.WritesLds, [&](const Pending &P) {
+                                need(S, W, C, P.Score, reason(WaitReason::LdsAccess, P.Producer));
+                              });
     }
   }
 
@@ -651,6 +669,8 @@ struct WaitCountAnalysis::Impl
         ++S.C[*StoreOnlyCounter].UB;
     }
     startEvents(I, II, S);
+    if (Rings && II.Ring && !II.Ring->Advances.empty())
+      advanceRingFrames(S, II.Ring->Advances);
   }
 
   void startEvents(const Instruction &I, const InstInfo &II, WaitState &S) const {
@@ -713,6 +733,8 @@ struct WaitCountAnalysis::Impl
           Ev == WaitEvent::TensorLds || Ev == WaitEvent::AsyncLds) {
         CS.LdsScore = CS.UB;
         CS.LdsProducer = &I;
+        if (Rings)
+          recordRingEvent(CS, II.Ring ? *II.Ring : RingInfo(), P);
       }
       if (Ev == WaitEvent::LdsDma || Ev == WaitEvent::TensorLds || Ev == WaitEvent::AsyncLds) {
         auto &Map = II.Access.WritesLds ? CS.LdsWrites : CS.LdsReads;

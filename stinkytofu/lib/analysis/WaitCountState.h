@@ -27,6 +27,8 @@ class Instruction;
 
 namespace waitcount {
 
+struct RingInfo;
+
 using llvm::ArrayRef;
 using llvm::DenseMap;
 using llvm::MCRegister;
@@ -186,6 +188,8 @@ struct InstInfo {
   /// The range of DefUnits and UseUnits (empty: Lo above Hi).
   unsigned UnitsLo = ~0u, UnitsHi = 0;
   SmallVector<int64_t, 2> Tokens;
+  /// Its `mod.lds_ring` (LdsRingState.h), else null.
+  std::shared_ptr<const RingInfo> Ring;
 };
 
 /// The states the dataflow runs on: one per set of branch facts

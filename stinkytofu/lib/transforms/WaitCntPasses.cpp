@@ -3,6 +3,7 @@
 
 #include "stinkytofu/analysis/BlockCycleModel.h"
 #include "stinkytofu/analysis/FindingReplay.h"
+#include "stinkytofu/analysis/LdsRingPhases.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/ir/EditableInstructions.h"
@@ -60,6 +61,11 @@ Error forEachAnalysedFunction(Module &M, AnalysisManager &AM, WaitCountOptions O
   for (Function &F : M.functions()) {
     if (!F.hasValidCFG())
       buildCFG(F);
+    // Ring slots relax barriers only where the annotations hold: one that
+    // does not is the input's error, not a reason to drain silently.
+    if (auto C = findLdsRingContradiction(F, CM))
+      return make_error<SourceDiagnosticError>(
+          findingDiagnostic(M, *C->At, SourceMgr::DK_Error, C->Message));
     WaitCountCache *Cache = UseCache ? AM.getCachedResult<WaitCountCacheAnalysis>(F) : nullptr;
     Expected<WaitCountAnalysis> A =
         Cache ? WaitCountAnalysis::run(F, CM, Opts, *Cache) : WaitCountAnalysis::run(F, CM, Opts);
