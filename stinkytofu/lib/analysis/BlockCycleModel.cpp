@@ -200,7 +200,14 @@ struct BlockCycleModel::Simulation {
   const HardwareModel &HW;
   BlockCycles Result;
   uint64_t Now = 0;
-  DenseMap<unsigned, uint64_t> UnitReady;
+  /// Per register unit, when its value is ready (0: not written in the
+  /// block), up to the highest unit written so far: tables by unit, as a
+  /// hash map's look-ups of every unit an instruction reads were most of a
+  /// list scheduler's questions.
+  std::vector<uint64_t> UnitReady;
+  uint64_t readyOf(unsigned Unit) const {
+    return Unit < UnitReady.size() ? UnitReady[Unit] : 0;
+  }
   /// The VALU (and TRANS) writes in issue order, the newest last; only the
   /// newest few matter to a delay or a depctr wait.
   std::deque<AluWrite> Valu, Trans;
@@ -216,7 +223,12 @@ struct BlockCycleModel::Simulation {
   /// per register unit, the counter and number of the access that wrote it.
   bool ExpectReaderWaits = false;
   std::vector<uint64_t> Counted, Drained;
-  DenseMap<unsigned, std::pair<unsigned, uint64_t>> UnitAccess;
+  static constexpr unsigned NoAccess = ~0u;
+  std::vector<std::pair<unsigned, uint64_t>> UnitAccess; ///< NoAccess: none
+  const std::pair<unsigned, uint64_t> *accessOf(unsigned Unit) const {
+    return Unit < UnitAccess.size() && UnitAccess[Unit].first != NoAccess ? &UnitAccess[Unit]
+                                                                         : nullptr;
+  }
   SmallVector<AluDelay, 4> Delays;
 
 private:
@@ -313,13 +325,16 @@ void BlockCycleModel::Simulation::record(const Described &D, uint64_t At) {
   }
 
   for (unsigned Unit : D.DefUnits) {
+    if (Unit >= UnitReady.size())
+      UnitReady.resize(Unit + 1, 0);
     UnitReady[Unit] = At + T.Latency;
     if (!ExpectReaderWaits)
       continue;
-    if (D.Bumped.empty())
-      UnitAccess.erase(Unit);
-    else
-      UnitAccess[Unit] = {D.Bumped.front(), Counted[D.Bumped.front()] - 1};
+    if (Unit >= UnitAccess.size())
+      UnitAccess.resize(Unit + 1, {NoAccess, 0});
+    UnitAccess[Unit] = D.Bumped.empty() ? std::pair<unsigned, uint64_t>{NoAccess, 0}
+                                        : std::pair<unsigned, uint64_t>{
+                                              D.Bumped.front(), Counted[D.Bumped.front()] - 1};
   }
   const size_t History = 16; // s_delay_alu and depctr fields reach no further
   auto Push = [&](std::deque<AluWrite> &Q) {
@@ -353,13 +368,13 @@ BlockCycleModel::Simulation::needsOf(const Instruction &I) const {
         Need(StallCause::HazardWait, delayedUntil(Delay));
   if (D.HasMC) {
     for (unsigned Unit : D.UseUnits) {
-      Need(StallCause::Dependency, UnitReady.lookup(Unit));
+      Need(StallCause::Dependency, readyOf(Unit));
       if (!ExpectReaderWaits)
         continue;
-      auto It = UnitAccess.find(Unit);
-      if (It == UnitAccess.end() || It->second.second < Drained[It->second.first])
+      const std::pair<unsigned, uint64_t> *Access = accessOf(Unit);
+      if (!Access || Access->second < Drained[Access->first])
         continue;
-      auto [C, Number] = It->second;
+      auto [C, Number] = *Access;
       if (!N.ReaderWait)
         N.ReaderWait.emplace();
       N.ReaderWait->require(C, int(Counted[C] - Number - 1));

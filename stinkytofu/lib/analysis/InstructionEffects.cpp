@@ -7,6 +7,8 @@
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Modifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrInfo.h"
 
 using namespace llvm;
@@ -72,6 +74,25 @@ std::optional<unsigned> registerCount(StringRef Op) {
   return Hi - Lo + 1;
 }
 
+/// \p Mnemonic in lower case, as the hardware model's tables spell it: in
+/// \p Buffer only when it has an upper-case letter (a macro's name; an
+/// instruction's mnemonic is lower case already).
+StringRef lowerCase(StringRef Mnemonic, SmallVectorImpl<char> &Buffer) {
+  if (none_of(Mnemonic, isUpper))
+    return Mnemonic;
+  Buffer.clear();
+  for (char C : Mnemonic)
+    Buffer.push_back(toLower(C));
+  return StringRef(Buffer.data(), Buffer.size());
+}
+
+/// Whether \p I's role is Clause, by comparing its mnemonic with the few of
+/// that role: asked of up to 64 instructions before each memory access.
+bool isClause(const Instruction &I) {
+  static const SmallVector<StringRef, 4> Clauses = HardwareModel::mnemonicsOf(InstRole::Clause);
+  return any_of(Clauses, [&](StringRef C) { return I.mnemonic().equals_insensitive(C); });
+}
+
 /// Whether \p I is the last instruction an `s_clause` before it in its block
 /// covers (the clause's immediate + 1 instructions; its low 6 bits, as MC
 /// encodes the length). That member is a fence like the s_clause: the
@@ -90,7 +111,7 @@ bool endsClause(const Instruction &I) {
     const Instruction &P = *--It;
     if (P.facts().Flags & (IF_MayLoad | IF_MayStore))
       continue;
-    if (HardwareModel::roleOf(P.mnemonic().lower()) != InstRole::Clause)
+    if (!isClause(P))
       continue;
     if (P.mcInsts().size() != 1 || !P.mcInsts()[0].getNumOperands() ||
         !P.mcInsts()[0].getOperand(0).isImm())
@@ -119,7 +140,8 @@ bool isTokenBarrier(const Instruction &I) {
 }
 
 bool EffectModel::isFence(const Instruction &I) const {
-  return isFence(I, I.mnemonic().lower());
+  SmallString<32> Buffer;
+  return isFence(I, lowerCase(I.mnemonic(), Buffer));
 }
 
 bool EffectModel::isFence(const Instruction &I, StringRef Mnemonic) const {
@@ -257,7 +279,8 @@ void EffectModel::addMemory(const Instruction &I, StringRef Mnemonic,
 InstructionEffects EffectModel::effectsOf(const Instruction &I) const {
   InstructionEffects E;
   // The mnemonic as the hardware model's tables spell it, made once.
-  const std::string Mnemonic = I.mnemonic().lower();
+  SmallString<32> Buffer;
+  const StringRef Mnemonic = lowerCase(I.mnemonic(), Buffer);
   E.Fence = isFence(I, Mnemonic) || endsClause(I);
   const bool Everything = I.kind() == InstKind::Opaque || I.kind() == InstKind::Pseudo ||
                           I.facts().has(IF_Opaque) || I.facts().has(IF_Call);

@@ -267,6 +267,14 @@ InstRole HardwareModel::roleOf(llvm::StringRef Mnemonic) {
   return It == ByMnemonic.end() ? InstRole::None : It->second;
 }
 
+llvm::SmallVector<llvm::StringRef, 4> HardwareModel::mnemonicsOf(InstRole Role) {
+  llvm::SmallVector<llvm::StringRef, 4> Names;
+  for (const MnemonicEntry &E : Roles)
+    if (roleOf(E.Mnemonic) == Role && !llvm::is_contained(Names, E.Mnemonic))
+      Names.push_back(E.Mnemonic);
+  return Names;
+}
+
 bool HardwareModel::isHazardWait(llvm::StringRef Mnemonic) {
   switch (roleOf(Mnemonic)) {
   case InstRole::ScalarNop:

@@ -47,6 +47,10 @@ public:
     for (Function &F : M.functions())
       for (BasicBlock &BB : F.blocks()) {
         std::vector<Copy> Copies;
+        // The tracked copies in block order, as they are once rewritten: no
+        // later instruction changes them, so the search for dead ones below
+        // need not ask again.
+        std::vector<std::pair<const Instruction *, Copy>> Found;
         for (BlockItem &Item : BB.items()) {
           Instruction *I = trackedInstruction(Item);
           if (!I) {
@@ -56,12 +60,21 @@ public:
           if (!Copies.empty() && isRewritable(M, Scope, *I))
             Changed |= propagate(M, B, *I, Copies);
           forgetClobbered(M, RU, *I, Copies);
-          if (std::optional<Copy> C = asCopy(M, *I); C && C->Dst != C->Src)
-            Copies.push_back(*C);
+          if (std::optional<Copy> C = asCopy(M, *I)) {
+            if (C->Dst != C->Src)
+              Copies.push_back(*C);
+            Found.emplace_back(I, std::move(*C));
+          }
         }
+        auto NextFound = Found.begin();
         for (Instruction &I : BB.instructions()) {
-          std::optional<Copy> C = isRewritable(M, Scope, I) ? asCopy(M, I) : std::nullopt;
-          if (C && (C->Dst == C->Src || overwrittenBeforeRead(M, RU, I, C->Dst)))
+          std::optional<Copy> C;
+          if (NextFound != Found.end() && NextFound->first == &I)
+            C = (NextFound++)->second;
+          else if (!trackedInstruction(I))
+            C = asCopy(M, I);
+          if (C && isRewritable(M, Scope, I) &&
+              (C->Dst == C->Src || overwrittenBeforeRead(M, RU, I, C->Dst)))
             Doomed.push_back(&I);
         }
       }
@@ -73,6 +86,13 @@ private:
   /// destination; true when \p I changed.
   static bool propagate(const Module &M, InstBuilder &B, Instruction &I,
                         const std::vector<Copy> &Copies) {
+    // Most instructions read no copy's destination: nothing to map.
+    auto ReadsCopy = [&](const Operand &Op) {
+      std::optional<MCRegister> R = operandRegister(M, Op);
+      return R && any_of(Copies, [&](const Copy &C) { return C.Dst == *R; });
+    };
+    if (none_of(I.operands(), ReadsCopy))
+      return false;
     const TargetInfo &TI = M.target();
     const MCInstrDesc &Desc = TI.instrInfo().get(I.facts().Opcode);
     bool VectorSafe = !isDppOrSdwa(TI, I) &&

@@ -224,7 +224,10 @@ bool overwrittenBeforeRead(const Module &M, const RegisterUnits &RU, const Instr
     for (MCRegister U : J.facts().Uses)
       if (RU.any(Pending, U))
         return false;
-    if (!isDppOrSdwa(M.target(), J))
+    // A DPP or SDWA write may keep lanes of the old value; the opcode's
+    // name is read only for a write of a pending register.
+    if (any_of(J.facts().Defs, [&](MCRegister D) { return RU.any(Pending, D); }) &&
+        !isDppOrSdwa(M.target(), J))
       for (MCRegister D : J.facts().Defs)
         RU.reset(Pending, D);
     if (Pending.none())

@@ -254,4 +254,21 @@ TEST(HardwareModelTest, ClassifyTimings) {
     }
 }
 
+TEST(HardwareModelTest, MnemonicsOfARoleAreThoseRoleOfGivesIt) {
+  // What a caller compares mnemonics with instead of asking roleOf (the
+  // clause search of InstructionEffects): exactly the .td file's names.
+  EXPECT_EQ(HardwareModel::mnemonicsOf(InstRole::Clause),
+            (llvm::SmallVector<llvm::StringRef, 4>{"s_clause"}));
+  EXPECT_EQ(HardwareModel::mnemonicsOf(InstRole::DepCtrWait),
+            (llvm::SmallVector<llvm::StringRef, 4>{"s_wait_alu", "s_waitcnt_depctr"}));
+  for (InstRole Role : {InstRole::Barrier, InstRole::Move32, InstRole::CacheInvalidate}) {
+    llvm::SmallVector<llvm::StringRef, 4> Names = HardwareModel::mnemonicsOf(Role);
+    EXPECT_FALSE(Names.empty());
+    for (llvm::StringRef Name : Names) {
+      EXPECT_EQ(HardwareModel::roleOf(Name), Role) << Name.str();
+      EXPECT_EQ(Name, Name.lower()) << Name.str();
+    }
+  }
+}
+
 } // namespace

@@ -221,6 +221,9 @@ public:
   /// The role of a lower-case mnemonic (InstRole records of the .td file);
   /// the same on every processor.
   static InstRole roleOf(llvm::StringRef Mnemonic);
+  /// The lower-case mnemonics whose role is \p Role: what a caller compares
+  /// a mnemonic with instead of hashing it (roleOf) where few have the role.
+  static llvm::SmallVector<llvm::StringRef, 4> mnemonicsOf(InstRole Role);
   /// Whether a lower-case mnemonic is a hazard wait: a nop, `s_delay_alu`
   /// or a depctr wait, which holds issue and touches no data.
   static bool isHazardWait(llvm::StringRef Mnemonic);
