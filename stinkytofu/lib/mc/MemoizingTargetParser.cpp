@@ -165,13 +165,28 @@ bool MemoizingTargetParser::stillHolds(StringRef Key, const Entry &E) const {
 void MemoizingTargetParser::remember(StringRef Text) {
   if (Captured.empty() || Text.size() > UINT16_MAX)
     return;
-  for (const MCInst &I : Captured)
-    for (const MCOperand &Op : I)
-      if (Op.isExpr() || Op.isInst())
-        return;
   Entry E;
+  unsigned Exprs = 0;
+  for (const MCInst &I : Captured)
+    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+      if (I.getOperand(K).isInst())
+        return;
+      if (I.getOperand(K).isExpr()) {
+        ++Exprs;
+        E.ExprOperand = K;
+      }
+    }
+  // One expression, of the last operand: the text before it is the key,
+  // whose names must all be constants or nothing, as below.
+  StringRef Key = Text;
+  if (Exprs) {
+    size_t Tail = Exprs == 1 && Captured.size() == 1 ? expressionTail(Text) : StringRef::npos;
+    if (Tail == StringRef::npos)
+      return;
+    Key = Text.take_front(Tail);
+  }
   bool Memoizable = true;
-  forEachIdentifier(Text, [&](size_t Offset, size_t Length) {
+  forEachIdentifier(Key, [&](size_t Offset, size_t Length) {
     const MCSymbol *S = nullptr;
     std::optional<int64_t> V = absoluteValue(Text.substr(Offset, Length), &S);
     if (S && !V)
@@ -186,7 +201,93 @@ void MemoizingTargetParser::remember(StringRef Text) {
   E.NextFreeVgpr = *Vgpr;
   E.NextFreeSgpr = *Sgpr;
   E.Insts = std::move(Captured);
-  Memo.insert_or_assign(Text, std::move(E));
+  (Exprs ? Shapes : Memo).insert_or_assign(Key, std::move(E));
+}
+
+size_t MemoizingTargetParser::expressionTail(StringRef Text) const {
+  // From the end: the operand's characters, then the comma.
+  auto InOperand = [](char C) {
+    return isIdentifierChar(C) || StringRef("()+-*&|^<>").contains(C);
+  };
+  size_t Tail = Text.size();
+  while (Tail && InOperand(Text[Tail - 1]))
+    --Tail;
+  size_t Comma = Tail;
+  while (Comma && (Text[Comma - 1] == ' ' || Text[Comma - 1] == '\t'))
+    --Comma;
+  if (Tail == Text.size() || Text[Tail] != '(' || !Comma || Text[Comma - 1] != ',')
+    return StringRef::npos;
+  // Terms (a parenthesized expression, a name, a decimal number) between
+  // binary operators, each operand of an operator present: what MC's
+  // expression parser reads whole, with no unary operator, call or
+  // place-dependent name.
+  MCContext &Ctx = Inner.getContext();
+  StringRef Operand = Text.drop_front(Tail);
+  int Depth = 0;
+  bool WantTerm = true;
+  for (size_t I = 0, N = Operand.size(); I < N;) {
+    char C = Operand[I];
+    if (WantTerm && C == '(') {
+      ++Depth;
+      ++I;
+    } else if (WantTerm && isIdentifierChar(C)) {
+      size_t Start = I;
+      while (I < N && isIdentifierChar(Operand[I]))
+        ++I;
+      StringRef Word = Operand.slice(Start, I);
+      if (isDigit(C)) {
+        if (Word.size() > 18 || !all_of(Word, isDigit))
+          return StringRef::npos; // 1b, 0x10, too large
+      } else if (Word == ".") {
+        return StringRef::npos;
+      } else if (const MCSymbol *S = Ctx.lookupSymbol(Word); S && S->isVariable()) {
+        return StringRef::npos;
+      }
+      if (I < N && Operand[I] == '(')
+        return StringRef::npos; // a call
+      WantTerm = false;
+    } else if (!WantTerm && C == ')') {
+      if (--Depth < 0)
+        return StringRef::npos;
+      ++I;
+    } else if (!WantTerm && StringRef("+-*&|^").contains(C)) {
+      WantTerm = true;
+      ++I;
+    } else if (!WantTerm && (C == '<' || C == '>') && I + 1 < N && Operand[I + 1] == C) {
+      WantTerm = true;
+      I += 2;
+    } else {
+      return StringRef::npos;
+    }
+  }
+  return !WantTerm && !Depth ? Tail : StringRef::npos;
+}
+
+bool MemoizingTargetParser::replayShape(StringRef Text, size_t Tail, const Entry &E) {
+  StringRef Buffer = bufferHolding(Text.begin());
+  if (!Buffer.data())
+    return false;
+  AsmLexer &Lexer = getLexer();
+  const char *Resume = getParser().getTok().getLoc().getPointer();
+  Lexer.setBuffer(Buffer, Text.begin() + Tail);
+  getParser().Lex();
+  size_t DiagsBeforeExpr = Diags.size();
+  const MCExpr *Value = nullptr;
+  int64_t Absolute;
+  if (getParser().parseExpression(Value) || Diags.size() != DiagsBeforeExpr ||
+      getParser().hasPendingError() || getParser().getTok().isNot(AsmToken::EndOfStatement) ||
+      Value->evaluateAsAbsolute(Absolute)) {
+    // The target parser's own parse, from the first operand: it looks the
+    // same names up.
+    getParser().clearPendingErrors();
+    Lexer.setBuffer(Buffer, Resume);
+    getParser().Lex();
+    return false;
+  }
+  getParser().Lex(); // the end of the statement, as the target parser eats it
+  Hit = &E;
+  HitExpr = Value;
+  return true;
 }
 
 StringRef MemoizingTargetParser::bufferHolding(const char *Ptr) {
@@ -232,6 +333,7 @@ void MemoizingTargetParser::skipStatement(StringRef Text) {
 bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringRef Name,
                                              AsmToken ID, OperandVector &Operands) {
   Hit = nullptr;
+  HitExpr = nullptr;
   Recording = {};
   noteUnknownMnemonic();
   Mnemonic = Name.str();
@@ -242,6 +344,13 @@ bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringR
       Hit = &It->second;
       skipStatement(Text);
       return false;
+    }
+    if (size_t Tail = Shapes.empty() ? StringRef::npos : expressionTail(Text);
+        Tail != StringRef::npos) {
+      auto Shape = Shapes.find(Text.take_front(Tail));
+      if (Shape != Shapes.end() && stillHolds(Shape->first(), Shape->second) &&
+          replayShape(Text, Tail, Shape->second))
+        return false;
     }
     Recording = Text;
     DiagsBefore = Diags.size();
@@ -254,7 +363,10 @@ bool MemoizingTargetParser::matchAndEmitInstruction(SMLoc IDLoc, unsigned &Opcod
                                                     MCStreamer &Out, uint64_t &ErrorInfo,
                                                     bool MatchingInlineAsm) {
   if (const Entry *E = std::exchange(Hit, nullptr)) {
+    const MCExpr *Value = std::exchange(HitExpr, nullptr);
     for (MCInst Inst : E->Insts) {
+      if (Value)
+        Inst.getOperand(E->ExprOperand).setExpr(Value);
       Inst.setLoc(IDLoc);
       Out.emitInstruction(Inst, Inner.getSTI());
     }
@@ -296,8 +408,10 @@ void MemoizingTargetParser::noteUnknownMnemonic() {
 
 ParseStatus MemoizingTargetParser::parseDirective(AsmToken DirectiveID) {
   ParseStatus S = Inner.parseDirective(DirectiveID);
-  if (!S.isNoMatch())
+  if (!S.isNoMatch()) {
     Memo.clear();
+    Shapes.clear();
+  }
   return S;
 }
 
