@@ -236,8 +236,8 @@ size_t MemoizingTargetParser::expressionTail(StringRef Text) const {
         ++I;
       StringRef Word = Operand.slice(Start, I);
       if (isDigit(C)) {
-        if (Word.size() > 18 || !all_of(Word, isDigit))
-          return StringRef::npos; // 1b, 0x10, too large
+        if (Word.size() > 18 || !all_of(Word, isDigit) || (Word.size() > 1 && C == '0'))
+          return StringRef::npos; // 1b, 0x10, octal, too large
       } else if (Word == ".") {
         return StringRef::npos;
       } else if (const MCSymbol *S = Ctx.lookupSymbol(Word); S && S->isVariable()) {
