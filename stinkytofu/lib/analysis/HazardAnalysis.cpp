@@ -66,14 +66,11 @@ void HazardAnalysis::read(const BasicBlock &BB) {
   const size_t Size = BB.instructions().size();
   Entries.reserve(Size);
   Read.Briefs.reserve(Size);
-  unsigned StatesBefore = 0, ValusBefore = 0;
   for (const Instruction &I : BB.instructions()) {
     Positions[&I] = {&BB, unsigned(Entries.size())};
     // Made in place: an entry is about 150 bytes.
     Entry &E = Entries.emplace_back();
     E.Inst = &I;
-    E.StatesBefore = StatesBefore;
-    E.ValusBefore = ValusBefore;
     ArrayRef<MCInst> Insts = I.mcInsts();
     for (const MCInst &Inst : Insts) {
       if (Insts.size() == 1) {
@@ -97,8 +94,6 @@ void HazardAnalysis::read(const BasicBlock &BB) {
       B.Classes |= T->Classes;
     B.WaitStates = E.WaitStates;
     B.Valus = E.Valus;
-    StatesBefore += E.WaitStates;
-    ValusBefore += E.Valus;
   }
 }
 
@@ -283,38 +278,56 @@ const HazardNeeds &HazardAnalysis::needs(const Instruction &I) const {
   auto It = Positions.find(&I);
   if (It == Positions.end())
     return None;
-  const Entry &E = Blocks.find(It->second.Block)->second.Entries[It->second.Index];
+  const BlockEntries &Block = Blocks.find(It->second.Block)->second;
+  const Entry &E = Block.Entries[It->second.Index];
   // An answer stays right until the next read: it is computed from the
   // entries, and only read() changes them. One whose searches stay in the
   // block stays right until that block is read (its entries are made anew).
-  bool Known = E.NeedsGeneration == Generation || (E.NeedsWithinBlock && E.NeedsGeneration != ~0u);
-  if (!Known) {
-    E.Needs = computeNeeds(E, It->second);
+  if (E.NeedsGeneration != Generation) {
+    if (E.NeedsGeneration == ~0u || !searchesStayInBlock(E, Block, It->second.Index))
+      E.Needs = computeNeeds(E, It->second);
     E.NeedsGeneration = Generation;
   }
   return E.Needs;
 }
 
-HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {
-  HazardNeeds Needs;
-  E.NeedsWithinBlock = true;
+bool HazardAnalysis::searchesStayInBlock(const Entry &E, const BlockEntries &Block,
+                                         unsigned Index) const {
   if (E.Traits.empty())
-    return Needs;
+    return true; // computeNeeds reads nothing
   const HazardTraits &Consumer = *E.Traits.front();
-  const ConsumerRules &CRs = rulesOf(Consumer);
+  const SmallVector<ConsumerRule, 4> &Rules = rulesOf(Consumer);
   // A rule's search counts the entries before the consumer from the
   // nearest and stops once it has counted the rule's limit: it reaches
   // another block only when the entries before it in its block count less.
-  // Every rule of the consumer counts, the ones skipped below too (an
-  // insertion elsewhere may make their producers present). A soft clause
-  // ends at the first entry that is not a member, or once the members'
-  // wait states pass the look-ahead.
+  // Every rule of the consumer counts, the ones computeNeeds skipped too
+  // (an insertion elsewhere may have made their producers present). A soft
+  // clause ends at the first entry that is not a member, or once the
+  // members' wait states pass the look-ahead.
   bool MemoryConsumer = Consumer.is(HazardClass::SMEM) || Consumer.is(HazardClass::VMEM);
-  E.NeedsWithinBlock =
-      (CRs.Rules.empty() || (At.Index > 0 && E.StatesBefore >= CRs.MaxStates &&
-                             E.ValusBefore >= CRs.MaxValus)) &&
-      (!MemoryConsumer || E.StatesBefore > LookAhead);
-  for (const ConsumerRule &CR : CRs.Rules) {
+  if (Rules.empty() && !MemoryConsumer)
+    return true;
+  unsigned NeedStates = MemoryConsumer ? LookAhead + 1 : 0, NeedValus = 0;
+  for (const ConsumerRule &CR : Rules) {
+    unsigned &Need = CR.Rule->CountsValus ? NeedValus : NeedStates;
+    Need = std::max(Need, CR.Rule->maxWaitStates());
+  }
+  unsigned States = 0, Valus = 0;
+  for (unsigned I = Index; I-- > 0;) {
+    States += Block.Briefs[I].WaitStates;
+    Valus += Block.Briefs[I].Valus;
+    if (States >= NeedStates && Valus >= NeedValus)
+      return true;
+  }
+  return false;
+}
+
+HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {
+  HazardNeeds Needs;
+  if (E.Traits.empty())
+    return Needs;
+  const HazardTraits &Consumer = *E.Traits.front();
+  for (const ConsumerRule &CR : rulesOf(Consumer)) {
     const HazardRule &Rule = *CR.Rule;
     // A rule whose producers the function does not have needs no search.
     if (!(Rule.Producer & Present))
@@ -335,17 +348,13 @@ HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {
   return Needs;
 }
 
-const HazardAnalysis::ConsumerRules &
+const SmallVector<HazardAnalysis::ConsumerRule, 4> &
 HazardAnalysis::rulesOf(const HazardTraits &Consumer) const {
   auto [It, New] = RulesOf.try_emplace(&Consumer);
   if (New)
     for (const HazardRule &Rule : Model->rules())
-      if (Consumer.isAny(Rule.Consumer)) {
-        ConsumerRules &CRs = It->second;
-        CRs.Rules.push_back({&Rule, Model->consumerRegisters(Rule, Consumer)});
-        unsigned &Max = Rule.CountsValus ? CRs.MaxValus : CRs.MaxStates;
-        Max = std::max(Max, Rule.maxWaitStates());
-      }
+      if (Consumer.isAny(Rule.Consumer))
+        It->second.push_back({&Rule, Model->consumerRegisters(Rule, Consumer)});
   return It->second;
 }
 

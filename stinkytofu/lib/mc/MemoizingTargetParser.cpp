@@ -165,25 +165,24 @@ bool MemoizingTargetParser::stillHolds(StringRef Key, const Entry &E) const {
 void MemoizingTargetParser::remember(StringRef Text) {
   if (Captured.empty() || Text.size() > UINT16_MAX)
     return;
-  Entry E;
   unsigned Exprs = 0;
   for (const MCInst &I : Captured)
-    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
-      if (I.getOperand(K).isInst())
+    for (const MCOperand &Op : I) {
+      if (Op.isInst())
         return;
-      if (I.getOperand(K).isExpr()) {
-        ++Exprs;
-        E.ExprOperand = K;
-      }
+      Exprs += Op.isExpr();
     }
   // One expression, of the last operand: the text before it is the key,
   // whose names must all be constants or nothing, as below.
+  Entry E;
   StringRef Key = Text;
   if (Exprs) {
     size_t Tail = Exprs == 1 && Captured.size() == 1 ? expressionTail(Text) : StringRef::npos;
     if (Tail == StringRef::npos)
       return;
     Key = Text.take_front(Tail);
+    const MCInst &I = Captured.front();
+    E.ExprOperand = unsigned(find_if(I, [](const MCOperand &Op) { return Op.isExpr(); }) - I.begin());
   }
   bool Memoizable = true;
   forEachIdentifier(Key, [&](size_t Offset, size_t Length) {
@@ -333,7 +332,6 @@ void MemoizingTargetParser::skipStatement(StringRef Text) {
 bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringRef Name,
                                              AsmToken ID, OperandVector &Operands) {
   Hit = nullptr;
-  HitExpr = nullptr;
   Recording = {};
   noteUnknownMnemonic();
   Mnemonic = Name.str();
@@ -342,6 +340,7 @@ bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringR
     auto It = Memo.find(Text);
     if (It != Memo.end() && stillHolds(It->first(), It->second)) {
       Hit = &It->second;
+      HitExpr = nullptr;
       skipStatement(Text);
       return false;
     }
@@ -363,10 +362,9 @@ bool MemoizingTargetParser::matchAndEmitInstruction(SMLoc IDLoc, unsigned &Opcod
                                                     MCStreamer &Out, uint64_t &ErrorInfo,
                                                     bool MatchingInlineAsm) {
   if (const Entry *E = std::exchange(Hit, nullptr)) {
-    const MCExpr *Value = std::exchange(HitExpr, nullptr);
     for (MCInst Inst : E->Insts) {
-      if (Value)
-        Inst.getOperand(E->ExprOperand).setExpr(Value);
+      if (HitExpr)
+        Inst.getOperand(E->ExprOperand).setExpr(HitExpr);
       Inst.setLoc(IDLoc);
       Out.emitInstruction(Inst, Inner.getSTI());
     }

@@ -79,7 +79,6 @@ public:
   bool parseInstruction(llvm::ParseInstructionInfo &Info, llvm::StringRef Name,
                         llvm::SMLoc NameLoc, llvm::OperandVector &Operands) override {
     Hit = nullptr; // LLVM's AsmParser calls the other; this one parses
-    HitExpr = nullptr;
     Recording = {};
     return Inner.parseInstruction(Info, Name, NameLoc, Operands);
   }
@@ -194,7 +193,9 @@ private:
   llvm::StringMap<Entry> Memo;
   /// Statements ending in an expression, by the text before it.
   llvm::StringMap<Entry> Shapes;
-  const llvm::MCExpr *HitExpr = nullptr; // the replayed statement's own
+  /// The replayed statement's own expression (of a Shapes entry), set with
+  /// every Hit.
+  const llvm::MCExpr *HitExpr = nullptr;
   llvm::StringRef LastBuffer; // of bufferHolding
   const Entry *Hit = nullptr;     // the statement being replayed
   llvm::StringRef Recording;      // the statement being parsed, to remember

@@ -119,17 +119,11 @@ private:
     /// Shared by the instructions whose traits are equal (Distinct).
     llvm::SmallVector<const HazardTraits *, 1> Traits;
     unsigned WaitStates = 0, Valus = 0;
-    /// The wait states and VALUs of the entries before it in its block.
-    unsigned StatesBefore = 0, ValusBefore = 0;
     /// needs() of the instruction, when it was asked in generation
     /// NeedsGeneration: the repair pass asks it of every instruction and
     /// the verifier after it asks again of the same analysis.
     mutable HazardNeeds Needs;
     mutable unsigned NeedsGeneration = ~0u;
-    /// Whether every search for Needs ends within the entry's block
-    /// (computeNeeds): then only a read of that block, which makes the
-    /// entry anew, changes the answer.
-    mutable bool NeedsWithinBlock = false;
   };
   /// What a search passing an entry reads of it, apart from the entries'
   /// traits (about 200 bytes an entry): the classes of all its traits.
@@ -143,8 +137,9 @@ private:
   };
 
   void read(const BasicBlock &BB);
-  /// Also sets E.NeedsWithinBlock.
   HazardNeeds computeNeeds(const Entry &E, Position At) const;
+  /// Whether every search computeNeeds makes for \p E ends in its block.
+  bool searchesStayInBlock(const Entry &E, const BlockEntries &Block, unsigned Index) const;
   HazardShortfall searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
                              llvm::MCRegister Reg, Position From) const;
   unsigned softClauseNeed(const Entry &Consumer, Position From) const;
@@ -180,14 +175,8 @@ private:
     const HazardRule *Rule;
     llvm::SmallVector<llvm::MCRegister, 4> Registers;
   };
-  struct ConsumerRules {
-    llvm::SmallVector<ConsumerRule, 4> Rules;
-    /// The largest limit (maxWaitStates) of the rules counting wait
-    /// states, and of those counting VALUs.
-    unsigned MaxStates = 0, MaxValus = 0;
-  };
-  mutable llvm::DenseMap<const HazardTraits *, ConsumerRules> RulesOf;
-  const ConsumerRules &rulesOf(const HazardTraits &Consumer) const;
+  mutable llvm::DenseMap<const HazardTraits *, llvm::SmallVector<ConsumerRule, 4>> RulesOf;
+  const llvm::SmallVector<ConsumerRule, 4> &rulesOf(const HazardTraits &Consumer) const;
   RegisterOverlaps Overlaps;
   /// Bumped by every read: a needs() answer of an earlier generation may
   /// have seen the code before the last change (unless its searches stay
