@@ -165,29 +165,36 @@ bool MemoizingTargetParser::stillHolds(StringRef Key, const Entry &E) const {
 void MemoizingTargetParser::remember(StringRef Text) {
   if (Captured.empty() || Text.size() > UINT16_MAX)
     return;
-  unsigned Exprs = 0;
   for (const MCInst &I : Captured)
-    for (const MCOperand &Op : I) {
-      if (Op.isInst())
+    for (const MCOperand &Op : I)
+      if (Op.isExpr() || Op.isInst()) {
+        rememberShape(Text);
         return;
-      Exprs += Op.isExpr();
-    }
-  // One expression, of the last operand: the text before it is the key,
-  // whose names must all be constants or nothing, as below.
+      }
   Entry E;
-  StringRef Key = Text;
-  if (Exprs) {
-    size_t Tail = Exprs == 1 && Captured.size() == 1 ? expressionTail(Text) : StringRef::npos;
-    if (Tail == StringRef::npos)
-      return;
-    Key = Text.take_front(Tail);
-    const MCInst &I = Captured.front();
-    E.ExprOperand = unsigned(find_if(I, [](const MCOperand &Op) { return Op.isExpr(); }) - I.begin());
-  }
+  keep(Memo, Text, E);
+}
+
+void MemoizingTargetParser::rememberShape(StringRef Text) {
+  // One expression, of the last operand: the text before it is the key.
+  if (Captured.size() != 1 ||
+      count_if(Captured.front(), [](const MCOperand &Op) { return Op.isExpr(); }) != 1 ||
+      any_of(Captured.front(), [](const MCOperand &Op) { return Op.isInst(); }))
+    return;
+  size_t Tail = expressionTail(Text);
+  if (Tail == StringRef::npos)
+    return;
+  Entry E;
+  const MCInst &I = Captured.front();
+  E.ExprOperand = unsigned(find_if(I, [](const MCOperand &Op) { return Op.isExpr(); }) - I.begin());
+  keep(Shapes, Text.take_front(Tail), E);
+}
+
+void MemoizingTargetParser::keep(StringMap<Entry> &Into, StringRef Key, Entry &E) {
   bool Memoizable = true;
   forEachIdentifier(Key, [&](size_t Offset, size_t Length) {
     const MCSymbol *S = nullptr;
-    std::optional<int64_t> V = absoluteValue(Text.substr(Offset, Length), &S);
+    std::optional<int64_t> V = absoluteValue(Key.substr(Offset, Length), &S);
     if (S && !V)
       Memoizable = false; // a label, a symbol not defined yet, an expression
     E.Identifiers.push_back({uint16_t(Offset), uint16_t(Length), S,
@@ -200,7 +207,7 @@ void MemoizingTargetParser::remember(StringRef Text) {
   E.NextFreeVgpr = *Vgpr;
   E.NextFreeSgpr = *Sgpr;
   E.Insts = std::move(Captured);
-  (Exprs ? Shapes : Memo).insert_or_assign(Key, std::move(E));
+  Into.insert_or_assign(Key, std::move(E));
 }
 
 size_t MemoizingTargetParser::expressionTail(StringRef Text) const {

@@ -169,6 +169,12 @@ private:
   /// The value of a symbol when it is a variable with an absolute value.
   std::optional<int64_t> absoluteValue(llvm::StringRef Name, const llvm::MCSymbol **Symbol = nullptr) const;
   void remember(llvm::StringRef Text);
+  /// remember() for a statement whose MC instruction has an expression.
+  void rememberShape(llvm::StringRef Text);
+  /// Keeps the statement parsed last in \p Into under \p Key (its text,
+  /// or the text before its last operand) with what \p Key names, in \p E
+  /// (moved from).
+  void keep(llvm::StringMap<Entry> &Into, llvm::StringRef Key, Entry &E);
   /// Where \p Text's last operand starts when it is an expression as
   /// Shapes keeps (after a comma, in parentheses, names that are no
   /// variables, decimal numbers and binary operators), else npos.
