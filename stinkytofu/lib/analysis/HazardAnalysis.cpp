@@ -278,14 +278,48 @@ const HazardNeeds &HazardAnalysis::needs(const Instruction &I) const {
   auto It = Positions.find(&I);
   if (It == Positions.end())
     return None;
-  const Entry &E = Blocks.find(It->second.Block)->second.Entries[It->second.Index];
+  const BlockEntries &Block = Blocks.find(It->second.Block)->second;
+  const Entry &E = Block.Entries[It->second.Index];
   // An answer stays right until the next read: it is computed from the
-  // entries, and only read() changes them.
+  // entries, and only read() changes them. One whose searches stay in the
+  // block stays right until that block is read (its entries are made anew).
   if (E.NeedsGeneration != Generation) {
-    E.Needs = computeNeeds(E, It->second);
+    if (E.NeedsGeneration == ~0u || !searchesStayInBlock(E, Block, It->second.Index))
+      E.Needs = computeNeeds(E, It->second);
     E.NeedsGeneration = Generation;
   }
   return E.Needs;
+}
+
+bool HazardAnalysis::searchesStayInBlock(const Entry &E, const BlockEntries &Block,
+                                         unsigned Index) const {
+  if (E.Traits.empty())
+    return true; // computeNeeds reads nothing
+  const HazardTraits &Consumer = *E.Traits.front();
+  const SmallVector<ConsumerRule, 4> &Rules = rulesOf(Consumer);
+  // A rule's search counts the entries before the consumer from the
+  // nearest and stops once it has counted the rule's limit: it reaches
+  // another block only when the entries before it in its block count less.
+  // Every rule of the consumer counts, the ones computeNeeds skipped too
+  // (an insertion elsewhere may have made their producers present). A soft
+  // clause ends at the first entry that is not a member, or once the
+  // members' wait states pass the look-ahead.
+  bool MemoryConsumer = Consumer.is(HazardClass::SMEM) || Consumer.is(HazardClass::VMEM);
+  if (Rules.empty() && !MemoryConsumer)
+    return true;
+  unsigned NeedStates = MemoryConsumer ? LookAhead + 1 : 0, NeedValus = 0;
+  for (const ConsumerRule &CR : Rules) {
+    unsigned &Need = CR.Rule->CountsValus ? NeedValus : NeedStates;
+    Need = std::max(Need, CR.Rule->maxWaitStates());
+  }
+  unsigned States = 0, Valus = 0;
+  for (unsigned I = Index; I-- > 0;) {
+    States += Block.Briefs[I].WaitStates;
+    Valus += Block.Briefs[I].Valus;
+    if (States >= NeedStates && Valus >= NeedValus)
+      return true;
+  }
+  return false;
 }
 
 HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {

@@ -138,7 +138,11 @@ void verifyParents(const Module &M, Reporter &R) {
 /// the brackets contains. The key is the text, the values of those symbols
 /// at the statement's place and the MC instruction: its opcode and each
 /// operand's kind and value (an expression by its kind alone, all the
-/// mapping reads of one).
+/// mapping reads of one). A last operand that is an expression in
+/// parentheses (`(label-.Lpc)&4294967295`, one per call of a call-dense
+/// kernel) is left out of the text: the operand parser types it an
+/// expression whatever it holds (expressionTail), and the mapping reads
+/// only that.
 class RepeatKeys {
 public:
   explicit RepeatKeys(const Module &M) : Symbols(M.hasAssembler() ? &M.assembler() : nullptr) {}
@@ -156,8 +160,11 @@ public:
     Key.clear();
     auto Word = [&](uint64_t V) { Key.append(reinterpret_cast<const char *>(&V), sizeof(V)); };
     // The text's length first: no text is a prefix of another's key.
-    Word(Text.size());
-    Key += Text;
+    size_t Tail = expressionTail(Text);
+    StringRef Kept = Text.take_front(Tail);
+    Word(Kept.size());
+    Key += Kept;
+    Key += Tail == Text.size() ? 't' : 'e';
     if (Symbolic) {
       // Operands parsed by another assembler took values this one does not
       // know.
@@ -198,6 +205,64 @@ public:
   }
 
 private:
+  static bool isExpressionChar(char C) {
+    switch (C) {
+    case '_': case '.': case '$': case '@': case '(': case ')': case '+': case '-':
+    case '*': case '%': case '&': case '|': case '^': case '<': case '>': case '~':
+    case '!': case '=':
+      return true;
+    default:
+      return isAlnum(C);
+    }
+  }
+
+  /// Where \p Text's last operand starts when it is an expression in
+  /// parentheses, else the text's size. Its piece (splitTopLevel, after a
+  /// comma at depth 0 outside strings and comments) is one word with no
+  /// brackets, quotes, commas, white space or comment markers, starting
+  /// with `(`: classifyOperand strips no modifier that would leave a
+  /// register, immediate or call there, so it types the operand an
+  /// expression whatever it says. The comma is found from the end: a text
+  /// whose last character is not `)` or an expression's is not looked at
+  /// further.
+  static size_t expressionTail(StringRef Text) {
+    if (!Text.contains('('))
+      return Text.size(); // most statements, found at memchr's speed
+    StringRef Code = Text;
+    while (!Code.empty() && isSpace(Code.back()))
+      Code = Code.drop_back();
+    size_t Start = Code.size();
+    while (Start && isExpressionChar(Code[Start - 1]))
+      --Start;
+    if (Start == Code.size() || Code[Start] != '(')
+      return Text.size();
+    size_t Comma = Start;
+    while (Comma && (Code[Comma - 1] == ' ' || Code[Comma - 1] == '\t'))
+      --Comma;
+    if (!Comma || Code[Comma - 1] != ',')
+      return Text.size();
+    --Comma;
+    // The tail's parentheses balance and never close one the text before
+    // opened; that text has no quote or comment marker and leaves no
+    // parenthesis or bracket open at the comma.
+    int Depth = 0;
+    for (char C : Code.drop_front(Start)) {
+      Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+      if (Depth < 0)
+        return Text.size();
+    }
+    if (Depth)
+      return Text.size();
+    for (char C : Code.take_front(Comma)) {
+      if (C == '"' || C == '\'' || C == ';' || C == '/' || C == '#')
+        return Text.size();
+      Depth += (C == '(' || C == '[') ? 1 : (C == ')' || C == ']') ? -1 : 0;
+      if (Depth < 0)
+        return Text.size();
+    }
+    return Depth ? Text.size() : Comma;
+  }
+
   /// The symbols assigned more than once whose names the brackets of
   /// \p Text contain, once per distinct text.
   ArrayRef<StringRef> reassignedNamed(StringRef Text) {

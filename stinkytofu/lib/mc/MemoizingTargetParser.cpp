@@ -167,13 +167,34 @@ void MemoizingTargetParser::remember(StringRef Text) {
     return;
   for (const MCInst &I : Captured)
     for (const MCOperand &Op : I)
-      if (Op.isExpr() || Op.isInst())
+      if (Op.isExpr() || Op.isInst()) {
+        rememberShape(Text);
         return;
+      }
   Entry E;
+  keep(Memo, Text, E);
+}
+
+void MemoizingTargetParser::rememberShape(StringRef Text) {
+  // One expression, of the last operand: the text before it is the key.
+  if (Captured.size() != 1 ||
+      count_if(Captured.front(), [](const MCOperand &Op) { return Op.isExpr(); }) != 1 ||
+      any_of(Captured.front(), [](const MCOperand &Op) { return Op.isInst(); }))
+    return;
+  size_t Tail = expressionTail(Text);
+  if (Tail == StringRef::npos)
+    return;
+  Entry E;
+  const MCInst &I = Captured.front();
+  E.ExprOperand = unsigned(find_if(I, [](const MCOperand &Op) { return Op.isExpr(); }) - I.begin());
+  keep(Shapes, Text.take_front(Tail), E);
+}
+
+void MemoizingTargetParser::keep(StringMap<Entry> &Into, StringRef Key, Entry &E) {
   bool Memoizable = true;
-  forEachIdentifier(Text, [&](size_t Offset, size_t Length) {
+  forEachIdentifier(Key, [&](size_t Offset, size_t Length) {
     const MCSymbol *S = nullptr;
-    std::optional<int64_t> V = absoluteValue(Text.substr(Offset, Length), &S);
+    std::optional<int64_t> V = absoluteValue(Key.substr(Offset, Length), &S);
     if (S && !V)
       Memoizable = false; // a label, a symbol not defined yet, an expression
     E.Identifiers.push_back({uint16_t(Offset), uint16_t(Length), S,
@@ -186,7 +207,93 @@ void MemoizingTargetParser::remember(StringRef Text) {
   E.NextFreeVgpr = *Vgpr;
   E.NextFreeSgpr = *Sgpr;
   E.Insts = std::move(Captured);
-  Memo.insert_or_assign(Text, std::move(E));
+  Into.insert_or_assign(Key, std::move(E));
+}
+
+size_t MemoizingTargetParser::expressionTail(StringRef Text) const {
+  // From the end: the operand's characters, then the comma.
+  auto InOperand = [](char C) {
+    return isIdentifierChar(C) || StringRef("()+-*&|^<>").contains(C);
+  };
+  size_t Tail = Text.size();
+  while (Tail && InOperand(Text[Tail - 1]))
+    --Tail;
+  size_t Comma = Tail;
+  while (Comma && (Text[Comma - 1] == ' ' || Text[Comma - 1] == '\t'))
+    --Comma;
+  if (Tail == Text.size() || Text[Tail] != '(' || !Comma || Text[Comma - 1] != ',')
+    return StringRef::npos;
+  // Terms (a parenthesized expression, a name, a decimal number) between
+  // binary operators, each operand of an operator present: what MC's
+  // expression parser reads whole, with no unary operator, call or
+  // place-dependent name.
+  MCContext &Ctx = Inner.getContext();
+  StringRef Operand = Text.drop_front(Tail);
+  int Depth = 0;
+  bool WantTerm = true;
+  for (size_t I = 0, N = Operand.size(); I < N;) {
+    char C = Operand[I];
+    if (WantTerm && C == '(') {
+      ++Depth;
+      ++I;
+    } else if (WantTerm && isIdentifierChar(C)) {
+      size_t Start = I;
+      while (I < N && isIdentifierChar(Operand[I]))
+        ++I;
+      StringRef Word = Operand.slice(Start, I);
+      if (isDigit(C)) {
+        if (Word.size() > 18 || !all_of(Word, isDigit) || (Word.size() > 1 && C == '0'))
+          return StringRef::npos; // 1b, 0x10, octal, too large
+      } else if (Word == ".") {
+        return StringRef::npos;
+      } else if (const MCSymbol *S = Ctx.lookupSymbol(Word); S && S->isVariable()) {
+        return StringRef::npos;
+      }
+      if (I < N && Operand[I] == '(')
+        return StringRef::npos; // a call
+      WantTerm = false;
+    } else if (!WantTerm && C == ')') {
+      if (--Depth < 0)
+        return StringRef::npos;
+      ++I;
+    } else if (!WantTerm && StringRef("+-*&|^").contains(C)) {
+      WantTerm = true;
+      ++I;
+    } else if (!WantTerm && (C == '<' || C == '>') && I + 1 < N && Operand[I + 1] == C) {
+      WantTerm = true;
+      I += 2;
+    } else {
+      return StringRef::npos;
+    }
+  }
+  return !WantTerm && !Depth ? Tail : StringRef::npos;
+}
+
+bool MemoizingTargetParser::replayShape(StringRef Text, size_t Tail, const Entry &E) {
+  StringRef Buffer = bufferHolding(Text.begin());
+  if (!Buffer.data())
+    return false;
+  AsmLexer &Lexer = getLexer();
+  const char *Resume = getParser().getTok().getLoc().getPointer();
+  Lexer.setBuffer(Buffer, Text.begin() + Tail);
+  getParser().Lex();
+  size_t DiagsBeforeExpr = Diags.size();
+  const MCExpr *Value = nullptr;
+  int64_t Absolute;
+  if (getParser().parseExpression(Value) || Diags.size() != DiagsBeforeExpr ||
+      getParser().hasPendingError() || getParser().getTok().isNot(AsmToken::EndOfStatement) ||
+      Value->evaluateAsAbsolute(Absolute)) {
+    // The target parser's own parse, from the first operand: it looks the
+    // same names up.
+    getParser().clearPendingErrors();
+    Lexer.setBuffer(Buffer, Resume);
+    getParser().Lex();
+    return false;
+  }
+  getParser().Lex(); // the end of the statement, as the target parser eats it
+  Hit = &E;
+  HitExpr = Value;
+  return true;
 }
 
 StringRef MemoizingTargetParser::bufferHolding(const char *Ptr) {
@@ -240,8 +347,16 @@ bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringR
     auto It = Memo.find(Text);
     if (It != Memo.end() && stillHolds(It->first(), It->second)) {
       Hit = &It->second;
+      HitExpr = nullptr;
       skipStatement(Text);
       return false;
+    }
+    if (size_t Tail = Shapes.empty() ? StringRef::npos : expressionTail(Text);
+        Tail != StringRef::npos) {
+      auto Shape = Shapes.find(Text.take_front(Tail));
+      if (Shape != Shapes.end() && stillHolds(Shape->first(), Shape->second) &&
+          replayShape(Text, Tail, Shape->second))
+        return false;
     }
     Recording = Text;
     DiagsBefore = Diags.size();
@@ -255,6 +370,8 @@ bool MemoizingTargetParser::matchAndEmitInstruction(SMLoc IDLoc, unsigned &Opcod
                                                     bool MatchingInlineAsm) {
   if (const Entry *E = std::exchange(Hit, nullptr)) {
     for (MCInst Inst : E->Insts) {
+      if (HitExpr)
+        Inst.getOperand(E->ExprOperand).setExpr(HitExpr);
       Inst.setLoc(IDLoc);
       Out.emitInstruction(Inst, Inner.getSTI());
     }
@@ -296,8 +413,10 @@ void MemoizingTargetParser::noteUnknownMnemonic() {
 
 ParseStatus MemoizingTargetParser::parseDirective(AsmToken DirectiveID) {
   ParseStatus S = Inner.parseDirective(DirectiveID);
-  if (!S.isNoMatch())
+  if (!S.isNoMatch()) {
     Memo.clear();
+    Shapes.clear();
+  }
   return S;
 }
 

@@ -16,7 +16,15 @@
 //   not yet defined) keeps the statement out.
 // - Place-dependent values (labels, `.`, `1b`/`1f`): a statement whose
 //   MCInst keeps an expression operand is not memoized, nor a text with a
-//   lone `.` or a directional label.
+//   lone `.` or a directional label. Except a last operand that is an
+//   expression in parentheses of names, numbers and binary operators
+//   (`(label_3-.Lpc_3)&4294967295`, one per call site): the statement is
+//   kept by the text before it, and a repeat of that text parses only its
+//   own expression, with MC's expression parser where the target parser
+//   would (an operand starting with `(` is an immediate: its expression,
+//   an MC expression operand when it has no absolute value). A name in it
+//   that is a variable, or an expression with an absolute value, takes
+//   the whole parse.
 // - The target parser's state: every register it reads raises
 //   `.amdgcn.next_free_vgpr` / `_sgpr`; a hit needs both at least where the
 //   statement first left them (a `.set` that lowers one forces a new parse).
@@ -149,6 +157,9 @@ private:
     llvm::SmallVector<llvm::MCInst, 1> Insts;
     llvm::SmallVector<Identifier, 6> Identifiers;
     int64_t NextFreeVgpr = 0, NextFreeSgpr = 0;
+    /// Of an entry kept by the text before its last operand (Shapes): the
+    /// MC operand that operand's expression is.
+    unsigned ExprOperand = ~0u;
   };
 
   /// The statement's text from its mnemonic at \p Begin to its comment or
@@ -158,6 +169,19 @@ private:
   /// The value of a symbol when it is a variable with an absolute value.
   std::optional<int64_t> absoluteValue(llvm::StringRef Name, const llvm::MCSymbol **Symbol = nullptr) const;
   void remember(llvm::StringRef Text);
+  /// remember() for a statement whose MC instruction has an expression.
+  void rememberShape(llvm::StringRef Text);
+  /// Keeps the statement parsed last in \p Into under \p Key (its text,
+  /// or the text before its last operand) with what \p Key names, in \p E
+  /// (moved from).
+  void keep(llvm::StringMap<Entry> &Into, llvm::StringRef Key, Entry &E);
+  /// Where \p Text's last operand starts when it is an expression as
+  /// Shapes keeps (after a comma, in parentheses, names that are no
+  /// variables, decimal numbers and binary operators), else npos.
+  size_t expressionTail(llvm::StringRef Text) const;
+  /// Parses the expression at \p Tail of \p Text for \p E; false, with
+  /// the lexer where it was, when it is not what \p E's was.
+  bool replayShape(llvm::StringRef Text, size_t Tail, const Entry &E);
   /// Keeps MC's error for the statement that failed before, when it was
   /// the one for an unknown mnemonic (it is printed after the statement).
   void noteUnknownMnemonic();
@@ -173,6 +197,11 @@ private:
   /// statements are cut as statementText cuts them.
   bool Enabled = false;
   llvm::StringMap<Entry> Memo;
+  /// Statements ending in an expression, by the text before it.
+  llvm::StringMap<Entry> Shapes;
+  /// The replayed statement's own expression (of a Shapes entry), set with
+  /// every Hit.
+  const llvm::MCExpr *HitExpr = nullptr;
   llvm::StringRef LastBuffer; // of bufferHolding
   const Entry *Hit = nullptr;     // the statement being replayed
   llvm::StringRef Recording;      // the statement being parsed, to remember

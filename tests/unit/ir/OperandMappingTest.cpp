@@ -240,6 +240,30 @@ TEST(OperandMappingTest, TheVerifierChecksARepeatOfASymbolicTextWithOtherMC) {
   EXPECT_NE(Error.find(":8:3: error"), std::string::npos) << Error;
 }
 
+TEST(OperandMappingTest, TheVerifierSharesOnlyTheExpressionOfARepeat) {
+  // Call-site statements differ only in their label expression, which the
+  // check shares; what comes before it does not. The third copy writes s41
+  // but has the MC instructions of an s40 statement; the fourth has the
+  // text of the first but an s41 MC instruction.
+  OneInstruction R = read("s_add_u32 s40, s40, (la-.Lp1)&4294967295\n"
+                          "  s_add_u32 s40, s40, (lb-.Lp2)&4294967295\n"
+                          "  s_add_u32 s41, s40, (lc-.Lp3)&4294967295\n"
+                          "  s_add_u32 s40, s40, (ld-.Lp4)&4294967295",
+                          "gfx90a", "  .set la, 0\n");
+  ASSERT_TRUE(R.M);
+  std::vector<Instruction *> Copies = instructionsOf(*R.M);
+  ASSERT_EQ(Copies.size(), 4u);
+  EXPECT_FALSE(bool(verifyModule(*R.M)));
+  giveMCOf(*R.M, *Copies[2], "s_add_u32 s40, s40, (la-.Lp1)&4294967295");
+  giveMCOf(*R.M, *Copies[3], "s_add_u32 s41, s40, (la-.Lp1)&4294967295");
+  std::string Error = llvm::toString(verifyModule(*R.M));
+  EXPECT_NE(Error.find(":6:3: error: operand 0 's41' of 's_add_u32'"), std::string::npos)
+      << Error;
+  EXPECT_NE(Error.find(":7:3: error: operand 1 's40' of 's_add_u32'"), std::string::npos)
+      << Error;
+  EXPECT_EQ(StringRef(Error).count("is not a register of its MC instruction"), 2u) << Error;
+}
+
 TEST(OperandMappingTest, TheVerifierChecksATextAnotherModuleParsed) {
   // The same text in two files with vX 5 in one and 1 in the other. The
   // copy cloned from the first takes its operands from the first file

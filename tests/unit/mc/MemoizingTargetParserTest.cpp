@@ -176,6 +176,40 @@ std::string describe(const std::string &Text, const TargetInfo &Target, bool Mem
   return Out;
 }
 
+TEST(MemoizingTargetParser, CallSitesParseTheirOwnExpressionAsWithoutTheMemo) {
+  // Statements that differ only in their last operand's expression: each
+  // repeat of the text before it parses its own, as MC does, and the names
+  // that make it a constant (a variable, labels MC folds), a place (`.`, a
+  // directional label), a call or a broken expression take the whole parse.
+  std::string Text = ".amdgcn_target \"amdgcn-amd-amdhsa--gfx90a\"\n.text\nk:\n";
+  for (int I = 0; I < 3; ++I) {
+    std::string N = std::to_string(I);
+    Text += ".Lpc_" + N + ":\n"
+            "  s_add_u32 s40, s40, (target_" + N + "-.Lpc_" + N + ")&4294967295\n"
+            "  s_addc_u32 s41, s41, (target_" + N + "-.Lpc_" + N + ")>>32\n";
+  }
+  Text += "  s_add_u32 s40, s40, (target_0-.Lpc_0)&4294967295 ; the same again\n"
+          ".set var_a, 12\n"
+          "  s_add_u32 s40, s40, (var_a-target_1)\n"
+          "  s_add_u32 s40, s40, (var_a-4)\n"
+          "  s_add_u32 s40, s40, (.Lpc_2-.Lpc_1)\n"
+          "  s_add_u32 s40, s40, (.Lpc_2-.Lpc_2)+(2<<3)\n"
+          "  s_add_u32 s40, s40, (.-.Lpc_1)\n"
+          "1:\n"
+          "  s_add_u32 s40, s40, (1b-.Lpc_1)\n"
+          "  s_add_u32 s40, s40, (max(2,3)-.Lpc_1)\n"
+          "  s_add_u32 s40, s40, (target_1-)\n"
+          "  s_add_u32 s40, s40, (target_1-.Lpc_0))\n"
+          "  s_add_u32 s40, s40, (target_2-.Lpc_0) // last\n"
+          "  s_endpgm\n";
+  for (int I = 0; I < 3; ++I)
+    Text += "target_" + std::to_string(I) + ":\n  s_setpc_b64 s[42:43]\n";
+  auto Target = llvm::cantFail(TargetInfo::get("gfx90a"));
+  std::string Memoized = describe(Text, *Target, true);
+  EXPECT_EQ(Memoized, describe(Text, *Target, false));
+  EXPECT_NE(Memoized.find("diag"), std::string::npos) << "the broken ones are reported";
+}
+
 TEST(MemoizingTargetParser, CorpusAssemblesAsWithoutTheMemo) {
   // The kernels of corpus-local/ (git-ignored: third-party kernels) and the
   // lit tests' assembly, read with and without the memo.

@@ -104,4 +104,44 @@ TEST(HazardAnalysisCacheTest, TraitsRecordedByStampServeAnotherAnalysisUntilTheI
   EXPECT_TRUE(AfterEdit.needs(Reader).empty());
 }
 
+TEST(HazardAnalysisCacheTest, AnAnswerWhoseSearchesLeaveTheBlockIsRecomputedAfterAnotherBlockIsRead) {
+  // Block .LB's first carry reader searches back into k's block; the second
+  // has wait states enough before it in .LB. A producer appended to k's
+  // block gives the first a hazard, not the second.
+  StinkyTofuContext Ctx;
+  std::unique_ptr<Module> M = test::readAsmText(R"(	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+	.text
+	.globl k
+	.p2align 8
+	.type k,@function
+k:
+	v_add_co_u32_e64 v2, s[16:17], v0, v1
+	s_nop 7
+.LB:
+	v_addc_co_u32_e64 v3, s[18:19], v4, v5, s[16:17]
+	s_nop 7
+	v_addc_co_u32_e64 v7, s[20:21], v4, v5, s[16:17]
+	s_endpgm
+)",
+                                                "", false, "k.s", &Ctx);
+  ASSERT_TRUE(M);
+  Function &F = M->functions().front();
+  buildCFG(F);
+  ASSERT_EQ(F.blocks().size(), 2u);
+  BasicBlock &Entry = F.blocks().front();
+  BasicBlock &Next = *std::next(F.blocks().begin());
+  const HazardModel &Model = HazardModel::of(M->target());
+  HazardAnalysis Kept(F, Model);
+  for (const Instruction &I : Next.instructions())
+    EXPECT_TRUE(Kept.needs(I).empty()) << I.mnemonic().str();
+
+  Entry.append(Entry.instructions().front().clone());
+  Kept.refresh(Entry);
+  HazardAnalysis Fresh(F, Model);
+  const Instruction &Near = Next.instructions().front();
+  EXPECT_EQ(Fresh.needs(Near).States, 2u);
+  for (const Instruction &I : Next.instructions())
+    EXPECT_EQ(Kept.needs(I).States, Fresh.needs(I).States) << I.mnemonic().str();
+}
+
 } // namespace

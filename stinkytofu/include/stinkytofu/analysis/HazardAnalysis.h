@@ -138,6 +138,8 @@ private:
 
   void read(const BasicBlock &BB);
   HazardNeeds computeNeeds(const Entry &E, Position At) const;
+  /// Whether every search computeNeeds makes for \p E ends in its block.
+  bool searchesStayInBlock(const Entry &E, const BlockEntries &Block, unsigned Index) const;
   HazardShortfall searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
                              llvm::MCRegister Reg, Position From) const;
   unsigned softClauseNeed(const Entry &Consumer, Position From) const;
@@ -177,7 +179,8 @@ private:
   const llvm::SmallVector<ConsumerRule, 4> &rulesOf(const HazardTraits &Consumer) const;
   RegisterOverlaps Overlaps;
   /// Bumped by every read: a needs() answer of an earlier generation may
-  /// have seen the code before the last change.
+  /// have seen the code before the last change (unless its searches stay
+  /// in its block).
   unsigned Generation = 0;
 };
 
