@@ -513,6 +513,9 @@ private:
       }
       First += N;
     }
+    for (const InstInfo &Info : Infos)
+      if (!Info.KeptLanes.empty())
+        R.LaneKeeping.push_back(Info.Inst);
     buildGroups(R);
     return R;
   }

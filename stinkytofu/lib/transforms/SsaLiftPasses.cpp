@@ -51,6 +51,52 @@ private:
   bool Strict;
 };
 
+/// The reference adds each vector destination written under a narrowed EXEC
+/// to its instruction's sources so its allocator keeps the lanes the write
+/// leaves alone. The webs make that tie themselves (a write whose other
+/// lanes are read later continues the old value's web), so this names the
+/// writes they tie and changes nothing.
+class TieExecMaskedWritesPass final : public Pass {
+public:
+  StringRef name() const override { return "TieExecMaskedWritesPass"; }
+
+  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
+    raw_ostream &OS = context().statsStream();
+    WebFiles VectorFiles{};
+    VectorFiles[unsigned(PressureFile::VGPR)] = VectorFiles[unsigned(PressureFile::AGPR)] = true;
+    bool Built = false;
+    for (Function &F : M.functions()) {
+      if (!F.hasValidCFG()) {
+        buildCFG(F);
+        Built = true;
+      }
+      Liveness L(F);
+      LaneLiveness LL(L);
+      Expected<RegisterWebs> Webs = RegisterWebs::build(F, L, LL, VectorFiles);
+      OS << name() << ": " << F.name() << ": ";
+      if (!Webs) {
+        OS << "not examined: " << toString(Webs.takeError()) << "\n";
+        continue;
+      }
+      const std::vector<const Instruction *> &Tied = Webs->laneKeepingWrites();
+      if (Tied.empty()) {
+        OS << "no exec-masked vector write keeps lanes read later\n";
+        continue;
+      }
+      OS << Tied.size() << " exec-masked vector write(s) keep lanes read later, tied to the old value: line"
+         << (Tied.size() > 1 ? "s" : "");
+      constexpr size_t LinesShown = 8;
+      const char *Separator = " ";
+      for (const Instruction *I : ArrayRef(Tied).take_front(LinesShown)) {
+        OS << Separator << I->location().Line;
+        Separator = ", ";
+      }
+      OS << (Tied.size() > LinesShown ? ", ...\n" : "\n");
+    }
+    return Built ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
 class RemoveDefUseAnalysisPass final : public Pass {
 public:
   StringRef name() const override { return "RemoveDefUseAnalysisPass"; }
@@ -76,6 +122,10 @@ Expected<std::unique_ptr<Pass>> createLiftAsmRegistersToSSAPass(const PassArgume
   if (!Files)
     return Files.takeError();
   return std::make_unique<LiftAsmRegistersToSSAPass>(*Files, Strict);
+}
+
+Expected<std::unique_ptr<Pass>> createTieExecMaskedWritesPass(const PassArguments &Args) {
+  return createArgumentlessPass<TieExecMaskedWritesPass>(Args);
 }
 
 Expected<std::unique_ptr<Pass>> createRemoveDefUseAnalysisPass(const PassArguments &Args) {

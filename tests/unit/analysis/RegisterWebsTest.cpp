@@ -121,6 +121,12 @@ k:
   for (const RegisterWebs::Web &Web : W.webs())
     V5 += Web.File == PressureFile::VGPR && Web.Reg == 5;
   EXPECT_EQ(V5, 1u);
+  // Both writes of v5 keep lanes read later (the first precedes an EXEC
+  // change, after which the store may read lanes it did not write); the
+  // store and the compare write no VGPR.
+  ASSERT_EQ(W.laneKeepingWrites().size(), 2u);
+  EXPECT_EQ(W.laneKeepingWrites()[0]->location().Line, 3u);
+  EXPECT_EQ(W.laneKeepingWrites()[1]->location().Line, 6u);
 }
 
 } // namespace

@@ -106,6 +106,11 @@ public:
   unsigned registersNamed(PressureFile File) const { return Named[unsigned(File)]; }
   /// How many webs come from outside (registers live into the function).
   unsigned entryWebs() const;
+  /// The instructions that write a lifted VGPR or AGPR under EXEC whose
+  /// other lanes are read later, in layout order: each write continues the
+  /// web it writes over (the reference ties such a destination to its old
+  /// value with TieExecMaskedWritesPass).
+  const std::vector<const Instruction *> &laneKeepingWrites() const { return LaneKeeping; }
 
   /// Whether \p Other (a build of the same instructions after a renaming)
   /// groups every occurrence into webs as this does, one web for one web,
@@ -123,6 +128,7 @@ private:
   std::vector<Web> Webs;
   std::vector<Group> Groups;
   std::vector<OperandUse> Operands;
+  std::vector<const Instruction *> LaneKeeping;
   std::map<Key, unsigned> Occurrences;
   /// Interference, one row per web over the webs of its file.
   std::vector<llvm::BitVector> Interference;

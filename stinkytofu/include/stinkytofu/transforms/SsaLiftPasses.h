@@ -16,6 +16,11 @@
 //     (the webs need no separate verification).
 //   - `RemoveDefUseAnalysisPass` (no arguments) changes nothing: there are
 //     no attached chains to drop.
+//   - `TieExecMaskedWritesPass` (no arguments) changes nothing either: the
+//     reference makes a VGPR written under a narrowed EXEC a source of its
+//     own write so its allocator keeps the other lanes; the webs already
+//     continue the old value there. It prints, per function, the lines of
+//     the vector writes so tied (RegisterWebs::laneKeepingWrites).
 //
 //===----------------------------------------------------------------------===//
 #ifndef STINKYTOFU_TRANSFORMS_SSALIFTPASSES_H
@@ -27,6 +32,7 @@ namespace stinkytofu {
 
 llvm::Expected<std::unique_ptr<Pass>> createLiftAsmRegistersToSSAPass(const PassArguments &Args);
 llvm::Expected<std::unique_ptr<Pass>> createRemoveDefUseAnalysisPass(const PassArguments &Args);
+llvm::Expected<std::unique_ptr<Pass>> createTieExecMaskedWritesPass(const PassArguments &Args);
 
 } // namespace stinkytofu
 
