@@ -104,7 +104,7 @@ public:
     auto SetBy = [](const RaisedList &R) {
       return MsbState{true, 0xFF, vgprmsb::stateOfImmediate(R.back().Immediate)};
     };
-    if (const RaisedList *Raised = Before.lookup(&I)) {
+    if (const RaisedList *Raised = Before.lookup(&I); Raised && !isStale(*Raised, S)) {
       S = SetBy(*Raised);
       W.K = Switch::Restored;
       W.Raised = Raised;
@@ -124,7 +124,7 @@ public:
     }
     if (isCall(I))
       S = MsbState::zero(); // the callee returns with the state at 0
-    if (const RaisedList *Raised = After.lookup(&I)) {
+    if (const RaisedList *Raised = After.lookup(&I); Raised && !isStale(*Raised, S)) {
       S = SetBy(*Raised);
       W.RaisedAfter = Raised;
     }
@@ -132,6 +132,16 @@ public:
   }
 
 private:
+  /// Raised switches that changed the state where they were and would set
+  /// the state already there where they are now (a transform moved the
+  /// code around them): LLVM would not write them, nor do we. One that
+  /// changed nothing in the input either stays, as written.
+  static bool isStale(const RaisedList &Raised, const MsbState &S) {
+    std::optional<uint8_t> Was = Raised.front().StateBefore;
+    return S.fullyKnown() && Was && *Was != S.Value &&
+           vgprmsb::stateOfImmediate(Raised.back().Immediate) == S.Value;
+  }
+
   Module &M;
   VgprMsbCodec &Codec;
   VgprMsbMode Mode;

@@ -104,6 +104,9 @@ private:
         Instruction &I = *Insts[K];
         int64_t Imm;
         if (isSetVgprMsb(I, Codec, &Imm)) {
+          std::optional<uint8_t> StateBefore;
+          if (S.K == SetState::Known)
+            StateBefore = S.Value;
           S = SetState::known(vgprmsb::stateOfImmediate(Imm));
           // Kept with the next instruction that is not one too, else after
           // the one before; alone in its block it stays.
@@ -121,7 +124,7 @@ private:
           if (const RaisedVgprMsbData *Old = Anchor->getModifier<RaisedVgprMsbData>())
             *Notes = *Old;
           (After ? Notes->After : Notes->Before)
-              .push_back({statementText(M, I), I.leadingText(), Imm});
+              .push_back({statementText(M, I), I.leadingText(), Imm, StateBefore});
           Anchor->setModifier(std::move(Notes));
           I.eraseFromParent();
           Erased[K] = true;
