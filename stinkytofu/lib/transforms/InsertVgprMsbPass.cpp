@@ -237,10 +237,18 @@ public:
               return std::move(E);
             Raised += W.RaisedAfter->size();
           }
+          StringRef Written = writtenText(*I);
           // Written back or not needed: either way they are done with.
           I->removeModifier(ModifierKind::RaisedVgprMsbData);
           if (I->kind() == InstKind::Machine && I->mcInsts().size() == 1 &&
               Codec.hasHighVgpr(I->mcInsts().front())) {
+            if (!Written.empty()) {
+              MCInst Inst = I->mcInsts().front();
+              I->setLazyStatement(Written, &M.assembler());
+              I->setMC({std::move(Inst)}, M.target());
+              ++Lowered;
+              continue;
+            }
             respellVgprs(M, *I, I->mcInsts().front(), /*WithNote=*/false,
                          [](const VgprToken &T) -> std::optional<std::string> {
               if (T.First < vgprmsb::VgprsPerBank)
@@ -260,6 +268,16 @@ public:
   }
 
 private:
+  /// The statement RaiseVgprMsbPass respelled, as the input wrote it, when
+  /// nothing has changed it since.
+  static StringRef writtenText(const Instruction &I) {
+    const RaisedVgprMsbData *Raised = I.getModifier<RaisedVgprMsbData>();
+    if (!Raised || Raised->WrittenText.empty() || I.isModified() ||
+        I.sourceText() != Raised->RaisedText)
+      return {};
+    return Raised->WrittenText;
+  }
+
   /// Puts the statements RaiseVgprMsbPass took out back, as they were, in
   /// front of \p I (their comments with them) or after it.
   static Error restore(InstBuilder &Builder, BasicBlock &BB, Instruction &I,

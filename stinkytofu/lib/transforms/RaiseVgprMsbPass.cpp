@@ -166,6 +166,7 @@ private:
     // text writes), and the register it is raised to.
     std::string Printed;
     StringRef Text = I.isModified() ? StringRef(Printed = formatForTokens(I)) : I.sourceText();
+    StringRef Written = I.isModified() || !M.hasAssembler() ? StringRef() : I.sourceText();
     SmallVector<int, 8> Operands = Codec.operandsOfTokens(Low, Text, /*Low=*/true);
     size_t K = 0;
     respellVgprs(M, I, High, /*WithNote=*/true,
@@ -179,6 +180,14 @@ private:
         return std::nullopt;
       return logicalVgprSpelling(Logical, T.Count, T.Bracketed);
     });
+    if (!Written.empty() && I.sourceText() != Written) {
+      auto Notes = std::make_unique<RaisedVgprMsbData>();
+      if (const RaisedVgprMsbData *Old = I.getModifier<RaisedVgprMsbData>())
+        *Notes = *Old;
+      Notes->WrittenText = Written;
+      Notes->RaisedText = I.sourceText();
+      I.setModifier(std::move(Notes));
+    }
     ++Raised;
     return Error::success();
   }

@@ -61,6 +61,10 @@ struct RaisedVgprMsbData final : Modifier {
   RaisedVgprMsbData() : Modifier(Kind) {}
   /// In order, those in front of the instruction and those after it.
   llvm::SmallVector<Switch, 1> Before, After;
+  /// The statement as written and as raised, when the pass respelled it:
+  /// one no transform has touched since is written back as it was (notes
+  /// `/*vN*/` or none), not respelled.
+  llvm::StringRef WrittenText, RaisedText;
   void toAttrs(AttrDict &) const override {} // private: never printed
   std::unique_ptr<Modifier> clone() const override {
     return std::make_unique<RaisedVgprMsbData>(*this);
