@@ -104,7 +104,7 @@ public:
     auto SetBy = [](const RaisedList &R) {
       return MsbState{true, 0xFF, vgprmsb::stateOfImmediate(R.back().Immediate)};
     };
-    if (const RaisedList *Raised = Before.lookup(&I)) {
+    if (const RaisedList *Raised = Before.lookup(&I); Raised && !isStale(*Raised, S)) {
       S = SetBy(*Raised);
       W.K = Switch::Restored;
       W.Raised = Raised;
@@ -124,7 +124,7 @@ public:
     }
     if (isCall(I))
       S = MsbState::zero(); // the callee returns with the state at 0
-    if (const RaisedList *Raised = After.lookup(&I)) {
+    if (const RaisedList *Raised = After.lookup(&I); Raised && !isStale(*Raised, S)) {
       S = SetBy(*Raised);
       W.RaisedAfter = Raised;
     }
@@ -132,6 +132,16 @@ public:
   }
 
 private:
+  /// Raised switches that changed the state where they were and would set
+  /// the state already there where they are now (a transform moved the
+  /// code around them): LLVM would not write them, nor do we. One that
+  /// changed nothing in the input either stays, as written.
+  static bool isStale(const RaisedList &Raised, const MsbState &S) {
+    std::optional<uint8_t> Was = Raised.front().StateBefore;
+    return S.fullyKnown() && Was && *Was != S.Value &&
+           vgprmsb::stateOfImmediate(Raised.back().Immediate) == S.Value;
+  }
+
   Module &M;
   VgprMsbCodec &Codec;
   VgprMsbMode Mode;
@@ -227,10 +237,18 @@ public:
               return std::move(E);
             Raised += W.RaisedAfter->size();
           }
+          StringRef Written = writtenText(*I);
           // Written back or not needed: either way they are done with.
           I->removeModifier(ModifierKind::RaisedVgprMsbData);
           if (I->kind() == InstKind::Machine && I->mcInsts().size() == 1 &&
               Codec.hasHighVgpr(I->mcInsts().front())) {
+            if (!Written.empty()) {
+              MCInst Inst = I->mcInsts().front();
+              I->setLazyStatement(Written, &M.assembler());
+              I->setMC({std::move(Inst)}, M.target());
+              ++Lowered;
+              continue;
+            }
             respellVgprs(M, *I, I->mcInsts().front(), /*WithNote=*/false,
                          [](const VgprToken &T) -> std::optional<std::string> {
               if (T.First < vgprmsb::VgprsPerBank)
@@ -250,6 +268,16 @@ public:
   }
 
 private:
+  /// The statement RaiseVgprMsbPass respelled, as the input wrote it, when
+  /// nothing has changed it since.
+  static StringRef writtenText(const Instruction &I) {
+    const RaisedVgprMsbData *Raised = I.getModifier<RaisedVgprMsbData>();
+    if (!Raised || Raised->WrittenText.empty() || I.isModified() ||
+        I.sourceText() != Raised->RaisedText)
+      return {};
+    return Raised->WrittenText;
+  }
+
   /// Puts the statements RaiseVgprMsbPass took out back, as they were, in
   /// front of \p I (their comments with them) or after it.
   static Error restore(InstBuilder &Builder, BasicBlock &BB, Instruction &I,

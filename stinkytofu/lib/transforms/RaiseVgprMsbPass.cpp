@@ -104,6 +104,9 @@ private:
         Instruction &I = *Insts[K];
         int64_t Imm;
         if (isSetVgprMsb(I, Codec, &Imm)) {
+          std::optional<uint8_t> StateBefore;
+          if (S.K == SetState::Known)
+            StateBefore = S.Value;
           S = SetState::known(vgprmsb::stateOfImmediate(Imm));
           // Kept with the next instruction that is not one too, else after
           // the one before; alone in its block it stays.
@@ -121,7 +124,7 @@ private:
           if (const RaisedVgprMsbData *Old = Anchor->getModifier<RaisedVgprMsbData>())
             *Notes = *Old;
           (After ? Notes->After : Notes->Before)
-              .push_back({statementText(M, I), I.leadingText(), Imm});
+              .push_back({statementText(M, I), I.leadingText(), Imm, StateBefore});
           Anchor->setModifier(std::move(Notes));
           I.eraseFromParent();
           Erased[K] = true;
@@ -163,6 +166,7 @@ private:
     // text writes), and the register it is raised to.
     std::string Printed;
     StringRef Text = I.isModified() ? StringRef(Printed = formatForTokens(I)) : I.sourceText();
+    StringRef Written = I.isModified() || !M.hasAssembler() ? StringRef() : I.sourceText();
     SmallVector<int, 8> Operands = Codec.operandsOfTokens(Low, Text, /*Low=*/true);
     size_t K = 0;
     respellVgprs(M, I, High, /*WithNote=*/true,
@@ -176,6 +180,14 @@ private:
         return std::nullopt;
       return logicalVgprSpelling(Logical, T.Count, T.Bracketed);
     });
+    if (!Written.empty() && I.sourceText() != Written) {
+      auto Notes = std::make_unique<RaisedVgprMsbData>();
+      if (const RaisedVgprMsbData *Old = I.getModifier<RaisedVgprMsbData>())
+        *Notes = *Old;
+      Notes->WrittenText = Written;
+      Notes->RaisedText = I.sourceText();
+      I.setModifier(std::move(Notes));
+    }
     ++Raised;
     return Error::success();
   }

@@ -36,6 +36,7 @@
 #include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/pass/PassArguments.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace stinkytofu {
 
@@ -52,10 +53,18 @@ struct RaisedVgprMsbData final : Modifier {
     llvm::StringRef Text;    ///< the statement, newline included
     llvm::StringRef Leading; ///< its comments, now in front of the next item's
     int64_t Immediate = 0;
+    /// The state the code had set in front of it, when one path leads
+    /// there: where a transform has changed that, the switch may no
+    /// longer change anything.
+    std::optional<uint8_t> StateBefore;
   };
   RaisedVgprMsbData() : Modifier(Kind) {}
   /// In order, those in front of the instruction and those after it.
   llvm::SmallVector<Switch, 1> Before, After;
+  /// The statement as written and as raised, when the pass respelled it:
+  /// one no transform has touched since is written back as it was (notes
+  /// `/*vN*/` or none), not respelled.
+  llvm::StringRef WrittenText, RaisedText;
   void toAttrs(AttrDict &) const override {} // private: never printed
   std::unique_ptr<Modifier> clone() const override {
     return std::make_unique<RaisedVgprMsbData>(*this);
