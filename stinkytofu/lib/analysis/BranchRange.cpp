@@ -241,7 +241,7 @@ BranchLayout::BranchLayout(Function &F, InstructionSizes &Sizes) {
       } else if (I.kind() == InstKind::MacroCall) {
         ByteRange At = Addr;
         for (const MCInst &MI : I.mcInsts()) {
-          unsigned Bytes = Sizes.bytes(MI);
+          unsigned Bytes = Sizes.bytesOf(MI);
           if (StringRef Sym = branchSymbol(MI, MII); !Sym.empty())
             Branches.push_back({&I, Sym.str(), Slot, At, Bytes, 0, {}});
           At += {Bytes, Bytes};
