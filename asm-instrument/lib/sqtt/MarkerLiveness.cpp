@@ -202,13 +202,23 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
 }
 
 void MarkerLiveness::computeInFlight(Function &F) {
+  size_t Instructions = 0, Blocks = 0;
+  for (const BasicBlock &BB : F.blocks()) {
+    Instructions += BB.instructions().size();
+    ++Blocks;
+  }
   InFlightLoads Flow(F, *RU);
+  Flow.Effects.reserve(Instructions);
   // The lattice is finite (sets of units, only growing): no visit limit.
   cantFail(Flow.run());
   // One walk of each block with one state: only the unions are kept, not
   // the state before every instruction (blockStates), whose copies cost as
   // much as the analysis. The union is taken again only after an
   // instruction that may change the state; the points between share it.
+  // At most one set per instruction and block end: room for all at once
+  // (a growing vector copies every set, llvm::BitVector's move may throw).
+  InFlightSets.reserve(Instructions + Blocks);
+  InFlightBefore.reserve(Instructions);
   InFlightState S;
   for (BasicBlock &BB : F.blocks()) {
     S = Flow.stateIn(BB);

@@ -235,17 +235,23 @@ BranchLayout::BranchLayout(Function &F, InstructionSizes &Sizes) {
       DirectivesAt.reset();
       if (!Measure)
         continue;
-      ByteRange Size = Sizes.of(I);
+      ByteRange Size;
       if (std::string Target = shortBranchTarget(I); !Target.empty()) {
+        Size = Sizes.of(I);
         Branches.push_back({&I, Target, Slot, Addr, unsigned(Size.Lo), 0, {}});
       } else if (I.kind() == InstKind::MacroCall) {
+        // Its size is its MC instructions' (InstructionSizes::of), each
+        // measured once here.
         ByteRange At = Addr;
         for (const MCInst &MI : I.mcInsts()) {
-          unsigned Bytes = Sizes.bytes(MI);
+          unsigned Bytes = Sizes.bytesOf(MI);
           if (StringRef Sym = branchSymbol(MI, MII); !Sym.empty())
             Branches.push_back({&I, Sym.str(), Slot, At, Bytes, 0, {}});
           At += {Bytes, Bytes};
+          Size += {Bytes, Bytes};
         }
+      } else {
+        Size = Sizes.of(I);
       }
       Addr += Size;
     }

@@ -34,7 +34,14 @@ static std::optional<WaitEvent> eventNamed(StringRef Name) {
 }
 
 bool WaitCounts::empty() const {
-  return all_of(Count, [](int N) { return N == NoWait; });
+  // Asked for every instruction of every path the wait analysis walks:
+  // without an early exit the compiler takes all counters at once. NoWait
+  // has every bit set: so has the AND of the counts only when each is
+  // NoWait.
+  int All = NoWait;
+  for (int N : Count)
+    All &= N;
+  return All == NoWait;
 }
 
 void WaitCounts::merge(const WaitCounts &Other) {

@@ -40,13 +40,13 @@ public:
   /// The bytes of \p I: exact for what MC encodes, none for a
   /// pseudo-instruction, a range for an opaque statement.
   ByteRange of(const Instruction &I);
-
-private:
   /// The bytes of \p MI. Kept for an MC instruction of registers and
   /// immediates only, by its opcode, flags and operands (Tensile kernels
   /// repeat a few hundred statements thousands of times); an expression
   /// is encoded each time.
   unsigned bytesOf(const llvm::MCInst &MI);
+
+private:
 
   const TargetInfo &Target;
   InstructionEncoder Encoder;
