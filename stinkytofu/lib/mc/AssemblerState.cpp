@@ -4,8 +4,10 @@
 #include "IncludeGuard.h"
 #include "MemoizingTargetParser.h"
 #include "stinkytofu/mc/OperandParser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCExpr.h"
+#include "llvm/MC/MCParser/AsmLexer.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/MCSection.h"
@@ -33,6 +35,8 @@ public:
         ParserLines(ParserLines) {}
 
   void setParser(MCAsmParser *P) { Parser = P; }
+  /// The buffer whose offsets events record (a kept parser's next statement).
+  void setMain(StringRef Buffer) { Main = Buffer; }
   void setMemo(MemoizingTargetParser *M) { Memo = M; }
 
   void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
@@ -266,27 +270,31 @@ bool usesExpansions(StringRef Text) {
   return false;
 }
 
+/// Whether \p Text is one instruction statement and nothing else: one line,
+/// no `#` (a preprocessor line marker), and a first word that is no
+/// directive, label, assignment or macro of \p Ctx. Such a statement leaves
+/// the parser as it found it (AssemblerState::Kept).
+bool isPlainInstruction(StringRef Text, MCContext &Ctx) {
+  StringRef Line = Text.rtrim("\n");
+  if (Line.find_first_of("\r\n#") != StringRef::npos)
+    return false;
+  Line = Line.ltrim(" \t");
+  StringRef Mnemonic = Line.take_while([](char C) { return isAlnum(C) || C == '_' || C == '.'; });
+  if (Mnemonic.empty() || !(isAlpha(Mnemonic.front()) || Mnemonic.front() == '_'))
+    return false;
+  StringRef After = Line.drop_front(Mnemonic.size()).ltrim(" \t");
+  if (After.starts_with(":") || After.starts_with("="))
+    return false;
+  return !Ctx.lookupMacro(Mnemonic) && !Ctx.lookupMacro(Mnemonic.lower());
+}
+
+/// What constructing the AMDGPU parser does to the context besides setting
+/// constants: it counts the registers instructions name in these symbols,
+/// from 0 (`.amdhsa_next_free_vgpr .amdgcn.next_free_vgpr` reads them).
+constexpr StringLiteral RegisterCountSymbols[] = {".amdgcn.next_free_vgpr",
+                                                  ".amdgcn.next_free_sgpr"};
+
 } // namespace
-
-AssemblerState::AssemblerState(std::shared_ptr<const TargetInfo> T, const InputLimits &L)
-    : Target(std::move(T)), Limits(L) {
-  resetContext();
-}
-
-void AssemblerState::resetContext() {
-  MOFI.reset();
-  Ctx.reset();
-  SrcMgr = SourceMgr();
-  Includes = makeIntrusiveRefCnt<IncludeGuardFileSystem>(SrcMgr, Limits, Target->asmInfo());
-  SrcMgr.setVirtualFileSystem(Includes);
-  Ctx = std::make_unique<MCContext>(Target->triple(), &Target->asmInfo(),
-                                    &Target->regInfo(), &Target->subtargetInfo(),
-                                    &SrcMgr);
-  MOFI.reset(Target->target().createMCObjectFileInfo(*Ctx, /*PIC=*/false));
-  Ctx->setObjectFileInfo(MOFI.get());
-}
-
-AssemblerState::~AssemblerState() = default;
 
 /// Sends what the parser (through the source manager) and the MC context
 /// report into \p Diags, each with its line when it lies in buffer \p Buffer.
@@ -323,6 +331,76 @@ static void stopCollecting(SourceMgr &SM, MCContext &Ctx, const DiagnosticHandle
   });
 }
 
+/// A parser of statements in the file's context, into the text section.
+struct AssemblerState::StatementParser {
+  StatementParser(AssemblerState &AS, unsigned Buffer)
+      : Streamer(*AS.Ctx, AS.SrcMgr.getMemoryBuffer(Buffer)->getBuffer(), Out,
+                 /*Lines=*/nullptr, /*ParserLines=*/false) {
+    AS.Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
+    Streamer.switchSection(AS.MOFI->getTextSection());
+    Run.emplace(AS.Target->createAsmParser(AS.SrcMgr, *AS.Ctx, Streamer, Buffer));
+    Streamer.setParser(Run->Parser.get());
+  }
+
+  /// Parses what the lexer stands at, up to the end of its buffer; the
+  /// first error fails it all.
+  Expected<AssembledFile> parse(AssemblerState &AS, unsigned Buffer) {
+    std::vector<AsmDiagnostic> Diags;
+    collectDiagnostics(AS.SrcMgr, *AS.Ctx, Diags, Buffer);
+    Run->Parser->Run(/*NoInitialTextSection=*/true, /*NoFinalize=*/true);
+    stopCollecting(AS.SrcMgr, *AS.Ctx, AS.Handler);
+    AssembledFile Parsed = std::move(Out);
+    Out = AssembledFile();
+    for (const AsmDiagnostic &D : Diags)
+      if (D.Diag.getKind() == SourceMgr::DK_Error)
+        return createStringError(inconvertibleErrorCode(), D.Diag.getMessage());
+    return std::move(Parsed);
+  }
+
+  /// Points the kept parser at \p Buffer, the context as a new parser
+  /// would find it (AssemblerState::Kept).
+  void moveTo(AssemblerState &AS, unsigned Buffer) {
+    StringRef Text = AS.SrcMgr.getMemoryBuffer(Buffer)->getBuffer();
+    Streamer.setMain(Text);
+    Run->Parser->getLexer().setBuffer(Text);
+    for (StringRef Name : RegisterCountSymbols)
+      if (MCSymbol *Sym = AS.Ctx->lookupSymbol(Name))
+        Sym->setVariableValue(MCConstantExpr::create(0, *AS.Ctx));
+  }
+
+  AssembledFile Out;
+  formatted_raw_ostream Null{nulls()};
+  RecordingStreamer Streamer;
+  /// Made once the streamer has its place.
+  std::optional<TargetAsmParser> Run;
+};
+
+AssemblerState::AssemblerState(std::shared_ptr<const TargetInfo> T, const InputLimits &L)
+    : Target(std::move(T)), Limits(L) {
+  resetContext();
+}
+
+void AssemblerState::resetContext() {
+  Kept.reset();
+  MOFI.reset();
+  Ctx.reset();
+  SrcMgr = SourceMgr();
+  Includes = makeIntrusiveRefCnt<IncludeGuardFileSystem>(SrcMgr, Limits, Target->asmInfo());
+  SrcMgr.setVirtualFileSystem(Includes);
+  Ctx = std::make_unique<MCContext>(Target->triple(), &Target->asmInfo(),
+                                    &Target->regInfo(), &Target->subtargetInfo(),
+                                    &SrcMgr);
+  MOFI.reset(Target->target().createMCObjectFileInfo(*Ctx, /*PIC=*/false));
+  Ctx->setObjectFileInfo(MOFI.get());
+}
+
+AssemblerState::~AssemblerState() = default;
+
+void AssemblerState::setKeepStatementParser(bool On) {
+  KeepStatementParser = On;
+  Kept.reset();
+}
+
 AssembledFile AssemblerState::assembleFile(std::unique_ptr<MemoryBuffer> Buffer,
                                            std::vector<AsmDiagnostic> &Diags,
                                            ExpansionLines Lines,
@@ -351,6 +429,7 @@ AssembledFile AssemblerState::parseFile(std::unique_ptr<MemoryBuffer> Buffer,
                                         std::vector<AsmDiagnostic> &Diags,
                                         std::optional<ExpansionLines> Lines,
                                         const KnownStatements *Known) {
+  Kept.reset();
   bool ParserLines = Lines == ExpansionLines::FromParser;
   // The known lines are comments for the parser; the text is whole again
   // before anything else reads it.
@@ -491,33 +570,37 @@ std::optional<int64_t> AssemblerState::symbolValueAt(StringRef Name, size_t Offs
   return Last ? Last->Value : symbolValue(Name);
 }
 
-Expected<AssembledFile> AssemblerState::assembleStatements(StringRef Text) {
+/// Adds \p Text, ended by a newline, as a buffer of its own.
+static unsigned addStatementBuffer(SourceMgr &SM, StringRef Text) {
   std::string Lines = Text.str();
   if (Lines.empty() || Lines.back() != '\n')
     Lines += '\n';
-  unsigned Id = SrcMgr.AddNewSourceBuffer(
-      MemoryBuffer::getMemBufferCopy(Lines, "<statement>"), SMLoc());
-  AssembledFile Out;
-  std::vector<AsmDiagnostic> Diags;
-  RecordingStreamer Streamer(*Ctx, SrcMgr.getMemoryBuffer(Id)->getBuffer(), Out,
-                             /*Lines=*/nullptr, /*ParserLines=*/false);
-  formatted_raw_ostream Null(nulls());
-  Target->target().createAsmTargetStreamer(Streamer, Null, nullptr);
-  // The statements are assembled into the current text section.
-  Streamer.switchSection(MOFI->getTextSection());
-  TargetAsmParser Run = Target->createAsmParser(SrcMgr, *Ctx, Streamer, Id);
-  Streamer.setParser(Run.Parser.get());
-  collectDiagnostics(SrcMgr, *Ctx, Diags, Id);
-  Run.Parser->Run(/*NoInitialTextSection=*/true, /*NoFinalize=*/true);
-  stopCollecting(SrcMgr, *Ctx, Handler);
-  for (const AsmDiagnostic &D : Diags)
-    if (D.Diag.getKind() == SourceMgr::DK_Error)
-      return createStringError(inconvertibleErrorCode(), D.Diag.getMessage());
-  return std::move(Out);
+  return SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Lines, "<statement>"), SMLoc());
+}
+
+Expected<AssembledFile> AssemblerState::assembleStatements(StringRef Text) {
+  Kept.reset();
+  unsigned Id = addStatementBuffer(SrcMgr, Text);
+  return StatementParser(*this, Id).parse(*this, Id);
+}
+
+Expected<AssembledFile> AssemblerState::assembleInstruction(StringRef Text) {
+  unsigned Id = addStatementBuffer(SrcMgr, Text);
+  if (Kept)
+    Kept->moveTo(*this, Id);
+  else
+    Kept = std::make_unique<StatementParser>(*this, Id);
+  Expected<AssembledFile> Out = Kept->parse(*this, Id);
+  // A statement MC refused may leave the parser mid-way: the next one gets
+  // a new parser.
+  if (!Out)
+    Kept.reset();
+  return Out;
 }
 
 Expected<SmallVector<MCInst, 1>> AssemblerState::assembleStatement(StringRef Text) {
-  Expected<AssembledFile> Out = assembleStatements(Text);
+  bool Plain = KeepStatementParser && isPlainInstruction(Text, *Ctx);
+  Expected<AssembledFile> Out = Plain ? assembleInstruction(Text) : assembleStatements(Text);
   if (!Out)
     return Out.takeError();
   SmallVector<MCInst, 1> Insts = Out->Insts.unpackAll();

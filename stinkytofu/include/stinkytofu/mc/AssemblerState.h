@@ -140,6 +140,10 @@ public:
   /// got (MemoizingTargetParser.h; on by default). Off, every statement is
   /// parsed: the tests compare the two.
   void setMemoizeStatements(bool On) { MemoizeStatements = On; }
+  /// Whether assembleStatement keeps one parser for the plain instruction
+  /// statements it assembles in a row (on by default). Off, each statement
+  /// gets a parser of its own: the tests compare the two.
+  void setKeepStatementParser(bool On);
 
   /// Assembles one statement in the context of the file already read (its
   /// `.set` symbols and labels are known). Used for instructions created by
@@ -179,6 +183,8 @@ private:
   void recordHistory(llvm::ArrayRef<SymbolAssignment> Assignments);
   /// The byte offset of \p Text in the main buffer, or AsmEvent::NoOffset.
   size_t offsetOf(llvm::StringRef Text) const;
+  /// Assembles one plain instruction statement with the kept parser.
+  llvm::Expected<AssembledFile> assembleInstruction(llvm::StringRef Text);
   /// \p Lines: how to place expansions; none for a file without them.
   AssembledFile parseFile(std::unique_ptr<llvm::MemoryBuffer> Buffer,
                           std::vector<AsmDiagnostic> &Diags,
@@ -199,6 +205,18 @@ private:
   llvm::IntrusiveRefCntPtr<IncludeGuardFileSystem> Includes;
   unsigned MainBuffer = 0;
   bool MemoizeStatements = true;
+  bool KeepStatementParser = true;
+  struct StatementParser;
+  /// The parser assembleInstruction keeps for the plain instruction
+  /// statements it assembles in a row: building a parser costs a hundred
+  /// times parsing one instruction. Such a statement changes no parser state
+  /// the next one reads (the AMDGPU parser resets its forced encoding at
+  /// each mnemonic; the lexer ends each buffer at the start of a statement);
+  /// of the context it changes only the register count symbols, which a new
+  /// parser would set to 0 first and so does StatementParser::moveTo.
+  /// Whatever else parses in this context drops it. Declared last, it goes
+  /// before the context and the source manager it uses.
+  std::unique_ptr<StatementParser> Kept;
 };
 
 } // namespace stinkytofu
