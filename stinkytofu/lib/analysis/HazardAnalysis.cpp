@@ -171,7 +171,9 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
     unsigned Counted;
   };
   SmallVector<Item, 8> Work{{From.Block, From.Index, 0}};
-  DenseMap<const BasicBlock *, unsigned> BestAtEnd;
+  // Most searches end in their block or reach a few before it: on the
+  // stack, not a heap table per search.
+  SmallDenseMap<const BasicBlock *, unsigned, 8> BestAtEnd;
   // The entries that can be a producer or hide one; the walk reads only
   // the briefs of the others.
   const HazardClassSet Examined =
