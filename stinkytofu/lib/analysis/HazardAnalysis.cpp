@@ -171,7 +171,9 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
     unsigned Counted;
   };
   SmallVector<Item, 8> Work{{From.Block, From.Index, 0}};
-  DenseMap<const BasicBlock *, unsigned> BestAtEnd;
+  // Most searches end in their block or reach a few before it: on the
+  // stack, not a heap table per search.
+  SmallDenseMap<const BasicBlock *, unsigned, 8> BestAtEnd;
   // The entries that can be a producer or hide one; the walk reads only
   // the briefs of the others.
   const HazardClassSet Examined =
@@ -296,7 +298,7 @@ bool HazardAnalysis::searchesStayInBlock(const Entry &E, const BlockEntries &Blo
   if (E.Traits.empty())
     return true; // computeNeeds reads nothing
   const HazardTraits &Consumer = *E.Traits.front();
-  const SmallVector<ConsumerRule, 4> &Rules = rulesOf(Consumer);
+  const HazardTraitsCache::ConsumerRules &Rules = rulesOf(E);
   // A rule's search counts the entries before the consumer from the
   // nearest and stops once it has counted the rule's limit: it reaches
   // another block only when the entries before it in its block count less.
@@ -308,7 +310,7 @@ bool HazardAnalysis::searchesStayInBlock(const Entry &E, const BlockEntries &Blo
   if (Rules.empty() && !MemoryConsumer)
     return true;
   unsigned NeedStates = MemoryConsumer ? LookAhead + 1 : 0, NeedValus = 0;
-  for (const ConsumerRule &CR : Rules) {
+  for (const HazardTraitsCache::ConsumerRule &CR : Rules) {
     unsigned &Need = CR.Rule->CountsValus ? NeedValus : NeedStates;
     Need = std::max(Need, CR.Rule->maxWaitStates());
   }
@@ -327,7 +329,7 @@ HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {
   if (E.Traits.empty())
     return Needs;
   const HazardTraits &Consumer = *E.Traits.front();
-  for (const ConsumerRule &CR : rulesOf(Consumer)) {
+  for (const HazardTraitsCache::ConsumerRule &CR : rulesOf(E)) {
     const HazardRule &Rule = *CR.Rule;
     // A rule whose producers the function does not have needs no search.
     if (!(Rule.Producer & Present))
@@ -348,13 +350,32 @@ HazardNeeds HazardAnalysis::computeNeeds(const Entry &E, Position At) const {
   return Needs;
 }
 
-const SmallVector<HazardAnalysis::ConsumerRule, 4> &
-HazardAnalysis::rulesOf(const HazardTraits &Consumer) const {
+HazardTraitsCache::ConsumerRules HazardTraitsCache::consumerRules(const HazardModel &Model,
+                                                                 const HazardTraits &Consumer) {
+  ConsumerRules Rules;
+  for (const HazardRule &Rule : Model.rules())
+    if (Consumer.isAny(Rule.Consumer))
+      Rules.push_back({&Rule, Model.consumerRegisters(Rule, Consumer)});
+  return Rules;
+}
+
+const HazardTraitsCache::ConsumerRules &
+HazardTraitsCache::Table::rulesOf(const HazardTraits &Kept) {
+  auto [It, New] = RulesOf.try_emplace(&Kept);
+  if (New)
+    It->second = consumerRules(Model, Kept);
+  return It->second;
+}
+
+const HazardTraitsCache::ConsumerRules &HazardAnalysis::rulesOf(const Entry &E) const {
+  const HazardTraits &Consumer = *E.Traits.front();
+  // One traits: the instruction's only MC instruction's, kept in the table
+  // (read()); several are the analysis's own.
+  if (E.Traits.size() == 1)
+    return Traits->rulesOf(Consumer);
   auto [It, New] = RulesOf.try_emplace(&Consumer);
   if (New)
-    for (const HazardRule &Rule : Model->rules())
-      if (Consumer.isAny(Rule.Consumer))
-        It->second.push_back({&Rule, Model->consumerRegisters(Rule, Consumer)});
+    It->second = HazardTraitsCache::consumerRules(*Model, Consumer);
   return It->second;
 }
 

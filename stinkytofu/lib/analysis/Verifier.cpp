@@ -4,6 +4,7 @@
 #include "stinkytofu/ir/OperandMapping.h"
 #include "stinkytofu/ir/StatementText.h"
 #include "stinkytofu/support/Diagnostics.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -264,22 +265,40 @@ private:
   }
 
   /// The symbols assigned more than once whose names the brackets of
-  /// \p Text contain, once per distinct text.
+  /// \p Text contain, once per distinct text, in the assembler's order.
+  /// Texts repeat their brackets (`v[vgprValuC+4:vgprValuC+4+1]`) far more
+  /// than whole: the names each bracket's inside contains are searched once
+  /// per distinct inside (namedIn).
   ArrayRef<StringRef> reassignedNamed(StringRef Text) {
     auto [It, New] = Named.try_emplace(Text);
-    if (New)
-      for (StringRef Name : Symbols->reassignedSymbols())
-        for (size_t Open = Text.find('['); Open != StringRef::npos;
-             Open = Text.find('[', Open + 1))
-          if (Text.substr(Open + 1).take_until([](char C) { return C == ']'; }).contains(Name)) {
-            It->second.push_back(Name);
-            break;
-          }
+    if (!New)
+      return It->second;
+    ArrayRef<StringRef> Names = Symbols->reassignedSymbols();
+    BitVector Contained(Names.size());
+    for (size_t Open = Text.find('['); Open != StringRef::npos; Open = Text.find('[', Open + 1))
+      Contained |= namedIn(Text.substr(Open + 1).take_until([](char C) { return C == ']'; }));
+    for (unsigned K : Contained.set_bits())
+      It->second.push_back(Names[K]);
+    return It->second;
+  }
+
+  /// Which reassigned symbols (by index) the bracket inside \p Inner
+  /// contains.
+  const BitVector &namedIn(StringRef Inner) {
+    auto [It, New] = NamedInBrackets.try_emplace(Inner);
+    if (New) {
+      ArrayRef<StringRef> Names = Symbols->reassignedSymbols();
+      It->second.resize(Names.size());
+      for (unsigned K = 0; K < Names.size(); ++K)
+        if (Inner.contains(Names[K]))
+          It->second.set(K);
+    }
     return It->second;
   }
 
   const ModuleAssembler *Symbols;
   StringMap<SmallVector<StringRef, 2>> Named;
+  StringMap<BitVector> NamedInBrackets;
 };
 
 /// Every register an instruction names in its text is a register of its MC

@@ -3,6 +3,7 @@
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/InstrFacts.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/support/CheapOnce.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <regex>
 
 using namespace llvm;
@@ -90,19 +92,26 @@ HazardRelation relationNamed(StringRef Name) {
   report_fatal_error(Twine("HazardRules.td names an unknown relation ") + Name);
 }
 
-/// The .td's MatrixKind patterns, compiled once.
+/// The .td's MatrixKind patterns, each compiled once, when its kind is first
+/// asked for: most targets ask for one kind only, and the three patterns a
+/// gfx90a never asks for cost 0.6 M instructions to compile.
 bool isMatrixKind(StringRef Kind, StringRef Mnemonic) {
-  static const auto Compiled = [] {
-    std::vector<std::pair<StringRef, std::regex>> Out;
-    for (const hazgen::MatrixKindEntry &E : hazgen::MatrixKinds)
-      Out.emplace_back(E.Kind, std::regex(E.Pattern.str()));
-    return Out;
-  }();
+  struct Compiled {
+    CheapOnce Once;
+    std::optional<std::regex> Pattern;
+  };
+  static Compiled Patterns[std::size(hazgen::MatrixKinds)];
   std::string Text = Mnemonic.str();
-  return any_of(Compiled, [&](const auto &E) {
-    return E.first == Kind && std::regex_search(Text, E.second,
-                                                std::regex_constants::match_continuous);
-  });
+  for (size_t K = 0; K < std::size(hazgen::MatrixKinds); ++K) {
+    const hazgen::MatrixKindEntry &E = hazgen::MatrixKinds[K];
+    if (E.Kind != Kind)
+      continue;
+    Compiled &C = Patterns[K];
+    C.Once([&] { C.Pattern.emplace(E.Pattern.str()); });
+    if (std::regex_search(Text, *C.Pattern, std::regex_constants::match_continuous))
+      return true;
+  }
+  return false;
 }
 
 StringRef roleOf(StringRef Mnemonic) {

@@ -60,6 +60,16 @@ public:
     HazardTraits Traits;
     bool UsesAgprs; ///< writes or reads an AGPR
   };
+  /// A rule an instruction is a consumer of, with the registers it looks
+  /// at.
+  struct ConsumerRule {
+    const HazardRule *Rule;
+    llvm::SmallVector<llvm::MCRegister, 4> Registers;
+  };
+  using ConsumerRules = llvm::SmallVector<ConsumerRule, 4>;
+  /// The rules of \p Model a consumer with the traits \p Consumer is a
+  /// consumer of, in the model's order.
+  static ConsumerRules consumerRules(const HazardModel &Model, const HazardTraits &Consumer);
   /// What one hazard model's traits are kept in.
   class Table {
   public:
@@ -68,6 +78,9 @@ public:
     const Known &traitsOf(const llvm::MCInst &Inst, const Instruction &I, bool Record);
     /// Room for \p More stamps to record.
     void reserve(size_t More) { ByStamp.reserve(ByStamp.size() + More); }
+    /// consumerRules() of traits this table keeps (traitsOf), worked out
+    /// once for every analysis that reads them.
+    const ConsumerRules &rulesOf(const HazardTraits &Kept);
 
   private:
     friend class HazardTraitsCache;
@@ -77,6 +90,7 @@ public:
     std::deque<Known> Distinct;
     llvm::StringMap<const Known *> ByKey;
     llvm::DenseMap<uint64_t, const Known *> ByStamp;
+    llvm::DenseMap<const HazardTraits *, ConsumerRules> RulesOf;
   };
   Table &tableOf(const HazardModel &Model);
 
@@ -168,15 +182,13 @@ private:
   std::deque<HazardTraits> SeveralTraits;
   /// Whether an instruction read so far writes or reads an AGPR.
   bool ReadAgprs = false;
-  /// The rules a consumer of some traits is a consumer of,
-  /// in the model's order, each with the registers it looks at: worked out
-  /// once per distinct traits, not per instruction and rule.
-  struct ConsumerRule {
-    const HazardRule *Rule;
-    llvm::SmallVector<llvm::MCRegister, 4> Registers;
-  };
-  mutable llvm::DenseMap<const HazardTraits *, llvm::SmallVector<ConsumerRule, 4>> RulesOf;
-  const llvm::SmallVector<ConsumerRule, 4> &rulesOf(const HazardTraits &Consumer) const;
+  /// The rules a consumer with the traits of \p E's first MC instruction is
+  /// a consumer of, each with the registers it looks at: worked out once
+  /// per distinct traits, not per instruction and rule (in the shared
+  /// table for the traits it keeps, here for those of instructions with
+  /// several MC instructions).
+  mutable llvm::DenseMap<const HazardTraits *, HazardTraitsCache::ConsumerRules> RulesOf;
+  const HazardTraitsCache::ConsumerRules &rulesOf(const Entry &E) const;
   RegisterOverlaps Overlaps;
   /// Bumped by every read: a needs() answer of an earlier generation may
   /// have seen the code before the last change (unless its searches stay
