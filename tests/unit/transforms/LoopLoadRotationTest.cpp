@@ -172,4 +172,28 @@ k:
             "the address of .LBB0_1 is computed: the loop may be entered through a register");
 }
 
+/// The divergent loop with its first load replaced by \p Load.
+std::string divergentLoopLoading(llvm::StringRef Load) {
+  std::string Text = DivergentLoop;
+  llvm::StringRef Old = "global_load_dword v12, v[10:11], off";
+  Text.replace(Text.find(Old), Old.size(), Load.str());
+  return Text;
+}
+
+TEST(LoopLoadRotationTest, RefusesLoadsThatMayWriteLdsOrReachIt) {
+  // With no lane active they would still be no per-lane register loads: a
+  // load into LDS writes memory, a generic flat load may be an LDS access.
+  for (auto [Load, Why] : {std::pair<const char *, const char *>{
+                               "buffer_load_dword v1, s[12:15], 0 offen lds",
+                               "'buffer_load_dword v1, s[12:15], 0 offen lds' is not a per-lane "
+                               "vector load"},
+                           {"flat_load_dword v12, v[10:11]",
+                            "'flat_load_dword v12, v[10:11]' is not a per-lane vector load"}}) {
+    HandRotation R(divergentLoopLoading(Load));
+    ASSERT_TRUE(R.M);
+    R.rotate();
+    EXPECT_EQ(R.proof(), Why);
+  }
+}
+
 } // namespace
