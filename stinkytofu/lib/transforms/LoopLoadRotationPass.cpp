@@ -1,5 +1,6 @@
 //===- LoopLoadRotationPass.cpp - The next trip's loads issued in this trip -===//
 #include "stinkytofu/transforms/LoopLoadRotationPass.h"
+#include "stinkytofu/analysis/AddressChains.h"
 #include "stinkytofu/analysis/BlockCycleModel.h"
 #include "stinkytofu/analysis/InstructionEffects.h"
 #include "stinkytofu/analysis/LoopInfo.h"
@@ -91,6 +92,10 @@ Error proveLoadRotation(ArrayRef<const Instruction *> OldPreheader,
   for (const BasicBlock *Pred : Body.predecessors())
     if (Pred != &Preheader && Pred != &Body)
       return notProven("the loop has another entry, " + Pred->name());
+  // A jump through a register is an entry the CFG does not hold.
+  if (Body.hasLabel() && addressTakenLabels(*Body.parent()->parent()).contains(Body.label()))
+    return notProven("the address of " + Body.label() +
+                     " is computed: the loop may be entered through a register");
   for (const BlockItem &Item : Body.items())
     if (!isa<Instruction>(Item))
       return notProven("the loop body holds a directive");
@@ -140,6 +145,9 @@ public:
                                   const PassScope &Scope) override {
     RotationFacts Facts(M.target());
     BlockCycleModel Timing(M);
+    // A loop whose label's address is computed may be entered through a
+    // register, past the preheader's loads.
+    StringSet<> AddressTaken = addressTakenLabels(M);
     unsigned Rotated = 0, Loads = 0;
     uint64_t Saved = 0;
     for (Function &F : M.functions()) {
@@ -157,7 +165,8 @@ public:
       };
       for (Loop *L : Loops->loopsInPreorder())
         if (L->size() == 1 && L->preheader() && InScope(*L->preheader()) &&
-            InScope(*L->header()))
+            InScope(*L->header()) &&
+            !(L->header()->hasLabel() && AddressTaken.contains(L->header()->label())))
           Candidates.push_back({L->preheader(), L->header()});
       bool Changed = false;
       for (auto [Pre, Body] : Candidates) {

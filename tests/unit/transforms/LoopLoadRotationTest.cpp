@@ -124,4 +124,76 @@ k:
   EXPECT_EQ(R.proof(), "'s_cbranch_scc1 .LBB0_1' does not leave the loop on an empty EXEC alone");
 }
 
+TEST(LoopLoadRotationTest, RefusesAPreheaderEndingInABranch) {
+  // Its branch goes to the loop's label: taken, it would skip the loads
+  // appended after it, and trip 0 would read v12 unloaded.
+  HandRotation R(R"(
+k:
+  s_mov_b64 s[8:9], 0
+  s_cmp_eq_u32 s0, 0
+  s_cbranch_scc1 .LBB0_1
+.LBB0_1:
+  global_load_dword v12, v[10:11], off
+  v_add_co_u32_e32 v10, vcc, 0x100, v10
+  v_addc_co_u32_e32 v11, vcc, 0, v11, vcc
+  v_cmp_eq_u32_e64 s[4:5], 0, v12
+  s_or_b64 s[8:9], s[4:5], s[8:9]
+  s_andn2_b64 exec, exec, s[8:9]
+  s_cbranch_execnz .LBB0_1
+  s_endpgm
+)");
+  ASSERT_TRUE(R.M);
+  R.rotate();
+  EXPECT_EQ(R.proof(), "the preheader does not fall through into the loop alone");
+}
+
+TEST(LoopLoadRotationTest, RefusesALoopWhoseLabelAddressIsComputed) {
+  // A jump through s[12:13] may enter the loop past the preheader's loads.
+  HandRotation R(R"(
+k:
+  s_mov_b64 s[8:9], 0
+.LBB0_1:
+  global_load_dword v12, v[10:11], off
+  v_add_co_u32_e32 v10, vcc, 0x100, v10
+  v_addc_co_u32_e32 v11, vcc, 0, v11, vcc
+  v_cmp_eq_u32_e64 s[4:5], 0, v12
+  s_or_b64 s[8:9], s[4:5], s[8:9]
+  s_andn2_b64 exec, exec, s[8:9]
+  s_cbranch_execnz .LBB0_1
+  s_getpc_b64 s[10:11]
+.Lpost:
+  s_add_u32 s12, s10, .LBB0_1-.Lpost
+  s_addc_u32 s13, s11, 0
+  s_setpc_b64 s[12:13]
+)");
+  ASSERT_TRUE(R.M);
+  R.rotate();
+  EXPECT_EQ(R.proof(),
+            "the address of .LBB0_1 is computed: the loop may be entered through a register");
+}
+
+/// The divergent loop with its first load replaced by \p Load.
+std::string divergentLoopLoading(llvm::StringRef Load) {
+  std::string Text = DivergentLoop;
+  llvm::StringRef Old = "global_load_dword v12, v[10:11], off";
+  Text.replace(Text.find(Old), Old.size(), Load.str());
+  return Text;
+}
+
+TEST(LoopLoadRotationTest, RefusesLoadsThatMayWriteLdsOrReachIt) {
+  // With no lane active they would still be no per-lane register loads: a
+  // load into LDS writes memory, a generic flat load may be an LDS access.
+  for (auto [Load, Why] : {std::pair<const char *, const char *>{
+                               "buffer_load_dword v1, s[12:15], 0 offen lds",
+                               "'buffer_load_dword v1, s[12:15], 0 offen lds' is not a per-lane "
+                               "vector load"},
+                           {"flat_load_dword v12, v[10:11]",
+                            "'flat_load_dword v12, v[10:11]' is not a per-lane vector load"}}) {
+    HandRotation R(divergentLoopLoading(Load));
+    ASSERT_TRUE(R.M);
+    R.rotate();
+    EXPECT_EQ(R.proof(), Why);
+  }
+}
+
 } // namespace

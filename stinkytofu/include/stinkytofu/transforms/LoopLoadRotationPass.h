@@ -19,9 +19,9 @@
 // vector loads that write no EXEC, after the body's last EXEC write, and
 // the branch is taken on a nonzero EXEC and reads nothing else, so the
 // extra trip's loads run with no lane active; the preheader falls through
-// into the loop and is its only entry. The memory counters change (the
-// extra loads are in flight at the exit): run the wait insertion after it,
-// as -O2 and -O3 do.
+// into the loop and is its only entry (no instruction computes the loop
+// label's address). The memory counters change (the extra loads are in
+// flight at the exit): run the wait insertion after it, as -O2 and -O3 do.
 //
 // A loop is rotated only when its steady state (BlockCycleModel::
 // estimateSecondTrip) gets faster.
