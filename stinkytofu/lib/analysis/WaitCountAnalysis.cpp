@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "WaitCountState.h"
+#include "CounterRegisters.h"
 #include "LdsRingState.h"
 #include "stinkytofu/analysis/LdsRingPhases.h"
 
@@ -70,6 +71,8 @@ struct WaitCountAnalysis::Impl
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
   std::optional<unsigned> TranslationCounter;
   MCRegister Exec;
+  /// Registers MC gives a counter (CounterRegisters.h): no data to wait for.
+  const BitVector *CounterUnits;
   /// The units a caller's pending load may write (loadDestinationUnits),
   /// asked only in callable functions: computed on first use (all of MC's
   /// opcodes are read, once per target).
@@ -99,7 +102,8 @@ struct WaitCountAnalysis::Impl
 
   Impl(const Function &F, const CounterModel &CM, WaitCountOptions Opts, bool Correlate,
        WaitCountCache::Impl *Cache)
-      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")) {
+      : Base(F), CM(CM), Opts(Opts), RU(CM.target()), Exec(CM.target().findRegister("EXEC")),
+        CounterUnits(&counterRegisterUnits(RU, CM)) {
     if (Opts.CorrelateBranches || Opts.DescribePaths)
       Conditions.emplace(F, CM.target());
     this->Correlate = Correlate && Conditions && Conditions->tracksAny();
@@ -199,10 +203,12 @@ struct WaitCountAnalysis::Impl
     II.Call = I.facts().has(IF_Call);
     for (MCRegister R : I.facts().Defs)
       for (unsigned U : RU.units(R))
-        II.DefUnits.emplace_back(U, R);
+        if (!CounterUnits->test(U))
+          II.DefUnits.emplace_back(U, R);
     for (MCRegister R : I.facts().Uses)
       for (unsigned U : RU.units(R))
-        II.UseUnits.emplace_back(U, R);
+        if (!CounterUnits->test(U))
+          II.UseUnits.emplace_back(U, R);
     for (auto Units : {ArrayRef(II.DefUnits), ArrayRef(II.UseUnits)})
       for (auto [U, R] : Units) {
         II.UnitsLo = std::min(II.UnitsLo, U);
