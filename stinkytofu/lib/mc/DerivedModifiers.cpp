@@ -36,6 +36,16 @@ StringRef counterField(ModifierKind K, StringRef Counter) {
       .Default("");
 }
 
+/// The one counter of the waits with a derived modifier of their own.
+StringRef ownCounter(ModifierKind K) {
+  switch (K) {
+  case ModifierKind::SWaitTensorCnt: return "tensorcnt";
+  case ModifierKind::SWaitAsyncCnt: return "asynccnt";
+  case ModifierKind::SWaitStoreCnt: return "storecnt";
+  default: return "";
+  }
+}
+
 /// The printed instruction, split into its mnemonic and tokens (operands
 /// and modifiers; `|` separators of `s_delay_alu` dropped).
 struct Printed {
@@ -492,9 +502,7 @@ std::optional<AttrDict> deriveModifier(ModifierKind K, const Instruction &I,
   case ModifierKind::SWaitTensorCnt:
   case ModifierKind::SWaitAsyncCnt:
   case ModifierKind::SWaitStoreCnt: {
-    StringRef Counter = K == ModifierKind::SWaitTensorCnt  ? "tensorcnt"
-                        : K == ModifierKind::SWaitAsyncCnt ? "asynccnt"
-                                                           : "storecnt";
+    StringRef Counter = ownCounter(K);
     if (Mn != ("s_wait_" + Counter).str())
       return std::nullopt;
     D.add(counterField(K, Counter).str(), AttrValue::integer(P.integer(0).value_or(-1)));
@@ -851,6 +859,49 @@ std::optional<std::string> operandsFromModifier(ModifierKind K, StringRef Mnemon
   default:
     return std::nullopt;
   }
+}
+
+Expected<std::pair<ModifierKind, AttrDict>> resolveGenericWait(StringRef Mnemonic,
+                                                                const AttrDict &Stated) {
+  auto Fail = [&](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "mod." + GenericWaitKey + " of " + Mnemonic + ": " + Why);
+  };
+  SmallVector<StringRef, 3> Counters = HardwareModel::waitCounters(Mnemonic);
+  if (Counters.empty())
+    return Fail("the instruction waits on no counter");
+  // The single-counter waits with a modifier of their own; every other
+  // wait is described by mod.swaitcnt.
+  ModifierKind K = ModifierKind::SWaitCnt;
+  for (ModifierKind Own : {ModifierKind::SWaitTensorCnt, ModifierKind::SWaitAsyncCnt,
+                           ModifierKind::SWaitStoreCnt})
+    if (Mnemonic == ("s_wait_" + ownCounter(Own)).str())
+      K = Own;
+  // A generic field is the reference's name of the counter (`vlcnt`), or
+  // the counter's own name where it has none (`vmcnt` of `s_waitcnt`).
+  auto GenericName = [](StringRef Counter) {
+    StringRef Name = counterField(ModifierKind::SWaitCnt, Counter);
+    return Name.empty() ? Counter : Name;
+  };
+  AttrDict Fields;
+  for (const auto &[Name, Value] : Stated.entries()) {
+    const StringRef *Counter =
+        find_if(Counters, [&](StringRef C) { return GenericName(C) == Name; });
+    if (Counter == Counters.end()) {
+      SmallVector<std::string, 3> Waited;
+      for (StringRef C : Counters)
+        Waited.push_back(("'" + GenericName(C) + "'").str());
+      return Fail("'" + Name + "' names a counter the instruction does not wait on (it waits on " +
+                  join(Waited, ", ") + ")");
+    }
+    if (Value.kind() != AttrValue::Kind::Integer)
+      return Fail("attribute '" + Name + "' must be an integer");
+    StringRef Field = counterField(K, *Counter);
+    Fields.add((Field.empty() ? *Counter : Field).str(), Value);
+  }
+  if (Error E = checkDerivedFields(K, Fields))
+    return Fail(toString(std::move(E)));
+  return std::pair{K, std::move(Fields)};
 }
 
 } // namespace stinkytofu

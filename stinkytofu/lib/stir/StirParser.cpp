@@ -1,6 +1,7 @@
 //===- StirParser.cpp - The syntax of the textual IR (`.stir`) ------------===//
 #include "stinkytofu/stir/StirParser.h"
 #include "stinkytofu/ir/Modifier.h"
+#include "stinkytofu/mc/DerivedModifiers.h"
 #include "stinkytofu/mc/OperandParser.h"
 #include "stinkytofu/support/Diagnostics.h"
 
@@ -79,7 +80,7 @@ Error StirParser::parseDict(AttrDict &Dict, std::vector<StirModifier> *Mods) {
       if (!Mods)
         return errorAt(KeyLine, KeyCol, "modifier '" + Key + "' is only allowed on instructions");
       std::string ModKey = Key.substr(4);
-      if (!Modifier::kindOf(ModKey))
+      if (!Modifier::kindOf(ModKey) && ModKey != GenericWaitKey)
         return errorAt(KeyLine, KeyCol, "unknown modifier '" + Key + "'");
       AttrDict ModAttrs;
       if (Error E = parseDict(ModAttrs, nullptr))

@@ -147,6 +147,35 @@ void spellOperandsFromModifiers(StirModule &M) {
       }
 }
 
+/// The reference states a wait's counts in its generic `mod.waitcnt`: each
+/// becomes the wait's own derived modifier (`mod.swaitcnt`, ...), so the
+/// later steps check and print it as they do that one.
+Error resolveGenericWaits(StirModule &M, const StirParser &P, StringRef File) {
+  for (StirFunc &F : M.Funcs)
+    for (StirBlock &BB : F.Blocks)
+      for (StirInst &I : BB.Insts)
+        for (StirModifier &SM : I.Mods) {
+          if (SM.Key != GenericWaitKey)
+            continue;
+          Expected<std::pair<ModifierKind, AttrDict>> Own =
+              resolveGenericWait(I.Mnemonic, SM.Attrs);
+          if (!Own)
+            return sourceError(File, SM.Line, SM.Column, P.lineText(SM.Line),
+                               toString(Own.takeError()));
+          if (any_of(I.Mods, [&](const StirModifier &Other) {
+                return Other.Key == Modifier::keyOf(Own->first);
+              }))
+            return sourceError(File, SM.Line, SM.Column, P.lineText(SM.Line),
+                               "mod." + GenericWaitKey + " and mod." +
+                                   Modifier::keyOf(Own->first) +
+                                   " both state the counts of " + I.Mnemonic);
+          SM.WrittenAs = SM.Key;
+          SM.Key = Modifier::keyOf(Own->first).str();
+          SM.Attrs = std::move(Own->second);
+        }
+  return Error::success();
+}
+
 /// The buffer of an `LDS<t>` operand, the reference's pseudo-register for a
 /// dependence on LDS buffer t (`"st.ds_load_b128"(v50, LDS0)`).
 std::optional<int64_t> ldsTokenOperand(StringRef Text) {
@@ -228,7 +257,10 @@ Error overlay(Module &Mod, const std::vector<const StirFunc *> &SourceOrder,
             if (Error E = applyDerivedModifier(Mod, I,
                                                static_cast<const DerivedModifier &>(**M)))
               return sourceError(File, SM.Line, SM.Column, P.lineText(SM.Line),
-                                 toString(std::move(E)));
+                                 toString(std::move(E)) +
+                                     (SM.WrittenAs.empty()
+                                          ? ""
+                                          : " (the file's mod." + SM.WrittenAs + ")"));
           I.setModifier(std::move(*M));
         }
         auto [DefaultIssue, DefaultLatency] = defaultCycles(I, Mod.target());
@@ -383,6 +415,8 @@ Expected<std::unique_ptr<Module>> readStir(std::unique_ptr<MemoryBuffer> Buffer,
   if (!Parsed)
     return Parsed.takeError();
   scopeBlockNames(*Parsed);
+  if (Error E = resolveGenericWaits(*Parsed, P, File))
+    return std::move(E);
   liftLdsTokenOperands(*Parsed);
   spellOperandsFromModifiers(*Parsed);
   lowerDirectives(*Parsed);

@@ -97,4 +97,24 @@ TEST(DerivedModifiersTest, SettingMatrixReuseAndWaitAlu) {
             "{ va_vdst = 0, sa_sdst = 0 }");
 }
 
+TEST(DerivedModifiersTest, GenericWaitResolvesToTheWaitsOwnModifier) {
+  auto Resolved = [](llvm::StringRef Mnemonic, llvm::StringRef Field) -> std::string {
+    AttrDict Stated;
+    Stated.add(Field.str(), AttrValue::integer(1));
+    auto Own = resolveGenericWait(Mnemonic, Stated);
+    if (!Own)
+      return llvm::toString(Own.takeError());
+    return ("mod." + Modifier::keyOf(Own->first) + " " + fields(Own->second)).str();
+  };
+  EXPECT_EQ(Resolved("s_wait_loadcnt", "vlcnt"), "mod.swaitcnt { vlcnt = 1 }");
+  EXPECT_EQ(Resolved("s_wait_storecnt", "vscnt"), "mod.swaitstorecnt { storecnt = 1 }");
+  EXPECT_EQ(Resolved("s_wait_storecnt_dscnt", "vscnt"), "mod.swaitcnt { vscnt = 1 }");
+  EXPECT_EQ(Resolved("s_wait_tensorcnt", "tlcnt"), "mod.swaittensorcnt { tlcnt = 1 }");
+  EXPECT_EQ(Resolved("s_waitcnt", "lgkmcnt"), "mod.swaitcnt { lgkmcnt = 1 }");
+  EXPECT_EQ(Resolved("s_wait_loadcnt", "vscnt"),
+            "mod.waitcnt of s_wait_loadcnt: 'vscnt' names a counter the instruction does not "
+            "wait on (it waits on 'vlcnt')");
+  EXPECT_EQ(Resolved("v_nop", "vlcnt"), "mod.waitcnt of v_nop: the instruction waits on no counter");
+}
+
 } // namespace

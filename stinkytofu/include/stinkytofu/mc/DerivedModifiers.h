@@ -41,6 +41,19 @@ llvm::Error setDerivedField(Module &M, Instruction &I, ModifierKind K, llvm::Str
 std::optional<std::string> operandsFromModifier(ModifierKind K, llvm::StringRef Mnemonic,
                                                 const AttrDict &Stated);
 
+/// The key of the reference's generic wait modifier (`mod.waitcnt = {
+/// vlcnt = 0 }`), which states a wait's counts whatever the wait; it is read
+/// as the wait's own derived modifier (resolveGenericWait) and never printed.
+inline constexpr llvm::StringLiteral GenericWaitKey = "waitcnt";
+
+/// The derived modifier of wait \p Mnemonic, and its fields, that the
+/// generic wait modifier's fields \p Stated mean (`vscnt` of
+/// `s_wait_storecnt` is `mod.swaitstorecnt`'s `storecnt`). An error when
+/// \p Mnemonic waits on no counter, or a field names a counter it does not
+/// wait on or is not an integer.
+llvm::Expected<std::pair<ModifierKind, AttrDict>>
+resolveGenericWait(llvm::StringRef Mnemonic, const AttrDict &Stated);
+
 } // namespace stinkytofu
 
 #endif

@@ -30,6 +30,8 @@ struct StirModifier {
   std::string Key; ///< without `mod.`
   AttrDict Attrs;
   unsigned Line = 0, Column = 0;
+  /// The key the file wrote where Key stands for it (`waitcnt`), or empty.
+  std::string WrittenAs;
 };
 
 struct StirInst {
