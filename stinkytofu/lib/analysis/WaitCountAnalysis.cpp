@@ -11,6 +11,7 @@
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "WaitCountState.h"
 #include "CounterRegisters.h"
+#include "TargetUnitSets.h"
 #include "LdsRingState.h"
 #include "stinkytofu/analysis/LdsRingPhases.h"
 
@@ -29,7 +30,6 @@
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
-#include <mutex>
 #include <utility>
 
 using namespace llvm;
@@ -772,29 +772,24 @@ struct WaitCountAnalysis::Impl
 // code-generator pseudos such as spill restores are left out. Computed once
 // per target.
 const BitVector &loadDestinationUnits(const RegisterUnits &RU) {
-  static std::mutex Lock;
-  static DenseMap<const TargetInfo *, std::unique_ptr<BitVector>> Cache;
-  std::lock_guard<std::mutex> Guard(Lock);
-  std::unique_ptr<BitVector> &Units = Cache[&RU.target()];
-  if (Units)
-    return *Units;
-  const MCInstrInfo &MII = RU.target().instrInfo();
-  const MCRegisterInfo &MRI = RU.target().regInfo();
-  const unsigned HwMode = RU.target().subtargetInfo().getHwMode(MCSubtargetInfo::HwMode_RegInfo);
-  BitVector Classes(MRI.getNumRegClasses());
-  for (unsigned Op = 0; Op < MII.getNumOpcodes(); ++Op) {
-    const MCInstrDesc &D = MII.get(Op);
-    if (!D.mayLoad() || D.isPseudo())
-      continue;
-    for (unsigned Def = 0; Def < D.getNumDefs(); ++Def)
-      if (int16_t RC = MII.getOpRegClassID(D.operands()[Def], HwMode); RC >= 0)
-        Classes.set(RC);
-  }
-  Units = std::make_unique<BitVector>(RU.none());
-  for (unsigned RC : Classes.set_bits())
-    for (MCPhysReg R : MRI.getRegClass(RC))
-      RU.set(*Units, R);
-  return *Units;
+  return unitsOncePerTarget(RU, "load destinations", [&](BitVector &Units) {
+    const MCInstrInfo &MII = RU.target().instrInfo();
+    const MCRegisterInfo &MRI = RU.target().regInfo();
+    const unsigned HwMode =
+        RU.target().subtargetInfo().getHwMode(MCSubtargetInfo::HwMode_RegInfo);
+    BitVector Classes(MRI.getNumRegClasses());
+    for (unsigned Op = 0; Op < MII.getNumOpcodes(); ++Op) {
+      const MCInstrDesc &D = MII.get(Op);
+      if (!D.mayLoad() || D.isPseudo())
+        continue;
+      for (unsigned Def = 0; Def < D.getNumDefs(); ++Def)
+        if (int16_t RC = MII.getOpRegClassID(D.operands()[Def], HwMode); RC >= 0)
+          Classes.set(RC);
+    }
+    for (unsigned RC : Classes.set_bits())
+      for (MCPhysReg R : MRI.getRegClass(RC))
+        RU.set(Units, R);
+  });
 }
 
 WaitCountAnalysis::~WaitCountAnalysis() = default;

@@ -13,6 +13,31 @@ namespace stinkytofu {
 
 namespace {
 
+/// Builds each function's register webs over \p Files (its CFG first where
+/// it has none) and hands them to \p Report after "<pass>: <function>: " on
+/// the statistics stream; a function whose webs cannot be built gets
+/// \p Failed and the reason. True when a CFG was built.
+bool reportWebs(Module &M, StringRef PassName, raw_ostream &OS, const WebFiles &Files,
+                StringRef Failed, function_ref<void(const RegisterWebs &)> Report) {
+  bool Built = false;
+  for (Function &F : M.functions()) {
+    if (!F.hasValidCFG()) {
+      buildCFG(F);
+      Built = true;
+    }
+    Liveness L(F);
+    LaneLiveness LL(L);
+    Expected<RegisterWebs> Webs = RegisterWebs::build(F, L, LL, Files);
+    OS << PassName << ": " << F.name() << ": ";
+    if (!Webs) {
+      OS << Failed << ": " << toString(Webs.takeError()) << "\n";
+      continue;
+    }
+    Report(*Webs);
+  }
+  return Built;
+}
+
 class LiftAsmRegistersToSSAPass final : public Pass {
 public:
   LiftAsmRegistersToSSAPass(WebFiles Files, bool Strict) : Files(Files), Strict(Strict) {}
@@ -20,29 +45,15 @@ public:
 
   Expected<PreservedAnalyses> run(Module &M, AnalysisManager &, const PassScope &) override {
     raw_ostream &OS = context().statsStream();
-    bool Built = false;
-    for (Function &F : M.functions()) {
-      if (!F.hasValidCFG()) {
-        buildCFG(F);
-        Built = true;
-      }
-      Liveness L(F);
-      LaneLiveness LL(L);
-      Expected<RegisterWebs> Webs = RegisterWebs::build(F, L, LL, Files);
-      OS << name() << ": " << F.name() << ": ";
-      if (!Webs) {
-        OS << "not lifted: " << toString(Webs.takeError()) << "\n";
-        continue;
-      }
-      unsigned FromOutside = Webs->entryWebs();
+    bool Built = reportWebs(M, name(), OS, Files, "not lifted", [&](const RegisterWebs &Webs) {
+      unsigned FromOutside = Webs.entryWebs();
       if (Strict && FromOutside) {
         OS << "not lifted: " << FromOutside
            << " value(s) read with no reaching definition (strictLiveIns)\n";
-        continue;
+        return;
       }
-      OS << "lifted " << Webs->webs().size() << " value(s), " << FromOutside
-         << " from outside\n";
-    }
+      OS << "lifted " << Webs.webs().size() << " value(s), " << FromOutside << " from outside\n";
+    });
     return Built ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 
@@ -64,35 +75,24 @@ public:
     raw_ostream &OS = context().statsStream();
     WebFiles VectorFiles{};
     VectorFiles[unsigned(PressureFile::VGPR)] = VectorFiles[unsigned(PressureFile::AGPR)] = true;
-    bool Built = false;
-    for (Function &F : M.functions()) {
-      if (!F.hasValidCFG()) {
-        buildCFG(F);
-        Built = true;
-      }
-      Liveness L(F);
-      LaneLiveness LL(L);
-      Expected<RegisterWebs> Webs = RegisterWebs::build(F, L, LL, VectorFiles);
-      OS << name() << ": " << F.name() << ": ";
-      if (!Webs) {
-        OS << "not examined: " << toString(Webs.takeError()) << "\n";
-        continue;
-      }
-      const std::vector<const Instruction *> &Tied = Webs->laneKeepingWrites();
-      if (Tied.empty()) {
-        OS << "no exec-masked vector write keeps lanes read later\n";
-        continue;
-      }
-      OS << Tied.size() << " exec-masked vector write(s) keep lanes read later, tied to the old value: line"
-         << (Tied.size() > 1 ? "s" : "");
-      constexpr size_t LinesShown = 8;
-      const char *Separator = " ";
-      for (const Instruction *I : ArrayRef(Tied).take_front(LinesShown)) {
-        OS << Separator << I->location().Line;
-        Separator = ", ";
-      }
-      OS << (Tied.size() > LinesShown ? ", ...\n" : "\n");
-    }
+    bool Built =
+        reportWebs(M, name(), OS, VectorFiles, "not examined", [&](const RegisterWebs &Webs) {
+          const std::vector<const Instruction *> &Tied = Webs.laneKeepingWrites();
+          if (Tied.empty()) {
+            OS << "no exec-masked vector write keeps lanes read later\n";
+            return;
+          }
+          OS << Tied.size()
+             << " exec-masked vector write(s) keep lanes read later, tied to the old value: line"
+             << (Tied.size() > 1 ? "s" : "");
+          constexpr size_t LinesShown = 8;
+          const char *Separator = " ";
+          for (const Instruction *I : ArrayRef(Tied).take_front(LinesShown)) {
+            OS << Separator << I->location().Line;
+            Separator = ", ";
+          }
+          OS << (Tied.size() > LinesShown ? ", ...\n" : "\n");
+        });
     return Built ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 };
