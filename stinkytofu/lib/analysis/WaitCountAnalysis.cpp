@@ -10,8 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "WaitCountState.h"
-#include "CounterRegisters.h"
-#include "TargetUnitSets.h"
+#include "WaitTargetUnits.h"
 #include "LdsRingState.h"
 #include "stinkytofu/analysis/LdsRingPhases.h"
 
@@ -29,7 +28,6 @@
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include <utility>
 
 using namespace llvm;
@@ -71,7 +69,7 @@ struct WaitCountAnalysis::Impl
   /// xcnt: like stores, LLVM leaves it to the caller at a return.
   std::optional<unsigned> TranslationCounter;
   MCRegister Exec;
-  /// Registers MC gives a counter (CounterRegisters.h): no data to wait for.
+  /// Registers MC gives a counter (WaitTargetUnits.h): no data to wait for.
   const BitVector *CounterUnits;
   /// The units a caller's pending load may write (loadDestinationUnits),
   /// asked only in callable functions: computed on first use (all of MC's
@@ -767,30 +765,6 @@ struct WaitCountAnalysis::Impl
     return false;
   }
 };
-
-// The destination classes MC gives its real (encodable) load instructions;
-// code-generator pseudos such as spill restores are left out. Computed once
-// per target.
-const BitVector &loadDestinationUnits(const RegisterUnits &RU) {
-  return unitsOncePerTarget(RU, "load destinations", [&](BitVector &Units) {
-    const MCInstrInfo &MII = RU.target().instrInfo();
-    const MCRegisterInfo &MRI = RU.target().regInfo();
-    const unsigned HwMode =
-        RU.target().subtargetInfo().getHwMode(MCSubtargetInfo::HwMode_RegInfo);
-    BitVector Classes(MRI.getNumRegClasses());
-    for (unsigned Op = 0; Op < MII.getNumOpcodes(); ++Op) {
-      const MCInstrDesc &D = MII.get(Op);
-      if (!D.mayLoad() || D.isPseudo())
-        continue;
-      for (unsigned Def = 0; Def < D.getNumDefs(); ++Def)
-        if (int16_t RC = MII.getOpRegClassID(D.operands()[Def], HwMode); RC >= 0)
-          Classes.set(RC);
-    }
-    for (unsigned RC : Classes.set_bits())
-      for (MCPhysReg R : MRI.getRegClass(RC))
-        RU.set(Units, R);
-  });
-}
 
 WaitCountAnalysis::~WaitCountAnalysis() = default;
 WaitCountAnalysis::WaitCountAnalysis(WaitCountAnalysis &&) = default;
