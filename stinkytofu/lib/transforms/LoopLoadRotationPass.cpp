@@ -82,7 +82,8 @@ std::string quoted(const Instruction &I) {
 
 Error proveLoadRotation(ArrayRef<const Instruction *> OldPreheader,
                         ArrayRef<const Instruction *> OldBody, const BasicBlock &Preheader,
-                        const BasicBlock &Body, const TargetInfo &TI) {
+                        const BasicBlock &Body, const StringSet<> &AddressTaken,
+                        const TargetInfo &TI) {
   RotationFacts Facts(TI);
   std::vector<const Instruction *> Pre = instructionsOf(Preheader), Trip = instructionsOf(Body);
   // The CFG: the preheader falls into the loop and is its only entry.
@@ -93,7 +94,7 @@ Error proveLoadRotation(ArrayRef<const Instruction *> OldPreheader,
     if (Pred != &Preheader && Pred != &Body)
       return notProven("the loop has another entry, " + Pred->name());
   // A jump through a register is an entry the CFG does not hold.
-  if (Body.hasLabel() && addressTakenLabels(*Body.parent()->parent()).contains(Body.label()))
+  if (Body.hasLabel() && AddressTaken.contains(Body.label()))
     return notProven("the address of " + Body.label() +
                      " is computed: the loop may be entered through a register");
   for (const BlockItem &Item : Body.items())
@@ -170,7 +171,7 @@ public:
           Candidates.push_back({L->preheader(), L->header()});
       bool Changed = false;
       for (auto [Pre, Body] : Candidates) {
-        Expected<unsigned> Moved = rotate(*Pre, *Body, Facts, Timing, Saved, M);
+        Expected<unsigned> Moved = rotate(*Pre, *Body, Facts, Timing, AddressTaken, Saved, M);
         if (!Moved)
           return Moved.takeError();
         if (*Moved) {
@@ -200,8 +201,8 @@ private:
   /// The loads moved (0 when the loop is not a candidate or its steady
   /// state does not get faster).
   Expected<unsigned> rotate(BasicBlock &Pre, BasicBlock &Body, const RotationFacts &Facts,
-                            const BlockCycleModel &Timing, uint64_t &Saved,
-                            const Module &M) const {
+                            const BlockCycleModel &Timing, const StringSet<> &AddressTaken,
+                            uint64_t &Saved, const Module &M) const {
     std::vector<const Instruction *> OldPre = instructionsOf(Pre), OldBody = instructionsOf(Body);
     if (OldBody.size() < 2 || !Facts.isExecNonZeroBranch(*OldBody.back()) ||
         Pre.successorKinds().size() != 1 || Pre.successorKinds()[0] != EdgeKind::FallThrough ||
@@ -229,7 +230,7 @@ private:
       Copies.push_back(&Body.insert(Anchor->getIterator(), OldBody[K]->clone()));
       Originals.push_back(const_cast<Instruction *>(OldBody[K])->removeFromParent());
     }
-    if (Error E = proveLoadRotation(OldPre, OldBody, Pre, Body, M.target())) {
+    if (Error E = proveLoadRotation(OldPre, OldBody, Pre, Body, AddressTaken, M.target())) {
       undo(Body, Copies, Originals);
       SourceLocation L = Branch.location();
       return sourceError(M.fileName(), L.Line, L.Column, Branch.sourceText().rtrim("\r\n"),

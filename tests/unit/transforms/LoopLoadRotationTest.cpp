@@ -1,5 +1,6 @@
 //===- LoopLoadRotationTest.cpp - The proof of a loop load rotation -------===//
 #include "TransformTestUtil.h"
+#include "stinkytofu/analysis/AddressChains.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/LoopLoadRotationPass.h"
 
@@ -63,7 +64,8 @@ struct HandRotation {
   }
 
   std::string proof() {
-    llvm::Error E = proveLoadRotation(OldPre, OldBody, *Pre, *Body, M->target());
+    llvm::Error E =
+        proveLoadRotation(OldPre, OldBody, *Pre, *Body, addressTakenLabels(*M), M->target());
     return E ? llvm::toString(std::move(E)) : "proven";
   }
 };

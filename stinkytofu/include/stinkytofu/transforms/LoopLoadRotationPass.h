@@ -33,6 +33,7 @@
 #include "stinkytofu/ir/BasicBlock.h"
 #include "stinkytofu/pass/PassArguments.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
 namespace stinkytofu {
@@ -41,11 +42,13 @@ class TargetInfo;
 
 /// The proof of one rotation (see above): \p OldPreheader and \p OldBody
 /// are the instructions of the two blocks before it, \p Preheader and
-/// \p Body the blocks after it. An error names what fails.
+/// \p Body the blocks after it, \p AddressTaken the module's
+/// addressTakenLabels (a rotation moves no label). An error names what
+/// fails.
 llvm::Error proveLoadRotation(llvm::ArrayRef<const Instruction *> OldPreheader,
                               llvm::ArrayRef<const Instruction *> OldBody,
                               const BasicBlock &Preheader, const BasicBlock &Body,
-                              const TargetInfo &TI);
+                              const llvm::StringSet<> &AddressTaken, const TargetInfo &TI);
 
 llvm::Expected<std::unique_ptr<Pass>> createLoopLoadRotationPass(const PassArguments &Args);
 
