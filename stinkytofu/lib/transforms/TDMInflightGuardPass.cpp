@@ -2,6 +2,7 @@
 #include "stinkytofu/transforms/TDMInflightGuardPass.h"
 
 #include "stinkytofu/analysis/CallGraph.h"
+#include "stinkytofu/analysis/Dataflow.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/hw/WaitCounters.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
@@ -12,7 +13,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include <deque>
 
 using namespace llvm;
 
@@ -142,39 +142,50 @@ private:
       return Bound;
     }
 
-    /// The largest bound at the start of each reachable block, to a fixed
-    /// point, then the tensor operations that need a wait.
+    /// The largest bound at the start of each reachable block (InFlightBounds),
+    /// then the tensor operations that need a wait.
     void analyze(Function &F) {
       if (F.blocks().empty())
         return;
-      DenseMap<BasicBlock *, unsigned> AtStart;
-      std::deque<BasicBlock *> Work;
-      BasicBlock &Entry = *F.blocks().begin();
-      AtStart[&Entry] = F.isEntry() ? 0 : Unknown;
-      Work.push_back(&Entry);
-      while (!Work.empty()) {
-        BasicBlock *BB = Work.front();
-        Work.pop_front();
-        unsigned Bound = AtStart[BB];
-        for (const Instruction &I : BB->instructions())
-          Bound = step(*F.parent(), I, Bound, [] {});
-        for (BasicBlock *Succ : BB->successors()) {
-          auto [It, New] = AtStart.try_emplace(Succ, Bound);
-          if (!New && It->second >= Bound)
-            continue;
-          It->second = std::max(It->second, Bound);
-          Work.push_back(Succ);
-        }
-      }
+      InFlightBounds Bounds(F, *this);
+      cantFail(Bounds.run());
       for (BasicBlock &BB : F.blocks()) {
-        auto It = AtStart.find(&BB);
-        if (It == AtStart.end())
+        InFlight In = Bounds.stateIn(BB);
+        if (!In.Reached)
           continue;
-        unsigned Bound = It->second;
         for (Instruction &I : BB.instructions())
-          Bound = step(*F.parent(), I, Bound, [&] { Guarded.push_back(&I); });
+          In.Bound = step(*F.parent(), I, In.Bound, [&] { Guarded.push_back(&I); });
       }
     }
+  };
+
+  /// The most tensor operations in flight where a path reaches.
+  struct InFlight {
+    bool Reached = false;
+    unsigned Bound = 0;
+    bool operator==(const InFlight &) const = default;
+  };
+
+  /// Forward, the largest bound over the paths: a kernel starts with none
+  /// in flight, a callable function with nothing known.
+  class InFlightBounds
+      : public DataflowAnalysis<InFlightBounds, InFlight, DataflowDirection::Forward> {
+  public:
+    InFlightBounds(const Function &F, const Guard &G) : DataflowAnalysis(F), F(F), G(G) {}
+    InFlight initialState() const { return {}; }
+    InFlight entryState() const { return {true, F.isEntry() ? 0 : G.Unknown}; }
+    void join(InFlight &Into, const InFlight &From) const {
+      if (From.Reached)
+        Into = {true, Into.Reached ? std::max(Into.Bound, From.Bound) : From.Bound};
+    }
+    void transfer(const Instruction &I, InFlight &S) const {
+      if (S.Reached)
+        S.Bound = G.step(*F.parent(), I, S.Bound, [] {});
+    }
+
+  private:
+    const Function &F;
+    const Guard &G;
   };
 
   unsigned Limit;
