@@ -58,6 +58,24 @@ struct Symbol {
   unsigned Section = 0;
 };
 
+/// Whether the disassembly can write \p Name unquoted, as one name MC and
+/// the reader take: the assembly would otherwise read as something else
+/// (`gcn-d` is a difference, `a%b` an error).
+bool isPlainAssemblyName(StringRef Name) {
+  return !Name.empty() && !isDigit(Name.front()) &&
+         all_of(Name, [](char C) { return isAlnum(C) || C == '_' || C == '.' || C == '$'; });
+}
+constexpr const char *PlainNameRule =
+    "has a name the disassembly cannot write (letters, digits, '_', '.' and '$', not starting "
+    "with a digit)";
+
+std::string escaped(StringRef Text) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  printEscapedString(Text, OS);
+  return Out;
+}
+
 /// The symbols of .symtab, or of .dynsym when there is no .symtab (a
 /// stripped code object keeps its kernels there).
 Expected<std::vector<Symbol>> readSymbols(const ElfImage &Object) {
@@ -83,15 +101,8 @@ Expected<std::vector<Symbol>> readSymbols(const ElfImage &Object) {
       return Name.takeError();
     if (Name->empty() || Sym.st_shndx >= Object.sections().size())
       continue;
-    // The disassembly writes the name as assembly text, which the reader
-    // takes only in printable ASCII.
-    if (any_of(*Name, [](char C) { return !isPrint(C) || isSpace(C); })) {
-      std::string Escaped;
-      raw_string_ostream OS(Escaped);
-      printEscapedString(*Name, OS);
-      return fail("symbol '" + Escaped + "' has a name that is not assembly text (printable "
-                  "ASCII without spaces)");
-    }
+    if (!isPlainAssemblyName(*Name))
+      return fail("symbol '" + escaped(*Name) + "' " + PlainNameRule);
     Out.push_back({Name->str(), Sym.st_value, Sym.st_size, Sym.getType(), Sym.getBinding(),
                    Sym.getVisibility(), Sym.st_shndx});
   }
@@ -417,6 +428,8 @@ Disassembler::assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<Strin
 Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
   const Elf_Shdr &S = Object.sections()[Index];
   StringRef Name = Object.sectionName(S);
+  if (!isPlainAssemblyName(Name))
+    return fail("code section '" + escaped(Name) + "' " + PlainNameRule);
   StringRef Bytes = Object.sectionContents(S);
   uint64_t Base = base(S);
 
@@ -457,17 +470,15 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
     for (uint64_t Pos = Functions[F].Begin; Pos < Functions[F].End;) {
       Decoded D;
       D.Offset = Pos;
-      uint64_t Size = 0;
       ArrayRef<uint8_t> Window = Data.slice(Pos, Functions[F].End - Pos);
-      D.Valid = MCDis->getInstruction(D.Inst, Size, Window, Base + Pos, nulls()) ==
-                    MCDisassembler::Success &&
-                Size > 0 && Size <= Window.size();
-      D.Size = D.Valid ? unsigned(Size) : unsigned(std::min<uint64_t>(4, Window.size()));
+      std::optional<uint64_t> Size = decodeInstruction(*MCDis, D.Inst, Window, Base + Pos);
+      D.Valid = Size.has_value();
+      D.Size = D.Valid ? unsigned(*Size) : unsigned(std::min<uint64_t>(4, Window.size()));
       if (D.Valid) {
         Starts.set(Pos);
         uint64_t Dest = 0;
         if (Target->instrInfo().get(D.Inst.getOpcode()).isBranch() &&
-            Analysis->evaluateBranch(D.Inst, Base + Pos, Size, Dest) && Dest >= Base &&
+            Analysis->evaluateBranch(D.Inst, Base + Pos, *Size, Dest) && Dest >= Base &&
             Dest - Base < Bytes.size()) {
           D.Dest = Dest - Base;
           Targets.push_back(Dest - Base);

@@ -1,5 +1,6 @@
 //===- MetadataNote.cpp - The AMDGPU metadata note as YAML ----------------===//
 #include "MetadataNote.h"
+#include "stinkytofu/ir/StatementText.h"
 #include "stinkytofu/object/ElfImage.h"
 #include "llvm/BinaryFormat/AMDGPUMetadataVerifier.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -118,6 +119,16 @@ Expected<std::string> metadataNoteYaml(const elf::ElfImage &Object, StringRef Ke
   std::string Yaml;
   raw_string_ostream OS(Yaml);
   Doc.toYAML(OS);
+  // The block is assembly text: a string holding a comment start would be
+  // cut there (YAML quotes `a;b` in single quotes, which the assembly
+  // lexer does not read as a string).
+  for (StringRef Rest = Yaml; !Rest.empty();) {
+    auto [Line, Next] = Rest.split('\n');
+    if (findComment(Line) != StringRef::npos)
+      return fail("the AMDGPU metadata note holds text the assembly reads as a comment: " +
+                  Line.trim());
+    Rest = Next;
+  }
   return Yaml;
 }
 

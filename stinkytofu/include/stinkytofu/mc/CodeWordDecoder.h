@@ -27,6 +27,16 @@ namespace stinkytofu {
 /// Registers LLVM's AMDGPU disassembler (once per process).
 void initializeAMDGPUDisassembler();
 
+/// Decodes the instruction \p Bytes start with, at \p Address: its size,
+/// or nothing when MC decodes none that \p Bytes hold whole. LLVM 22's
+/// AMDGPU decoder crashes when a literal operand runs past the bytes it is
+/// given (llvm-mc --disassemble of `0xff 0x02 0x00 0x7e` does too), so a
+/// tail shorter than the longest instruction is decoded from a zero-padded
+/// copy, and an instruction that reaches into the padding is refused.
+std::optional<uint64_t> decodeInstruction(const llvm::MCDisassembler &Disassembler,
+                                          llvm::MCInst &Inst, llvm::ArrayRef<uint8_t> Bytes,
+                                          uint64_t Address);
+
 /// One instruction decoded from a run of words.
 struct DecodedWords {
   llvm::MCInst Inst;

@@ -6,7 +6,12 @@
   damage.py text-offset IN OUT        .text's sh_offset pointed past the file's end
   damage.py kd-entry IN OUT KERNEL    KERNEL.kd's code entry pointed 1 MiB away
   damage.py bundle-offset IN OUT      a bundle whose one entry starts past its end
-  damage.py symbol-name IN OUT NAME   the symbol NAME's second byte set to 0x99 in .strtab
+  damage.py symbol-name IN OUT NAME [BYTE]  the symbol NAME's second byte set to BYTE
+                                      (default 0x99) in .strtab
+  damage.py section-name IN OUT NAME BYTE  the section NAME's second byte set to BYTE
+                                      in .shstrtab
+  damage.py note-string IN OUT OLD NEW  the string OLD (a MessagePack fixstr) in the
+                                      metadata note replaced by NEW, of its length
   damage.py sgpr-granule IN OUT KERNEL N  KERNEL.kd's COMPUTE_PGM_RSRC1 SGPR granule
                                       (bits 6-9) set to N, as ROCm 5.3 wrote it on gfx10+
 """
@@ -57,7 +62,17 @@ def main():
     elif cmd == "symbol-name":
         strtab = sections(data)[0][".strtab"]
         at = data.index(b"\0" + sys.argv[4].encode() + b"\0", strtab[5], strtab[5] + strtab[6])
-        data[at + 2] = 0x99
+        data[at + 2] = int(sys.argv[5], 0) if len(sys.argv) > 5 else 0x99
+    elif cmd == "section-name":
+        shstrtab = sections(data)[0][".shstrtab"]
+        at = data.index(b"\0" + sys.argv[4].encode() + b"\0", shstrtab[5], shstrtab[5] + shstrtab[6])
+        data[at + 2] = int(sys.argv[5], 0)
+    elif cmd == "note-string":
+        old, new = sys.argv[4].encode(), sys.argv[5].encode()
+        assert len(old) == len(new) < 32
+        note = sections(data)[0][".note"]
+        at = data.index(bytes([0xA0 | len(old)]) + old, note[5], note[5] + note[6])
+        data[at + 1:at + 1 + len(new)] = new
     elif cmd == "bundle-offset":
         entry_id = b"hipv4-amdgcn-amd-amdhsa--gfx942"
         header = b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", 1)
