@@ -18,7 +18,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/MC/MCContext.h"
 #include <algorithm>
-#include <list>
 
 using namespace llvm;
 
@@ -61,12 +60,11 @@ EmitContext::EmitContext(Module &M, StinkyTofuContext &Context, const SQTTConfig
 }
 
 std::string EmitContext::newLabel(StringRef Prefix) {
+  // A number is never given twice: only the program's symbols can clash.
   for (;;) {
-    std::string L = Prefix.str() + std::to_string(NextLabel++);
-    if (Labels.contains(L) || M.assembler().context().lookupSymbol(L))
-      continue;
-    Labels.insert(L);
-    return L;
+    std::string L = (Prefix + Twine(NextLabel++)).str();
+    if (!Labels.contains(L) && !M.assembler().context().lookupSymbol(L))
+      return L;
   }
 }
 
@@ -171,7 +169,7 @@ private:
                   std::optional<GroupCode> Code = std::nullopt);
   /// \p Code as instructions; skip branches go to \p Label, a loop's
   /// branch back to \p LoopLabel.
-  Expected<std::list<Instruction>> make(ArrayRef<Statement> Code, StringRef Label,
+  Expected<std::vector<Instruction>> make(ArrayRef<Statement> Code, StringRef Label,
                                         StringRef LoopLabel = "");
   void warn(const MarkerSite &S, const Twine &Reason);
   std::string describe(const BranchLayout::OutOfRange &R) const;
@@ -200,6 +198,7 @@ private:
 void FunctionEmitter::buildGroups() {
   // Layout order of every point of the function.
   DenseMap<std::pair<const BasicBlock *, const Instruction *>, unsigned> OrderOf;
+  OrderOf.reserve(F.instructionCount() + F.blocks().size());
   // A point before a pseudo-instruction is the point before the next real
   // instruction: the pseudo-instructions go away, so markers written as
   // consecutive pseudo-instructions share one group (and one guard).
@@ -224,6 +223,8 @@ void FunctionEmitter::buildGroups() {
   // Sites on different edges out of one point are different groups.
   // Keyed by the site's own skip branch text, which outlives the map.
   DenseMap<std::pair<unsigned, StringRef>, unsigned> GroupOf;
+  GroupOf.reserve(Sites.size());
+  Groups.reserve(Sites.size());
   for (unsigned S = 0; S < Sites.size(); ++S) {
     const InsertPoint &P = Sites[S].Point;
     InsertPoint Key = P;
@@ -443,9 +444,10 @@ void FunctionEmitter::decidePredicate() {
   Pred = P;
 }
 
-Expected<std::list<Instruction>> FunctionEmitter::make(ArrayRef<Statement> Code, StringRef Label,
+Expected<std::vector<Instruction>> FunctionEmitter::make(ArrayRef<Statement> Code, StringRef Label,
                                                       StringRef LoopLabel) {
-  std::list<Instruction> Out;
+  std::vector<Instruction> Out;
+  Out.reserve(Code.size());
   for (const Statement &S : Code) {
     StringRef Target = S.Loop == TraceStatement::Kind::LoopBack ? LoopLabel : Label;
     Expected<Instruction> I = S.SkipBranch ? Ctx.Factory.buildBranch(S.Spec.Mnemonic, Target)
@@ -513,6 +515,7 @@ GroupCode FunctionEmitter::code(const GroupPlan &Plan, bool WithPredicate) const
   const bool Nop = Ctx.HW.needsNopBeforeTtraceData();
   std::vector<Statement> &Pre = C.Pre, &Body = C.Body, &Post = C.Post;
   Body.reserve(4 * Plan.Emit.size()); // a header is up to four instructions
+  Pre.reserve(4 + Plan.Spills.size()); // a guard is two or three
   auto Add = [](std::vector<Statement> &To, std::vector<InstSpec> Specs) {
     for (InstSpec &S : Specs)
       To.push_back({std::move(S)});
@@ -714,14 +717,14 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
   }
   if (Segments.size() > 1 && Segments.back().Code.empty())
     Segments.pop_back();
-  std::vector<std::list<Instruction>> Made;
+  std::vector<std::vector<Instruction>> Made;
   for (const Segment &S : Segments) {
-    Expected<std::list<Instruction>> I = make(S.Code, Plan.Label, S.Label);
+    Expected<std::vector<Instruction>> I = make(S.Code, Plan.Label, S.Label);
     if (!I)
       return I.takeError();
     Made.push_back(std::move(*I));
   }
-  Expected<std::list<Instruction>> PreI = make(C.Pre, Plan.Label),
+  Expected<std::vector<Instruction>> PreI = make(C.Pre, Plan.Label),
                                    PostI = make(C.Post, Plan.Label);
   if (!PreI)
     return PreI.takeError();
@@ -743,7 +746,7 @@ Error FunctionEmitter::emitGroup(const Group &G, const GroupPlan &Plan, bool Wit
   else if (G.P.Before)
     Pos = BB->directivesBefore(*G.P.Before);
   auto Insert = [&](BasicBlock &Into, BasicBlock::const_item_iterator At,
-                    std::list<Instruction> &New) {
+                    std::vector<Instruction> &New) {
     for (Instruction &I : New)
       Ctx.Inserted.insert(&Into.insert(At, std::move(I)));
   };

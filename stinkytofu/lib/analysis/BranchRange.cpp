@@ -214,10 +214,11 @@ BranchLayout::BranchLayout(Function &F, InstructionSizes &Sizes) {
     SlotOf[{BB, I}] = SlotAt.size();
     SlotAt.push_back(At);
   };
-  const bool Measure = hasCheckedBranch(F);
+  // Without a branch to check nothing is out of range: no slot is asked for.
+  if (!hasCheckedBranch(F))
+    return;
   for (BasicBlock &BB : F.blocks()) {
-    if (Measure)
-      Addr += directiveBytes(BB.leadingText());
+    Addr += directiveBytes(BB.leadingText());
     LabelOf[&BB] = {unsigned(SlotAt.size()), Addr};
     // Code inserted before an instruction goes in front of the directives
     // before it (MarkerEmitter), so the slot is where they start.
@@ -225,16 +226,13 @@ BranchLayout::BranchLayout(Function &F, InstructionSizes &Sizes) {
     for (BlockItem &Item : BB.items()) {
       if (const auto *D = dyn_cast<Directive>(&Item)) {
         DirectivesAt = DirectivesAt.value_or(Addr);
-        if (Measure)
-          Addr += directiveBytes(D->text());
+        Addr += directiveBytes(D->text());
         continue;
       }
       Instruction &I = cast<Instruction>(Item);
       unsigned Slot = SlotAt.size();
       AddSlot(&BB, &I, DirectivesAt.value_or(Addr));
       DirectivesAt.reset();
-      if (!Measure)
-        continue;
       ByteRange Size;
       if (std::string Target = shortBranchTarget(I); !Target.empty()) {
         Size = Sizes.of(I);

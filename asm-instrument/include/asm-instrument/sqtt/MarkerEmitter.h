@@ -99,6 +99,7 @@ public:
   std::string newLabel(llvm::StringRef Prefix = ".Lsqtt_skip_");
 
 private:
+  /// The labels of the module's blocks.
   llvm::StringSet<> Labels;
   unsigned NextLabel = 0;
 };

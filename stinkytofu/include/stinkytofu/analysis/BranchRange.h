@@ -51,7 +51,8 @@ public:
   BranchLayout(Function &F, InstructionSizes &Sizes);
 
   /// The index of \p P among the function's insertion points; none for a
-  /// point of another function.
+  /// point of another function, and for every point when the function has
+  /// no branch to check (hasBranches).
   std::optional<unsigned> slot(const InsertPoint &P) const;
   unsigned numSlots() const { return SlotAt.size(); }
   /// Whether a short branch of the function targets one of its blocks:
