@@ -74,16 +74,24 @@ BranchConditions::BranchConditions(const Function &F, const TargetInfo &TI)
   // The comparisons into a tested register name conditions; other
   // instructions matter only where they write a register one of those
   // reads or a tested register.
+  // The condition of each writer of a tested register, in layout order
+  // (named once: a spelling is a string to build).
+  SmallVector<int, 16> WriterConditions;
   BitVector Watched = ConditionRegisterUnits;
   for (const BasicBlock &BB : F.blocks())
     for (const Instruction &I : BB.instructions())
-      if (any_of(I.facts().Defs, [&](MCRegister R) { return RU.any(ConditionRegisterUnits, R); }))
-        if (int C = conditionOf(I); C >= 0)
+      if (any_of(I.facts().Defs, [&](MCRegister R) { return RU.any(ConditionRegisterUnits, R); })) {
+        int C = conditionOf(I);
+        WriterConditions.push_back(C);
+        if (C >= 0)
           Watched |= Conditions[C].Reads;
+      }
+  const int *NextWriter = WriterConditions.begin();
   for (const BasicBlock &BB : F.blocks())
     for (const Instruction &I : BB.instructions()) {
       Producer P;
       P.ClearsAll = isOpaqueInstruction(I) || I.facts().has(IF_Call);
+      // A writer of a tested register writes a watched one.
       if (!P.ClearsAll &&
           none_of(I.facts().Defs, [&](MCRegister R) { return RU.any(Watched, R); }))
         continue;
@@ -92,8 +100,11 @@ BranchConditions::BranchConditions(const Function &F, const TargetInfo &TI)
         if (RU.any(ConditionRegisterUnits, R))
           P.Binds.push_back(R);
       }
-      if (!P.Binds.empty() && !P.ClearsAll)
-        P.Condition = conditionOf(I);
+      if (!P.Binds.empty()) {
+        int C = *NextWriter++;
+        if (!P.ClearsAll)
+          P.Condition = C;
+      }
       Effects[&I] = std::move(P);
     }
 }

@@ -131,42 +131,43 @@ struct WaitCountAnalysis::Impl
     // (inserted code stamps out a few statements many times). Asked after
     // the words and facts, which a lazy record fills or copies first.
     DenseMap<std::pair<const MCInst *, unsigned>, uint64_t> DescribedRecords;
-    // A first run describes every instruction: room for all at once (each
-    // growth of the map moves every description).
-    if (Descriptions->Infos.empty()) {
-      size_t Count = 0;
-      for (const BasicBlock &BB : F.blocks())
-        Count += BB.instructions().size();
-      Descriptions->Infos.reserve(Count);
-    }
+    // Room for every instruction not yet described at once (each growth of
+    // the map moves every description).
+    std::vector<const Instruction *> Undescribed;
     for (const BasicBlock &BB : F.blocks())
-      for (const Instruction &I : BB.instructions()) {
-        auto [It, New] = Descriptions->Infos.try_emplace(I.stamp());
-        if (!New)
+      for (const Instruction &I : BB.instructions())
+        if (!Descriptions->Infos.contains(I.stamp()))
+          Undescribed.push_back(&I);
+    Descriptions->Infos.reserve(Descriptions->Infos.size() + Undescribed.size());
+    DescribedRecords.reserve(Undescribed.size());
+    for (const Instruction *Next : Undescribed) {
+      const Instruction &I = *Next;
+      auto [It, New] = Descriptions->Infos.try_emplace(I.stamp());
+      if (!New)
+        continue;
+      (void)I.mnemonic();
+      (void)I.facts();
+      ArrayRef<MCInst> MC = I.mcInsts();
+      if (!MC.empty()) {
+        auto [Seen, First] =
+            DescribedRecords.try_emplace({MC.data(), unsigned(I.kind())}, I.stamp());
+        if (!First) {
+          It->second = Descriptions->Infos.find(Seen->second)->second;
           continue;
-        (void)I.mnemonic();
-        (void)I.facts();
-        ArrayRef<MCInst> MC = I.mcInsts();
-        if (!MC.empty()) {
-          auto [Seen, First] =
-              DescribedRecords.try_emplace({MC.data(), unsigned(I.kind())}, I.stamp());
-          if (!First) {
-            It->second = Descriptions->Infos.find(Seen->second)->second;
-            continue;
-          }
         }
-        It->second = describe(I);
-        ++Descriptions->Described;
-        if (Cache)
-          ++Cache->Stats.Described;
       }
+      describe(I, It->second);
+      ++Descriptions->Described;
+      if (Cache)
+        ++Cache->Stats.Described;
+    }
   }
 
-  InstInfo describe(const Instruction &I) const {
-    InstInfo II;
+  /// Fills \p II, new (in place: a description is large to move).
+  void describe(const Instruction &I, InstInfo &II) const {
     II.Opaque = isOpaqueInstruction(I);
     if (II.Opaque)
-      return II;
+      return;
     const TargetInfo &TI = CM.target();
     // A macro statement (or an expansion into several instructions) holds
     // instructions of other mnemonics: each is read by its own. Its waits
@@ -189,7 +190,7 @@ struct WaitCountAnalysis::Impl
       const MCInstrDesc &D = TI.instrInfo().get(MI.getOpcode());
       for (unsigned Op = D.getNumDefs(); Op < MI.getNumOperands(); ++Op)
         if (MI.getOperand(Op).isReg() && MI.getOperand(Op).getReg())
-          append_range(II.ExplicitUseUnits, RU.units(MI.getOperand(Op).getReg()));
+          append_range(II.ExplicitUseUnits, unitsOf(MI.getOperand(Op).getReg()));
     }
     const InstRole Role = HardwareModel::roleOf(I.mnemonic());
     // A wave-sync barrier orders only the issue of tensor loads: it publishes
@@ -200,11 +201,11 @@ struct WaitCountAnalysis::Impl
                        jumpsToReturnAddress(I);
     II.Call = I.facts().has(IF_Call);
     for (MCRegister R : I.facts().Defs)
-      for (unsigned U : RU.units(R))
+      for (unsigned U : unitsOf(R))
         if (!CounterUnits->test(U))
           II.DefUnits.emplace_back(U, R);
     for (MCRegister R : I.facts().Uses)
-      for (unsigned U : RU.units(R))
+      for (unsigned U : unitsOf(R))
         if (!CounterUnits->test(U))
           II.UseUnits.emplace_back(U, R);
     for (auto Units : {ArrayRef(II.DefUnits), ArrayRef(II.UseUnits)})
@@ -218,7 +219,15 @@ struct WaitCountAnalysis::Impl
       II.Tokens.assign(T->Tokens.begin(), T->Tokens.end());
     if (I.getModifier<LdsRingData>())
       II.Ring = std::make_shared<const RingInfo>(ringInfoOf(I));
-    return II;
+  }
+
+  /// \p R's units, kept with the descriptions (asked for each register
+  /// operand of each instruction described).
+  ArrayRef<unsigned> unitsOf(MCRegister R) const {
+    auto [It, New] = Descriptions->Units.try_emplace(R.id());
+    if (New)
+      It->second = RU.units(R);
+    return It->second;
   }
 
   const InstInfo &info(const Instruction &I) const {

@@ -204,11 +204,14 @@ struct WaitDescriptions::Impl {
   void begin(const TargetInfo &T) {
     if (Target != &T) {
       Infos.clear();
+      Units.clear();
       Target = &T;
     }
   }
   const TargetInfo *Target = nullptr;
   llvm::DenseMap<uint64_t, waitcount::InstInfo> Infos;
+  /// The register units of each register described so far (by MC id).
+  llvm::DenseMap<unsigned, llvm::SmallVector<unsigned, 8>> Units;
   unsigned Described = 0;
 };
 

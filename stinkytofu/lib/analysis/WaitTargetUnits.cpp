@@ -2,7 +2,10 @@
 #include "WaitTargetUnits.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -40,10 +43,21 @@ const BitVector &unitsOncePerTarget(const RegisterUnits &RU, StringRef Set,
 const BitVector &counterRegisterUnits(const RegisterUnits &RU, const CounterModel &CM) {
   return unitsOncePerTarget(RU, "counter registers", [&](BitVector &Units) {
     const MCRegisterInfo &MRI = RU.target().regInfo();
+    // Compared letter by letter: most names differ in the first two, and
+    // measuring each of the target's registers' names cost more than the
+    // comparisons.
+    auto Named = [](const char *Name, StringRef Counter) {
+      for (char C : Counter)
+        if (toLower(*Name++) != toLower(C))
+          return false;
+      return *Name == '\0';
+    };
+    SmallVector<StringRef, MaxWaitCounters> Counters;
+    for (unsigned C = 0; C < CM.numCounters(); ++C)
+      Counters.push_back(CM.counterName(C));
     for (unsigned R = 1, N = MRI.getNumRegs(); R < N; ++R)
-      for (unsigned C = 0; C < CM.numCounters(); ++C)
-        if (StringRef(MRI.getName(R)).equals_insensitive(CM.counterName(C)))
-          RU.set(Units, MCRegister(R));
+      if (any_of(Counters, [&](StringRef C) { return Named(MRI.getName(R), C); }))
+        RU.set(Units, MCRegister(R));
   });
 }
 
