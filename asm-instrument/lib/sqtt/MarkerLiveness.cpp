@@ -183,8 +183,9 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
       Options.LiveAfterReturn = Callers->LiveAfterReturn;
   }
   // v256 and up need s_set_vgpr_msb around every access: not lane storage.
-  VGPRBudget = std::min(Callers ? Callers->VGPRBudget : namedVGPRCount(F), 256u);
-  GrowVGPR = growableVGPR(F);
+  const unsigned NamedVGPRs = namedVGPRCount(F);
+  VGPRBudget = std::min(Callers ? Callers->VGPRBudget : NamedVGPRs, 256u);
+  GrowVGPR = growableVGPR(F, NamedVGPRs);
   Core = std::make_unique<Liveness>(F, Options);
   // The verifier asks after the code changed: answer for the original.
   Core->computeAllInstructionSets();
