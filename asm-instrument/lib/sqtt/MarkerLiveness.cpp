@@ -23,7 +23,10 @@ namespace {
 /// set by the operation, cleared only by a wait of that
 /// counter for 0 (a wait for N > 0 proves nothing about an out-of-order
 /// counter, and keeping the set is the safe side for an in-order one).
-/// Joins take the union: a unit is in flight if it is on some path.
+/// Joins take the union: a unit is in flight if it is on some path. A
+/// counter with nothing in flight holds an empty vector (no units, no
+/// allocation): most states of a kernel have most counters idle, and each
+/// block's two states were a vector per counter to allocate and free.
 using InFlightState = SmallVector<BitVector, MaxWaitCounters>;
 
 struct InFlightLoads
@@ -36,9 +39,7 @@ struct InFlightLoads
   InFlightLoads(const Function &F, const RegisterUnits &RU)
       : DataflowAnalysis(F), CM(F.parent()->target()), RU(RU), F(F) {}
 
-  InFlightState initialState() const {
-    return InFlightState(CM.numCounters(), RU.none());
-  }
+  InFlightState initialState() const { return InFlightState(CM.numCounters()); }
   /// A function that is not a kernel is entered with its caller's loads,
   /// LDS and scalar memory work possibly in flight into any register (the
   /// convention leaves the waits to the callee; the waitcnt verifier's entry
@@ -53,6 +54,7 @@ struct InFlightLoads
         S[*C] = RU.all();
     return S;
   }
+  /// An empty set joins as none; |= sizes an empty one to its operand.
   void join(InFlightState &Into, const InFlightState &From) const {
     for (unsigned C = 0; C < Into.size(); ++C)
       Into[C] |= From[C];
@@ -74,11 +76,14 @@ struct InFlightLoads
       return It->second;
     Effect &Ef = It->second;
     const uint32_t AllCounters = (uint32_t(1) << CM.numCounters()) - 1;
+    // An operation with no registers of a kind adds none of them (a store
+    // defines nothing): it changes no state.
+    const bool HasDefs = !I.facts().Defs.empty(), HasUses = !I.facts().Uses.empty();
     // A macro statement (or an expansion into several instructions) is not
     // taken apart: its waits complete nothing, and any counter may bring
     // its writes.
     if (I.kind() != InstKind::Machine || I.mcInsts().size() != 1) {
-      Ef.AddsDefs = AllCounters;
+      Ef.AddsDefs = HasDefs ? AllCounters : 0;
       return Ef;
     }
     const MCInst &MI = I.mcInsts().front();
@@ -90,24 +95,30 @@ struct InFlightLoads
     for (unsigned E = 0; E < NumWaitEvents; ++E)
       if (A.has(WaitEvent(E)))
         if (std::optional<unsigned> C = CM.counterOf(WaitEvent(E))) {
-          Ef.AddsDefs |= uint32_t(1) << *C;
+          if (HasDefs)
+            Ef.AddsDefs |= uint32_t(1) << *C;
           // The operation still reads these until its counter says so
           // (gfx1250 xcnt: a VMEM or SMEM operation's address registers;
           // an export's or a GDS operation's data VGPRs): writing one
           // there changes what it reads.
-          if (readsOperandsWhilePending(WaitEvent(E)))
+          if (HasUses && readsOperandsWhilePending(WaitEvent(E)))
             Ef.AddsUses |= uint32_t(1) << *C;
         }
     return Ef;
   }
-  void transfer(const Instruction &I, InFlightState &S) const {
-    const Effect &Ef = effectOf(I);
+  void transfer(const Instruction &I, InFlightState &S) const { apply(I, effectOf(I), S); }
+  /// Transfers \p I, whose effect is \p Ef.
+  void apply(const Instruction &I, const Effect &Ef, InFlightState &S) const {
     if (!Ef.any())
       return;
     for (unsigned C = 0; C < S.size(); ++C)
       if (Ef.Clears >> C & 1)
-        S[C].reset();
+        S[C].clear();
     for (unsigned C = 0; C < S.size(); ++C) {
+      if (!((Ef.AddsDefs | Ef.AddsUses) >> C & 1))
+        continue;
+      if (S[C].empty())
+        S[C].resize(RU.numUnits());
       if (Ef.AddsDefs >> C & 1)
         for (MCRegister R : I.facts().Defs)
           RU.set(S[C], R);
@@ -115,6 +126,16 @@ struct InFlightLoads
         for (MCRegister R : I.facts().Uses)
           RU.set(S[C], R);
     }
+  }
+  /// Whether an effect \p Ef may change \p S: it adds registers, or it
+  /// waits for 0 on a counter with something in flight.
+  static bool changes(const Effect &Ef, const InFlightState &S) {
+    if (Ef.AddsDefs || Ef.AddsUses)
+      return true;
+    for (unsigned C = 0; C < S.size(); ++C)
+      if ((Ef.Clears >> C & 1) && !S[C].empty())
+        return true;
+    return false;
   }
   static bool readsOperandsWhilePending(WaitEvent E) {
     return E == WaitEvent::Translation || E == WaitEvent::SmemTranslation ||
@@ -124,15 +145,15 @@ struct InFlightLoads
   void transferOpaque(const Instruction &, InFlightState &) const {}
 };
 
-/// The units in flight on any counter; none when nothing is (most
-/// instructions of a kernel: no set is built for them).
-std::optional<BitVector> unionOf(const InFlightState &S) {
+/// Sets \p Union to the units in flight on any counter; false when none
+/// is (most instructions of a kernel: no set is kept for them).
+bool unionOf(const InFlightState &S, BitVector &Union) {
   if (none_of(S, [](const BitVector &C) { return C.any(); }))
-    return std::nullopt;
-  BitVector U = S.front();
-  for (const BitVector &C : drop_begin(S))
-    U |= C;
-  return U;
+    return false;
+  Union.clear(); // keeps its words: no allocation from one union to the next
+  for (const BitVector &C : S)
+    Union |= C;
+  return true;
 }
 
 } // namespace
@@ -162,8 +183,9 @@ MarkerLiveness::MarkerLiveness(Function &F, bool AbiReturns, SGPRBudget B,
       Options.LiveAfterReturn = Callers->LiveAfterReturn;
   }
   // v256 and up need s_set_vgpr_msb around every access: not lane storage.
-  VGPRBudget = std::min(Callers ? Callers->VGPRBudget : namedVGPRCount(F), 256u);
-  GrowVGPR = growableVGPR(F);
+  const unsigned NamedVGPRs = namedVGPRCount(F);
+  VGPRBudget = std::min(Callers ? Callers->VGPRBudget : NamedVGPRs, 256u);
+  GrowVGPR = growableVGPR(F, NamedVGPRs);
   Core = std::make_unique<Liveness>(F, Options);
   // The verifier asks after the code changed: answer for the original.
   Core->computeAllInstructionSets();
@@ -220,17 +242,21 @@ void MarkerLiveness::computeInFlight(Function &F) {
   InFlightSets.reserve(Instructions + Blocks);
   InFlightBefore.reserve(Instructions);
   InFlightState S;
+  BitVector Union;
   for (BasicBlock &BB : F.blocks()) {
     S = Flow.stateIn(BB);
     std::optional<unsigned> Current;
     bool Stale = true;
+    // A union equal to the one before (a load into registers already in
+    // flight, a wait for 0 on an idle counter) keeps its set.
     auto Note = [&]() -> std::optional<unsigned> {
       if (Stale) {
         Stale = false;
-        Current.reset();
-        if (std::optional<BitVector> U = unionOf(S)) {
+        if (!unionOf(S, Union)) {
+          Current.reset();
+        } else if (!Current || InFlightSets[*Current] != Union) {
           Current = InFlightSets.size();
-          InFlightSets.push_back(std::move(*U));
+          InFlightSets.push_back(Union);
         }
       }
       return Current;
@@ -239,9 +265,11 @@ void MarkerLiveness::computeInFlight(Function &F) {
       if (std::optional<unsigned> U = Note())
         InFlightBefore.try_emplace(&I, *U);
       // Opaque instructions change nothing (transferOpaque); calls and the
-      // rest transfer.
-      if (!isOpaqueInstruction(I) && Flow.effectOf(I).any()) {
-        Flow.step(I, S);
+      // rest transfer (transferCall is transfer).
+      if (isOpaqueInstruction(I))
+        continue;
+      if (const InFlightLoads::Effect &Ef = Flow.effectOf(I); Flow.changes(Ef, S)) {
+        Flow.apply(I, Ef, S);
         Stale = true;
       }
     }

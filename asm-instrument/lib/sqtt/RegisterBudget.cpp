@@ -81,13 +81,13 @@ Error growKernelSGPRs(Module &M, StringRef Name, unsigned NewCount) {
   return Error::success();
 }
 
-std::optional<unsigned> growableVGPR(const Function &F) {
+std::optional<unsigned> growableVGPR(const Function &F, unsigned NamedVGPRs) {
   if (!F.isEntry())
     return std::nullopt;
   const Module &M = *F.parent();
   std::optional<KernelDescriptor> D = KernelDescriptor::find(M, F.name());
   std::optional<uint64_t> N = D ? D->count(Count::NextFreeVGPR) : std::nullopt;
-  if (!N || *N >= 256 || *N < namedVGPRCount(F))
+  if (!N || *N >= 256 || *N < NamedVGPRs)
     return std::nullopt;
   if (D->states(Count::AccumOffset)) {
     std::optional<uint64_t> Accum = D->count(Count::AccumOffset);

@@ -46,7 +46,9 @@ llvm::Error growKernelSGPRs(Module &M, llvm::StringRef Name, unsigned NewCount);
 /// descriptor that states `.amdhsa_next_free_vgpr N` as a number below 256.
 /// With `.amdhsa_accum_offset` (gfx90a and later: the AGPRs follow the
 /// VGPRs in one file) only when no AGPR is allocated, N >= accum_offset.
-std::optional<unsigned> growableVGPR(const Function &F);
+/// \p NamedVGPRs: namedVGPRCount(F) (RegisterUsage.h), which the caller has
+/// counted already (a walk of every instruction).
+std::optional<unsigned> growableVGPR(const Function &F, unsigned NamedVGPRs);
 /// Raises kernel \p Name's `.amdhsa_next_free_vgpr` to \p NewCount (and its
 /// `.amdhsa_accum_offset` to cover it, a multiple of 4) and its metadata
 /// `.vgpr_count` by the same amount.
