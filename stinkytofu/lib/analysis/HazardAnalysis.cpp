@@ -158,6 +158,39 @@ HazardTraitsCache::Table::traitsOf(const MCInst &Inst, const Instruction &I, boo
 
 void HazardAnalysis::refresh(const BasicBlock &BB) { read(BB); }
 
+namespace {
+
+/// Where passUnexamined stopped.
+enum class Stop { Examined, Limit, BlockStart };
+
+/// Walks back from the entry before \p Index over the briefs whose classes
+/// miss \p Examined, adding their wait states or VALUs (\p Count) to
+/// \p Counted: stops at an examined entry (its index in \p Index, not
+/// counted), once \p Counted reaches \p Limit, or at the block's start. A
+/// loop of its own: inside searchRule it kept its values on the stack (half
+/// of the searches' own instructions).
+template <auto Count, typename BriefT>
+Stop passUnexamined(const std::vector<BriefT> &Briefs, unsigned &Index, HazardClassSet Examined,
+                    unsigned Limit, unsigned &Counted) {
+  unsigned Sum = Counted;
+  for (unsigned At = Index; At-- > 0;) {
+    if (Briefs[At].Classes & Examined) {
+      Index = At;
+      Counted = Sum;
+      return Stop::Examined;
+    }
+    Sum += Briefs[At].*Count;
+    if (Sum >= Limit) {
+      Counted = Sum;
+      return Stop::Limit;
+    }
+  }
+  Counted = Sum;
+  return Stop::BlockStart;
+}
+
+} // namespace
+
 HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardTraits &Consumer,
                                            MCRegister Reg, Position From) const {
   HazardShortfall Worst;
@@ -183,28 +216,36 @@ HazardShortfall HazardAnalysis::searchRule(const HazardRule &Rule, const HazardT
     const BlockEntries &Block = Blocks.find(It.Block)->second;
     unsigned Counted = It.Counted;
     bool Stopped = false;
-    for (unsigned Index = It.End; Index-- > 0 && !Stopped;) {
-      const Brief &B = Block.Briefs[Index];
-      if (B.Classes & Examined) {
-        const Entry &E = Block.Entries[Index];
-        // Within one instruction, its last MC instruction is the nearest.
-        for (const HazardTraits *PT : reverse(E.Traits)) {
-          const HazardTraits &P = *PT;
-          if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg, Overlaps)) {
-            unsigned Needed = Rule.waitStatesAfter(P.Passes);
-            if (Needed > Counted && Needed - Counted > Worst.Missing)
-              Worst = {&Rule, E.Inst, Reg, Needed - Counted};
-            Stopped = true;
-            break;
-          }
-          if (NearestOnly && Model->shadows(Rule, P, Reg, Overlaps)) {
-            Stopped = true;
-            break;
-          }
-        }
-        if (Stopped)
-          break;
+    for (unsigned Index = It.End; !Stopped;) {
+      Stop Passed =
+          Rule.CountsValus
+              ? passUnexamined<&Brief::Valus>(Block.Briefs, Index, Examined, Limit, Counted)
+              : passUnexamined<&Brief::WaitStates>(Block.Briefs, Index, Examined, Limit, Counted);
+      if (Passed == Stop::BlockStart)
+        break;
+      if (Passed == Stop::Limit) {
+        Stopped = true;
+        break;
       }
+      const Entry &E = Block.Entries[Index];
+      // Within one instruction, its last MC instruction is the nearest.
+      for (const HazardTraits *PT : reverse(E.Traits)) {
+        const HazardTraits &P = *PT;
+        if (P.isAny(Rule.Producer) && Model->relates(Rule, P, Consumer, Reg, Overlaps)) {
+          unsigned Needed = Rule.waitStatesAfter(P.Passes);
+          if (Needed > Counted && Needed - Counted > Worst.Missing)
+            Worst = {&Rule, E.Inst, Reg, Needed - Counted};
+          Stopped = true;
+          break;
+        }
+        if (NearestOnly && Model->shadows(Rule, P, Reg, Overlaps)) {
+          Stopped = true;
+          break;
+        }
+      }
+      if (Stopped)
+        break;
+      const Brief &B = Block.Briefs[Index];
       Counted += Rule.CountsValus ? B.Valus : B.WaitStates;
       if (Counted >= Limit)
         Stopped = true;
