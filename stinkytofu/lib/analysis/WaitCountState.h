@@ -14,6 +14,7 @@
 #include "stinkytofu/hw/WaitCounters.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCRegister.h"
 #include <algorithm>
@@ -31,6 +32,8 @@ struct RingInfo;
 
 using llvm::ArrayRef;
 using llvm::DenseMap;
+using llvm::IntrusiveRefCntPtr;
+using llvm::makeIntrusiveRefCnt;
 using llvm::MCRegister;
 using llvm::SmallVector;
 
@@ -47,7 +50,7 @@ struct Pending {
 /// LDS slots: the buffers of `mod.memtoken`, or Untagged.
 constexpr int64_t Untagged = -1;
 
-struct CounterState {
+struct CounterState : llvm::RefCountedBase<CounterState> {
   unsigned Max = 0;
   int64_t LB = 0, UB = 0;
   uint32_t Kinds = 0; ///< events pending since the counter was last idle
@@ -108,18 +111,18 @@ public:
   unsigned size() const { return unsigned(P.size()); }
   const CounterState &operator[](unsigned C) const { return *P[C]; }
   CounterState &operator[](unsigned C) {
-    std::shared_ptr<CounterState> &Mine = P[C];
-    if (Mine.use_count() > 1)
-      Mine = std::make_shared<CounterState>(*Mine);
+    IntrusiveRefCntPtr<CounterState> &Mine = P[C];
+    if (Mine->UseCount() > 1)
+      Mine = makeIntrusiveRefCnt<CounterState>(*Mine);
     return *Mine;
   }
   /// Makes counter \p C idle (CounterState::idle); one shared with other
   /// states is not copied first where idling empties all its maps.
   void idle(unsigned C) {
     const CounterState &Old = *P[C];
-    if (P[C].use_count() > 1 && !Old.LdsWrites.getMemorySize() &&
+    if (P[C]->UseCount() > 1 && !Old.LdsWrites.getMemorySize() &&
         !Old.LdsReads.getMemorySize())
-      P[C] = std::make_shared<CounterState>(Old.idleCopy());
+      P[C] = makeIntrusiveRefCnt<CounterState>(Old.idleCopy());
     else
       (*this)[C].idle();
   }
@@ -127,13 +130,15 @@ public:
     unsigned Old = size();
     P.resize(N);
     for (unsigned C = Old; C < N; ++C)
-      P[C] = std::make_shared<CounterState>();
+      P[C] = makeIntrusiveRefCnt<CounterState>();
   }
   /// Whether both are copies of one set of counters (then equal).
   bool sameAs(const CounterStates &Other) const { return P == Other.P; }
 
 private:
-  SmallVector<std::shared_ptr<CounterState>, MaxWaitCounters> P;
+  // Counted without atomics or a control block: every copy of a state
+  // counts each counter, and the analysis runs on one thread.
+  SmallVector<IntrusiveRefCntPtr<CounterState>, MaxWaitCounters> P;
 };
 
 /// The counters of one point of the program (one path partition).
