@@ -336,6 +336,79 @@ void MemoizingTargetParser::skipStatement(StringRef Text) {
   getParser().Lex();
 }
 
+bool MemoizingTargetParser::parsePrimaryExpr(const MCExpr *&Res, SMLoc &EndLoc) {
+  return !parseRegisterIndex(Res, EndLoc) && Inner.parsePrimaryExpr(Res, EndLoc);
+}
+
+bool MemoizingTargetParser::parseRegisterIndex(const MCExpr *&Res, SMLoc &EndLoc) {
+  const AsmToken &Tok = getParser().getTok();
+  const char *Start = Tok.getLoc().getPointer();
+  // The token was lexed last (no token queued after it).
+  if ((Tok.isNot(AsmToken::Identifier) && Tok.isNot(AsmToken::Integer)) ||
+      getLexer().getLoc().getPointer() != Start)
+    return false;
+  StringRef Buffer = bufferHolding(Start);
+  if (!Buffer.data())
+    return false;
+  auto IsBlank = [](char C) { return C == ' ' || C == '\t'; };
+  const char *P = Start;
+  while (P != Buffer.begin() && IsBlank(P[-1]))
+    --P;
+  if (P == Buffer.begin() || (P[-1] != '[' && P[-1] != ':'))
+    return false;
+  // Buffers end with a NUL: every scan below stops there at the latest.
+  MCContext &Ctx = getContext();
+  int64_t Sum = 0;
+  bool Subtract = false;
+  const char *TermEnd;
+  for (P = Start;;) {
+    const char *Term = P;
+    int64_t Value;
+    if (isDigit(*P)) {
+      while (isDigit(*P))
+        ++P;
+      StringRef Digits(Term, P - Term);
+      // Octal, or perhaps beyond 64 bits.
+      if (Digits.size() > 18 || (Digits.size() > 1 && Digits[0] == '0'))
+        return false;
+      Digits.getAsInteger(10, Value);
+    } else if (isAlpha(*P) || *P == '_') {
+      while (isAlnum(*P) || *P == '_' || *P == '.')
+        ++P;
+      // MC inlines a variable whose value is a constant; any other name
+      // stays a symbol reference, or is made one.
+      const MCSymbol *S = Ctx.lookupSymbol(StringRef(Term, P - Term));
+      const auto *C = S && S->isVariable() ? dyn_cast<MCConstantExpr>(S->getVariableValue())
+                                           : nullptr;
+      if (!C)
+        return false;
+      Value = C->getValue();
+    } else {
+      return false;
+    }
+    if (Subtract ? __builtin_sub_overflow(Sum, Value, &Sum)
+                 : __builtin_add_overflow(Sum, Value, &Sum))
+      return false;
+    // A term ends before a blank, an operator, or the index's end: `1b`,
+    // `2.5`, `a@x`, `f(` and the like are MC's to read.
+    TermEnd = P;
+    while (IsBlank(*P))
+      ++P;
+    if (*P == ']' || *P == ':')
+      break;
+    if (*P != '+' && *P != '-')
+      return false;
+    Subtract = *P++ == '-';
+    while (IsBlank(*P))
+      ++P;
+  }
+  Res = MCConstantExpr::create(Sum, Ctx);
+  EndLoc = SMLoc::getFromPointer(TermEnd);
+  getLexer().setBuffer(Buffer, P);
+  getParser().Lex();
+  return true;
+}
+
 bool MemoizingTargetParser::parseInstruction(ParseInstructionInfo &Info, StringRef Name,
                                              AsmToken ID, OperandVector &Operands) {
   Hit = nullptr;

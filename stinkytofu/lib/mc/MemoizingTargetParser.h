@@ -87,10 +87,10 @@ public:
                                uint64_t &ErrorInfo, bool MatchingInlineAsm) override;
   llvm::ParseStatus parseDirective(llvm::AsmToken DirectiveID) override;
 
+  /// A register index (below), else the target parser's.
+  bool parsePrimaryExpr(const llvm::MCExpr *&Res, llvm::SMLoc &EndLoc) override;
+
   // The rest is the target parser's.
-  bool parsePrimaryExpr(const llvm::MCExpr *&Res, llvm::SMLoc &EndLoc) override {
-    return Inner.parsePrimaryExpr(Res, EndLoc);
-  }
   bool parseDataExpr(const llvm::MCExpr *&Res) override { return Inner.parseDataExpr(Res); }
   bool parseRegister(llvm::MCRegister &Reg, llvm::SMLoc &StartLoc,
                      llvm::SMLoc &EndLoc) override {
@@ -188,6 +188,16 @@ private:
   /// Moves the parser past the statement \p Text starts, where the target
   /// parser leaves it.
   void skipStatement(llvm::StringRef Text);
+  /// A register index or bound (`v[vgprValuC+4]`, `s[sgprA:sgprA+1]`) of
+  /// decimals and names of absolute constants joined by `+` and `-`, summed
+  /// into \p Res with the lexer moved to the `]` or `:` after it. That is
+  /// what MC's expression parser gives: the terms as its lexer reads them,
+  /// such names inlined, and the sum folded to a constant before the target
+  /// parser sees it, which lexing each term with a 128-bit integer cost
+  /// some 4,000 instructions an index. False, with nothing consumed, for
+  /// anything else; a term after an operator (the `[`/`:` before the index
+  /// rules out the right-hand side of a binary operator).
+  bool parseRegisterIndex(const llvm::MCExpr *&Res, llvm::SMLoc &EndLoc);
   /// The source buffer that holds \p Ptr (the lexer's).
   llvm::StringRef bufferHolding(const char *Ptr);
 

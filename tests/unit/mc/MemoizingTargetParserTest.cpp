@@ -210,6 +210,29 @@ TEST(MemoizingTargetParser, CallSitesParseTheirOwnExpressionAsWithoutTheMemo) {
   EXPECT_NE(Memoized.find("diag"), std::string::npos) << "the broken ones are reported";
 }
 
+TEST(MemoizingTargetParser, RegisterIndicesAreWhatMCSums) {
+  // Indices of names and decimals joined by + and - are summed without MC's
+  // expression parser; everything else is MC's, with its own diagnostics.
+  std::string Text = ".amdgcn_target \"amdgcn-amd-amdhsa--gfx90a\"\n.text\nk:\n"
+                     ".set a, 4\n.set b, 2\n.set c, a+b\n.set far, 0x7fffffffffffffff\n"
+                     ".set lbl_alias, k\n";
+  for (const char *Index :
+       {"a", "a+1", " a + 1 ", "a-b+2", "a+b-1:a+b+2", "a:a+1", "c+1", "0", "7", "010", "a*2",
+        "a+2*3", "(a)+1", "a+(1)", "-a+8", "a+-1", "undefined_x+1", "k+1", "lbl_alias", "a+1b",
+        "a+0x2", "a+1.5", "a+99999999999999999999", "far+far", "far-far", "a-20", "a+300", "a+",
+        "a+1:", "a$b", "a@x", "max(a,1)", "a+1 ; c"}) {
+    Text += std::string("  v_mov_b32 v[") + Index + "], 0\n";
+    Text += std::string("  s_mov_b64 s[") + Index + "], 0\n";
+    Text += std::string("  v_mov_b32 v0, v[") + Index + "]\n";
+  }
+  Text += ".set a, 6\n  v_mov_b32 v[a+1], 0\n"
+          "  v_mov_b32 v[a+1\n  v_mov_b32 v[a+1 ]], 0\n  s_endpgm\n";
+  auto Target = llvm::cantFail(TargetInfo::get("gfx90a"));
+  std::string Memoized = describe(Text, *Target, true);
+  EXPECT_EQ(Memoized, describe(Text, *Target, false));
+  EXPECT_NE(Memoized.find("diag"), std::string::npos) << "the broken ones are reported";
+}
+
 TEST(MemoizingTargetParser, CorpusAssemblesAsWithoutTheMemo) {
   // The kernels of corpus-local/ (git-ignored: third-party kernels) and the
   // lit tests' assembly, read with and without the memo.
