@@ -90,24 +90,12 @@ public:
   /// order ("exec_lo exec_hi m0 s0 scc v1"): for printing and tests.
   std::string describe(const llvm::BitVector &BV) const;
 
-  /// The units of canonical(R) as a run [First, First+Count): a tuple's
-  /// units are consecutive, so set/reset/any become word operations instead
-  /// of a walk of MC's differential lists. IsRun is false for a register
-  /// whose units are not a run (it takes the walk); NoRegister is empty.
-  struct UnitRun {
-    unsigned First = 0;
-    unsigned Count = 0;
-    bool IsRun = false;
-  };
-
 private:
   /// The MC units of canonical(R); none for an invalid register.
   llvm::iterator_range<llvm::MCRegUnitIterator> unitsOf(llvm::MCRegister R) const;
 
   const TargetInfo *TI;
   unsigned NumUnits;
-  /// Indexed by register: built once per target, shared, never changed.
-  llvm::ArrayRef<UnitRun> Runs;
 };
 
 } // namespace stinkytofu
