@@ -11,7 +11,7 @@
   damage.py section-name IN OUT NAME BYTE  the section NAME's second byte set to BYTE
                                       in .shstrtab
   damage.py note-string IN OUT OLD NEW  the string OLD (a MessagePack fixstr) in the
-                                      metadata note replaced by NEW, of its length
+                                      metadata note replaced by NEW (hex escapes such as \\x3b), of its length
   damage.py sgpr-granule IN OUT KERNEL N  KERNEL.kd's COMPUTE_PGM_RSRC1 SGPR granule
                                       (bits 6-9) set to N, as ROCm 5.3 wrote it on gfx10+
 """
@@ -68,7 +68,8 @@ def main():
         at = data.index(b"\0" + sys.argv[4].encode() + b"\0", shstrtab[5], shstrtab[5] + shstrtab[6])
         data[at + 2] = int(sys.argv[5], 0)
     elif cmd == "note-string":
-        old, new = sys.argv[4].encode(), sys.argv[5].encode()
+        # NEW may spell bytes as hex escapes (a ';' in a RUN line reads as a command end).
+        old, new = sys.argv[4].encode(), sys.argv[5].encode().decode("unicode_escape").encode()
         assert len(old) == len(new) < 32
         note = sections(data)[0][".note"]
         at = data.index(bytes([0xA0 | len(old)]) + old, note[5], note[5] + note[6])
