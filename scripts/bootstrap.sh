@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build ccache python3 python3-dev
   llvm-22-dev llvm-22-tools clang-22 clang-tools-22 lld-22 libclang-rt-22-dev
   libabsl-dev libgtest-dev libbenchmark-dev pybind11-dev python3-pytest libsimdjson-dev
+  libmimalloc-dev
   graphviz chromium
   rocm-device-libs git
   linux-headers-amd64 make gcc

@@ -10,6 +10,7 @@
 #include "BinaryInputOptions.h"
 #include "CommentStripping.h"
 #include "InputJobs.h"
+#include "ToolHeap.h"
 #include "asm-instrument/InstrumentPasses.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
 #include "asm-instrument/funcmap/FuncMapPrinter.h"
@@ -30,7 +31,6 @@
 #include "stinkytofu/asm/AsmWriter.h"
 #include "stinkytofu/analysis/CfgDotWriter.h"
 #include "stinkytofu/stir/StirWriter.h"
-#include "stinkytofu/support/HeapReserve.h"
 #include "stinkytofu/support/PendingOutputs.h"
 #include "stinkytofu/support/StableSort.h"
 #include "stinkytofu/transforms/CFGBuilderPass.h"
@@ -105,9 +105,10 @@ struct ToolOptions {
       cl::cat(Category)};
   cl::opt<unsigned> HeapReserve{
       "heap-reserve",
-      cl::desc("Map this many bytes of heap per input byte before reading, in one "
-               "call instead of a page fault per page (0: off; see docs/performance.md)"),
-      cl::value_desc("n"), cl::init(6), cl::cat(Category)};
+      cl::desc("Heap made ready per input byte before reading, faulted in 2 MiB "
+               "huge pages instead of 4 KiB pages (0: no huge pages; see "
+               "docs/performance.md)"),
+      cl::value_desc("n"), cl::init(200), cl::cat(Category)};
   // Input bounds checked before LLVM MC reads the text (docs/reliability.md).
   cl::opt<unsigned> MaxIncludeDepth{
       "max-include-depth", cl::desc("Deepest .include nesting accepted"),
@@ -539,7 +540,7 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
     return fail(InputFile + ": " + Buffer.getError().message(), Err);
   // Before a binary is disassembled: the disassembler's own allocations
   // are most of the heap a binary input touches.
-  reserveHeap(size_t(Opt.HeapReserve) * (*Buffer)->getBufferSize());
+  reserveToolHeap((*Buffer)->getBufferSize(), Opt.HeapReserve);
   KnownStatements Known; // of a binary's disassembly
   if (!Opt.Binary.disassembleIfBinary(*Buffer, InputFile, Err, Known))
     return 1;
@@ -795,6 +796,7 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  configureToolHeap(Opt.HeapReserve != 0);
   if (Opt.ListPasses) {
     printPassList(Registry, outs());
     return 0;
