@@ -267,10 +267,11 @@ Expected<std::string> Disassembler::run() {
   if (Error E = setUp())
     return std::move(E);
   unsigned AbiVersion = Object.header().e_ident[ELF::EI_ABIVERSION];
-  // LLVM aborts on a code object version it does not know.
-  if (AbiVersion < ELF::ELFABIVERSION_AMDGPU_HSA_V3 || AbiVersion > ELF::ELFABIVERSION_AMDGPU_HSA_V6)
+  // LLVM's object writer aborts on a code object version it has no ELF
+  // flags for (v3 included): the disassembly could not be assembled again.
+  if (AbiVersion < ELF::ELFABIVERSION_AMDGPU_HSA_V4 || AbiVersion > ELF::ELFABIVERSION_AMDGPU_HSA_V6)
     return fail("ELF ABI version " + Twine(AbiVersion) +
-                ": only code object v3 to v6 (ABI versions 1 to 4) are supported");
+                ": only code object v4 to v6 (ABI versions 2 to 4) are supported");
   if (!Options.Kernel.empty() &&
       none_of(Symbols, [&](const Symbol &S) {
         return isKernelDescriptor(S) && StringRef(S.Name).drop_back(3) == Options.Kernel;

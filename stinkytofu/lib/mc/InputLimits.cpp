@@ -167,7 +167,7 @@ enum class CharClass : uint8_t {
   // With the plain ones, all an instruction line is usually made of
   // (Scanner::lineEndIfSafe).
   Open, Close, Unary,
-  Newline, Quote, Semicolon, Slash, Hash,
+  Newline, Quote, Apostrophe, Backtick, Semicolon, Slash, Hash,
   Percent, // with a non-comment Slash, makes the statement's expressions read
   NotText, // a control character or a byte above ASCII
 };
@@ -182,6 +182,8 @@ constexpr std::array<CharClass, 256> makeCharClasses() {
   T[' '] = T['\t'] = T['\r'] = CharClass::Blank;
   T['\n'] = CharClass::Newline;
   T['"'] = CharClass::Quote;
+  T['\''] = CharClass::Apostrophe;
+  T['`'] = CharClass::Backtick;
   T[';'] = CharClass::Semicolon;
   T['/'] = CharClass::Slash;
   T['#'] = CharClass::Hash;
@@ -317,6 +319,26 @@ std::optional<LimitViolation> Scanner::run() {
       LineStart = false;
       continue;
     }
+    case CharClass::Apostrophe: {
+      // A character literal as MC's lexer reads one: one character, or a
+      // backslash and one, then the closing quote. Anything else is an
+      // error token, and after an operand prefix (`name:`) MC's AMDGPU
+      // parser loops forever on one (fuzzer find).
+      size_t J = I + 1;
+      if (J < N && Text[J] == '\\')
+        ++J;
+      if (J + 1 >= N || Text[J] == '\n' || Text[J + 1] != '\'') {
+        fail(I, "character literal not closed after one character (MC reads 'c' or '\\c')");
+        continue;
+      }
+      I = J + 2;
+      LineStart = false;
+      continue;
+    }
+    case CharClass::Backtick:
+      // MC's lexer has no token for it: an error token, as above.
+      fail(I, "'`' is not assembly text outside comments and strings");
+      continue;
     case CharClass::Open:
       if (++Depth > Limits.MaxExpressionDepth)
         fail(I, "expression nests deeper than " + Twine(Limits.MaxExpressionDepth) +

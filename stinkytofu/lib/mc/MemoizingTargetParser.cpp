@@ -485,6 +485,18 @@ void MemoizingTargetParser::noteUnknownMnemonic() {
 }
 
 ParseStatus MemoizingTargetParser::parseDirective(AsmToken DirectiveID) {
+  // LLVM's object writer aborts (report_fatal_error) on a code object
+  // version it has no ELF flags for: refused here, where the version is
+  // read, with its place.
+  if (DirectiveID.getIdentifier() == ".amdhsa_code_object_version") {
+    const AsmToken &Value = getTok();
+    if (Value.isNot(AsmToken::Integer) || getLexer().peekTok().isNot(AsmToken::EndOfStatement))
+      return Error(Value.getLoc(), "the code object version must be written as a number "
+                                   "(4, 5 or 6)");
+    if (Value.getIntVal() < 4 || Value.getIntVal() > 6)
+      return Error(Value.getLoc(), "code object version " + Twine(Value.getIntVal()) +
+                                       ": LLVM 22 writes versions 4 to 6 only");
+  }
   ParseStatus S = Inner.parseDirective(DirectiveID);
   if (!S.isNoMatch()) {
     Memo.clear();
