@@ -515,6 +515,10 @@ void Scanner::statement(StringRef Code, size_t Offset) {
   if (Directive == ".macro") {
     if (Blocks.empty()) {
       StringRef Name = firstWord(Operands);
+      // A .macro without a name is MC's error and opens no body: the lines
+      // after it are statements, invocations included (fuzzer find).
+      if (Name.empty() || isDigit(Name.front()))
+        return;
       // MC keeps the first definition of a name (a second one is an error
       // and dropped): a redefinition must not change what invocations cost.
       auto [Entry, IsNew] = Macros.try_emplace(Name);

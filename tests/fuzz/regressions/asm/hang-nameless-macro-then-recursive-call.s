@@ -1,0 +1,7 @@
+.macro M
+  M
+  M
+  M
+.endm
+.macro 
+M
