@@ -5,6 +5,7 @@
 #include "stinkytofu/emit/ObjectEmitter.h"
 #include "stinkytofu/hw/TargetInfo.h"
 #include "stinkytofu/mc/AssemblerState.h"
+#include "stinkytofu/mc/CodeObjectVersion.h"
 #include "stinkytofu/mc/CodeWordDecoder.h"
 #include "stinkytofu/object/ElfImage.h"
 #include "llvm/ADT/BitVector.h"
@@ -267,11 +268,15 @@ Expected<std::string> Disassembler::run() {
   if (Error E = setUp())
     return std::move(E);
   unsigned AbiVersion = Object.header().e_ident[ELF::EI_ABIVERSION];
-  // LLVM's object writer aborts on a code object version it has no ELF
-  // flags for (v3 included): the disassembly could not be assembled again.
-  if (AbiVersion < ELF::ELFABIVERSION_AMDGPU_HSA_V4 || AbiVersion > ELF::ELFABIVERSION_AMDGPU_HSA_V6)
-    return fail("ELF ABI version " + Twine(AbiVersion) +
-                ": only code object v4 to v6 (ABI versions 2 to 4) are supported");
+  // EI_ABIVERSION 1 is code object v3, 2 v4, ...; of a version MC cannot
+  // write (CodeObjectVersion.h) the disassembly could not be assembled again.
+  unsigned Version = AbiVersion + 2;
+  if (!isWritableCodeObjectVersion(Version))
+    return fail("ELF ABI version " + Twine(AbiVersion) + ": only code object v" +
+                Twine(MinWritableCodeObjectVersion) + " to v" +
+                Twine(MaxWritableCodeObjectVersion) + " (ABI versions " +
+                Twine(MinWritableCodeObjectVersion - 2) + " to " +
+                Twine(MaxWritableCodeObjectVersion - 2) + ") are supported");
   if (!Options.Kernel.empty() &&
       none_of(Symbols, [&](const Symbol &S) {
         return isKernelDescriptor(S) && StringRef(S.Name).drop_back(3) == Options.Kernel;
@@ -279,9 +284,8 @@ Expected<std::string> Disassembler::run() {
     return fail("no kernel named '" + Options.Kernel + "' (--list-kernels lists them)");
 
   std::string TargetId = Options.TargetId.empty() ? Object.amdgpuTargetId() : Options.TargetId;
-  // EI_ABIVERSION 1 is code object v3, 2 v4, ...
   std::string Preamble = "\t.amdgcn_target \"amdgcn-amd-amdhsa--" + TargetId +
-                         "\"\n\t.amdhsa_code_object_version " + std::to_string(AbiVersion + 2) +
+                         "\"\n\t.amdhsa_code_object_version " + std::to_string(Version) +
                          "\n";
   DescriptorText.emplace(*MCDis, *Target, Preamble);
   if (Known)

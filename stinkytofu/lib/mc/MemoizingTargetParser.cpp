@@ -1,5 +1,6 @@
 //===- MemoizingTargetParser.cpp - MC's result per repeated statement -----===//
 #include "MemoizingTargetParser.h"
+#include "stinkytofu/mc/CodeObjectVersion.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCAsmInfo.h"
@@ -485,17 +486,18 @@ void MemoizingTargetParser::noteUnknownMnemonic() {
 }
 
 ParseStatus MemoizingTargetParser::parseDirective(AsmToken DirectiveID) {
-  // LLVM's object writer aborts (report_fatal_error) on a code object
-  // version it has no ELF flags for: refused here, where the version is
+  // A version MC cannot write (CodeObjectVersion.h) is refused where it is
   // read, with its place.
   if (DirectiveID.getIdentifier() == ".amdhsa_code_object_version") {
     const AsmToken &Value = getTok();
     if (Value.isNot(AsmToken::Integer) || getLexer().peekTok().isNot(AsmToken::EndOfStatement))
       return Error(Value.getLoc(), "the code object version must be written as a number "
                                    "(4, 5 or 6)");
-    if (Value.getIntVal() < 4 || Value.getIntVal() > 6)
+    if (!isWritableCodeObjectVersion(Value.getIntVal()))
       return Error(Value.getLoc(), "code object version " + Twine(Value.getIntVal()) +
-                                       ": LLVM 22 writes versions 4 to 6 only");
+                                       ": LLVM 22 writes versions " +
+                                       Twine(MinWritableCodeObjectVersion) + " to " +
+                                       Twine(MaxWritableCodeObjectVersion) + " only");
   }
   ParseStatus S = Inner.parseDirective(DirectiveID);
   if (!S.isNoMatch()) {

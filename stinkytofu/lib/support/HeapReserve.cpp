@@ -33,7 +33,7 @@ constexpr size_t PopulatedShare = 32;
 
 /// Whether the kernel backs memory advised MADV_HUGEPAGE with huge pages
 /// (transparent huge pages "always" or "madvise").
-bool kernelGivesHugePages() {
+bool readKernelGivesHugePages() {
   std::FILE *F = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
   if (!F)
     return false;
@@ -41,6 +41,12 @@ bool kernelGivesHugePages() {
   bool Read = std::fgets(Line, sizeof(Line), F) != nullptr;
   std::fclose(F);
   return Read && !std::strstr(Line, "[never]");
+}
+
+/// The setting read once per process, not once per input.
+bool kernelGivesHugePages() {
+  static const bool Gives = readKernelGivesHugePages();
+  return Gives;
 }
 
 /// The address ranges the blocks cover, adjacent blocks joined (the heap
