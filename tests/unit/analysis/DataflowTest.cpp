@@ -256,6 +256,33 @@ TEST(DataflowTest, VisitLimitIsAnError) {
   EXPECT_EQ(A.blockVisits(), 40u);
 }
 
+/// Not monotone: every instruction flips the state (0 or 1), so a loop
+/// body with an odd number of instructions turns what enters it around.
+class Flip : public DataflowAnalysis<Flip, unsigned, DataflowDirection::Forward> {
+public:
+  using DataflowAnalysis::DataflowAnalysis;
+  unsigned initialState() const { return 0; }
+  unsigned entryState() const { return 1; }
+  void join(unsigned &Into, unsigned From) const { Into = std::max(Into, From); }
+  void transfer(const Instruction &, unsigned &N) const { N = 1 - N; }
+};
+
+TEST(DataflowTest, AlternatingStatesAccumulateAndConverge) {
+  auto M = readModule(CountedLoopKernel);
+  ASSERT_TRUE(M);
+  // k leaves 0; the loop's three flips send back 1 for 0 and 0 for 1, so
+  // recomputing the loop's incoming state alternates forever. Past the
+  // accumulation point the 1 it once had stays, and its back edge brings
+  // 0 from then on.
+  Flip A(*M->entry());
+  ASSERT_FALSE(llvm::errorToBool(A.run(/*MaxBlockVisits=*/1000)));
+  EXPECT_GT(A.blockVisits(), Flip::AccumulateAfterVisits);
+  EXPECT_LT(A.blockVisits(), Flip::AccumulateAfterVisits + 6);
+  EXPECT_EQ(A.stateIn(*blockOf(*M, "L_loop")), 1u);
+  EXPECT_EQ(A.stateOut(*blockOf(*M, "L_loop")), 0u);
+  EXPECT_EQ(A.stateIn(*blockOf(*M, "L_exit")), 0u);
+}
+
 TEST(DataflowTest, VisitLimitNotReached) {
   auto M = readModule(DiamondKernel);
   ASSERT_TRUE(M);
