@@ -311,7 +311,8 @@ def main():
     if args.inputs:
         cases = input_cases(args.inputs, args.targets)
     else:
-        cases = waitlib.matrix(args.kernels_dir, args.kernels, args.targets, args.opt_levels)
+        cases = waitlib.matrix(args.kernels_dir, args.kernels, args.targets,
+                               args.opt_levels, args.sample)
     print("hazard oracle (%s): %d cases" % (args.mechanism, len(cases)))
     outcomes = waitlib.parallel_map(lambda c: run_case(c, args), cases, args.j)
 

@@ -75,6 +75,13 @@ config.substitutions.append(("%llvm-mc", tool(config.llvm_tools_dir, "llvm-mc"))
 config.substitutions.append(("%clang", tool(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%kernels", config.stinkytofu_kernels_dir))
 config.substitutions.append(("%python", '"%s"' % config.python_executable))
+# The sweeps over every kernel, target and level (the occupancy oracle, the
+# refusal sweep) check a rotating third of the kernels of each target in the
+# sanitizer build: its processes start 15 times slower and compute 3 to 5
+# times slower, and what it looks for (memory errors, undefined behaviour)
+# does not need every combination; the normal build checks them all.
+config.substitutions.append(
+    ("%sweep-sample", "--sample %d" % (3 if getattr(config, "stinkytofu_sanitize", False) else 1)))
 config.substitutions.append((bare_tool("FileCheck"), tool(config.llvm_tools_dir, "FileCheck")))
 config.substitutions.append((bare_tool("split-file"), tool(config.llvm_tools_dir, "split-file")))
 # `not` at the start of a command is run by lit's internal shell itself; after

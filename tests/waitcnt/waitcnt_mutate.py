@@ -240,7 +240,8 @@ def main():
                         help="fail below this kill rate in percent (default 0)")
     args = waitlib.resolve_common(parser.parse_args())
     (Path(args.work) / "mutants").mkdir(parents=True, exist_ok=True)
-    cases = waitlib.matrix(args.kernels_dir, args.kernels, args.targets, args.opt_levels)
+    cases = waitlib.matrix(args.kernels_dir, args.kernels, args.targets, args.opt_levels,
+                           args.sample)
     started = time.time()
     baselines = {b.case.tag: b for b in
                  waitlib.parallel_map(lambda c: prepare(c, args), cases, args.j)}

@@ -282,7 +282,8 @@ def main():
                         help="also fail when ours has more or stronger waits than LLVM")
     parser.add_argument("--quiet", action="store_true", help="no per-case table rows")
     args = waitlib.resolve_common(parser.parse_args())
-    cases = waitlib.matrix(args.kernels_dir, args.kernels, args.targets, args.opt_levels)
+    cases = waitlib.matrix(args.kernels_dir, args.kernels, args.targets, args.opt_levels,
+                           args.sample)
     started = time.time()
     outcomes = waitlib.parallel_map(lambda c: check(c, args), cases, args.j)
     elapsed = time.time() - started

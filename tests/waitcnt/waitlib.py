@@ -373,7 +373,9 @@ class Case:
         return "%s-%s-%s" % (self.kernel, self.target, self.opt)
 
 
-def matrix(kernels_dir, kernels, targets, opt_levels):
+def matrix(kernels_dir, kernels, targets, opt_levels, sample=1):
+    """The cases: every kernel on every target and level, or with `sample` N
+    every N-th kernel of each target, a different one on the next target."""
     sources = sorted(Path(kernels_dir).glob("*.cl"))
     if kernels:
         wanted = set(kernels)
@@ -381,7 +383,8 @@ def matrix(kernels_dir, kernels, targets, opt_levels):
         missing = wanted - {s.stem for s in sources}
         if missing:
             sys.exit("no such kernel file in %s: %s" % (kernels_dir, ", ".join(sorted(missing))))
-    return [Case(s.stem, s, t, o) for s in sources for t in targets for o in opt_levels]
+    return [Case(s.stem, s, t, o) for si, s in enumerate(sources)
+            for ti, t in enumerate(targets) if (si + ti) % sample == 0 for o in opt_levels]
 
 
 def compile_case(case, clang, work):
@@ -415,6 +418,8 @@ def add_common_options(parser):
     parser.add_argument("--clang", help="clang (default: LLVM 22's)")
     parser.add_argument("--llvm-mc", help="llvm-mc (default: LLVM 22's)")
     parser.add_argument("-j", type=int, default=2, help="parallel jobs (default 2)")
+    parser.add_argument("--sample", type=int, default=1,
+                        help="every N-th kernel of each target, rotating (default 1: all)")
     parser.add_argument("--work", help="folder for the compiled files and outputs "
                                        "(default: a new folder under /tmp/waitcnt-work)")
     parser.add_argument("--dry-run", action="store_true",

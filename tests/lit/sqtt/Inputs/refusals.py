@@ -3,7 +3,10 @@
 per target and level, the markers refused (the `refused N` of the --stats
 total) and the runs that failed (the verifier included).
 
-usage: refusals.py CLANG STINKYTOFU_OPT KERNEL_DIR WORK_DIR -- PIPELINE...
+usage: refusals.py [--sample N] CLANG STINKYTOFU_OPT KERNEL_DIR WORK_DIR -- PIPELINE...
+
+--sample N instruments every N-th kernel of each target and level, a
+different one on the next, so every kernel, target and level still runs.
 """
 import concurrent.futures
 import os
@@ -36,14 +39,22 @@ def instrument(opt, pipeline, target, level, kernel, path):
 
 
 def main(argv):
+    sample = 1
+    if argv[1] == "--sample":
+        sample = int(argv[2])
+        argv = argv[2:]
     clang, opt, kernel_dir, work = argv[1:5]
     pipeline = argv[argv.index("--") + 1:]
     kernels = sorted(f[:-3] for f in os.listdir(kernel_dir) if f.endswith(".cl"))
+    groups = [(t, l) for t in TARGETS for l in LEVELS]
+
+    def sampled(group):
+        return [k for i, k in enumerate(kernels) if (i + groups.index(group)) % sample == 0]
     refused, failures = {}, []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         files = [f for fs in pool.map(
-            lambda tl: compile_all(clang, kernel_dir, work, kernels, *tl),
-            [(t, l) for t in TARGETS for l in LEVELS]) for f in fs]
+            lambda tl: compile_all(clang, kernel_dir, work, sampled(tl), *tl), groups)
+            for f in fs]
         for target, level, kernel, n, failed in pool.map(
                 lambda f: instrument(opt, pipeline, *f), files):
             refused[(target, level)] = refused.get((target, level), 0) + n
