@@ -64,7 +64,29 @@ static StringRef code(StringRef Line) {
   return Line.trim();
 }
 
-SourceLocations::SourceLocations(const Module &M) : M(M) {
+/// \p Path as a funcmap source location can hold it (funcmap::checkSourceLoc
+/// refuses the rest): bytes outside printable ASCII, '@', a blank at either
+/// end and the '>' of " -> " (which separates inline frames) are written as
+/// %XX, and so is '%' itself, so that the path reads back unambiguously.
+static std::string funcmapPath(StringRef Path) {
+  std::string Out;
+  for (size_t K = 0; K < Path.size(); ++K) {
+    unsigned char U = Path[K];
+    bool EndBlank = U == ' ' && (K == 0 || K + 1 == Path.size());
+    bool Arrow = U == '>' && K >= 2 && Path.substr(K - 2, 2) == " -";
+    if (U < 0x20 || U >= 0x7f || U == '@' || U == '%' || EndBlank || Arrow) {
+      Out += '%';
+      Out += hexdigit(U >> 4);
+      Out += hexdigit(U & 15);
+    } else {
+      Out += char(U);
+    }
+  }
+  return Out;
+}
+
+SourceLocations::SourceLocations(const Module &M)
+    : M(M), AsmFile(funcmapPath(sys::path::filename(M.fileName()))) {
   auto Scan = [&](StringRef Line) {
     // The code of a line is part of it: most lines are passed at once.
     if (!Line.contains(".file"))
@@ -78,8 +100,12 @@ SourceLocations::SourceLocations(const Module &M) : M(M) {
     if (Num.empty() || Num.getAsInteger(10, N))
       return false;
     SmallVector<std::string, 2> Strs = quotedStrings(C.drop_front(Num.size()));
-    if (!Strs.empty())
-      Files[N] = Strs.size() >= 2 ? Strs[1] : Strs[0];
+    // An empty name locates nothing: the assembly's lines stand in.
+    if (Strs.empty())
+      return false;
+    const std::string &Name = Strs.size() >= 2 ? Strs[1] : Strs[0];
+    if (!Name.empty())
+      Files[N] = funcmapPath(Name);
     return false;
   };
   for (const ModuleItem &Item : M.items()) {
@@ -128,7 +154,6 @@ SourceLocations::instructionLocations(const Function &F) const {
       Rest = Next;
     }
   };
-  StringRef File = sys::path::filename(M.fileName());
   for (const BasicBlock &BB : F.blocks()) {
     Scan(BB.leadingText());
     for (const BlockItem &Item : BB.items()) {
@@ -137,7 +162,7 @@ SourceLocations::instructionLocations(const Function &F) const {
         Scan(D->text());
       else if (const auto *I = dyn_cast<Instruction>(&Item))
         Out[I] = !Current.empty()           ? Current
-                 : I->location().isValid() ? (File + ":" + Twine(I->location().Line)).str()
+                 : I->location().isValid() ? AsmFile + ":" + std::to_string(I->location().Line)
                                            : std::string();
     }
   }
@@ -164,7 +189,7 @@ std::string SourceLocations::of(const Function &F) const {
   }
   if (!Line)
     return "";
-  return (sys::path::filename(M.fileName()) + ":" + Twine(Line)).str();
+  return AsmFile + ":" + std::to_string(Line);
 }
 
 std::vector<SourceLocations::CodelessKernel> SourceLocations::codelessKernels() const {
@@ -202,9 +227,7 @@ std::string SourceLocations::labelLocation(StringRef Label) const {
         SMLoc Loc = SMLoc::getFromPointer(Line.data());
         if (!SrcMgr.FindBufferContainingLoc(Loc))
           return "";
-        return (sys::path::filename(M.fileName()) + ":" +
-                Twine(SrcMgr.FindLineNumber(Loc)))
-            .str();
+        return AsmFile + ":" + std::to_string(SrcMgr.FindLineNumber(Loc));
       }
       Text = Rest;
     }

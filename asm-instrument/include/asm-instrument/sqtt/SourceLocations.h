@@ -44,6 +44,9 @@ private:
   std::string labelLocation(llvm::StringRef Label) const;
 
   const Module &M;
+  /// The assembly file's name, as the funcmap holds it.
+  std::string AsmFile;
+  /// The `.file` names, as the funcmap holds them.
   llvm::DenseMap<unsigned, std::string> Files;
 };
 
