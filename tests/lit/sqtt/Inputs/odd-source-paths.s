@@ -1,19 +1,20 @@
+; A kernel and a callable function whose .file names the funcmap cannot
+; hold as they are (tests/lit/sqtt/funcmap-source-paths.test).
 	.file	0 "/build" "/home/josé/a@b 100% -> x.hip"
-	.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 	.text
-	.globl	kern
-	.type	kern,@function
-kern:
+	.globl	scale
+	.type	scale,@function
+scale:
 	.loc	0 80 0
-	s_mov_b32 s0, 0
+	v_mov_b32 v0, 0
 	.loc	0 81 3 prologue_end
 	s_endpgm
 
-	.globl	helper
-	.p2align	2
-	.type	helper,@function
-helper:
+	.globl	scale_helper
+	.type	scale_helper,@function
+scale_helper:
 	.file	1 "/build" ""
 	.loc	1 42 0
-	s_mov_b32 s4, 1
+	v_add_u32 v1, v1, v2
 	s_setpc_b64 s[30:31]
