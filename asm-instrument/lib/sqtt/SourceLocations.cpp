@@ -100,10 +100,10 @@ SourceLocations::SourceLocations(const Module &M)
     if (Num.empty() || Num.getAsInteger(10, N))
       return false;
     SmallVector<std::string, 2> Strs = quotedStrings(C.drop_front(Num.size()));
-    // An empty name locates nothing: the assembly's lines stand in.
     if (Strs.empty())
       return false;
     const std::string &Name = Strs.size() >= 2 ? Strs[1] : Strs[0];
+    // An empty name locates nothing: the assembly's lines stand in.
     if (!Name.empty())
       Files[N] = funcmapPath(Name);
     return false;
