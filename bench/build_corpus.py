@@ -267,10 +267,13 @@ def main():
 
 
 def stratified(jobs, size):
-    """About `size` of the jobs, keyed (file, variant, target) by index: a job
-    is kept when the sum of its indices falls on the stride, so every file
-    and variant keeps some targets and every target sees each variant."""
-    stride = -(-len(jobs) // size)
+    """Between half of `size` and `size` of the jobs, keyed (file, variant,
+    target) by index: a job is kept when the sum of its indices falls on the
+    stride, so every file and variant keeps some targets and every target sees
+    each variant. The stride is a power of two, so a smaller sample is part of
+    a larger one (the sanitizer build's corpus sample replays the normal
+    build's compiles, tests/clang-cache)."""
+    stride = 1 << (-(-len(jobs) // size) - 1).bit_length()
     return [job for job in jobs if sum(job[0]) % stride == 0]
 
 

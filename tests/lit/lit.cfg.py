@@ -72,7 +72,12 @@ config.substitutions.append(
     ("%trace-fixture", tool(config.stinkytofu_tools_dir, "sqtt-trace-fixture"))
 )
 config.substitutions.append(("%llvm-mc", tool(config.llvm_tools_dir, "llvm-mc")))
-config.substitutions.append(("%clang", tool(config.llvm_tools_dir, "clang")))
+# clang through the compile cache the suites share (tests/clang-cache);
+# CLANG_CACHE_LOG (a file) records its hits and misses.
+config.substitutions.append(("%clang", config.stinkytofu_test_clang))
+config.substitutions.append(("%uncached-clang", tool(config.llvm_tools_dir, "clang")))
+if "CLANG_CACHE_LOG" in os.environ:
+    config.environment["CLANG_CACHE_LOG"] = os.environ["CLANG_CACHE_LOG"]
 config.substitutions.append(("%kernels", config.stinkytofu_kernels_dir))
 config.substitutions.append(("%python", '"%s"' % config.python_executable))
 # The sweeps over every kernel, target and level (the occupancy oracle, the

@@ -22,7 +22,8 @@ LIT_BUILTINS = {"cd", "export", "echo", "mkdir", "rm", ":", "diff", "not", "env"
                 "false", "exit", "ulimit", "umask"}
 # The project's own programs, through lit substitutions.
 OWN_SUBSTITUTIONS = re.compile(r"^%[\w-]+$")
-SUBSTITUTED_TOOLS = {"%llvm-mc": "llvm-mc", "%clang": "clang", "%python": "python3"}
+SUBSTITUTED_TOOLS = {"%llvm-mc": "llvm-mc", "%clang": "clang", "%uncached-clang": "clang",
+                     "%python": "python3"}
 
 
 def bootstrap_packages(root):
