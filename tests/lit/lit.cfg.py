@@ -81,12 +81,18 @@ if "CLANG_CACHE_LOG" in os.environ:
 config.substitutions.append(("%kernels", config.stinkytofu_kernels_dir))
 config.substitutions.append(("%python", '"%s"' % config.python_executable))
 # The sweeps over every kernel, target and level (the occupancy oracle, the
-# refusal sweep, the wait-count oracle) check a rotating third of the kernels of each target in the
-# sanitizer build: its processes start 15 times slower and compute 3 to 5
-# times slower, and what it looks for (memory errors, undefined behaviour)
-# does not need every combination; the normal build checks them all.
+# refusal sweep, the wait-count oracle, the s_delay_alu oracle) check a
+# rotating third of the kernels of each target in the sanitizer build: its
+# processes start 15 times slower and compute 3 to 5 times slower, and what it
+# looks for (memory errors, undefined behaviour) does not need every
+# combination; the normal build checks them all.
 config.substitutions.append(
     ("%sweep-sample", "--sample %d" % (3 if getattr(config, "stinkytofu_sanitize", False) else 1)))
+# The same for the tests that list their kernel and target combinations as RUN
+# lines (sqtt/kernels, sqtt/address-trace-kernels): two of every three are
+# `%if !sanitizers %{ ... %}`, rotating so that every target keeps one.
+if getattr(config, "stinkytofu_sanitize", False):
+    config.available_features.add("sanitizers")
 config.substitutions.append((bare_tool("FileCheck"), tool(config.llvm_tools_dir, "FileCheck")))
 config.substitutions.append((bare_tool("split-file"), tool(config.llvm_tools_dir, "split-file")))
 # `not` at the start of a command is run by lit's internal shell itself; after
