@@ -88,9 +88,9 @@ config.substitutions.append(("%python", '"%s"' % config.python_executable))
 # combination; the normal build checks them all.
 config.substitutions.append(
     ("%sweep-sample", "--sample %d" % (3 if getattr(config, "stinkytofu_sanitize", False) else 1)))
-# The same for the tests that list their kernel and target combinations as RUN
-# lines (sqtt/kernels, sqtt/address-trace-kernels): two of every three are
-# `%if !sanitizers %{ ... %}`, rotating so that every target keeps one.
+# The same for the tests that list their kernel, target and level combinations
+# as RUN lines: under the sanitizers most are `%if !sanitizers %{ ... %}`,
+# rotating so that every target keeps one (each test says which).
 if getattr(config, "stinkytofu_sanitize", False):
     config.available_features.add("sanitizers")
 config.substitutions.append((bare_tool("FileCheck"), tool(config.llvm_tools_dir, "FileCheck")))
