@@ -81,8 +81,8 @@ if "CLANG_CACHE_LOG" in os.environ:
 config.substitutions.append(("%kernels", config.stinkytofu_kernels_dir))
 config.substitutions.append(("%python", '"%s"' % config.python_executable))
 # The sweeps over every kernel, target and level (the occupancy oracle, the
-# refusal sweep, the wait-count oracle, the s_delay_alu oracle) check a
-# rotating third of the kernels of each target in the sanitizer build: its
+# refusal sweep, the wait-count and hazard oracles) check a rotating third of
+# the kernels of each target in the sanitizer build: its
 # processes start 15 times slower and compute 3 to 5 times slower, and what it
 # looks for (memory errors, undefined behaviour) does not need every
 # combination; the normal build checks them all.
