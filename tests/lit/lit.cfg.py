@@ -82,10 +82,10 @@ config.substitutions.append(("%kernels", config.stinkytofu_kernels_dir))
 config.substitutions.append(("%python", '"%s"' % config.python_executable))
 # The sweeps over every kernel, target and level (the occupancy oracle, the
 # refusal sweep, the wait-count and hazard oracles) check a rotating third of
-# the kernels of each target in the sanitizer build: its
-# processes start 15 times slower and compute 3 to 5 times slower, and what it
-# looks for (memory errors, undefined behaviour) does not need every
-# combination; the normal build checks them all.
+# the kernels of each target in the sanitizer build: its processes start 15
+# times slower and compute 3 to 5 times slower, and what it looks for (memory
+# errors, undefined behaviour) does not need every combination; the normal
+# build checks them all.
 config.substitutions.append(
     ("%sweep-sample", "--sample %d" % (3 if getattr(config, "stinkytofu_sanitize", False) else 1)))
 # The same for the tests that list their kernel, target and level combinations
