@@ -207,8 +207,12 @@ def store(command_dir, output, depfile, stdout, stderr):
 
 def prune(command_dir):
     """Keeps the most recently used entries of one command line."""
-    entries = sorted((p for p in Path(command_dir).glob("*.json")),
-                     key=lambda p: p.stat().st_mtime, reverse=True)
+    def last_use(entry):
+        try:
+            return entry.stat().st_mtime
+        except FileNotFoundError:  # pruned by another compile of the same command
+            return 0
+    entries = sorted(Path(command_dir).glob("*.json"), key=last_use, reverse=True)
     keep = set()
     for rank, path in enumerate(entries):
         if rank < ENTRIES_PER_COMMAND:
