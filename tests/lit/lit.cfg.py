@@ -86,12 +86,12 @@ config.substitutions.append(("%python", '"%s"' % config.python_executable))
 # times slower and compute 3 to 5 times slower, and what it looks for (memory
 # errors, undefined behaviour) does not need every combination; the normal
 # build checks them all.
-config.substitutions.append(
-    ("%sweep-sample", "--sample %d" % (3 if getattr(config, "stinkytofu_sanitize", False) else 1)))
+sanitize = getattr(config, "stinkytofu_sanitize", False)
+config.substitutions.append(("%sweep-sample", "--sample %d" % (3 if sanitize else 1)))
 # The same for the tests that list their kernel, target and level combinations
 # as RUN lines: under the sanitizers most are `%if !sanitizers %{ ... %}`,
 # rotating so that every target keeps one (each test says which).
-if getattr(config, "stinkytofu_sanitize", False):
+if sanitize:
     config.available_features.add("sanitizers")
 config.substitutions.append((bare_tool("FileCheck"), tool(config.llvm_tools_dir, "FileCheck")))
 config.substitutions.append((bare_tool("split-file"), tool(config.llvm_tools_dir, "split-file")))
