@@ -15,13 +15,18 @@
 # its property STINKYTOFU_LLVM_SHARED. One process never has both: the
 # executables link no library that links libLLVM-22.so.
 #
-# The sanitizer build keeps the shared library: it instruments only the
-# project's code either way, and its link stays as tested.
+# The sanitizer build links the static libraries too (uninstrumented, as
+# Debian built them), with LLVM's headers compiled as LLVM was
+# (cmake/LLVMHeadersAsBuilt.h): a sanitized process that loads
+# libLLVM-22.so spends 110 ms of its start and exit on the library (its
+# relocations, its constructors' allocations through ASan, LeakSanitizer's
+# scan of its data), 45 ms linked statically, and the tests start thousands
+# (docs/performance.md). The ThreadSanitizer build keeps the shared library.
 
 set(STINKYTOFU_LLVM_COMPONENTS
   AMDGPUAsmParser AMDGPUDesc AMDGPUDisassembler AMDGPUInfo AMDGPUUtils
   MC MCParser MCDisassembler Object BinaryFormat TargetParser Support Demangle)
-if(STINKYTOFU_SANITIZE)
+if(STINKYTOFU_TSAN)
   set(static_default OFF)
 else()
   set(static_default ON)
@@ -33,6 +38,10 @@ option(STINKYTOFU_STATIC_LLVM
 add_library(stinkytofu_llvm INTERFACE)
 target_include_directories(stinkytofu_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_compile_definitions(stinkytofu_llvm INTERFACE ${LLVM_DEFINITIONS})
+if(STINKYTOFU_SANITIZE AND STINKYTOFU_STATIC_LLVM)
+  target_compile_options(stinkytofu_llvm INTERFACE
+    "$<$<COMPILE_LANGUAGE:CXX>:SHELL:-include ${CMAKE_CURRENT_LIST_DIR}/LLVMHeadersAsBuilt.h>")
+endif()
 
 # lld links the static libraries several times faster than ld.bfd, and folds
 # identical functions. -fuse-ld=lld finds clang's own (lld-22).

@@ -19,15 +19,15 @@ TARGETS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950",
 LEVELS = ["-O0", "-O2"]
 
 
-def compile_all(clang, kernel_dir, work, kernels, target, level):
-    """One clang for all kernels of a target and level (in its own directory)."""
-    out = os.path.join(work, target + level)
-    os.makedirs(out, exist_ok=True)
+def compile_kernel(clang, kernel_dir, work, target, level, kernel):
+    """One kernel, in the form the other oracles compile it (waitcnt/waitlib.py),
+    so that the tests' clang cache replays it (docs/reliability.md)."""
+    out = os.path.join(work, target + level, kernel + ".s")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
     subprocess.run([clang, "-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa",
-                    f"-mcpu={target}", "-nogpulib", level, "-S", f"-I{kernel_dir}",
-                    *[os.path.join(kernel_dir, k + ".cl") for k in kernels]],
-                   cwd=out, check=True)
-    return [(target, level, k, os.path.join(out, k + ".s")) for k in kernels]
+                    f"-mcpu={target}", "-nogpulib", level, "-S",
+                    os.path.join(kernel_dir, kernel + ".cl"), "-o", out], check=True)
+    return target, level, kernel, out
 
 
 def instrument(opt, pipeline, target, level, kernel, path):
@@ -52,9 +52,8 @@ def main(argv):
         return [k for i, k in enumerate(kernels) if (i + groups.index(group)) % sample == 0]
     refused, failures = {}, []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        files = [f for fs in pool.map(
-            lambda tl: compile_all(clang, kernel_dir, work, sampled(tl), *tl), groups)
-            for f in fs]
+        files = list(pool.map(lambda job: compile_kernel(clang, kernel_dir, work, *job),
+                              [(t, l, k) for t, l in groups for k in sampled((t, l))]))
         for target, level, kernel, n, failed in pool.map(
                 lambda f: instrument(opt, pipeline, *f), files):
             refused[(target, level)] = refused.get((target, level), 0) + n
