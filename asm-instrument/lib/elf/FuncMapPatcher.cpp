@@ -16,8 +16,6 @@ namespace stinkytofu::elf {
 
 namespace {
 
-Error fail(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), Msg); }
-
 struct Range {
   uint64_t Begin = 0, End = 0;
   bool overlaps(const Range &O) const { return Begin < O.End && O.Begin < End; }
@@ -62,7 +60,7 @@ Expected<std::string> build(const ElfImage &Img, std::optional<unsigned> FIdx, u
   const Elf_Shdr &SHdr = Secs[SIdx];
   for (const Range &R : keptRanges(Img, FIdx, SIdx, /*WithSectionTable=*/false))
     if (R.End > Cutoff)
-      return fail("data past the cut");
+      return createStringError("data past the cut");
 
   StringRef ShStr = Img.sectionNameTable();
   uint32_t NameOff = 0;
@@ -105,7 +103,7 @@ Expected<std::string> build(const ElfImage &Img, std::optional<unsigned> FIdx, u
     NamesSize = Out.size() - NamesOff;
   }
   if (uint64_t(NameOff) >= NamesSize)
-    return fail("section name offset past the name table");
+    return createStringError("section name offset past the name table");
 
   padTo(Out, 8); // Elf64_Shdr alignment
   uint64_t TableOff = Out.size();
@@ -128,7 +126,7 @@ Expected<std::string> build(const ElfImage &Img, std::optional<unsigned> FIdx, u
   if (H.e_shnum == 0) {
     Hdrs[0].sh_size = Hdrs.size(); // extended section numbering
   } else if (Hdrs.size() >= ELF::SHN_LORESERVE) {
-    return fail("too many sections to add .sqtt_funcmap");
+    return createStringError("too many sections to add .sqtt_funcmap");
   } else {
     H.e_shnum = uint16_t(Hdrs.size());
   }
@@ -161,35 +159,38 @@ Expected<std::string> patchFuncMapSection(StringRef Input, StringRef SectionByte
     return Img.takeError();
   if (!Img->isAMDGPU()) {
     if (!Img->findSections(".hip_fatbin").empty())
-      return fail("host ELF with an offload bundle in .hip_fatbin: extract the code objects "
-                  "(sqtt-funcmap extract), patch each one and bundle them again");
-    return fail("not an AMDGPU code object (" + elfMachineName(Img->machine()) + ")");
+      return createStringError(
+          "host ELF with an offload bundle in .hip_fatbin: extract the code objects "
+          "(sqtt-funcmap extract), patch each one and bundle them again");
+    return createStringError("not an AMDGPU code object (" + elfMachineName(Img->machine()) + ")");
   }
   if (Img->sections().empty())
-    return fail("no section header table");
+    return createStringError("no section header table");
   unsigned SIdx = Img->sectionNameTableIndex();
   if (SIdx == 0)
-    return fail("no section name table (e_shstrndx is 0)");
+    return createStringError("no section name table (e_shstrndx is 0)");
 
   SmallVector<unsigned, 1> Found = Img->findSections(funcmap::FuncMapSectionName);
   if (Found.size() > 1)
-    return fail("more than one .sqtt_funcmap section");
+    return createStringError("more than one .sqtt_funcmap section");
   std::optional<unsigned> FIdx;
   if (!Found.empty()) {
     FIdx = Found.front();
     const Elf_Shdr &F = Img->sections()[*FIdx];
     if (*FIdx == SIdx)
-      return fail(".sqtt_funcmap is the section name table");
+      return createStringError(".sqtt_funcmap is the section name table");
     if (F.sh_type != ELF::SHT_PROGBITS)
-      return fail("existing .sqtt_funcmap section has type " +
-                  getELFSectionTypeName(ELF::EM_AMDGPU, F.sh_type) +
-                  ", expected SHT_PROGBITS: not a funcmap, refusing to replace it");
+      return createStringError("existing .sqtt_funcmap section has type " +
+                               getELFSectionTypeName(ELF::EM_AMDGPU, F.sh_type) +
+                               ", expected SHT_PROGBITS: not a funcmap, refusing to replace it");
     if (F.sh_flags & ELF::SHF_ALLOC)
-      return fail("existing .sqtt_funcmap section is allocated (SHF_ALLOC): it is part of "
-                  "the loaded image and cannot be replaced after linking");
+      return createStringError(
+          "existing .sqtt_funcmap section is allocated (SHF_ALLOC): it is part of "
+          "the loaded image and cannot be replaced after linking");
     if (!isFuncMapSectionText(Img->sectionContents(F)))
-      return fail("existing .sqtt_funcmap section does not hold funcmap text (NUL-terminated "
-                  "ASCII): refusing to replace it");
+      return createStringError(
+          "existing .sqtt_funcmap section does not hold funcmap text (NUL-terminated "
+          "ASCII): refusing to replace it");
   }
 
   // An image this patcher wrote ends in exactly what build() appends after
@@ -210,11 +211,11 @@ Expected<std::string> patchFuncMapSection(StringRef Input, StringRef SectionByte
   // The result must read back with the new contents.
   Expected<ElfImage> Check = ElfImage::create(*Out);
   if (!Check)
-    return fail("internal error: patched image does not verify: " +
-                toString(Check.takeError()));
+    return createStringError("internal error: patched image does not verify: " +
+                             toString(Check.takeError()));
   SmallVector<unsigned, 1> Again = Check->findSections(funcmap::FuncMapSectionName);
   if (Again.size() != 1 || Check->sectionContents(Check->sections()[Again[0]]) != SectionBytes)
-    return fail("internal error: patched image does not hold the new .sqtt_funcmap");
+    return createStringError("internal error: patched image does not hold the new .sqtt_funcmap");
   return Out;
 }
 

@@ -125,7 +125,7 @@ Error readInstructionLanes(StringRef Root, const ReadOptions &Options, TraceSink
         continue;
       Sink.beginWave(W, 0);
       LaneBuilder Lanes(Sink, Options.Filter, W);
-      Expected<WaveSpan> Span =
+      Expected<WaveHeader> Span =
           readWaveInstructions(F.Path, [&](const WaveRow &R) { Lanes.row(R); });
       if (!Span)
         return Span.takeError();

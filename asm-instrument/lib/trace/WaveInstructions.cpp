@@ -152,7 +152,7 @@ private:
   uint64_t Consumed = 0;
 };
 
-void readRows(ChunkScanner &S, WaveSpan &Span, function_ref<void(const WaveRow &)> Row) {
+void readRows(ChunkScanner &S, WaveHeader &Span, function_ref<void(const WaveRow &)> Row) {
   S.expect('[');
   if (S.accept(']'))
     return;
@@ -229,15 +229,14 @@ template <typename FieldFn> void readObject(ChunkScanner &S, FieldFn Field) {
 
 } // namespace
 
-Expected<WaveSpan> readWaveInstructions(StringRef Path,
-                                        function_ref<void(const WaveRow &)> Row,
-                                        WaitRowFn Wait) {
+Expected<WaveHeader> readWaveInstructions(StringRef Path, function_ref<void(const WaveRow &)> Row,
+                                          WaitRowFn Wait) {
   Expected<sys::fs::file_t> File = openCaptureFile(Path);
   if (!File)
     return File.takeError();
   scope_exit Close([&] { sys::fs::closeFile(*File); });
   auto S = std::make_unique<ChunkScanner>(*File);
-  WaveSpan Span;
+  WaveHeader Span;
   bool SawWave = false;
   try {
     readObject(*S, [&](const std::string &Key) {

@@ -43,7 +43,7 @@ struct Access {
   bool Keeps;
 };
 
-struct InstInfo {
+struct WebInstInfo {
   Instruction *Inst = nullptr;
   unsigned Pos = 0;
   bool Irregular = false;
@@ -138,8 +138,8 @@ private:
     return Error::success();
   }
 
-  InstInfo describe(Instruction &I, unsigned Pos) {
-    InstInfo Info;
+  WebInstInfo describe(Instruction &I, unsigned Pos) {
+    WebInstInfo Info;
     Info.Inst = &I;
     Info.Pos = Pos;
     const InstrFacts &Facts = I.facts();
@@ -185,7 +185,7 @@ private:
 
   /// The accesses of \p I's written register operands; false when an
   /// operand names a lifted register MC does not show (a banked spelling).
-  bool describeOperands(const Instruction &I, InstInfo &Info) {
+  bool describeOperands(const Instruction &I, WebInstInfo &Info) {
     const MCInst &MI = I.mcInsts()[0];
     const MCInstrDesc &Desc = TI.instrInfo().get(MI.getOpcode());
     auto OperandMap = mapOperandsToMC(I, TI);
@@ -219,7 +219,7 @@ private:
 
   /// Whether every lifted register MC says \p Facts reads or writes is one
   /// of the written operands' (a tied source read through its def).
-  bool coversEffects(const InstrFacts &Facts, const InstInfo &Info) const {
+  bool coversEffects(const InstrFacts &Facts, const WebInstInfo &Info) const {
     auto Covered = [&](MCRegister R, bool AsDef) {
       std::optional<RegisterRange> Range = registerRangeOf(R, TI);
       std::optional<PressureFile> File = Range ? pressureFileOf(Range->File) : std::nullopt;
@@ -312,7 +312,7 @@ private:
 
   /// Steps \p State over the instruction; with \p Record, notes its
   /// occurrences.
-  void step(const InstInfo &Info, std::vector<int> &State, bool Record) {
+  void step(const WebInstInfo &Info, std::vector<int> &State, bool Record) {
     if (Info.Irregular) {
       for (unsigned S : concat<const unsigned>(Info.Reads, Info.ConventionReads)) {
         unsigned W = reaching(State, S);
@@ -442,7 +442,7 @@ private:
         }
       unsigned N = countInstructions(B);
       for (unsigned K = 0; K != N; ++K) {
-        const InstInfo &Info = Infos[First + K];
+        const WebInstInfo &Info = Infos[First + K];
         SmallVector<unsigned, 8> DefWebs, UseWebs, DefSlots, UseSlots;
         if (Info.Irregular) {
           for (unsigned S : concat<const unsigned>(Info.Reads, Info.ConventionReads))
@@ -513,7 +513,7 @@ private:
       }
       First += N;
     }
-    for (const InstInfo &Info : Infos)
+    for (const WebInstInfo &Info : Infos)
       if (!Info.KeptLanes.empty())
         R.LaneKeeping.push_back(Info.Inst);
     buildGroups(R);
@@ -531,7 +531,7 @@ private:
       return W;
     };
     std::vector<unsigned> Align(R.Webs.size(), 1);
-    for (const InstInfo &Info : Infos) {
+    for (const WebInstInfo &Info : Infos) {
       for (auto [FirstAccess, Count] : Info.Tuples) {
         const Access &A0 = Info.Accesses[FirstAccess];
         unsigned W0 = R.Occurrences[{Info.Inst, A0.Operand, 0, A0.Def}];
@@ -580,7 +580,7 @@ private:
       R.Webs[W].Group = It->second;
     }
   }
-  static unsigned countComponents(const InstInfo &Info, const Access &A0) {
+  static unsigned countComponents(const WebInstInfo &Info, const Access &A0) {
     unsigned N = 0;
     for (const Access &A : Info.Accesses)
       N += A.Operand == A0.Operand && A.Def == A0.Def;
@@ -603,7 +603,7 @@ private:
   unsigned NumSlots = 0;
   std::vector<BasicBlock *> Blocks;
   DenseMap<const BasicBlock *, unsigned> BlockIndex;
-  std::vector<InstInfo> Infos;
+  std::vector<WebInstInfo> Infos;
   DenseMap<unsigned, SmallVector<unsigned, 64>> LiveIns;
   DenseMap<unsigned, unsigned> Counts;
   std::vector<std::vector<int>> Out;

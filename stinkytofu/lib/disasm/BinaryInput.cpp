@@ -13,10 +13,6 @@ namespace stinkytofu {
 
 namespace {
 
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 bool matches(const elf::FoundCodeObject &Found, StringRef Wanted) {
   return Found.EntryId == Wanted || Found.TargetId == Wanted;
 }
@@ -42,19 +38,19 @@ Expected<std::unique_ptr<MemoryBuffer>> disassembleBinary(MemoryBufferRef Input,
     for (const elf::FoundCodeObject &Found : Set->Objects)
       if (matches(Found, Selection.BundleEntry)) {
         if (Chosen)
-          return fail("--bundle-entry " + Selection.BundleEntry +
-                      " matches several code objects; give the full entry id");
+          return createStringError("--bundle-entry " + Selection.BundleEntry +
+                                   " matches several code objects; give the full entry id");
         Chosen = &Found;
       }
     if (!Chosen)
-      return fail("no code object for --bundle-entry " + Selection.BundleEntry + " (it holds " +
-                  join(map_range(Set->Objects, describe), ", ") + ")");
+      return createStringError("no code object for --bundle-entry " + Selection.BundleEntry +
+                               " (it holds " + join(map_range(Set->Objects, describe), ", ") + ")");
   } else if (Set->Objects.size() == 1) {
     Chosen = &Set->Objects.front();
   } else {
-    return fail("holds " + Twine(Set->Objects.size()) + " code objects (" +
-                join(map_range(Set->Objects, describe), ", ") +
-                "): choose one with --bundle-entry");
+    return createStringError("holds " + Twine(Set->Objects.size()) + " code objects (" +
+                             join(map_range(Set->Objects, describe), ", ") +
+                             "): choose one with --bundle-entry");
   }
   Expected<elf::ElfImage> Image = elf::ElfImage::create(Chosen->Bytes);
   if (!Image)
@@ -64,7 +60,8 @@ Expected<std::unique_ptr<MemoryBuffer>> disassembleBinary(MemoryBufferRef Input,
   Options.Kernel = Selection.Kernel;
   Expected<std::string> Text = disassembleCodeObject(*Image, Options, Known);
   if (!Text)
-    return fail((Chosen->Origin.empty() ? "" : Chosen->Origin + ": ") + toString(Text.takeError()));
+    return createStringError((Chosen->Origin.empty() ? "" : Chosen->Origin + ": ") +
+                             toString(Text.takeError()));
   return MemoryBuffer::getMemBufferCopy(*Text, Input.getBufferIdentifier());
 }
 
@@ -78,8 +75,8 @@ Error listBinaryKernels(MemoryBufferRef Input, raw_ostream &OS) {
       return Image.takeError();
     Expected<std::vector<std::string>> Kernels = codeObjectKernels(*Image);
     if (!Kernels)
-      return fail((Found.Origin.empty() ? "" : Found.Origin + ": ") +
-                  toString(Kernels.takeError()));
+      return createStringError((Found.Origin.empty() ? "" : Found.Origin + ": ") +
+                               toString(Kernels.takeError()));
     OS << Found.TargetId;
     if (!Found.EntryId.empty())
       OS << " (bundle entry " << Found.EntryId << ")";

@@ -8,13 +8,12 @@
 #include "stinkytofu/mc/CodeObjectVersion.h"
 #include "stinkytofu/mc/CodeWordDecoder.h"
 #include "stinkytofu/object/ElfImage.h"
+#include "stinkytofu/support/HexString.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/Allocator.h"
-#include "llvm/Support/StringSaver.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
@@ -24,8 +23,10 @@
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -42,12 +43,6 @@ using elf::ElfImage;
 using elf::Elf_Shdr;
 
 namespace {
-
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
-std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
 
 /// The word the assembler fills code alignment with (`s_nop 0`).
 constexpr uint32_t CodeAlignmentFill = 0xbf800000;
@@ -103,7 +98,7 @@ Expected<std::vector<Symbol>> readSymbols(const ElfImage &Object) {
     if (Name->empty() || Sym.st_shndx >= Object.sections().size())
       continue;
     if (!isPlainAssemblyName(*Name))
-      return fail("symbol '" + escaped(*Name) + "' " + PlainNameRule);
+      return createStringError("symbol '" + escaped(*Name) + "' " + PlainNameRule);
     Out.push_back({Name->str(), Sym.st_value, Sym.st_size, Sym.getType(), Sym.getBinding(),
                    Sym.getVisibility(), Sym.st_shndx});
   }
@@ -223,11 +218,12 @@ private:
 
 Error Disassembler::setUp() {
   if (!Object.isAMDGPU())
-    return fail("not an AMDGPU code object (" + elf::elfMachineName(Object.machine()) + ")");
+    return createStringError("not an AMDGPU code object (" + elf::elfMachineName(Object.machine()) +
+                             ")");
   std::string Id = Options.TargetId.empty() ? Object.amdgpuTargetId() : Options.TargetId;
   if (Id.empty())
-    return fail("unknown AMDGPU processor in the ELF flags (" +
-                hex(Object.header().e_flags) + ")");
+    return createStringError("unknown AMDGPU processor in the ELF flags (" +
+                             hexString(Object.header().e_flags) + ")");
   Expected<std::shared_ptr<const TargetInfo>> T = TargetInfo::get(Id);
   if (!T)
     return T.takeError();
@@ -238,7 +234,7 @@ Error Disassembler::setUp() {
   MCDis.reset(Target->target().createMCDisassembler(Target->subtargetInfo(), *Ctx));
   Analysis.reset(Target->target().createMCInstrAnalysis(&Target->instrInfo()));
   if (!MCDis || !Analysis)
-    return fail("LLVM has no AMDGPU disassembler");
+    return createStringError("LLVM has no AMDGPU disassembler");
   Expected<std::vector<Symbol>> Syms = readSymbols(Object);
   if (!Syms)
     return Syms.takeError();
@@ -272,16 +268,17 @@ Expected<std::string> Disassembler::run() {
   // write (CodeObjectVersion.h) the disassembly could not be assembled again.
   unsigned Version = AbiVersion + 2;
   if (!isWritableCodeObjectVersion(Version))
-    return fail("ELF ABI version " + Twine(AbiVersion) + ": only code object v" +
-                Twine(MinWritableCodeObjectVersion) + " to v" +
-                Twine(MaxWritableCodeObjectVersion) + " (ABI versions " +
-                Twine(MinWritableCodeObjectVersion - 2) + " to " +
-                Twine(MaxWritableCodeObjectVersion - 2) + ") are supported");
+    return createStringError("ELF ABI version " + Twine(AbiVersion) + ": only code object v" +
+                             Twine(MinWritableCodeObjectVersion) + " to v" +
+                             Twine(MaxWritableCodeObjectVersion) + " (ABI versions " +
+                             Twine(MinWritableCodeObjectVersion - 2) + " to " +
+                             Twine(MaxWritableCodeObjectVersion - 2) + ") are supported");
   if (!Options.Kernel.empty() &&
       none_of(Symbols, [&](const Symbol &S) {
         return isKernelDescriptor(S) && StringRef(S.Name).drop_back(3) == Options.Kernel;
       }))
-    return fail("no kernel named '" + Options.Kernel + "' (--list-kernels lists them)");
+    return createStringError("no kernel named '" + Options.Kernel +
+                             "' (--list-kernels lists them)");
 
   std::string TargetId = Options.TargetId.empty() ? Object.amdgpuTargetId() : Options.TargetId;
   std::string Preamble = "\t.amdgcn_target \"amdgcn-amd-amdhsa--" + TargetId +
@@ -373,8 +370,8 @@ Expected<std::string> Disassembler::provenCode(StringRef Preamble) {
     }
     return Code;
   }
-  return fail("the disassembly does not assemble back into the code after " +
-              Twine(MaxRounds) + " rounds of keeping instructions as words");
+  return createStringError("the disassembly does not assemble back into the code after " +
+                           Twine(MaxRounds) + " rounds of keeping instructions as words");
 }
 
 Expected<std::vector<std::optional<PackedMCInsts::Offset>>>
@@ -388,8 +385,8 @@ Disassembler::assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<Strin
       AS.assembleFile(MemoryBuffer::getMemBuffer(Proof, "<disassembly>"), Diags);
   for (const AsmDiagnostic &D : Diags)
     if (D.Diag.getKind() == SourceMgr::DK_Error)
-      return fail("LLVM MC does not assemble the disassembly: " +
-                  StringRef(renderDiagnostic(D.Diag)).rtrim("\n"));
+      return createStringError("LLVM MC does not assemble the disassembly: " +
+                               StringRef(renderDiagnostic(D.Diag)).rtrim("\n"));
   // The line of each text, and the MC instructions the parser made of it.
   std::vector<size_t> LineStarts;
   LineStarts.reserve(Bytes.size());
@@ -410,7 +407,7 @@ Disassembler::assembleDistinct(StringRef Proof, size_t FirstLine, ArrayRef<Strin
   std::unique_ptr<MCCodeEmitter> Emitter(
       Target->target().createMCCodeEmitter(Target->instrInfo(), AS.context()));
   if (!Emitter)
-    return fail("LLVM MC cannot encode instructions for " + Target->processor());
+    return createStringError("LLVM MC cannot encode instructions for " + Target->processor());
   std::vector<std::optional<PackedMCInsts::Offset>> Out(Bytes.size());
   ParserOwned.assign(Bytes.size(), false);
   SmallString<16> Encoded;
@@ -434,7 +431,7 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
   const Elf_Shdr &S = Object.sections()[Index];
   StringRef Name = Object.sectionName(S);
   if (!isPlainAssemblyName(Name))
-    return fail("code section '" + escaped(Name) + "' " + PlainNameRule);
+    return createStringError("code section '" + escaped(Name) + "' " + PlainNameRule);
   StringRef Bytes = Object.sectionContents(S);
   uint64_t Base = base(S);
 
@@ -444,8 +441,8 @@ Error Disassembler::writeCodeSection(unsigned Index, raw_ostream &OS) {
       continue;
     if (Sym.Value < Base || Sym.Value - Base > Bytes.size() ||
         Sym.Size > Bytes.size() - (Sym.Value - Base))
-      return fail("function " + Sym.Name + " (" + hex(Sym.Value) + ", " + Twine(Sym.Size) +
-                  " bytes) lies outside section " + Name);
+      return createStringError("function " + Sym.Name + " (" + hexString(Sym.Value) + ", " +
+                               Twine(Sym.Size) + " bytes) lies outside section " + Name);
     Functions.push_back({&Sym, Sym.Name, Sym.Value - Base, Sym.Value - Base + Sym.Size});
   }
   stable_sort(Functions, [](const Function &A, const Function &B) { return A.Begin < B.Begin; });
@@ -600,9 +597,9 @@ void Disassembler::writeFunction(const Function &F, ArrayRef<Decoded> Insts,
       for (size_t I = 0; I < Raw.size(); I += Words ? 4 : 1) {
         OS << (I ? ", " : Words ? "\t.long " : "\t.byte ");
         if (Words)
-          OS << hex(support::endian::read32le(Raw.data() + I));
+          OS << hexString(support::endian::read32le(Raw.data() + I));
         else
-          OS << hex(uint8_t(Raw[I]));
+          OS << hexString(uint8_t(Raw[I]));
       }
       if (D.Valid)
         OS << " ; " << Target->printMC(D.Inst) << " (LLVM MC assembles it into other bytes)\n";
@@ -661,7 +658,8 @@ void Disassembler::writeDescriptorBytes(const Symbol &KD, StringRef Kernel, Stri
   OS << "\t.type " << KD.Name << ",@object\n" << KD.Name << ":\n";
   auto Words = [&](size_t From, size_t To) {
     for (size_t I = From; I < To; I += 4)
-      OS << (I == From ? "\t.long " : ", ") << hex(support::endian::read32le(Bytes.data() + I));
+      OS << (I == From ? "\t.long " : ", ")
+         << hexString(support::endian::read32le(Bytes.data() + I));
     OS << "\n";
   };
   // kernel_code_entry_byte_offset (bytes 16-23): from the descriptor to
@@ -691,13 +689,13 @@ void Disassembler::writeGap(StringRef Bytes, uint64_t Begin, uint64_t End,
     }
   }
   if (Words) {
-    OS << "\t.fill " << Gap.size() / 4 << ", 4, " << hex(First) << " ; padding\n";
+    OS << "\t.fill " << Gap.size() / 4 << ", 4, " << hexString(First) << " ; padding\n";
     return;
   }
   for (size_t I = 0; I < Gap.size(); I += 16) {
     OS << "\t.byte ";
     for (size_t J = I; J < std::min(Gap.size(), I + 16); ++J)
-      OS << (J > I ? ", " : "") << hex(uint8_t(Gap[J]));
+      OS << (J > I ? ", " : "") << hexString(uint8_t(Gap[J]));
     OS << "\n";
   }
 }
@@ -721,8 +719,8 @@ Error Disassembler::writeDescriptors(raw_ostream &OS) {
     uint64_t Base = base(S);
     if (KD->Value < Base || KD->Value - Base > Contents.size() ||
         Contents.size() - (KD->Value - Base) < 64)
-      return fail("kernel descriptor " + KD->Name + " (" + hex(KD->Value) +
-                  ") lies outside section " + Object.sectionName(S));
+      return createStringError("kernel descriptor " + KD->Name + " (" + hexString(KD->Value) +
+                               ") lies outside section " + Object.sectionName(S));
     StringRef Bytes = Contents.substr(KD->Value - Base, 64);
     if (!Relocatable) {
       // kernel_code_entry_byte_offset: from the descriptor to the code.
@@ -736,9 +734,9 @@ Error Disassembler::writeDescriptors(raw_ostream &OS) {
                                                                           : Function->Section];
         bool InText = Function != Symbols.end() && Code >= Text.sh_addr &&
                       Code - Text.sh_addr < Text.sh_size;
-        return fail("kernel descriptor " + KD->Name + ": its code entry " + hex(Code) +
-                    (InText ? " is not the start of " + Kernel.str()
-                            : Twine(" lies outside .text")));
+        return createStringError(
+            "kernel descriptor " + KD->Name + ": its code entry " + hexString(Code) +
+            (InText ? " is not the start of " + Kernel.str() : Twine(" lies outside .text")));
       }
     }
     if (!Options.Kernel.empty() && Kernel != Options.Kernel)

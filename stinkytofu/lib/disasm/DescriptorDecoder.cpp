@@ -19,10 +19,6 @@ namespace stinkytofu {
 
 namespace {
 
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 /// Runs \p Decode with file descriptor 1 pointing at a temporary file and
 /// returns what was written to it. LLVM 22's AMDGPU disassembler writes the
 /// decoded descriptor to outs() (llvm-objdump's stdout) and offers no stream
@@ -33,13 +29,13 @@ Expected<std::string> captureStdout(function_ref<Expected<bool>()> Decode, bool 
   outs().flush();
   std::FILE *Temp = std::tmpfile();
   if (!Temp)
-    return fail("cannot create a temporary file for the kernel descriptor");
+    return createStringError("cannot create a temporary file for the kernel descriptor");
   int Saved = ::dup(STDOUT_FILENO);
   if (Saved < 0 || ::dup2(::fileno(Temp), STDOUT_FILENO) < 0) {
     if (Saved >= 0)
       ::close(Saved);
     std::fclose(Temp);
-    return fail("cannot redirect the kernel descriptor decoder's output");
+    return createStringError("cannot redirect the kernel descriptor decoder's output");
   }
   Expected<bool> Result = Decode();
   outs().flush();
@@ -159,12 +155,12 @@ Expected<DecodedDescriptor> DescriptorDecoder::decode(StringRef Kernel, ArrayRef
     return Rest;
   }
   if (!Text)
-    return fail("kernel descriptor " + SymbolName +
-                ": LLVM cannot decode it: " + toString(Text.takeError()));
+    return createStringError("kernel descriptor " + SymbolName +
+                             ": LLVM cannot decode it: " + toString(Text.takeError()));
   StringRef Block = StringRef(*Text).trim();
   if (!Decoded || !Block.starts_with(".amdhsa_kernel ") ||
       !Block.ends_with(".end_amdhsa_kernel"))
-    return fail("kernel descriptor " + SymbolName + ": LLVM did not decode it");
+    return createStringError("kernel descriptor " + SymbolName + ": LLVM did not decode it");
   std::string Clean = Block.str() + "\n";
   // LLVM 22 prints no `.amdhsa_user_sgpr_count`: without it the assembler
   // counts the enabled user SGPRs, fewer than a kernel may reserve.
@@ -214,8 +210,9 @@ Expected<DecodedDescriptor> DescriptorDecoder::decode(StringRef Kernel, ArrayRef
                                amdhsa::COMPUTE_PGM_RSRC1_GRANULATED_WAVEFRONT_SGPR_COUNT)) +
                            ") is more than any .amdhsa_next_free_sgpr LLVM assembles gives"};
     }
-  return fail("kernel descriptor " + SymbolName +
-              ": the directives LLVM decodes it into do not assemble back into its bytes");
+  return createStringError(
+      "kernel descriptor " + SymbolName +
+      ": the directives LLVM decodes it into do not assemble back into its bytes");
 }
 
 } // namespace stinkytofu

@@ -15,10 +15,6 @@ namespace stinkytofu {
 
 namespace {
 
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 /// Drops every `amdhsa.kernels` entry whose `.name` is not \p Kernel.
 void keepKernel(msgpack::Document &Doc, StringRef Kernel) {
   msgpack::DocNode &Root = Doc.getRoot();
@@ -92,13 +88,15 @@ Expected<bool> readMetadata(const elf::ElfImage &Object, msgpack::Document &Doc)
       break;
     }
     if (Err)
-      return fail("note section " + Object.sectionName(S) + ": " + toString(std::move(Err)));
+      return createStringError("note section " + Object.sectionName(S) + ": " +
+                               toString(std::move(Err)));
     if (Valid && !*Valid)
-      return fail("the AMDGPU metadata note is not plain MessagePack (string keys, no binary "
-                  "or extension values)");
+      return createStringError(
+          "the AMDGPU metadata note is not plain MessagePack (string keys, no binary "
+          "or extension values)");
     // The assembler accepts only what LLVM's verifier does.
     if (Valid && !AMDGPU::HSAMD::V3::MetadataVerifier(/*Strict=*/false).verify(Doc.getRoot()))
-      return fail("the AMDGPU metadata note is not valid AMDGPU metadata");
+      return createStringError("the AMDGPU metadata note is not valid AMDGPU metadata");
     if (Valid)
       return true;
   }
@@ -125,8 +123,8 @@ Expected<std::string> metadataNoteYaml(const elf::ElfImage &Object, StringRef Ke
   for (StringRef Rest = Yaml; !Rest.empty();) {
     auto [Line, Next] = Rest.split('\n');
     if (findComment(Line) != StringRef::npos)
-      return fail("the AMDGPU metadata note holds text the assembly reads as a comment: " +
-                  Line.trim());
+      return createStringError(
+          "the AMDGPU metadata note holds text the assembly reads as a comment: " + Line.trim());
     Rest = Next;
   }
   return Yaml;

@@ -51,14 +51,46 @@ namespace stinkytofu {
 namespace {
 
 // In HazardClass order; the generator checks the .td against the same names.
-constexpr StringRef ClassNames[] = {
-    "Any", "VALU", "SALU", "VMEM", "SMEM", "DS", "EXP", "DPP", "TRANS", "GDS", "LdsDma",
-    "MFMA", "MFMA2Pass", "XDL", "NonXdl", "SMFMA", "DGEMM", "DGEMM4x4", "DGEMM16x16",
-    "AccVgprRead", "AccVgprWrite", "DOT", "WMMA", "VALUNotMFMA", "VALUNotMFMANotDOT",
-    "VALUNotTRANS", "WideStore", "WideStoreUnlessSgprSoffset", "DstSelForwarding",
-    "DenseWMMA", "SWMMAC", "VALUNotWMMA", "DivFmas", "ReadLane",
-    "WriteLane", "SetReg", "GetReg", "Fma64", "M0Reader"};
-static_assert(std::size(ClassNames) == unsigned(HazardClass::NumClasses));
+constexpr StringRef HazardClassNames[] = {"Any",
+                                          "VALU",
+                                          "SALU",
+                                          "VMEM",
+                                          "SMEM",
+                                          "DS",
+                                          "EXP",
+                                          "DPP",
+                                          "TRANS",
+                                          "GDS",
+                                          "LdsDma",
+                                          "MFMA",
+                                          "MFMA2Pass",
+                                          "XDL",
+                                          "NonXdl",
+                                          "SMFMA",
+                                          "DGEMM",
+                                          "DGEMM4x4",
+                                          "DGEMM16x16",
+                                          "AccVgprRead",
+                                          "AccVgprWrite",
+                                          "DOT",
+                                          "WMMA",
+                                          "VALUNotMFMA",
+                                          "VALUNotMFMANotDOT",
+                                          "VALUNotTRANS",
+                                          "WideStore",
+                                          "WideStoreUnlessSgprSoffset",
+                                          "DstSelForwarding",
+                                          "DenseWMMA",
+                                          "SWMMAC",
+                                          "VALUNotWMMA",
+                                          "DivFmas",
+                                          "ReadLane",
+                                          "WriteLane",
+                                          "SetReg",
+                                          "GetReg",
+                                          "Fma64",
+                                          "M0Reader"};
+static_assert(std::size(HazardClassNames) == unsigned(HazardClass::NumClasses));
 
 constexpr StringRef RelationNames[] = {
     "ScalarRead", "ExplicitScalarRead", "VgprRead", "ExplicitRead", "VccWrite", "VccRead",
@@ -70,8 +102,8 @@ constexpr StringRef RelationNames[] = {
 static_assert(std::size(RelationNames) == unsigned(HazardRelation::ExplicitSourceWrite) + 1);
 
 HazardClass classNamed(StringRef Name) {
-  for (unsigned C = 0; C < std::size(ClassNames); ++C)
-    if (ClassNames[C] == Name)
+  for (unsigned C = 0; C < std::size(HazardClassNames); ++C)
+    if (HazardClassNames[C] == Name)
       return HazardClass(C);
   report_fatal_error(Twine("HazardRules.td names an unknown class ") + Name);
 }

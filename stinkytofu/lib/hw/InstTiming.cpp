@@ -23,17 +23,17 @@ static uint64_t flagMask(std::initializer_list<StringRef> Names) {
   return Mask;
 }
 
-static constexpr StringRef ClassNames[] = {"SMEM", "BRANCH", "WMMA",  "MFMA",    "LDS",
-                                            "SCRATCH", "VMEM", "EXPORT", "TRANS", "VALU",
-                                            "CONTROL", "SALU", "OTHER"};
+static constexpr StringRef TimingClassNames[] = {"SMEM",    "BRANCH", "WMMA",   "MFMA",  "LDS",
+                                                 "SCRATCH", "VMEM",   "EXPORT", "TRANS", "VALU",
+                                                 "CONTROL", "SALU",   "OTHER"};
 
 InstTiming::InstTiming(const TargetInfo &TI) : TI(&TI) {
-  static_assert(std::size(ClassNames) == NumClassKinds);
+  static_assert(std::size(TimingClassNames) == NumClassKinds);
   // A class the model lacks stays unresolved: classNamed reports it when an
   // instruction of it comes.
   for (unsigned K = 0; K < NumClassKinds; ++K)
     for (const InstClass &C : TI.hardware().instClasses())
-      if (C.Name == ClassNames[K]) {
+      if (C.Name == TimingClassNames[K]) {
         Classes[K] = &C;
         break;
       }
@@ -60,7 +60,7 @@ const InstClass &InstTiming::classNamed(StringRef Name) const {
 }
 
 const InstClass &InstTiming::classOfKind(ClassKind Kind) const {
-  return Classes[Kind] ? *Classes[Kind] : classNamed(ClassNames[Kind]);
+  return Classes[Kind] ? *Classes[Kind] : classNamed(TimingClassNames[Kind]);
 }
 
 const InstClass &InstTiming::classOf(unsigned Opcode) const {

@@ -20,8 +20,6 @@ namespace {
 
 constexpr uint64_t EntryAlignment = 4096;
 
-Error fail(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), Msg); }
-
 template <typename T> void appendLE(std::string &Out, T V) {
   char Bytes[sizeof(T)];
   support::endian::write<T, llvm::endianness::little>(Bytes, V);
@@ -60,12 +58,13 @@ Expected<std::string> replaceInHost(const ElfImage &Host, const PlacedBundle &Ol
     return Out;
   }
   if (Host.header().e_type != ELF::ET_REL || !Old.Last)
-    return fail("the new bundle (" + Twine(NewBundle.size()) + " bytes) does not fit the " +
-                Twine(Old.Room) + " bytes the old one has in .hip_fatbin, and " +
-                (Host.header().e_type != ELF::ET_REL
-                     ? "a linked file's sections cannot grow"
-                     : "a bundle other than the section's last cannot grow") +
-                " (--compress writes it compressed)");
+    return createStringError("the new bundle (" + Twine(NewBundle.size()) +
+                             " bytes) does not fit the " + Twine(Old.Room) +
+                             " bytes the old one has in .hip_fatbin, and " +
+                             (Host.header().e_type != ELF::ET_REL
+                                  ? "a linked file's sections cannot grow"
+                                  : "a bundle other than the section's last cannot grow") +
+                             " (--compress writes it compressed)");
   StringRef Contents = Host.sectionContents(Sec);
   Out.resize(alignTo(Out.size(), std::max<uint64_t>(Sec.sh_addralign, 1)), '\0');
   uint64_t NewOffset = Out.size();
@@ -117,7 +116,7 @@ Expected<std::string> compressOffloadBundle(StringRef Bundle) {
   compression::Format Format = compression::zstd::isAvailable() ? compression::Format::Zstd
                                                                 : compression::Format::Zlib;
   if (const char *Why = compression::getReasonIfUnsupported(Format))
-    return fail(Twine("cannot compress the bundle: ") + Why);
+    return createStringError(Twine("cannot compress the bundle: ") + Why);
   SmallVector<uint8_t, 0> Compressed;
   compression::compress(compression::Params(Format), arrayRefFromStringRef(Bundle), Compressed);
   constexpr uint64_t HeaderSize = 4 + 2 + 2 + 3 * 8;
@@ -143,7 +142,7 @@ Expected<RepackedBundle> repackBundleEntry(StringRef Input, StringRef Wanted,
     place(*Read, 0, Input.size(), Bundles);
   } else {
     if (!Input.starts_with("\x7f" "ELF"))
-      return fail("not an offload bundle or ELF file");
+      return createStringError("not an offload bundle or ELF file");
     Expected<ElfImage> Image = ElfImage::create(Input);
     if (!Image)
       return Image.takeError();
@@ -152,7 +151,8 @@ Expected<RepackedBundle> repackBundleEntry(StringRef Input, StringRef Wanted,
     if (!FatBins)
       return FatBins.takeError();
     if (FatBins->empty())
-      return fail("neither an offload bundle nor an ELF file with a .hip_fatbin section");
+      return createStringError(
+          "neither an offload bundle nor an ELF file with a .hip_fatbin section");
     for (auto [Index, Section] : zip(Host->findSections(".hip_fatbin"), *FatBins))
       place(Section, Index, Host->sections()[Index].sh_size, Bundles);
   }
@@ -166,31 +166,31 @@ Expected<RepackedBundle> repackBundleEntry(StringRef Input, StringRef Wanted,
       if (!matches(B.Bundle.Entries[I], Wanted))
         continue;
       if (Holder)
-        return fail("--bundle-entry " + Wanted +
-                    " matches several bundle entries; give the full entry id");
+        return createStringError("--bundle-entry " + Wanted +
+                                 " matches several bundle entries; give the full entry id");
       Holder = &B;
       Replaced = I;
     }
   if (!Holder)
-    return fail("no bundle entry for --bundle-entry " + Wanted + " (it holds " + join(Ids, ", ") +
-                ")");
+    return createStringError("no bundle entry for --bundle-entry " + Wanted + " (it holds " +
+                             join(Ids, ", ") + ")");
 
   BundleEntry &Entry = Holder->Bundle.Entries[Replaced];
   if (!isAMDGPUBundleEntry(Entry.Id))
-    return fail("bundle entry " + Entry.Id + " holds no AMDGPU code object");
+    return createStringError("bundle entry " + Entry.Id + " holds no AMDGPU code object");
   // A copy: ElfImage needs its bytes aligned.
   std::unique_ptr<MemoryBuffer> Copy = MemoryBuffer::getMemBufferCopy(CodeObject);
   Expected<ElfImage> New = ElfImage::create(Copy->getBuffer());
   if (!New)
-    return fail("the replacement code object: " + toString(New.takeError()));
+    return createStringError("the replacement code object: " + toString(New.takeError()));
   if (!New->isAMDGPU())
-    return fail("the replacement is not an AMDGPU code object (" +
-                elfMachineName(New->machine()) + ")");
+    return createStringError("the replacement is not an AMDGPU code object (" +
+                             elfMachineName(New->machine()) + ")");
   StringRef EntryTarget = parseBundleEntryId(Entry.Id).TargetId;
   std::string NewTarget = New->amdgpuTargetId();
   if (processor(EntryTarget) != processor(NewTarget))
-    return fail("the replacement code object is for " + NewTarget + ", bundle entry " + Entry.Id +
-                " for " + EntryTarget);
+    return createStringError("the replacement code object is for " + NewTarget + ", bundle entry " +
+                             Entry.Id + " for " + EntryTarget);
 
   Entry.Data = CodeObject;
   std::string NewBundle = writeOffloadBundle(Holder->Bundle.Entries);

@@ -13,8 +13,6 @@ namespace stinkytofu::elf {
 
 namespace {
 
-Error fail(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), Msg); }
-
 class Scanner {
 public:
   explicit Scanner(CodeObjectSet &Set) : Set(Set) {}
@@ -49,10 +47,10 @@ public:
     std::unique_ptr<MemoryBuffer> Copy = MemoryBuffer::getMemBufferCopy(Bytes, Origin);
     Expected<ElfImage> Image = ElfImage::create(Copy->getBuffer());
     if (!Image)
-      return fail(Origin + ": " + toString(Image.takeError()));
+      return createStringError(Origin + ": " + toString(Image.takeError()));
     if (!Image->isAMDGPU())
-      return fail(Origin + ": not an AMDGPU code object (" + elfMachineName(Image->machine()) +
-                  ")");
+      return createStringError(Origin + ": not an AMDGPU code object (" +
+                               elfMachineName(Image->machine()) + ")");
     std::string Id = TargetId.empty() ? Image->amdgpuTargetId() : TargetId.str();
     Bytes = Copy->getBuffer();
     Set.Storage.push_back(std::move(Copy));
@@ -97,10 +95,11 @@ Expected<std::vector<std::vector<OffloadBundle>>> readFatBinSections(const ElfIm
   for (unsigned Index : Host.findSections(".hip_fatbin")) {
     const Elf_Shdr &Sec = Host.sections()[Index];
     if (Sec.sh_type == ELF::SHT_NOBITS)
-      return fail(".hip_fatbin (section " + Twine(Index) + ") has no contents (SHT_NOBITS)");
+      return createStringError(".hip_fatbin (section " + Twine(Index) +
+                               ") has no contents (SHT_NOBITS)");
     Expected<std::vector<OffloadBundle>> Bundles = readOffloadBundles(Host.sectionContents(Sec));
     if (!Bundles)
-      return fail(".hip_fatbin: " + toString(Bundles.takeError()));
+      return createStringError(".hip_fatbin: " + toString(Bundles.takeError()));
     Sections.push_back(std::move(*Bundles));
   }
   return std::move(Sections);
@@ -119,12 +118,12 @@ Expected<CodeObjectSet> findCodeObjects(MemoryBufferRef Input) {
     if (Error E = S.addBundles(*Bundles, ""))
       return std::move(E);
     if (Set.Objects.empty())
-      return fail("offload bundle holds no AMDGPU code object");
+      return createStringError("offload bundle holds no AMDGPU code object");
     return std::move(Set);
   }
 
   if (!Bytes.starts_with("\x7f" "ELF"))
-    return fail("not an ELF file or offload bundle");
+    return createStringError("not an ELF file or offload bundle");
   Expected<ElfImage> Image = ElfImage::create(Bytes);
   if (!Image)
     return Image.takeError();
@@ -139,13 +138,13 @@ Expected<CodeObjectSet> findCodeObjects(MemoryBufferRef Input) {
   if (!FatBins)
     return FatBins.takeError();
   if (FatBins->empty())
-    return fail("no AMDGPU code object: host ELF (" + elfMachineName(Image->machine()) +
-                ") without a .hip_fatbin section");
+    return createStringError("no AMDGPU code object: host ELF (" +
+                             elfMachineName(Image->machine()) + ") without a .hip_fatbin section");
   for (std::vector<OffloadBundle> &Bundles : *FatBins)
     if (Error E = S.addBundles(Bundles, ".hip_fatbin"))
       return std::move(E);
   if (Set.Objects.empty())
-    return fail("no AMDGPU code object: .hip_fatbin holds no amdgcn bundle entry");
+    return createStringError("no AMDGPU code object: .hip_fatbin holds no amdgcn bundle entry");
   return std::move(Set);
 }
 

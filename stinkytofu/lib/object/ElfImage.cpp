@@ -1,5 +1,6 @@
 //===- ElfImage.cpp - A checked little-endian ELF64 image -----------------===//
 #include "stinkytofu/object/ElfImage.h"
+#include "stinkytofu/support/HexString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -12,10 +13,6 @@ namespace stinkytofu::elf {
 
 namespace {
 
-Error fail(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), Msg); }
-
-std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
-
 /// True when [Offset, Offset + Size) lies inside a file of \p FileSize bytes.
 bool inBounds(uint64_t Offset, uint64_t Size, uint64_t FileSize) {
   return Offset <= FileSize && Size <= FileSize - Offset;
@@ -25,24 +22,24 @@ bool inBounds(uint64_t Offset, uint64_t Size, uint64_t FileSize) {
 
 Expected<ElfImage> ElfImage::create(StringRef Bytes) {
   if (Bytes.size() < 4 || !Bytes.starts_with("\x7f" "ELF"))
-    return fail("not an ELF file");
+    return createStringError("not an ELF file");
   if (Bytes.size() < ELF::EI_NIDENT)
-    return fail("truncated ELF header (" + Twine(Bytes.size()) + " bytes)");
+    return createStringError("truncated ELF header (" + Twine(Bytes.size()) + " bytes)");
   uint8_t Class = Bytes[ELF::EI_CLASS];
   uint8_t Data = Bytes[ELF::EI_DATA];
   if (Class == ELF::ELFCLASS32)
-    return fail("32-bit ELF (ELFCLASS32) is not supported: expected a 64-bit "
-                "little-endian AMDGPU code object");
+    return createStringError("32-bit ELF (ELFCLASS32) is not supported: expected a 64-bit "
+                             "little-endian AMDGPU code object");
   if (Class != ELF::ELFCLASS64)
-    return fail("invalid ELF class " + Twine(unsigned(Class)));
+    return createStringError("invalid ELF class " + Twine(unsigned(Class)));
   if (Data == ELF::ELFDATA2MSB)
-    return fail("big-endian ELF (ELFDATA2MSB) is not supported: expected a 64-bit "
-                "little-endian AMDGPU code object");
+    return createStringError("big-endian ELF (ELFDATA2MSB) is not supported: expected a 64-bit "
+                             "little-endian AMDGPU code object");
   if (Data != ELF::ELFDATA2LSB)
-    return fail("invalid ELF data encoding " + Twine(unsigned(Data)));
+    return createStringError("invalid ELF data encoding " + Twine(unsigned(Data)));
   if (Bytes.size() < sizeof(Elf_Ehdr))
-    return fail("truncated ELF header (" + Twine(Bytes.size()) + " of " +
-                Twine(sizeof(Elf_Ehdr)) + " bytes)");
+    return createStringError("truncated ELF header (" + Twine(Bytes.size()) + " of " +
+                             Twine(sizeof(Elf_Ehdr)) + " bytes)");
   Expected<ELFFile<ELFT>> File = ELFFile<ELFT>::create(Bytes);
   if (!File)
     return File.takeError();
@@ -59,12 +56,13 @@ Error ElfImage::check() {
   uint64_t Size = Bytes.size();
   if (H.e_shoff != 0) {
     if (H.e_shentsize != sizeof(Elf_Shdr))
-      return fail("unexpected e_shentsize " + Twine(H.e_shentsize) + " (expected " +
-                  Twine(sizeof(Elf_Shdr)) + ")");
+      return createStringError("unexpected e_shentsize " + Twine(H.e_shentsize) + " (expected " +
+                               Twine(sizeof(Elf_Shdr)) + ")");
     if (H.e_shnum != 0 && !inBounds(H.e_shoff, uint64_t(H.e_shnum) * sizeof(Elf_Shdr), Size))
-      return fail("section header table (offset " + hex(H.e_shoff) + ", " + Twine(H.e_shnum) +
-                  " entries) extends past the end of the file (size " + hex(Size) +
-                  "): truncated or corrupt");
+      return createStringError("section header table (offset " + hexString(H.e_shoff) + ", " +
+                               Twine(H.e_shnum) +
+                               " entries) extends past the end of the file (size " +
+                               hexString(Size) + "): truncated or corrupt");
   }
   Expected<ELFT::ShdrRange> Secs = File.sections();
   if (!Secs)
@@ -74,14 +72,15 @@ Error ElfImage::check() {
     const Elf_Shdr &S = Sections[I];
     if (S.sh_type != ELF::SHT_NOBITS && S.sh_type != ELF::SHT_NULL &&
         !inBounds(S.sh_offset, S.sh_size, Size))
-      return fail("section " + Twine(I) + " (offset " + hex(S.sh_offset) + ", size " +
-                  hex(S.sh_size) + ") extends past the end of the file (size " + hex(Size) +
-                  "): truncated or corrupt");
+      return createStringError("section " + Twine(I) + " (offset " + hexString(S.sh_offset) +
+                               ", size " + hexString(S.sh_size) +
+                               ") extends past the end of the file (size " + hexString(Size) +
+                               "): truncated or corrupt");
   }
 
   if (H.e_phoff != 0 && H.e_phnum != 0 && H.e_phentsize != sizeof(Elf_Phdr))
-    return fail("unexpected e_phentsize " + Twine(H.e_phentsize) + " (expected " +
-                Twine(sizeof(Elf_Phdr)) + ")");
+    return createStringError("unexpected e_phentsize " + Twine(H.e_phentsize) + " (expected " +
+                             Twine(sizeof(Elf_Phdr)) + ")");
   Expected<ELFT::PhdrRange> Phdrs = File.program_headers();
   if (!Phdrs)
     return Phdrs.takeError();
@@ -89,9 +88,10 @@ Error ElfImage::check() {
   for (size_t I = 0; I < Segments.size(); ++I) {
     const Elf_Phdr &P = Segments[I];
     if (!inBounds(P.p_offset, P.p_filesz, Size))
-      return fail("program header " + Twine(I) + " (offset " + hex(P.p_offset) + ", size " +
-                  hex(P.p_filesz) + ") extends past the end of the file (size " + hex(Size) +
-                  "): truncated or corrupt");
+      return createStringError("program header " + Twine(I) + " (offset " + hexString(P.p_offset) +
+                               ", size " + hexString(P.p_filesz) +
+                               ") extends past the end of the file (size " + hexString(Size) +
+                               "): truncated or corrupt");
   }
 
   if (Sections.empty())
@@ -105,8 +105,9 @@ Error ElfImage::check() {
   ShStrTab = *Names;
   for (size_t I = 1; I < Sections.size(); ++I)
     if (Sections[I].sh_name >= ShStrTab.size())
-      return fail("section " + Twine(I) + " has a name offset " + hex(Sections[I].sh_name) +
-                  " past the end of the section name table");
+      return createStringError("section " + Twine(I) + " has a name offset " +
+                               hexString(Sections[I].sh_name) +
+                               " past the end of the section name table");
   return Error::success();
 }
 

@@ -1,5 +1,6 @@
 //===- OffloadBundle.cpp - clang-offload-bundler containers ---------------===//
 #include "stinkytofu/object/OffloadBundle.h"
+#include "stinkytofu/support/HexString.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -13,10 +14,6 @@ using namespace llvm;
 namespace stinkytofu::elf {
 
 namespace {
-
-Error fail(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), Msg); }
-
-std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
 
 /// Bounds-checked little-endian reads.
 class Reader {
@@ -53,24 +50,25 @@ Expected<OffloadBundle> readUncompressed(StringRef Data) {
   StringRef Magic;
   uint64_t NumEntries = 0;
   if (!R.read(Magic, BundleMagic.size()) || Magic != BundleMagic)
-    return fail("not an offload bundle");
+    return createStringError("not an offload bundle");
   if (!R.read(NumEntries, 8))
-    return fail("truncated offload bundle header");
+    return createStringError("truncated offload bundle header");
   // Each entry header takes at least 24 bytes.
   if (NumEntries > (Data.size() - R.offset()) / 24)
-    return fail("offload bundle claims " + Twine(NumEntries) +
-                " entries, more than its header can hold");
+    return createStringError("offload bundle claims " + Twine(NumEntries) +
+                             " entries, more than its header can hold");
   OffloadBundle B;
   uint64_t End = 0;
   for (uint64_t I = 0; I < NumEntries; ++I) {
     uint64_t Offset = 0, Size = 0, IdLength = 0;
     StringRef Id;
     if (!R.read(Offset, 8) || !R.read(Size, 8) || !R.read(IdLength, 8) || !R.read(Id, IdLength))
-      return fail("truncated offload bundle entry " + Twine(I));
+      return createStringError("truncated offload bundle entry " + Twine(I));
     if (Offset > Data.size() || Size > Data.size() - Offset)
-      return fail("offload bundle entry '" + Id + "' (offset " + hex(Offset) + ", size " +
-                  hex(Size) + ") extends past the end of the bundle (size " +
-                  hex(Data.size()) + ")");
+      return createStringError("offload bundle entry '" + Id + "' (offset " + hexString(Offset) +
+                               ", size " + hexString(Size) +
+                               ") extends past the end of the bundle (size " +
+                               hexString(Data.size()) + ")");
     B.Entries.push_back({Id.str(), Offset, Data.substr(Offset, Size)});
     End = std::max(End, Offset + Size);
   }
@@ -84,7 +82,7 @@ Expected<OffloadBundle> readCompressed(StringRef Data) {
   uint64_t Version = 0, Method = 0, TotalSize = 0, RawSize = 0, Hash = 0;
   if (!R.read(Magic, 4) || Magic != CompressedBundleMagic || !R.read(Version, 2) ||
       !R.read(Method, 2))
-    return fail("truncated compressed offload bundle header");
+    return createStringError("truncated compressed offload bundle header");
   bool Ok = false;
   switch (Version) {
   case 1:
@@ -98,13 +96,13 @@ Expected<OffloadBundle> readCompressed(StringRef Data) {
     Ok = R.read(TotalSize, 8) && R.read(RawSize, 8) && R.read(Hash, 8);
     break;
   default:
-    return fail("unsupported compressed offload bundle version " + Twine(Version));
+    return createStringError("unsupported compressed offload bundle version " + Twine(Version));
   }
   if (!Ok)
-    return fail("truncated compressed offload bundle header");
+    return createStringError("truncated compressed offload bundle header");
   if (TotalSize < R.offset() || TotalSize > Data.size())
-    return fail("compressed offload bundle size " + hex(TotalSize) + " does not fit the data (" +
-                hex(Data.size()) + " bytes)");
+    return createStringError("compressed offload bundle size " + hexString(TotalSize) +
+                             " does not fit the data (" + hexString(Data.size()) + " bytes)");
   compression::Format Format;
   StringRef MethodName;
   if (Method == uint64_t(compression::Format::Zlib)) {
@@ -114,30 +112,31 @@ Expected<OffloadBundle> readCompressed(StringRef Data) {
     Format = compression::Format::Zstd;
     MethodName = "zstd";
   } else {
-    return fail("unknown compression method " + Twine(Method) + " in compressed offload bundle");
+    return createStringError("unknown compression method " + Twine(Method) +
+                             " in compressed offload bundle");
   }
   if (const char *Why = compression::getReasonIfUnsupported(Format))
-    return fail(Twine("cannot decompress offload bundle: ") + Why);
+    return createStringError(Twine("cannot decompress offload bundle: ") + Why);
 
   StringRef Compressed = Data.slice(R.offset(), TotalSize);
   if (RawSize > Compressed.size() * MaxDecompressionRatio + 4096)
-    return fail("compressed offload bundle claims " + hex(RawSize) +
-                " uncompressed bytes, implausible for " + hex(Compressed.size()) +
-                " compressed bytes");
+    return createStringError("compressed offload bundle claims " + hexString(RawSize) +
+                             " uncompressed bytes, implausible for " +
+                             hexString(Compressed.size()) + " compressed bytes");
   SmallVector<uint8_t, 0> Raw;
   if (Error E = compression::decompress(Format, arrayRefFromStringRef(Compressed), Raw, RawSize))
-    return fail("cannot decompress offload bundle (" + MethodName +
-                "): " + toString(std::move(E)));
+    return createStringError("cannot decompress offload bundle (" + MethodName +
+                             "): " + toString(std::move(E)));
   if (Raw.size() != RawSize)
-    return fail("decompressed offload bundle has " + Twine(Raw.size()) + " bytes, header says " +
-                Twine(RawSize));
+    return createStringError("decompressed offload bundle has " + Twine(Raw.size()) +
+                             " bytes, header says " + Twine(RawSize));
   if (MD5::hash(Raw).low() != Hash)
-    return fail("compressed offload bundle hash mismatch: corrupt data");
+    return createStringError("compressed offload bundle hash mismatch: corrupt data");
 
   std::unique_ptr<MemoryBuffer> Buffer =
       MemoryBuffer::getMemBufferCopy(toStringRef(Raw), "decompressed offload bundle");
   if (!Buffer->getBuffer().starts_with(BundleMagic))
-    return fail("compressed offload bundle does not hold an offload bundle");
+    return createStringError("compressed offload bundle does not hold an offload bundle");
   Expected<OffloadBundle> Inner = readUncompressed(Buffer->getBuffer());
   if (!Inner)
     return Inner.takeError();
@@ -183,7 +182,7 @@ Expected<OffloadBundle> readOffloadBundle(StringRef Data) {
     return readCompressed(Data);
   if (Data.starts_with(BundleMagic))
     return readUncompressed(Data);
-  return fail("not an offload bundle");
+  return createStringError("not an offload bundle");
 }
 
 Expected<std::vector<OffloadBundle>> readOffloadBundles(StringRef Data) {
@@ -197,14 +196,15 @@ Expected<std::vector<OffloadBundle>> readOffloadBundles(StringRef Data) {
       break;
     StringRef Rest = Data.drop_front(Pos);
     if (!startsWithBundleMagic(Rest))
-      return fail("unexpected data at offset " + hex(Pos) +
-                  (Out.empty() ? Twine(": not an offload bundle")
-                               : Twine(" after offload bundle ") + Twine(Out.size() - 1)));
+      return createStringError("unexpected data at offset " + hexString(Pos) +
+                               (Out.empty()
+                                    ? Twine(": not an offload bundle")
+                                    : Twine(" after offload bundle ") + Twine(Out.size() - 1)));
     Expected<OffloadBundle> B = readOffloadBundle(Rest);
     if (!B)
-      return createStringError(inconvertibleErrorCode(),
-                               "offload bundle at offset " + hex(Pos) + ": " +
-                                   toString(B.takeError()));
+      return createStringError(inconvertibleErrorCode(), "offload bundle at offset " +
+                                                             hexString(Pos) + ": " +
+                                                             toString(B.takeError()));
     B->Start = Pos;
     Pos += std::max<uint64_t>(B->Size, 1);
     Out.push_back(std::move(*B));

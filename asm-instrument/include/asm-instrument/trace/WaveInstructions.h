@@ -27,7 +27,7 @@ struct WaveRow {
 };
 
 /// The wave's own fields (read wherever the writer put them in the object).
-struct WaveSpan {
+struct WaveHeader {
   uint64_t Begin = 0, End = 0;
   uint64_t Rows = 0;
 };
@@ -41,9 +41,9 @@ using WaitRowFn = llvm::function_ref<void(uint32_t Line, llvm::ArrayRef<uint32_t
 
 /// Streams the rows of \p Path to \p Row in file order, and its waitcnt
 /// rows to \p Wait when given.
-llvm::Expected<WaveSpan> readWaveInstructions(llvm::StringRef Path,
-                                              llvm::function_ref<void(const WaveRow &)> Row,
-                                              WaitRowFn Wait = nullptr);
+llvm::Expected<WaveHeader> readWaveInstructions(llvm::StringRef Path,
+                                                llvm::function_ref<void(const WaveRow &)> Row,
+                                                WaitRowFn Wait = nullptr);
 
 } // namespace stinkytofu::trace
 
