@@ -35,39 +35,36 @@ public:
     PrevEnd.reset();
     uint32_t FirstRow = NoRow;
     uint64_t FirstTime = 0;
-    Expected<WaveHeader> Span = readWaveInstructions(
-        Path,
-        [&](const WaveRow &R) {
-          uint32_t Row = R.Line < RowOfLine.size() ? RowOfLine[R.Line] : NoRow;
-          if (Row == NoRow) {
-            ++Diags.RowsWithoutInstruction;
-            return;
-          }
-          InstructionCounts &C = Counts[Row];
-          ++C.Executions;
-          C.Cycles += R.Duration;
-          C.Stall += R.Stall;
-          if (PrevEnd)
-            C.Idle += R.Time > *PrevEnd ? R.Time - *PrevEnd : 0;
-          else {
-            FirstRow = Row;
-            FirstTime = R.Time;
-          }
-          PrevEnd = R.Time + R.Duration;
-          Categories[Row] = R.Category;
-        },
-        [&](uint32_t Line, ArrayRef<uint32_t> Deps) {
-          uint32_t Row = Line < RowOfLine.size() ? RowOfLine[Line] : NoRow;
-          if (Row == NoRow)
-            return;
-          std::vector<uint32_t> &Into = WaitsFor[Row];
-          for (uint32_t Dep : Deps) {
-            uint32_t DepRow = Dep < RowOfLine.size() ? RowOfLine[Dep] : NoRow;
-            if (DepRow != NoRow && !is_contained(Into, DepRow) &&
-                Into.size() < ProfiledInstruction::MaxWaitsFor)
-              Into.push_back(DepRow);
-          }
-        });
+    Expected<WaveHeader> Span = readWaveInstructions(Path, [&](const WaveRow &R) {
+      uint32_t Row = R.Line < RowOfLine.size() ? RowOfLine[R.Line] : NoRow;
+      if (Row == NoRow) {
+        ++Diags.RowsWithoutInstruction;
+        return;
+      }
+      InstructionCounts &C = Counts[Row];
+      ++C.Executions;
+      C.Cycles += R.Duration;
+      C.Stall += R.Stall;
+      if (PrevEnd)
+        C.Idle += R.Time > *PrevEnd ? R.Time - *PrevEnd : 0;
+      else {
+        FirstRow = Row;
+        FirstTime = R.Time;
+      }
+      PrevEnd = R.Time + R.Duration;
+      Categories[Row] = R.Category;
+    }, [&](uint32_t Line, ArrayRef<uint32_t> Deps) {
+      uint32_t Row = Line < RowOfLine.size() ? RowOfLine[Line] : NoRow;
+      if (Row == NoRow)
+        return;
+      std::vector<uint32_t> &Into = WaitsFor[Row];
+      for (uint32_t Dep : Deps) {
+        uint32_t DepRow = Dep < RowOfLine.size() ? RowOfLine[Dep] : NoRow;
+        if (DepRow != NoRow && !is_contained(Into, DepRow) &&
+            Into.size() < ProfiledInstruction::MaxWaitsFor)
+          Into.push_back(DepRow);
+      }
+    });
     if (!Span)
       return Span.takeError();
     // The wave's begin may follow its rows in the file.

@@ -51,45 +51,13 @@ namespace stinkytofu {
 namespace {
 
 // In HazardClass order; the generator checks the .td against the same names.
-constexpr StringRef HazardClassNames[] = {"Any",
-                                          "VALU",
-                                          "SALU",
-                                          "VMEM",
-                                          "SMEM",
-                                          "DS",
-                                          "EXP",
-                                          "DPP",
-                                          "TRANS",
-                                          "GDS",
-                                          "LdsDma",
-                                          "MFMA",
-                                          "MFMA2Pass",
-                                          "XDL",
-                                          "NonXdl",
-                                          "SMFMA",
-                                          "DGEMM",
-                                          "DGEMM4x4",
-                                          "DGEMM16x16",
-                                          "AccVgprRead",
-                                          "AccVgprWrite",
-                                          "DOT",
-                                          "WMMA",
-                                          "VALUNotMFMA",
-                                          "VALUNotMFMANotDOT",
-                                          "VALUNotTRANS",
-                                          "WideStore",
-                                          "WideStoreUnlessSgprSoffset",
-                                          "DstSelForwarding",
-                                          "DenseWMMA",
-                                          "SWMMAC",
-                                          "VALUNotWMMA",
-                                          "DivFmas",
-                                          "ReadLane",
-                                          "WriteLane",
-                                          "SetReg",
-                                          "GetReg",
-                                          "Fma64",
-                                          "M0Reader"};
+constexpr StringRef HazardClassNames[] = {
+    "Any", "VALU", "SALU", "VMEM", "SMEM", "DS", "EXP", "DPP", "TRANS", "GDS", "LdsDma",
+    "MFMA", "MFMA2Pass", "XDL", "NonXdl", "SMFMA", "DGEMM", "DGEMM4x4", "DGEMM16x16",
+    "AccVgprRead", "AccVgprWrite", "DOT", "WMMA", "VALUNotMFMA", "VALUNotMFMANotDOT",
+    "VALUNotTRANS", "WideStore", "WideStoreUnlessSgprSoffset", "DstSelForwarding",
+    "DenseWMMA", "SWMMAC", "VALUNotWMMA", "DivFmas", "ReadLane",
+    "WriteLane", "SetReg", "GetReg", "Fma64", "M0Reader"};
 static_assert(std::size(HazardClassNames) == unsigned(HazardClass::NumClasses));
 
 constexpr StringRef RelationNames[] = {

@@ -10,7 +10,9 @@ namespace stinkytofu {
 
 /// \p V as the error messages about binaries write offsets and addresses:
 /// `0x1f0`.
-inline std::string hexString(uint64_t V) { return "0x" + llvm::utohexstr(V, /*LowerCase=*/true); }
+inline std::string hexString(uint64_t V) {
+  return "0x" + llvm::utohexstr(V, /*LowerCase=*/true);
+}
 
 } // namespace stinkytofu
 
