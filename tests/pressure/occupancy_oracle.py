@@ -36,6 +36,9 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from sweep_sample import in_sample  # noqa: E402
+
 TARGETS = ("gfx900 gfx906 gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 gfx1200 "
            "gfx1201 gfx1250").split()
 DESCRIPTOR = re.compile(r"^\s*\.amdhsa_kernel (\S+)\n.*?\.end_amdhsa_kernel", re.M | re.S)
@@ -190,7 +193,7 @@ def main():
                      for f in os.listdir(d) if f.endswith(".cl"))
     targets = args.targets.split(",")
     jobs = [(k, t, o) for ti, t in enumerate(targets) for ki, k in enumerate(kernels)
-            if (ki + ti) % args.sample == 0 for o in args.opt_levels.split(",")]
+            if in_sample(ki, ti, args.sample) for o in args.opt_levels.split(",")]
     with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
         results = [r for rs in pool.map(lambda j: check(j, args), jobs) for r in rs]
     failed = 0

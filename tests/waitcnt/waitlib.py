@@ -28,6 +28,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from sweep_sample import in_sample  # noqa: E402
+
 TARGETS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950",
            "gfx1030", "gfx1100", "gfx1200", "gfx1201", "gfx1250"]
 OPT_LEVELS = ["O0", "O2"]
@@ -384,7 +387,7 @@ def matrix(kernels_dir, kernels, targets, opt_levels, sample=1):
         if missing:
             sys.exit("no such kernel file in %s: %s" % (kernels_dir, ", ".join(sorted(missing))))
     return [Case(s.stem, s, t, o) for si, s in enumerate(sources)
-            for ti, t in enumerate(targets) if (si + ti) % sample == 0 for o in opt_levels]
+            for ti, t in enumerate(targets) if in_sample(si, ti, sample) for o in opt_levels]
 
 
 def compile_case(case, clang, work):

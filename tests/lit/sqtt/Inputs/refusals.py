@@ -14,6 +14,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), *[os.pardir] * 3))
+from sweep_sample import in_sample  # noqa: E402
+
 TARGETS = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942", "gfx950",
            "gfx1030", "gfx1100", "gfx1200", "gfx1201", "gfx1250"]
 LEVELS = ["-O0", "-O2"]
@@ -49,7 +52,7 @@ def main(argv):
     groups = [(t, l) for t in TARGETS for l in LEVELS]
 
     def sampled(group):
-        return [k for i, k in enumerate(kernels) if (i + groups.index(group)) % sample == 0]
+        return [k for i, k in enumerate(kernels) if in_sample(i, groups.index(group), sample)]
     refused, failures = {}, []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         files = list(pool.map(lambda job: compile_kernel(clang, kernel_dir, work, *job),
