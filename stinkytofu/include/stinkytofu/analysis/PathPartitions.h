@@ -5,9 +5,14 @@
 // a set of branch facts (BranchConditions). An edge adds its fact to every
 // partition and drops those it contradicts, so what an infeasible path
 // carries never reaches the point where it would be wrong. Partitions with
-// the same facts join; beyond the cap the two sharing most facts merge,
-// keeping only the facts they share (sound: fewer facts prune less). A
-// state with no partition is reached by no path (the join's identity).
+// the same facts join; so do partitions with the same state, keeping the
+// facts they share: what they would carry apart is the same state, and a
+// later branch adds its own fact again (instrumentation's `if (enabled)`
+// diamonds otherwise double the partitions of everything after them and
+// push real conditions out at the cap). Beyond the cap the two sharing most
+// facts merge, keeping only the facts they share (sound: fewer facts prune
+// less). A state with no partition is reached by no path (the join's
+// identity).
 //
 // An analysis keeps its own state type, join and transfer, and lifts them
 // with the helpers below (WaitCountAnalysis is the example).
@@ -48,6 +53,15 @@ template <typename StateT> struct PathPartitions {
       if (Mine.Facts.Facts == Facts.Facts) {
         PathFacts::intersect(Mine.Facts, Facts);
         Join(Mine.State, State);
+        return;
+      }
+    for (auto *Same = Parts.begin(); Same != Parts.end(); ++Same)
+      if (Same->State == State) {
+        // Fewer facts may now equal another partition's: added again.
+        Part Merged = std::move(*Same);
+        Parts.erase(Same);
+        PathFacts::intersect(Merged.Facts, Facts);
+        add(Merged.Facts, std::move(Merged.State), Join);
         return;
       }
     Parts.push_back({Facts, std::forward<S>(State)});
