@@ -12,7 +12,7 @@ namespace {
 
 using Dwords = std::vector<uint32_t>;
 
-const pd_arch &arch(const char *name) { return *pd_arch_find(name); }
+const pd_arch &archNamed(const char *name) { return *pd_arch_find(name); }
 
 pd_programmed_counter slot0(const pd_arch &a, pd_counter_id id) {
   pd_programmed_counter c{};
@@ -61,7 +61,7 @@ TEST(PerfDkmsGolden, StopGfx1201) {
       0xC0004600, // EVENT_WRITE: PACKET3(0x46, 0)
       0x00000407, //   CS_PARTIAL_FLUSH (7) | EVENT_INDEX 4 << 8
   };
-  EXPECT_EQ(stop(arch("gfx1201")), golden);
+  EXPECT_EQ(stop(archNamed("gfx1201")), golden);
 }
 
 TEST(PerfDkmsGolden, StartSqGfx1201) {
@@ -77,7 +77,7 @@ TEST(PerfDkmsGolden, StartSqGfx1201) {
       0xC0017900, 0x00001808, 0x00000001, // CP_PERFMON_CNTL = start
       0xC0004600, 0x00000407,             // EVENT_WRITE CS_PARTIAL_FLUSH
   };
-  EXPECT_EQ(start(arch("gfx1201"), PD_CTR_SQ_WAVES), golden);
+  EXPECT_EQ(start(archNamed("gfx1201"), PD_CTR_SQ_WAVES), golden);
 }
 
 TEST(PerfDkmsGolden, StartTaGfx90a) {
@@ -93,7 +93,7 @@ TEST(PerfDkmsGolden, StartTaGfx90a) {
       0xC0017900, 0x00001808, 0x00000001, // CP_PERFMON_CNTL = start
       0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
   };
-  EXPECT_EQ(start(arch("gfx90a"), PD_CTR_TA_TA_BUSY), golden);
+  EXPECT_EQ(start(archNamed("gfx90a"), PD_CTR_TA_TA_BUSY), golden);
 }
 
 TEST(PerfDkmsGolden, StartGl2cGfx1200) {
@@ -118,7 +118,7 @@ TEST(PerfDkmsGolden, StartGl2cGfx1200) {
       0xC0017900, 0x00001808, 0x00000001, // CP_PERFMON_CNTL = start
       0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
   };
-  EXPECT_EQ(start(arch("gfx1200"), PD_CTR_GL2C_HIT), golden);
+  EXPECT_EQ(start(archNamed("gfx1200"), PD_CTR_GL2C_HIT), golden);
 }
 
 TEST(PerfDkmsGolden, ReadGrbmGfx1201) {
@@ -148,7 +148,7 @@ TEST(PerfDkmsGolden, ReadGrbmGfx1201) {
       0x00000000, //   destination high
       0x00000001, //   fence value
   };
-  EXPECT_EQ(read(arch("gfx1201"), PD_CTR_GRBM_COUNT), golden);
+  EXPECT_EQ(read(archNamed("gfx1201"), PD_CTR_GRBM_COUNT), golden);
 }
 
 TEST(PerfDkmsGolden, ReadSqGfx90a) {
@@ -176,7 +176,7 @@ TEST(PerfDkmsGolden, ReadSqGfx90a) {
       0xC0033700, 0x00100500, 0x00100040, 0x00000000, 0x00000001, // fence after 64 bytes
   };
   golden.insert(golden.end(), tail.begin(), tail.end());
-  EXPECT_EQ(read(arch("gfx90a"), PD_CTR_SQ_WAVES), golden);
+  EXPECT_EQ(read(archNamed("gfx90a"), PD_CTR_SQ_WAVES), golden);
 }
 
 TEST(PerfDkmsGolden, StartSqGfx942) {
@@ -195,7 +195,7 @@ TEST(PerfDkmsGolden, StartSqGfx942) {
       0xC0017900, 0x00001808, 0x00000001, // CP_PERFMON_CNTL = start
       0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
   };
-  EXPECT_EQ(start(arch("gfx942"), PD_CTR_SQ_INSTS_VALU), golden);
+  EXPECT_EQ(start(archNamed("gfx942"), PD_CTR_SQ_INSTS_VALU), golden);
 }
 
 TEST(PerfDkmsGolden, StopGfx90a) {
@@ -204,7 +204,7 @@ TEST(PerfDkmsGolden, StopGfx90a) {
       0xC0017900, 0x00001808, 0x00000002, // CP_PERFMON_CNTL = stop
       0xC0004600, 0x00000407,             // CS_PARTIAL_FLUSH
   };
-  EXPECT_EQ(stop(arch("gfx90a")), golden);
+  EXPECT_EQ(stop(archNamed("gfx90a")), golden);
 }
 
 TEST(PerfDkmsGolden, ReadTaGfx942) {
@@ -232,7 +232,7 @@ TEST(PerfDkmsGolden, ReadTaGfx942) {
       0xC0033700, 0x00100500, 0x00100140, 0x00000000, 0x00000001, // fence after the 320 bytes
   };
   golden.insert(golden.end(), tail.begin(), tail.end());
-  EXPECT_EQ(read(arch("gfx942"), PD_CTR_TA_TA_BUSY), golden);
+  EXPECT_EQ(read(archNamed("gfx942"), PD_CTR_TA_TA_BUSY), golden);
 }
 
 TEST(PerfDkmsGolden, ReadGl2cGfx1201) {
@@ -261,7 +261,7 @@ TEST(PerfDkmsGolden, ReadGl2cGfx1201) {
       0xC0033700, 0x00100500, 0x00100080, 0x00000000, 0x00000001, // fence after the 128 bytes
   };
   golden.insert(golden.end(), tail.begin(), tail.end());
-  EXPECT_EQ(read(arch("gfx1201"), PD_CTR_GL2C_HIT), golden);
+  EXPECT_EQ(read(archNamed("gfx1201"), PD_CTR_GL2C_HIT), golden);
 }
 
 // An independent encoder for the composed goldens below.
@@ -307,7 +307,7 @@ uint32_t unitIndex(const pd_arch &a, unsigned i, Unit kind) {
 TEST(PerfDkmsGolden, EveryArchSqTaGl2c) {
   for (const ArchFacts &f : kArchs) {
     SCOPED_TRACE(f.name);
-    const pd_arch &a = arch(f.name);
+    const pd_arch &a = archNamed(f.name);
     uint32_t sel = 0;
 
     // START for SQ: CTRL2 value and SQ select masks differ per family.
@@ -404,7 +404,7 @@ TEST(PerfDkmsGolden, EveryArchSqTaGl2c) {
 }
 
 TEST(PerfDkmsGolden, Errors) {
-  const pd_arch &a = arch("gfx1201");
+  const pd_arch &a = archNamed("gfx1201");
   uint32_t storage[8];
   pd_pm4_buf buf;
   pd_programmed_counter c = slot0(a, PD_CTR_SQ_WAVES);

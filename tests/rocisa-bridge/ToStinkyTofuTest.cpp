@@ -29,8 +29,8 @@ namespace {
 
 const char *const Targets[] = {"gfx942", "gfx950", "gfx1250"};
 
-std::shared_ptr<CommonInstruction> inst(const char *Class, std::vector<InstructionInput> Ops,
-                                        std::string Comment = "") {
+std::shared_ptr<CommonInstruction> validInst(const char *Class, std::vector<InstructionInput> Ops,
+                                             std::string Comment = "") {
   return llvm::cantFail(makeInstruction(Class, std::move(Ops), std::move(Comment)));
 }
 
@@ -43,19 +43,19 @@ std::shared_ptr<KernelBody> longBranchKernel(const std::string &Arch) {
   Module &B = *K->body;
   Label Loop("Loop"), End("End");
   ContinuousRegister Tmp{10, 3};
-  B.add(inst("SMovB32", {sgpr(30), int64_t(0)}));
+  B.add(validInst("SMovB32", {sgpr(30), int64_t(0)}));
   B.add(std::make_shared<Label>(Loop));
-  B.add(inst("SAddU32", {sgpr(30), sgpr(30), int64_t(1)}));
+  B.add(validInst("SAddU32", {sgpr(30), sgpr(30), int64_t(1)}));
   if (Arch == "gfx1250") {
-    B.add(inst("SBarrierSignal", {int64_t(-1)}));
-    B.add(inst("SBarrierWait", {int64_t(-1)}));
+    B.add(validInst("SBarrierSignal", {int64_t(-1)}));
+    B.add(validInst("SBarrierWait", {int64_t(-1)}));
   } else {
-    B.add(inst("SBarrier", {}));
+    B.add(validInst("SBarrier", {}));
   }
-  B.add(inst("SCmpLtU32", {sgpr(30), int64_t(8)}));
+  B.add(validInst("SCmpLtU32", {sgpr(30), int64_t(8)}));
   B.add(llvm::cantFail(SCLongBranch(LongBranchCondition::Scc1, Loop, Tmp, "LoopDone", "Loop_pos",
                                     -1, AddPC)));
-  B.add(inst("SCmpEQU32", {sgpr(31), int64_t(0)}));
+  B.add(validInst("SCmpEQU32", {sgpr(31), int64_t(0)}));
   B.add(llvm::cantFail(SCLongBranch(LongBranchCondition::Scc0, End, Tmp, "NotZero", "End_pos0",
                                     1, AddPC)));
   B.add(llvm::cantFail(SCLongBranch(LongBranchCondition::Vccnz, End, Tmp, "NoVcc", "End_pos1",
@@ -64,7 +64,7 @@ std::shared_ptr<KernelBody> longBranchKernel(const std::string &Arch) {
   B.add(llvm::cantFail(SLongBranch(End, Tmp, "End_pos2")));
   B.add(llvm::cantFail(SLongBranchPositive(End, Tmp, AddPC)));
   B.add(std::make_shared<Label>(End));
-  B.add(inst("SEndpgm", {}));
+  B.add(validInst("SEndpgm", {}));
   return K;
 }
 
@@ -197,17 +197,17 @@ TEST(RocisaToStinkyTofuTest, DirectivesMacrosAndConditionalsStayText) {
   Add->add("s_add_u32 \\reg, \\reg, 1");
   B.add(Add);
   B.add(std::make_shared<TextBlock>("/* a comment block */\n"));
-  B.add(inst("SMovB32", {sgpr("LoopCounter"), int64_t(0)}, "named register"));
+  B.add(validInst("SMovB32", {sgpr("LoopCounter"), int64_t(0)}, "named register"));
   B.add(std::make_shared<Label>("Loop"));
   B.add(std::make_shared<TextBlock>("ADD_ONE s[sgprLoopCounter]\n"));
   B.add(std::make_shared<ValueIf>("UseBias == 1"));
-  B.add(inst("SAddU32", {sgpr("LoopCounter"), sgpr("LoopCounter"), int64_t(2)}));
+  B.add(validInst("SAddU32", {sgpr("LoopCounter"), sgpr("LoopCounter"), int64_t(2)}));
   B.add(std::make_shared<ValueElseIf>("UseBias == 2"));
-  B.add(inst("SAddU32", {sgpr("LoopCounter"), sgpr("LoopCounter"), int64_t(3)}));
+  B.add(validInst("SAddU32", {sgpr("LoopCounter"), sgpr("LoopCounter"), int64_t(3)}));
   B.add(std::make_shared<ValueEndif>());
-  B.add(inst("SCmpLtU32", {sgpr("LoopCounter"), int64_t(8)}));
+  B.add(validInst("SCmpLtU32", {sgpr("LoopCounter"), int64_t(8)}));
   B.add(SCBranchSCC1(Label::labelName("Loop")));
-  B.add(inst("SEndpgm", {}));
+  B.add(validInst("SEndpgm", {}));
   auto SM = toStinkyTofuModule(K, "gfx942");
   ASSERT_OK(SM);
   auto Asm = (*SM)->emitAssembly();
@@ -244,7 +244,7 @@ TEST(RocisaToStinkyTofuTest, AnInstructionMCRejectsNamesItsObject) {
 
   Module Bad("bad");
   Bad.add(std::make_shared<Label>("L"));
-  Bad.add(inst("SAddI32", {sgpr(4), vgpr(1), int64_t(2)}));
+  Bad.add(validInst("SAddI32", {sgpr(4), vgpr(1), int64_t(2)}));
   Message = test::errorMessage(toStinkyTofuModule(Bad, "gfx942", "bad"));
   EXPECT_NE(Message.find("rocisa SAddI32 in module 'bad'"), std::string::npos) << Message;
 }
@@ -254,7 +254,7 @@ TEST(RocisaToStinkyTofuTest, CallableShapeErrors) {
   NoLabel.add(std::make_shared<Label>("Start"));
   auto Body = std::make_shared<Module>("f");
   Body->isCallable = true;
-  Body->add(inst("SEndpgm", {}));
+  Body->add(validInst("SEndpgm", {}));
   NoLabel.add(Body);
   EXPECT_EQ(test::errorMessage(toStinkyTofuModule(NoLabel, "gfx942")),
             "callable module 'k/f' does not start with a Label");
@@ -263,7 +263,7 @@ TEST(RocisaToStinkyTofuTest, CallableShapeErrors) {
   auto Callee = std::make_shared<Module>("f");
   Callee->isCallable = true;
   Callee->add(std::make_shared<Label>("F"));
-  Callee->add(inst("SEndpgm", {}));
+  Callee->add(validInst("SEndpgm", {}));
   First.add(Callee);
   EXPECT_EQ(test::errorMessage(toStinkyTofuModule(First, "gfx942")),
             "callable function 'f' starts the code: no code can call it");

@@ -89,6 +89,14 @@ inline Instruction *firstOf(Module &M, llvm::StringRef Label) {
   return &B->instructions().front();
 }
 
+/// The 32-bit SGPR and VGPR number \p I of \p M's target.
+inline llvm::MCRegister sgpr(const Module &M, unsigned I) {
+  return M.target().reg32(RegClass::SGPR, I);
+}
+inline llvm::MCRegister vgpr(const Module &M, unsigned I) {
+  return M.target().reg32(RegClass::VGPR, I);
+}
+
 inline Function *functionOf(Module &M, llvm::StringRef Name) {
   for (Function &F : M.functions())
     if (F.name() == Name)

@@ -16,14 +16,14 @@ using Op = BuildOperand;
 
 namespace {
 
-const char *const Loop = "  .text\n"
-                         "k:\n"
-                         "  s_mov_b32 s4, 0\n"
-                         "L_loop:\n"
-                         "  s_add_u32 s4, s4, 1\n"
-                         "  s_cmp_lt_u32 s4, 8\n"
-                         "  s_cbranch_scc1 L_loop\n"
-                         "  s_endpgm\n";
+const char *const CountingLoopKernel = "  .text\n"
+                                       "k:\n"
+                                       "  s_mov_b32 s4, 0\n"
+                                       "L_loop:\n"
+                                       "  s_add_u32 s4, s4, 1\n"
+                                       "  s_cmp_lt_u32 s4, 8\n"
+                                       "  s_cbranch_scc1 L_loop\n"
+                                       "  s_endpgm\n";
 
 Instruction &instructionNamed(Function &F, llvm::StringRef Mnemonic) {
   for (BasicBlock &BB : F.blocks())
@@ -49,7 +49,7 @@ template <typename AnalysisT> std::string refusal(Function &F) {
 }
 
 TEST(CFGValidityTest, AnalysesOverEdgesRefuseAFunctionWithoutACFG) {
-  auto M = test::readAsmText(Loop, "gfx942");
+  auto M = test::readAsmText(CountingLoopKernel, "gfx942");
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   EXPECT_FALSE(F.hasValidCFG());
@@ -65,7 +65,7 @@ TEST(CFGValidityTest, AnalysesOverEdgesRefuseAFunctionWithoutACFG) {
 }
 
 TEST(CFGValidityTest, InsertingPlainInstructionsKeepsTheCFG) {
-  auto M = test::readAsmText(Loop, "gfx942");
+  auto M = test::readAsmText(CountingLoopKernel, "gfx942");
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   buildCFG(F);
@@ -82,7 +82,7 @@ TEST(CFGValidityTest, InsertingPlainInstructionsKeepsTheCFG) {
 
 TEST(CFGValidityTest, EditsThatCanChangeAnEdgeClearTheCFG) {
   auto Fresh = [] {
-    auto M = test::readAsmText(Loop, "gfx942");
+    auto M = test::readAsmText(CountingLoopKernel, "gfx942");
     buildCFG(*M->entry());
     return M;
   };
@@ -135,7 +135,7 @@ TEST(CFGValidityTest, EditsThatCanChangeAnEdgeClearTheCFG) {
 }
 
 TEST(CFGValidityTest, EdgesReadFromStirAreACFG) {
-  auto M = test::readAsmText(Loop, "gfx942");
+  auto M = test::readAsmText(CountingLoopKernel, "gfx942");
   ASSERT_TRUE(M);
   // Written before the CFG is built: no edges, no CFG.
   std::string Unbuilt = stirOf(*M);

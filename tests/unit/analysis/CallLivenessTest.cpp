@@ -15,9 +15,6 @@ using llvm::MCRegister;
 
 namespace {
 
-MCRegister sgpr(const Module &M, unsigned I) { return M.target().reg32(RegClass::SGPR, I); }
-MCRegister vgpr(const Module &M, unsigned I) { return M.target().reg32(RegClass::VGPR, I); }
-
 ReadOptions withCallees(std::vector<std::string> Callees, unsigned Nth = 0) {
   ReadOptions Opts;
   Opts.BeforeCFG = [Callees, Nth](Module &M) {

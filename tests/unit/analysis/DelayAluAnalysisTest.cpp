@@ -14,7 +14,7 @@ using namespace stinkytofu::analysistest;
 
 namespace {
 
-std::vector<HazardFinding> findingsOf(llvm::StringRef Text, llvm::StringRef Arch) {
+std::vector<HazardFinding> delayFindingsOf(llvm::StringRef Text, llvm::StringRef Arch) {
   std::unique_ptr<Module> M = readModule(Text, forArch(Arch));
   if (!M)
     return {};
@@ -38,7 +38,7 @@ k:
 
 TEST(DelayAluAnalysisTest, MissingDelayIsAWarningNamingRegisterAndFields) {
   for (llvm::StringRef Arch : {"gfx1100", "gfx1201", "gfx1250"}) {
-    std::vector<HazardFinding> F = findingsOf(Dependent, Arch);
+    std::vector<HazardFinding> F = delayFindingsOf(Dependent, Arch);
     ASSERT_EQ(F.size(), 1u) << Arch.str();
     EXPECT_EQ(F[0].Level, HazardFinding::Severity::Warning);
     EXPECT_EQ(F[0].Rule, "DelayAlu");
@@ -63,11 +63,11 @@ TEST(DelayAluAnalysisTest, ExistingDelayCoversSameOrNewerProducer) {
         .str();
   };
   // The exact wait, and a wait for the newer VALU (which finishes later).
-  EXPECT_TRUE(findingsOf(With("s_delay_alu instid0(VALU_DEP_2)"), "gfx1100").empty());
-  EXPECT_TRUE(findingsOf(With("s_delay_alu instid0(VALU_DEP_1)"), "gfx1100").empty());
+  EXPECT_TRUE(delayFindingsOf(With("s_delay_alu instid0(VALU_DEP_2)"), "gfx1100").empty());
+  EXPECT_TRUE(delayFindingsOf(With("s_delay_alu instid0(VALU_DEP_1)"), "gfx1100").empty());
   // A wait for an older VALU, or for another pipe, is not enough.
-  EXPECT_EQ(findingsOf(With("s_delay_alu instid0(VALU_DEP_3)"), "gfx1100").size(), 1u);
-  EXPECT_EQ(findingsOf(With("s_delay_alu instid0(SALU_CYCLE_3)"), "gfx1100").size(), 1u);
+  EXPECT_EQ(delayFindingsOf(With("s_delay_alu instid0(VALU_DEP_3)"), "gfx1100").size(), 1u);
+  EXPECT_EQ(delayFindingsOf(With("s_delay_alu instid0(SALU_CYCLE_3)"), "gfx1100").size(), 1u);
 }
 
 TEST(DelayAluAnalysisTest, InstskipNamesTheLaterInstruction) {
@@ -79,19 +79,19 @@ TEST(DelayAluAnalysisTest, InstskipNamesTheLaterInstruction) {
             "  v_add_f32_e32 v2, v1, v0\n  v_add_f32_e32 v3, v2, v0\n  s_endpgm\n")
         .str();
   };
-  EXPECT_TRUE(findingsOf(WithSkip("NEXT"), "gfx1100").empty());
+  EXPECT_TRUE(delayFindingsOf(WithSkip("NEXT"), "gfx1100").empty());
   // SKIP_1 names the s_endpgm: the second v_add_f32 is left without.
-  EXPECT_EQ(findingsOf(WithSkip("SKIP_1"), "gfx1100").size(), 1u);
+  EXPECT_EQ(delayFindingsOf(WithSkip("SKIP_1"), "gfx1100").size(), 1u);
 }
 
 TEST(DelayAluAnalysisTest, NothingBeforeGfx11) {
-  EXPECT_TRUE(findingsOf(R"(
+  EXPECT_TRUE(delayFindingsOf(R"(
 k:
   v_add_f32_e32 v1, v0, v0
   v_mul_f32_e32 v2, v1, v1
   s_endpgm
 )",
-                         "gfx90a")
+                              "gfx90a")
                   .empty());
 }
 

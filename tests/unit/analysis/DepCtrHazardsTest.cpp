@@ -16,7 +16,7 @@ using namespace stinkytofu;
 
 namespace {
 
-std::vector<HazardFinding> findingsOf(std::unique_ptr<Module> &M) {
+std::vector<HazardFinding> depCtrFindingsOf(std::unique_ptr<Module> &M) {
   Function &F = M->functions().front();
   buildCFG(F);
   return findMissingDepCtrWaits(F, M->target());
@@ -33,7 +33,7 @@ constexpr const char *Missing = "k:\n"
 TEST(DepCtrHazardsTest, EachMissingWaitIsOneError) {
   std::unique_ptr<Module> M = test::readAsmText(Missing, "gfx1200");
   ASSERT_TRUE(M);
-  std::vector<HazardFinding> Found = findingsOf(M);
+  std::vector<HazardFinding> Found = depCtrFindingsOf(M);
   ASSERT_EQ(Found.size(), 2u);
   EXPECT_EQ(Found[0].Consumer->mnemonic(), "s_cmp_eq_u32");
   ASSERT_TRUE(Found[0].Producer);
@@ -61,14 +61,14 @@ TEST(DepCtrHazardsTest, PresentWaitsLeaveNothing) {
                                                 "  s_endpgm\n",
                                                 "gfx1200");
   ASSERT_TRUE(M);
-  EXPECT_TRUE(findingsOf(M).empty());
+  EXPECT_TRUE(depCtrFindingsOf(M).empty());
 }
 
 TEST(DepCtrHazardsTest, NoRuleNoFindings) {
   for (const char *Arch : {"gfx1250", "gfx1100"}) {
     std::unique_ptr<Module> M = test::readAsmText(Missing, Arch);
     ASSERT_TRUE(M) << Arch;
-    EXPECT_TRUE(findingsOf(M).empty()) << Arch;
+    EXPECT_TRUE(depCtrFindingsOf(M).empty()) << Arch;
   }
 }
 

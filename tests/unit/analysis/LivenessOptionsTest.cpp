@@ -7,15 +7,11 @@
 
 using namespace stinkytofu;
 using namespace stinkytofu::analysistest;
-using llvm::MCRegister;
 
 namespace {
 
-MCRegister sgpr(const Module &M, unsigned I) { return M.target().reg32(RegClass::SGPR, I); }
-MCRegister vgpr(const Module &M, unsigned I) { return M.target().reg32(RegClass::VGPR, I); }
-
 // f is a callable function (the module's first function is its entry).
-const char *const Callable = R"(
+const char *const CallableWithMoves = R"(
 .type k,@function
 k:
   s_endpgm
@@ -27,7 +23,7 @@ f:
 )";
 
 TEST(LivenessOptionsTest, EverythingLiveAfterReturnByDefault) {
-  auto M = readModule(Callable);
+  auto M = readModule(CallableWithMoves);
   ASSERT_TRUE(M);
   Liveness L(*functionOf(*M, "f"));
   Instruction *Mov = instOf(*M, "s_mov_b32");
@@ -36,7 +32,7 @@ TEST(LivenessOptionsTest, EverythingLiveAfterReturnByDefault) {
 }
 
 TEST(LivenessOptionsTest, LiveAfterReturn) {
-  auto M = readModule(Callable);
+  auto M = readModule(CallableWithMoves);
   ASSERT_TRUE(M);
   Function &F = *functionOf(*M, "f");
   LivenessOptions Opts;
@@ -54,7 +50,7 @@ TEST(LivenessOptionsTest, LiveAfterReturn) {
 }
 
 // The callee f writes v0 on every path; k reads v0 after the call.
-const char *const CallKernel = R"(
+const char *const V0WritingCallKernel = R"(
 .type k,@function
 k:
   s_getpc_b64 s[4:5]
@@ -73,7 +69,7 @@ TEST(LivenessOptionsTest, CallsEndLiveness) {
     instOf(M, "s_swappc_b64")->setModifier(std::make_unique<CallTargetData>(
         std::vector<std::string>{"f"}));
   };
-  auto M = readModule(CallKernel, Opts);
+  auto M = readModule(V0WritingCallKernel, Opts);
   ASSERT_TRUE(M);
   Function &K = *functionOf(*M, "k");
   Instruction *Call = instOf(*M, "s_swappc_b64");

@@ -37,7 +37,7 @@ MCRegister reg(const Module &M, llvm::StringRef Name) {
   return TI.reg32(C, First);
 }
 
-std::string describe(const Liveness &L, const llvm::BitVector &BV) {
+std::string describeLive(const Liveness &L, const llvm::BitVector &BV) {
   return L.units().describe(BV);
 }
 
@@ -111,11 +111,11 @@ TEST(LivenessTest, AcrossLongBranch) {
   ASSERT_TRUE(M);
   Liveness L(*M->entry());
   Instruction *SetPC = instOf(*M, "s_setpc_b64");
-  EXPECT_EQ(describe(L, L.liveAfter(*SetPC)), "s20");
-  EXPECT_EQ(describe(L, L.liveBefore(*SetPC)), "s20 s60 s61");
+  EXPECT_EQ(describeLive(L, L.liveAfter(*SetPC)), "s20");
+  EXPECT_EQ(describeLive(L, L.liveBefore(*SetPC)), "s20 s60 s61");
   // s21 feeds only the block the long branch jumps over.
   EXPECT_FALSE(L.isLiveBefore(*instOf(*M, "s_getpc_b64"), reg(*M, "s21")));
-  EXPECT_EQ(describe(L, L.liveIn(*blockOf(*M, "L_skipped"))), "s21");
+  EXPECT_EQ(describeLive(L, L.liveIn(*blockOf(*M, "L_skipped"))), "s21");
 }
 
 TEST(LivenessTest, UnknownIndirectJumpKeepsEverythingLive) {
@@ -177,8 +177,8 @@ k:
   EXPECT_TRUE(L.isLiveAfter(Mov3, reg(*M, "s3")));
   EXPECT_TRUE(L.isLiveBefore(Mov3, reg(*M, "s9")));
   // ...but what comes after it is exact again.
-  EXPECT_EQ(describe(L, L.liveAfter(Opaque)), "s4");
-  EXPECT_EQ(describe(L, L.liveBefore(Mov7)), "s4");
+  EXPECT_EQ(describeLive(L, L.liveAfter(Opaque)), "s4");
+  EXPECT_EQ(describeLive(L, L.liveBefore(Mov7)), "s4");
   EXPECT_FALSE(L.findFreeSGPR(Mov4, Opaque).has_value());
   EXPECT_TRUE(L.findFreeSGPR(Mov7, Mov7).has_value());
 }

@@ -6,37 +6,36 @@
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
 // A long branch (without LabelData as read), a dead block, a call, and a
 // callable whose return is not a long branch.
-const char *Kernel = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n"
-                     "\t.text\n"
-                     "\t.globl k\n"
-                     "\t.type k,@function\n"
-                     "k:\n"
-                     "\ts_getpc_b64 s[80:81]\n"
-                     "\ts_add_i32 s82, label_End, 0x4\n"
-                     "\ts_add_u32 s80, s80, s82\n"
-                     "\ts_addc_u32 s81, s81, 0\n"
-                     "\ts_setpc_b64 s[80:81]\n"
-                     "label_Dead:\n"
-                     "\ts_nop 0\n"
-                     "label_End:\n"
-                     "\ts_swappc_b64 s[30:31], s[12:13]\n"
-                     "\ts_endpgm\n"
-                     ".Lfunc_end0:\n"
-                     "\t.size k, .Lfunc_end0-k\n"
-                     "\t.type f,@function\n"
-                     "f:\n"
-                     "\ts_setpc_b64 s[30:31]\n"
-                     ".Lfunc_end1:\n"
-                     "\t.size f, .Lfunc_end1-f\n";
+const char *BranchesAndCallsKernel = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n"
+                                     "\t.text\n"
+                                     "\t.globl k\n"
+                                     "\t.type k,@function\n"
+                                     "k:\n"
+                                     "\ts_getpc_b64 s[80:81]\n"
+                                     "\ts_add_i32 s82, label_End, 0x4\n"
+                                     "\ts_add_u32 s80, s80, s82\n"
+                                     "\ts_addc_u32 s81, s81, 0\n"
+                                     "\ts_setpc_b64 s[80:81]\n"
+                                     "label_Dead:\n"
+                                     "\ts_nop 0\n"
+                                     "label_End:\n"
+                                     "\ts_swappc_b64 s[30:31], s[12:13]\n"
+                                     "\ts_endpgm\n"
+                                     ".Lfunc_end0:\n"
+                                     "\t.size k, .Lfunc_end0-k\n"
+                                     "\t.type f,@function\n"
+                                     "f:\n"
+                                     "\ts_setpc_b64 s[30:31]\n"
+                                     ".Lfunc_end1:\n"
+                                     "\t.size f, .Lfunc_end1-f\n";
 
-std::unique_ptr<Module> read() {
-  auto M = test::readAsmText(Kernel);
+std::unique_ptr<Module> readWithCFG() {
+  auto M = test::readAsmText(BranchesAndCallsKernel);
   if (!M)
     return nullptr;
   for (Function &F : M->functions())
@@ -44,7 +43,7 @@ std::unique_ptr<Module> read() {
   return M;
 }
 
-Instruction &first(Module &M, StringRef Mnemonic) {
+Instruction &firstNamed(Module &M, llvm::StringRef Mnemonic) {
   for (Function &F : M.functions())
     for (BasicBlock &BB : F.blocks())
       for (Instruction &I : BB.instructions())
@@ -55,7 +54,7 @@ Instruction &first(Module &M, StringRef Mnemonic) {
 }
 
 TEST(ModuleStatsTest, CountsFollowTheMetadata) {
-  auto M = read();
+  auto M = readWithCFG();
   ASSERT_TRUE(M);
   ModuleStats S = computeModuleStats(*M);
   ASSERT_EQ(S.Functions.size(), 2u);
@@ -72,8 +71,8 @@ TEST(ModuleStatsTest, CountsFollowTheMetadata) {
   EXPECT_EQ(F.Function, "f");
   EXPECT_EQ(F.LongBranches, 0u) << "a callable's return is not a long branch";
 
-  first(*M, "s_setpc_b64").setModifier(std::make_unique<LabelData>("label_End"));
-  first(*M, "s_swappc_b64")
+  firstNamed(*M, "s_setpc_b64").setModifier(std::make_unique<LabelData>("label_End"));
+  firstNamed(*M, "s_swappc_b64")
       .setModifier(std::make_unique<CallTargetData>(std::vector<std::string>{"f"}));
   for (Function &Fn : M->functions())
     buildCFG(Fn);
@@ -89,7 +88,7 @@ TEST(ModuleStatsTest, CountsFollowTheMetadata) {
   EXPECT_EQ(T.Edges, 2u);
 
   std::string Out;
-  raw_string_ostream OS(Out);
+  llvm::raw_string_ostream OS(Out);
   printModuleStats(S, OS);
   EXPECT_EQ(Out, "function  blocks  edges  long-branches  resolved  calls  known-callee  "
                  "unreachable\n"
@@ -106,14 +105,14 @@ TEST(CfgDotWriterTest, EdgeKindsAndQuoting) {
   EXPECT_EQ(edgeKindName(EdgeKind::FallThrough), "fall-through");
   EXPECT_EQ(edgeKindName(EdgeKind::LongBranch), "long-branch");
 
-  auto M = read();
+  auto M = readWithCFG();
   ASSERT_TRUE(M);
-  first(*M, "s_setpc_b64").setModifier(std::make_unique<LabelData>("label_End"));
+  firstNamed(*M, "s_setpc_b64").setModifier(std::make_unique<LabelData>("label_End"));
   for (Function &Fn : M->functions())
     buildCFG(Fn);
   M->setName("a\"b");
   std::string Out;
-  raw_string_ostream OS(Out);
+  llvm::raw_string_ostream OS(Out);
   writeCfgDot(*M, OS);
   EXPECT_EQ(Out.rfind("digraph \"a\\\"b\" {\n", 0), 0u) << Out;
   EXPECT_NE(Out.find("    \"f0.k\" -> \"f0.label_End\" [label=\"long-branch\", style=bold, "

@@ -30,7 +30,7 @@ void respell(Module &M, Instruction &I, unsigned K, unsigned Reg) {
   ASSERT_FALSE(bool(B.setOperands(I, std::move(Ops))));
 }
 
-constexpr const char *Kernel = R"(
+constexpr const char *RewrittenV5Kernel = R"(
 k:
   v_mov_b32 v5, 1.0
   v_add_f32 v6, v5, v0
@@ -41,7 +41,7 @@ k:
 )";
 
 TEST(RegisterWebsTest, EachWriteStartsAValueAndReadsJoinIt) {
-  auto M = readModule(Kernel);
+  auto M = readModule(RewrittenV5Kernel);
   ASSERT_TRUE(M);
   RegisterWebs W = websOf(*M->entry());
   // v5 twice, v6, v7; v0 and s[0:1] from outside.
@@ -64,7 +64,7 @@ TEST(RegisterWebsTest, EachWriteStartsAValueAndReadsJoinIt) {
 }
 
 TEST(RegisterWebsTest, TheValidatorAcceptsAConsistentRenaming) {
-  auto M = readModule(Kernel);
+  auto M = readModule(RewrittenV5Kernel);
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   RegisterWebs Before = websOf(F);
@@ -75,7 +75,7 @@ TEST(RegisterWebsTest, TheValidatorAcceptsAConsistentRenaming) {
 }
 
 TEST(RegisterWebsTest, TheValidatorRefusesAReadOfAnotherValue) {
-  auto M = readModule(Kernel);
+  auto M = readModule(RewrittenV5Kernel);
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   RegisterWebs Before = websOf(F);
@@ -89,7 +89,7 @@ TEST(RegisterWebsTest, TheValidatorRefusesAReadOfAnotherValue) {
 }
 
 TEST(RegisterWebsTest, TheValidatorRefusesMovingARegisterFromOutside) {
-  auto M = readModule(Kernel);
+  auto M = readModule(RewrittenV5Kernel);
   ASSERT_TRUE(M);
   Function &F = *M->entry();
   RegisterWebs Before = websOf(F);

@@ -239,7 +239,7 @@ TEST_P(StirLivenessTest, AcrossExeczBranch) {
   EXPECT_TRUE(L.liveOut(*blockOf(*M, "L_skip")).none());
 }
 
-const Texts Loop = {R"(
+const Texts LoopTexts = {R"(
 k:
   s_mov_b32 s0, 0
   s_mov_b32 s7, 5
@@ -252,7 +252,7 @@ L_exit:
   s_mov_b32 s9, s8
   s_endpgm
 )",
-                    R"(
+                         R"(
 st.func @k() {
 ^k:
   s0 = "st.s_mov_b32"(0)
@@ -271,7 +271,7 @@ st.func @k() {
 )"};
 
 TEST_P(StirLivenessTest, AcrossLoopBackEdge) {
-  auto M = read(Loop);
+  auto M = read(LoopTexts);
   ASSERT_TRUE(M);
   Liveness L(*M->entry());
   BasicBlock *Body = blockOf(*M, "L_loop");
@@ -293,7 +293,7 @@ TEST_P(StirLivenessTest, AcrossLoopBackEdge) {
 
 // The long branch as the 004 document writes it in `.stir`: the getpc
 // destination as a source, a bare label operand, `mod.label` on the setpc.
-const Texts LongBranch = {R"(
+const Texts LongBranchTexts = {R"(
 k:
   s_mov_b32 s20, 1
   s_mov_b32 s21, 1
@@ -309,7 +309,7 @@ label_PrefetchEnd:
   s_mov_b32 s23, s20
   s_endpgm
 )",
-                          R"(
+                               R"(
 st.module @k {
   st.func @entry() {
     ^k:
@@ -338,7 +338,7 @@ st.module @k {
 TEST_P(StirLivenessTest, AcrossLongBranch) {
   ReadOptions Opts;
   Opts.BeforeCFG = [](Module &M) { lowerLongBranches(M); };
-  auto M = read(LongBranch, Opts);
+  auto M = read(LongBranchTexts, Opts);
   ASSERT_TRUE(M);
   Liveness L(*M->entry());
   Instruction *SetPC = instOf(*M, "s_setpc_b64");

@@ -9,38 +9,37 @@
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
-const char *Kernel = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n" // 1
-                     "\t.text\n"                                       // 2
-                     "\t.globl k\n"                                    // 3
-                     "\t.type k,@function\n"                           // 4
-                     "k:\n"                                            // 5
-                     "\ts_cmp_eq_u32 s0, 0\n"                          // 6
-                     "\ts_cbranch_scc1 label_End\n"                    // 7
-                     "label_Mid:\n"                                    // 8
-                     "\ts_nop 0\n"                                     // 9
-                     "\ts_branch label_End\n"                          // 10
-                     "label_End:\n"                                    // 11
-                     "\ts_endpgm\n"                                    // 12
-                     ".Lfunc_end0:\n"                                  // 13
-                     "\t.size k, .Lfunc_end0-k\n"                      // 14
-                     "\t.type f,@function\n"                           // 15
-                     "f:\n"                                            // 16
-                     "\ts_nop 1\n"                                     // 17
-                     "label_InF:\n"                                    // 18
-                     "\ts_setpc_b64 s[30:31]\n"                        // 19
-                     ".Lfunc_end1:\n"                                  // 20
-                     "\t.size f, .Lfunc_end1-f\n";                     // 21
+const char *KernelAndCallable = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n" // 1
+                                "\t.text\n"                                         // 2
+                                "\t.globl k\n"                                      // 3
+                                "\t.type k,@function\n"                             // 4
+                                "k:\n"                                              // 5
+                                "\ts_cmp_eq_u32 s0, 0\n"                            // 6
+                                "\ts_cbranch_scc1 label_End\n"                      // 7
+                                "label_Mid:\n"                                      // 8
+                                "\ts_nop 0\n"                                       // 9
+                                "\ts_branch label_End\n"                            // 10
+                                "label_End:\n"                                      // 11
+                                "\ts_endpgm\n"                                      // 12
+                                ".Lfunc_end0:\n"                                    // 13
+                                "\t.size k, .Lfunc_end0-k\n"                        // 14
+                                "\t.type f,@function\n"                             // 15
+                                "f:\n"                                              // 16
+                                "\ts_nop 1\n"                                       // 17
+                                "label_InF:\n"                                      // 18
+                                "\ts_setpc_b64 s[30:31]\n"                          // 19
+                                ".Lfunc_end1:\n"                                    // 20
+                                "\t.size f, .Lfunc_end1-f\n";                       // 21
 
-std::unique_ptr<Module> read(StringRef Text) {
+std::unique_ptr<Module> readForVerifier(llvm::StringRef Text) {
   return test::readAsmText(Text, "", false, "v.s");
 }
 
 std::string verify(const Module &M) {
-  Error E = verifyModule(M);
+  llvm::Error E = verifyModule(M);
   return E ? toString(std::move(E)) : "";
 }
 
@@ -49,7 +48,7 @@ void buildAll(Module &M) {
     buildCFG(F);
 }
 
-Instruction *find(Module &M, StringRef Mnemonic) {
+Instruction *find(Module &M, llvm::StringRef Mnemonic) {
   for (Function &F : M.functions())
     for (BasicBlock &BB : F.blocks())
       for (Instruction &I : BB.instructions())
@@ -60,7 +59,7 @@ Instruction *find(Module &M, StringRef Mnemonic) {
 }
 
 TEST(VerifierTest, WellFormedModuleVerifiesWithAndWithoutCFG) {
-  auto M = read(Kernel);
+  auto M = readForVerifier(KernelAndCallable);
   ASSERT_TRUE(M);
   EXPECT_EQ(verify(*M), "");
   buildAll(*M);
@@ -68,9 +67,9 @@ TEST(VerifierTest, WellFormedModuleVerifiesWithAndWithoutCFG) {
 }
 
 TEST(VerifierTest, BranchToMissingLabel) {
-  std::string Text = Kernel;
+  std::string Text = KernelAndCallable;
   Text.replace(Text.find("s_branch label_End"), 18, "s_branch label_Gone");
-  auto M = read(Text);
+  auto M = readForVerifier(Text);
   ASSERT_TRUE(M);
   EXPECT_EQ(verify(*M), "v.s:10:2: error: branch target 'label_Gone' is not a label in "
                         "this module\n"
@@ -80,9 +79,9 @@ TEST(VerifierTest, BranchToMissingLabel) {
 }
 
 TEST(VerifierTest, BranchIntoAnotherFunction) {
-  std::string Text = Kernel;
+  std::string Text = KernelAndCallable;
   Text.replace(Text.find("s_branch label_End"), 18, "s_branch label_InF");
-  auto M = read(Text);
+  auto M = readForVerifier(Text);
   ASSERT_TRUE(M);
   std::string Message = verify(*M);
   EXPECT_EQ(Message.rfind("v.s:10:2: error: branch target 'label_InF' is a label of "
@@ -93,7 +92,7 @@ TEST(VerifierTest, BranchIntoAnotherFunction) {
 }
 
 TEST(VerifierTest, LabelDataTargetMustExist) {
-  auto M = read(Kernel);
+  auto M = readForVerifier(KernelAndCallable);
   ASSERT_TRUE(M);
   // A LabelData on the callable's setpc turns it into a branch to label_End,
   // a label of the kernel.
@@ -108,7 +107,7 @@ TEST(VerifierTest, LabelDataTargetMustExist) {
 }
 
 TEST(VerifierTest, DuplicateLabels) {
-  auto M = read(Kernel);
+  auto M = readForVerifier(KernelAndCallable);
   ASSERT_TRUE(M);
   M->findFunction("f")->appendBlock("label_Mid");
   std::string Message = verify(*M);
@@ -119,7 +118,7 @@ TEST(VerifierTest, DuplicateLabels) {
 }
 
 TEST(VerifierTest, ParentPointers) {
-  auto M = read(Kernel);
+  auto M = readForVerifier(KernelAndCallable);
   ASSERT_TRUE(M);
   Function &K = *M->findFunction("k");
   BasicBlock &Mid = *K.findBlock("label_Mid");
@@ -145,7 +144,7 @@ TEST(VerifierTest, ParentPointers) {
 }
 
 TEST(VerifierTest, EdgesMustMatchTheContract) {
-  auto M = read(Kernel);
+  auto M = readForVerifier(KernelAndCallable);
   ASSERT_TRUE(M);
   buildAll(*M);
   Function &K = *M->findFunction("k");
@@ -171,7 +170,7 @@ TEST(VerifierTest, EdgesMustMatchTheContract) {
 }
 
 TEST(VerifierTest, EdgeIntoAnotherFunction) {
-  auto M = read(Kernel);
+  auto M = readForVerifier(KernelAndCallable);
   ASSERT_TRUE(M);
   buildAll(*M);
   BasicBlock &End = *M->findFunction("k")->findBlock("label_End");
@@ -184,12 +183,12 @@ TEST(VerifierTest, EdgeIntoAnotherFunction) {
 }
 
 TEST(VerifierTest, BranchesEndBlocksOnceACFGExists) {
-  auto M = read(Kernel);
+  auto M = readForVerifier(KernelAndCallable);
   ASSERT_TRUE(M);
   buildAll(*M);
   // A pass adds an instruction after k's s_cbranch_scc1 without rebuilding.
   BasicBlock &Entry = M->findFunction("k")->blocks().front();
-  Expected<Instruction> Nop = createInstruction(*M, "s_nop 7");
+  llvm::Expected<Instruction> Nop = createInstruction(*M, "s_nop 7");
   ASSERT_TRUE(static_cast<bool>(Nop)) << toString(Nop.takeError());
   Entry.append(std::move(*Nop));
   std::string Message = verify(*M);
@@ -207,10 +206,10 @@ TEST(VerifierTest, BranchesEndBlocksOnceACFGExists) {
 }
 
 TEST(VerifierTest, ReportsEveryProblem) {
-  std::string Text = Kernel;
+  std::string Text = KernelAndCallable;
   Text.replace(Text.find("s_branch label_End"), 18, "s_branch label_Gone");
   Text.replace(Text.find("s_cbranch_scc1 label_End"), 24, "s_cbranch_scc1 label_Lost");
-  auto M = read(Text);
+  auto M = readForVerifier(Text);
   ASSERT_TRUE(M);
   std::string Message = verify(*M);
   size_t First = Message.find("v.s:7:2: error: branch target 'label_Lost'");
@@ -221,21 +220,21 @@ TEST(VerifierTest, ReportsEveryProblem) {
 }
 
 TEST(VerifierTest, VerifierPassAndVerifyEach) {
-  std::string Text = Kernel;
+  std::string Text = KernelAndCallable;
   Text.replace(Text.find("s_branch label_End"), 18, "s_branch label_Gone");
-  auto Bad = read(Text);
-  auto Good = read(Kernel);
+  auto Bad = readForVerifier(Text);
+  auto Good = readForVerifier(KernelAndCallable);
   ASSERT_TRUE(Bad && Good);
 
   StinkyTofuContext Ctx;
   const PassRegistry &Registry = passRegistry(Ctx);
-  Expected<std::unique_ptr<Pass>> P = Registry.create("Verifier");
+  llvm::Expected<std::unique_ptr<Pass>> P = Registry.create("Verifier");
   ASSERT_TRUE(static_cast<bool>(P)) << toString(P.takeError());
   AnalysisManager AM;
-  Expected<PreservedAnalyses> PA = (*P)->run(*Good, AM, PassScope());
+  llvm::Expected<PreservedAnalyses> PA = (*P)->run(*Good, AM, PassScope());
   ASSERT_TRUE(static_cast<bool>(PA));
   EXPECT_TRUE(PA->areAllPreserved());
-  Expected<PreservedAnalyses> Failed = (*P)->run(*Bad, AM, PassScope());
+  llvm::Expected<PreservedAnalyses> Failed = (*P)->run(*Bad, AM, PassScope());
   ASSERT_FALSE(static_cast<bool>(Failed));
   EXPECT_NE(toString(Failed.takeError()).find("label_Gone"), std::string::npos);
   EXPECT_FALSE(static_cast<bool>(Registry.create("Verifier=x")));
@@ -247,7 +246,7 @@ TEST(VerifierTest, VerifierPassAndVerifyEach) {
   PM.setVerifier(verifyModule);
   PM.add(cantFail(Registry.create("CFGBuilder")));
   EXPECT_FALSE(static_cast<bool>(PM.run(*Good, AM)));
-  Error E = PM.run(*Bad, AM);
+  llvm::Error E = PM.run(*Bad, AM);
   ASSERT_TRUE(static_cast<bool>(E));
   EXPECT_EQ(toString(std::move(E)).rfind("verifier failed after CFGBuilder: v.s:10:2: error: "
                                          "branch target 'label_Gone'",

@@ -47,7 +47,7 @@ std::vector<unsigned> missingLines(const Function &F, const CounterModel &CM,
   return Lines;
 }
 
-Instruction *nth(Function &F, llvm::StringRef Mnemonic, unsigned N = 0) {
+Instruction *nthInFunction(Function &F, llvm::StringRef Mnemonic, unsigned N = 0) {
   for (BasicBlock &BB : F.blocks())
     for (Instruction &I : BB.instructions())
       if (I.mnemonic() == Mnemonic && N-- == 0)
@@ -59,7 +59,7 @@ TEST(InstructionStamp, EveryChangeTakesANewStamp) {
   std::unique_ptr<Module> M = readModule(TwoLoads);
   ASSERT_TRUE(M);
   Function &F = *M->entry();
-  Instruction *Wait = nth(F, "s_waitcnt");
+  Instruction *Wait = nthInFunction(F, "s_waitcnt");
   ASSERT_TRUE(Wait);
   std::set<uint64_t> Seen;
   for (BasicBlock &BB : F.blocks())
@@ -111,14 +111,15 @@ TEST(WaitDescriptions, SharedRunsSeeEveryChange) {
   // vmcnt(1) -> vmcnt(0): described again, nothing missing (with the old
   // description, v5 would still lack its wait).
   InstBuilder Builder(*M);
-  ASSERT_FALSE(bool(Builder.rewrite(*nth(F, "s_waitcnt"), {BuildOperand::waitcnt({.VmCnt = 0u})})));
+  ASSERT_FALSE(bool(
+      Builder.rewrite(*nthInFunction(F, "s_waitcnt"), {BuildOperand::waitcnt({.VmCnt = 0u})})));
   EXPECT_EQ(missingLines(F, CM, Opts), std::vector<unsigned>{});
   EXPECT_EQ(Shared.described(), 8u);
 
   // The wait erased and a copy of the second load put in its place, likely
   // at the erased wait's address: both loads' readers now lack waits.
-  Instruction *Wait = nth(F, "s_waitcnt");
-  Instruction Load = nth(F, "global_load_dword", 1)->clone();
+  Instruction *Wait = nthInFunction(F, "s_waitcnt");
+  Instruction Load = nthInFunction(F, "global_load_dword", 1)->clone();
   BasicBlock &BB = *Wait->parent();
   auto Pos = std::next(Wait->getIterator());
   Wait->removeFromParent(); // destroyed here

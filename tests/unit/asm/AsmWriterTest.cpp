@@ -9,7 +9,7 @@ using namespace stinkytofu;
 
 namespace {
 
-std::unique_ptr<Module> read(llvm::StringRef Text) {
+std::unique_ptr<Module> readWriterInput(llvm::StringRef Text) {
   return test::readAsmText(Text, "gfx90a");
 }
 
@@ -28,13 +28,13 @@ const char *TensileStyle = ".text\n"
                            "s_endpgm\n";
 
 TEST(AsmWriterTest, UntouchedModuleIsByteIdentical) {
-  auto M = read(TensileStyle);
+  auto M = readWriterInput(TensileStyle);
   ASSERT_TRUE(M);
   EXPECT_EQ(print(*M), TensileStyle);
 }
 
 TEST(AsmWriterTest, InsertedInstructionFollowsNeighbourStyle) {
-  auto M = read("\t.text\nk:\n\ts_mov_b32 s1, 2\n\ts_endpgm\n");
+  auto M = readWriterInput("\t.text\nk:\n\ts_mov_b32 s1, 2\n\ts_endpgm\n");
   ASSERT_TRUE(M);
   BasicBlock &BB = M->functions().front().blocks().front();
   llvm::Expected<Instruction> Nop = createInstruction(*M, "s_nop 0");
@@ -44,7 +44,7 @@ TEST(AsmWriterTest, InsertedInstructionFollowsNeighbourStyle) {
 }
 
 TEST(AsmWriterTest, ChangedInstructionKeepsCommentColumn) {
-  auto M = read(TensileStyle);
+  auto M = readWriterInput(TensileStyle);
   ASSERT_TRUE(M);
   Instruction &Add = *std::next(M->functions().front().blocks().front().instructions().begin());
   std::vector<Operand> Ops = Add.operands();
@@ -58,7 +58,7 @@ TEST(AsmWriterTest, ChangedInstructionKeepsCommentColumn) {
 }
 
 TEST(AsmWriterTest, CreatedInstructionHasMCFacts) {
-  auto M = read("\t.text\nk:\n\ts_endpgm\n");
+  auto M = readWriterInput("\t.text\nk:\n\ts_endpgm\n");
   ASSERT_TRUE(M);
   llvm::Expected<Instruction> Add = createInstruction(*M, "s_add_u32 s0, s1, 2");
   ASSERT_TRUE(static_cast<bool>(Add)) << llvm::toString(Add.takeError());

@@ -17,11 +17,10 @@
 #include <string>
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
-const char *const Kernel = R"(	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+const char *const LoopKernelSource = R"(	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 	.amdhsa_code_object_version 5
 	.text
 	.globl k
@@ -47,15 +46,15 @@ k:
 	.end_amdhsa_kernel
 )";
 
-StringRef textOf(const elf::ElfImage &Image) {
+llvm::StringRef textOf(const elf::ElfImage &Image) {
   return Image.sectionContents(Image.sections()[Image.findSections(".text").front()]);
 }
 
 TEST(CodeObjectDisassemblerTest, LabelsUndecodableWordsAndDescriptor) {
-  std::string Object = test::assembleKernel(Kernel);
-  Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
+  std::string Object = test::assembleKernel(LoopKernelSource);
+  llvm::Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
   ASSERT_TRUE(bool(Image)) << toString(Image.takeError());
-  Expected<std::string> Text = disassembleCodeObject(*Image, {});
+  llvm::Expected<std::string> Text = disassembleCodeObject(*Image, {});
   ASSERT_TRUE(bool(Text)) << toString(Text.takeError());
   // The loop head is 4 bytes into k, the end 0x18.
   EXPECT_NE(Text->find("\n.Lk_4:\n\ts_sub_u32 s0, s0, 1\n"), std::string::npos) << *Text;
@@ -68,22 +67,22 @@ TEST(CodeObjectDisassemblerTest, LabelsUndecodableWordsAndDescriptor) {
   EXPECT_NE(Text->find(".amdhsa_kernel k\n"), std::string::npos);
 
   std::string Again = test::assembleKernel(*Text);
-  Expected<elf::ElfImage> AgainImage = elf::ElfImage::create(Again);
+  llvm::Expected<elf::ElfImage> AgainImage = elf::ElfImage::create(Again);
   ASSERT_TRUE(bool(AgainImage)) << toString(AgainImage.takeError());
   EXPECT_EQ(textOf(*AgainImage), textOf(*Image));
 
-  Expected<std::vector<std::string>> Kernels = codeObjectKernels(*Image);
+  llvm::Expected<std::vector<std::string>> Kernels = codeObjectKernels(*Image);
   ASSERT_TRUE(bool(Kernels));
   EXPECT_EQ(*Kernels, std::vector<std::string>{"k"});
 }
 
 TEST(CodeObjectDisassemblerTest, UnknownKernelIsAnError) {
-  std::string Object = test::assembleKernel(Kernel);
-  Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
+  std::string Object = test::assembleKernel(LoopKernelSource);
+  llvm::Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
   ASSERT_TRUE(bool(Image));
   DisassemblyOptions Options;
   Options.Kernel = "other";
-  Expected<std::string> Text = disassembleCodeObject(*Image, Options);
+  llvm::Expected<std::string> Text = disassembleCodeObject(*Image, Options);
   ASSERT_FALSE(bool(Text));
   EXPECT_EQ(toString(Text.takeError()),
             "no kernel named 'other' (--list-kernels lists them)");
@@ -98,8 +97,9 @@ TEST(BinaryInputTest, RecognisesBinariesByTheirFirstBytes) {
 }
 
 TEST(BinaryInputTest, TextIsNotACodeObject) {
-  std::unique_ptr<MemoryBuffer> Text = MemoryBuffer::getMemBuffer("\ts_endpgm\n", "k.s");
-  Expected<std::unique_ptr<MemoryBuffer>> Asm =
+  std::unique_ptr<llvm::MemoryBuffer> Text =
+      llvm::MemoryBuffer::getMemBuffer("\ts_endpgm\n", "k.s");
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> Asm =
       disassembleBinary(Text->getMemBufferRef(), BinarySelection{});
   ASSERT_FALSE(bool(Asm));
   EXPECT_EQ(toString(Asm.takeError()), "not an ELF file or offload bundle");

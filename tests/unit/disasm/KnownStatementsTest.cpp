@@ -22,11 +22,10 @@
 #include <vector>
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
-const char *const Kernel = R"(	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+const char *const LoopWithDataWordSource = R"(	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 	.amdhsa_code_object_version 5
 	.text
 	.globl k
@@ -66,35 +65,35 @@ struct Disassembly {
 
 Disassembly disassemble() {
   Disassembly D;
-  std::string Object = test::assembleKernel(Kernel);
-  Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
+  std::string Object = test::assembleKernel(LoopWithDataWordSource);
+  llvm::Expected<elf::ElfImage> Image = elf::ElfImage::create(Object);
   EXPECT_TRUE(bool(Image)) << toString(Image.takeError());
-  Expected<std::string> Text = disassembleCodeObject(*Image, {}, &D.Known);
+  llvm::Expected<std::string> Text = disassembleCodeObject(*Image, {}, &D.Known);
   EXPECT_TRUE(bool(Text)) << toString(Text.takeError());
   D.Text = *Text;
   return D;
 }
 
-std::unique_ptr<Module> read(StringRef Text, const KnownStatements *Known) {
+std::unique_ptr<Module> readWithKnown(llvm::StringRef Text, const KnownStatements *Known) {
   ReaderOptions Opts;
   Opts.Known = Known;
-  Expected<std::unique_ptr<Module>> M =
-      readAsm(MemoryBuffer::getMemBufferCopy(Text, "k.co"), Opts);
+  llvm::Expected<std::unique_ptr<Module>> M =
+      readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "k.co"), Opts);
   EXPECT_TRUE(bool(M)) << toString(M.takeError());
   return M ? std::move(*M) : nullptr;
 }
 
 /// An MC operand as text: a label operand by its symbol's name.
-std::string describe(const MCOperand &Op) {
+std::string describeOperand(const llvm::MCOperand &Op) {
   std::string S;
-  raw_string_ostream OS(S);
+  llvm::raw_string_ostream OS(S);
   if (Op.isReg())
     OS << "reg " << Op.getReg().id();
   else if (Op.isImm())
     OS << "imm " << Op.getImm();
   else if (Op.isDFPImm())
     OS << "dfp " << Op.getDFPImm();
-  else if (const auto *Ref = Op.isExpr() ? dyn_cast<MCSymbolRefExpr>(Op.getExpr()) : nullptr)
+  else if (const auto *Ref = Op.isExpr() ? dyn_cast<llvm::MCSymbolRefExpr>(Op.getExpr()) : nullptr)
     OS << "symbol " << Ref->getSymbol().getName() << " specifier "
        << unsigned(Ref->getSpecifier());
   else
@@ -107,24 +106,24 @@ TEST(KnownStatementsTest, InstructionsAreTheParsedOnes) {
   // Every instruction line is known (the `.long` word is not an instruction).
   ASSERT_EQ(D.Known.Instructions.size(), 13u);
   EXPECT_EQ(D.Known.CheckedBlocks.size(), 1u);
-  std::unique_ptr<Module> Parsed = read(D.Text, nullptr);
-  std::unique_ptr<Module> Known = read(D.Text, &D.Known);
+  std::unique_ptr<Module> Parsed = readWithKnown(D.Text, nullptr);
+  std::unique_ptr<Module> Known = readWithKnown(D.Text, &D.Known);
   ASSERT_TRUE(Parsed && Known);
   std::vector<const Instruction *> A = test::allInstructions(*Parsed);
   std::vector<const Instruction *> B = test::allInstructions(*Known);
   ASSERT_EQ(A.size(), B.size());
   unsigned Labels = 0;
   for (size_t I = 0; I < A.size(); ++I) {
-    ArrayRef<MCInst> X = A[I]->mcInsts(), Y = B[I]->mcInsts();
+    llvm::ArrayRef<llvm::MCInst> X = A[I]->mcInsts(), Y = B[I]->mcInsts();
     ASSERT_EQ(X.size(), Y.size()) << A[I]->sourceText().str();
     for (size_t K = 0; K < X.size(); ++K) {
       EXPECT_EQ(X[K].getOpcode(), Y[K].getOpcode()) << A[I]->sourceText().str();
       EXPECT_EQ(X[K].getFlags(), Y[K].getFlags()) << A[I]->sourceText().str();
       ASSERT_EQ(X[K].getNumOperands(), Y[K].getNumOperands()) << A[I]->sourceText().str();
       for (unsigned Op = 0; Op < X[K].getNumOperands(); ++Op) {
-        EXPECT_EQ(describe(X[K].getOperand(Op)), describe(Y[K].getOperand(Op)))
+        EXPECT_EQ(describeOperand(X[K].getOperand(Op)), describeOperand(Y[K].getOperand(Op)))
             << A[I]->sourceText().str() << " operand " << Op;
-        Labels += StringRef(describe(Y[K].getOperand(Op))).starts_with("symbol .Lk_");
+        Labels += llvm::StringRef(describeOperand(Y[K].getOperand(Op))).starts_with("symbol .Lk_");
       }
     }
     EXPECT_EQ(A[I]->location().Line, B[I]->location().Line);
@@ -132,7 +131,7 @@ TEST(KnownStatementsTest, InstructionsAreTheParsedOnes) {
   EXPECT_EQ(Labels, 2u); // the two branches name their targets' labels
   // Same items: the written text is the input, both ways.
   std::string WrittenA, WrittenB;
-  raw_string_ostream OA(WrittenA), OB(WrittenB);
+  llvm::raw_string_ostream OA(WrittenA), OB(WrittenB);
   EXPECT_FALSE(errorToBool(writeAsm(*Parsed, OA)));
   EXPECT_FALSE(errorToBool(writeAsm(*Known, OB)));
   EXPECT_EQ(WrittenA, D.Text);
@@ -144,7 +143,7 @@ TEST(KnownStatementsTest, TheReaderTakesTheKnownInstructionsAsGiven) {
   ASSERT_GE(D.Known.Instructions.size(), 2u);
   // The first line claims the second line's instruction: read, it has it.
   D.Known.Instructions[0].Inst = D.Known.Instructions[1].Inst;
-  std::unique_ptr<Module> M = read(D.Text, &D.Known);
+  std::unique_ptr<Module> M = readWithKnown(D.Text, &D.Known);
   ASSERT_TRUE(M);
   std::vector<const Instruction *> Insts = test::allInstructions(*M);
   ASSERT_GE(Insts.size(), 2u);
@@ -154,7 +153,7 @@ TEST(KnownStatementsTest, TheReaderTakesTheKnownInstructionsAsGiven) {
                      +[](KnownStatements &K) { K.Instructions[1].End -= 1; }}) {
     KnownStatements Other = D.Known;
     Spoil(Other);
-    std::unique_ptr<Module> Parsed = read(D.Text, &Other);
+    std::unique_ptr<Module> Parsed = readWithKnown(D.Text, &Other);
     ASSERT_TRUE(Parsed);
     std::vector<const Instruction *> Again = test::allInstructions(*Parsed);
     ASSERT_GE(Again.size(), 2u);

@@ -63,7 +63,7 @@ std::string makeCompressed(StringRef Raw, uint64_t ClaimedSize, uint64_t Hash) {
   return Out;
 }
 
-std::string errorOf(llvm::Expected<OffloadBundle> B) {
+std::string bundleError(llvm::Expected<OffloadBundle> B) {
   return B ? std::string() : llvm::toString(B.takeError());
 }
 
@@ -118,14 +118,14 @@ TEST(OffloadBundleTest, WritesCompressed) {
 
 TEST(OffloadBundleTest, RejectsBadBounds) {
   std::string B = makeBundle({{"hipv4-amdgcn-amd-amdhsa--gfx942", "code"}});
-  EXPECT_EQ(errorOf(readOffloadBundle(StringRef(B).drop_back(1))),
+  EXPECT_EQ(bundleError(readOffloadBundle(StringRef(B).drop_back(1))),
             "offload bundle entry 'hipv4-amdgcn-amd-amdhsa--gfx942' (offset 0x57, size 0x4) "
             "extends past the end of the bundle (size 0x5a)");
   std::string Huge(BundleMagic);
   put64(Huge, uint64_t(1) << 60);
-  EXPECT_EQ(errorOf(readOffloadBundle(Huge)),
+  EXPECT_EQ(bundleError(readOffloadBundle(Huge)),
             "offload bundle claims 1152921504606846976 entries, more than its header can hold");
-  EXPECT_EQ(errorOf(readOffloadBundle(StringRef(B).take_front(30))),
+  EXPECT_EQ(bundleError(readOffloadBundle(StringRef(B).take_front(30))),
             "truncated offload bundle header");
   llvm::Expected<std::vector<OffloadBundle>> Junk = readOffloadBundles(B + "junk");
   ASSERT_FALSE(bool(Junk));
@@ -144,19 +144,20 @@ TEST(OffloadBundleTest, Compressed) {
   EXPECT_EQ(B->Version, 3u);
   EXPECT_EQ(B->Entries[0].Data, std::string(5000, 'x'));
 
-  EXPECT_EQ(errorOf(readOffloadBundle(makeCompressed(Raw, Raw.size(), Hash + 1))),
+  EXPECT_EQ(bundleError(readOffloadBundle(makeCompressed(Raw, Raw.size(), Hash + 1))),
             "compressed offload bundle hash mismatch: corrupt data");
   // A header asking for far more than the data can hold is refused before
   // any allocation.
   std::string Forged = makeCompressed(Raw, uint64_t(1) << 40, Hash);
-  EXPECT_NE(errorOf(readOffloadBundle(Forged)).find("implausible"), std::string::npos);
+  EXPECT_NE(bundleError(readOffloadBundle(Forged)).find("implausible"), std::string::npos);
   std::string BadVersion = makeCompressed(Raw, Raw.size(), Hash);
   BadVersion[4] = 9;
-  EXPECT_EQ(errorOf(readOffloadBundle(BadVersion)),
+  EXPECT_EQ(bundleError(readOffloadBundle(BadVersion)),
             "unsupported compressed offload bundle version 9");
   std::string Cut = makeCompressed(Raw, Raw.size(), Hash);
-  EXPECT_NE(errorOf(readOffloadBundle(StringRef(Cut).drop_back(10))).find("does not fit the data"),
-            std::string::npos);
+  EXPECT_NE(
+      bundleError(readOffloadBundle(StringRef(Cut).drop_back(10))).find("does not fit the data"),
+      std::string::npos);
 }
 
 TEST(OffloadBundleTest, FuncMapSectionText) {

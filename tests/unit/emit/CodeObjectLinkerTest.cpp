@@ -13,44 +13,43 @@
 #include <string>
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
 TEST(CodeObjectLinkerTest, AnOverrideMustBeExecutable) {
-  Expected<std::string> Lld = findLld("/nonexistent/ld.lld");
+  llvm::Expected<std::string> Lld = findLld("/nonexistent/ld.lld");
   ASSERT_FALSE(bool(Lld));
   EXPECT_EQ(toString(Lld.takeError()),
             "ld.lld '/nonexistent/ld.lld' is not an executable file");
-  Expected<std::string> Dir = findLld("/");
+  llvm::Expected<std::string> Dir = findLld("/");
   ASSERT_FALSE(bool(Dir));
   consumeError(Dir.takeError());
 }
 
 TEST(CodeObjectLinkerTest, WithoutOverrideFindsAnExecutable) {
-  Expected<std::string> Lld = findLld();
+  llvm::Expected<std::string> Lld = findLld();
   if (!Lld) {
     consumeError(Lld.takeError());
     GTEST_SKIP() << "no ld.lld on this machine";
   }
-  EXPECT_TRUE(sys::fs::can_execute(*Lld)) << *Lld;
+  EXPECT_TRUE(llvm::sys::fs::can_execute(*Lld)) << *Lld;
 }
 
 TEST(CodeObjectLinkerTest, AFailingLinkerReportsItsExitCode) {
-  if (!sys::fs::can_execute("/bin/false"))
+  if (!llvm::sys::fs::can_execute("/bin/false"))
     GTEST_SKIP() << "no /bin/false";
-  Expected<std::string> Out = linkCodeObject("not an object", "/bin/false", "k.o");
+  llvm::Expected<std::string> Out = linkCodeObject("not an object", "/bin/false", "k.o");
   ASSERT_FALSE(bool(Out));
   EXPECT_EQ(toString(Out.takeError()), "/bin/false -shared failed (exit code 1)");
 }
 
 TEST(CodeObjectLinkerTest, ARealLinkerErrorCarriesItsMessages) {
-  Expected<std::string> Lld = findLld();
+  llvm::Expected<std::string> Lld = findLld();
   if (!Lld) {
     consumeError(Lld.takeError());
     GTEST_SKIP() << "no ld.lld on this machine";
   }
-  Expected<std::string> Out = linkCodeObject("not an object", *Lld, "k.o");
+  llvm::Expected<std::string> Out = linkCodeObject("not an object", *Lld, "k.o");
   ASSERT_FALSE(bool(Out));
   std::string Msg = toString(Out.takeError());
   // ld.lld reads text input as a linker script; the input is named by its

@@ -62,7 +62,7 @@ bool contains(const std::vector<std::string> &V, StringRef S) {
   return std::find(V.begin(), V.end(), S.str()) != V.end();
 }
 
-std::string show(const std::vector<std::string> &V) { return llvm::join(V, ","); }
+std::string commaList(const std::vector<std::string> &V) { return llvm::join(V, ","); }
 
 std::vector<std::string> defs(const Module &M, const Instruction &I) {
   return names(M, I.facts().Defs);
@@ -110,8 +110,8 @@ TEST_P(ScalarSCC, AddDefinesAndAddcReadsSCC) {
   EXPECT_FALSE(Add.facts().has(IF_MayLoad));
 
   const Instruction &Addc = findInst(*M, "s_addc_u32");
-  EXPECT_TRUE(contains(uses(*M, Addc), "scc")) << show(uses(*M, Addc));
-  EXPECT_TRUE(contains(defs(*M, Addc), "scc")) << show(defs(*M, Addc));
+  EXPECT_TRUE(contains(uses(*M, Addc), "scc")) << commaList(uses(*M, Addc));
+  EXPECT_TRUE(contains(defs(*M, Addc), "scc")) << commaList(defs(*M, Addc));
   EXPECT_TRUE(contains(defs(*M, Addc), "s3"));
 
   const Instruction &Cmp = findInst(*M, "s_cmp_eq_u32");
@@ -120,7 +120,7 @@ TEST_P(ScalarSCC, AddDefinesAndAddcReadsSCC) {
 
   const Instruction &Br = findInst(*M, "s_cbranch_scc1");
   EXPECT_EQ(uses(*M, Br), (std::vector<std::string>{"scc"}));
-  EXPECT_TRUE(Br.facts().Defs.empty()) << show(defs(*M, Br));
+  EXPECT_TRUE(Br.facts().Defs.empty()) << commaList(defs(*M, Br));
   EXPECT_TRUE(Br.facts().has(IF_Branch));
   EXPECT_TRUE(Br.facts().has(IF_ConditionalBranch));
   EXPECT_TRUE(Br.facts().has(IF_Terminator));
@@ -242,8 +242,8 @@ TEST(InstrFacts, VectorCarryDefinesVCCAndReadsEXEC) {
     EXPECT_EQ(defs(*M, Add), (std::vector<std::string>{"v1", "vcc"})) << Arch;
     EXPECT_EQ(uses(*M, Add), (std::vector<std::string>{"v2", "v3", "exec"})) << Arch;
     const Instruction &Addc = findInst(*M, "v_addc_co_u32");
-    EXPECT_TRUE(contains(uses(*M, Addc), "vcc")) << show(uses(*M, Addc));
-    EXPECT_TRUE(contains(defs(*M, Addc), "vcc")) << show(defs(*M, Addc));
+    EXPECT_TRUE(contains(uses(*M, Addc), "vcc")) << commaList(uses(*M, Addc));
+    EXPECT_TRUE(contains(defs(*M, Addc), "vcc")) << commaList(defs(*M, Addc));
     // VOPC e32 writes VCC implicitly.
     const Instruction &Cmp = findInst(*M, "v_cmp_gt_u32");
     EXPECT_EQ(defs(*M, Cmp), (std::vector<std::string>{"vcc"})) << Arch;
@@ -285,7 +285,7 @@ TEST(InstrFacts, Gfx9Memory) {
     const Instruction &GS = findInst(*M, "global_store_dword");
     EXPECT_TRUE(GS.facts().has(IF_MayStore));
     EXPECT_FALSE(GS.facts().has(IF_MayLoad));
-    EXPECT_TRUE(GS.facts().Defs.empty()) << show(defs(*M, GS));
+    EXPECT_TRUE(GS.facts().Defs.empty()) << commaList(defs(*M, GS));
 
     const Instruction &BL = findInst(*M, "buffer_load_dword");
     EXPECT_TRUE(BL.facts().has(IF_MayLoad));
@@ -363,7 +363,7 @@ TEST(InstrFacts, MfmaDefinesItsTuple) {
   ASSERT_TRUE(M);
   const TargetInfo &TI = M->target();
   const Instruction &A = findInst(*M, "v_mfma_f32_32x32x8f16");
-  ASSERT_EQ(A.facts().Defs.size(), 1u) << show(defs(*M, A));
+  ASSERT_EQ(A.facts().Defs.size(), 1u) << commaList(defs(*M, A));
   MCRegister Acc = A.facts().Defs[0];
   EXPECT_EQ(TI.classOf(Acc), RegClass::AGPR);
   EXPECT_EQ(TI.covered32(Acc).size(), 16u);
@@ -660,8 +660,8 @@ TEST(CorpusFacts, SpotChecks) {
       std::vector<std::string> D = names(Mod, F.Defs), U = names(Mod, F.Uses);
       auto Check = [&](StringRef Family, bool Ok) {
         ++Seen[Family.str()];
-        EXPECT_TRUE(Ok) << Family.str() << " at " << Where << "\n  defs " << show(D)
-                        << "\n  uses " << show(U) << "\n  flags " << F.Flags;
+        EXPECT_TRUE(Ok) << Family.str() << " at " << Where << "\n  defs " << commaList(D)
+                        << "\n  uses " << commaList(U) << "\n  flags " << F.Flags;
       };
       if (Mn == "s_setpc_b64")
         Check(Mn, F.has(IF_Branch) && F.has(IF_IndirectBranch) &&

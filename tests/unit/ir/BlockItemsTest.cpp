@@ -12,7 +12,9 @@ using namespace stinkytofu;
 
 namespace {
 
-std::unique_ptr<Module> read(llvm::StringRef Text) { return test::readAsmText(Text, "gfx90a"); }
+std::unique_ptr<Module> readItems(llvm::StringRef Text) {
+  return test::readAsmText(Text, "gfx90a");
+}
 
 std::string printAsm(const Module &M) {
   std::string Out;
@@ -26,7 +28,7 @@ BasicBlock &entryBlock(Module &M) { return M.functions().front().blocks().front(
 
 /// The instruction of \p BB whose statement text starts with \p Statement
 /// (after its indentation).
-Instruction &findInst(BasicBlock &BB, llvm::StringRef Statement) {
+Instruction &findStatement(BasicBlock &BB, llvm::StringRef Statement) {
   for (Instruction &I : BB.instructions())
     if (I.sourceText().ltrim().starts_with(Statement))
       return I;
@@ -53,7 +55,7 @@ const char *SetKernel = ".text\n"
                         "  s_endpgm\n";
 
 TEST(BlockItemsTest, DirectivesAreItemsOfTheirOwn) {
-  auto M = read(SetKernel);
+  auto M = readItems(SetKernel);
   ASSERT_TRUE(M);
   BasicBlock &BB = entryBlock(*M);
   std::vector<std::string> Items;
@@ -67,16 +69,16 @@ TEST(BlockItemsTest, DirectivesAreItemsOfTheirOwn) {
   EXPECT_EQ(BB.instructions().size(), 4u);
   EXPECT_EQ(BB.instructions().front().mnemonic(), "s_nop");
   // Comments before a statement stay its leading text.
-  EXPECT_EQ(findInst(BB, "s_nop").leadingText(), "  // wait a little\n");
+  EXPECT_EQ(findStatement(BB, "s_nop").leadingText(), "  // wait a little\n");
   EXPECT_EQ(printAsm(*M), SetKernel);
 }
 
 TEST(BlockItemsTest, EraseKeepsCommentsAndNeverDropsADirective) {
-  auto M = read(SetKernel);
+  auto M = readItems(SetKernel);
   ASSERT_TRUE(M);
   BasicBlock &BB = entryBlock(*M);
-  findInst(BB, "s_nop").eraseFromParent();
-  findInst(BB, "v_mov_b32 v[vgprX], v2").eraseFromParent();
+  findStatement(BB, "s_nop").eraseFromParent();
+  findStatement(BB, "v_mov_b32 v[vgprX], v2").eraseFromParent();
   EXPECT_EQ(printAsm(*M), ".text\n"
                           "k:\n"
                           "  .set vgprX, 5\n"
@@ -86,21 +88,21 @@ TEST(BlockItemsTest, EraseKeepsCommentsAndNeverDropsADirective) {
                           "  // second copy\n"
                           "  s_endpgm\n");
   // The last instruction of a block: its comments stay where they were.
-  auto N = read(".text\nk:\n  s_nop 0\n  // the end\n  s_endpgm\n");
+  auto N = readItems(".text\nk:\n  s_nop 0\n  // the end\n  s_endpgm\n");
   ASSERT_TRUE(N);
   BasicBlock &NB = entryBlock(*N);
-  findInst(NB, "s_endpgm").eraseFromParent();
+  findStatement(NB, "s_endpgm").eraseFromParent();
   EXPECT_EQ(printAsm(*N), ".text\nk:\n  s_nop 0\n  // the end\n");
   EXPECT_EQ(NB.instructions().size(), 1u);
 }
 
 TEST(BlockItemsTest, MoveLeavesSetInPlaceSoOperandsKeepTheirMeaning) {
-  auto M = read(SetKernel);
+  auto M = readItems(SetKernel);
   ASSERT_TRUE(M);
   BasicBlock &BB = entryBlock(*M);
-  Instruction &Nop = findInst(BB, "s_nop");
+  Instruction &Nop = findStatement(BB, "s_nop");
   // Past the `.set vgprX, 9`: its comment goes along, the directive stays.
-  Nop.moveBefore(findInst(BB, "v_mov_b32 v[vgprX], v2"));
+  Nop.moveBefore(findStatement(BB, "v_mov_b32 v[vgprX], v2"));
   std::string Moved = printAsm(*M);
   EXPECT_EQ(Moved, ".text\n"
                    "k:\n"
@@ -112,13 +114,13 @@ TEST(BlockItemsTest, MoveLeavesSetInPlaceSoOperandsKeepTheirMeaning) {
                    "  // second copy\n"
                    "  v_mov_b32 v[vgprX], v2\n"
                    "  s_endpgm\n");
-  auto Again = read(Moved);
+  auto Again = readItems(Moved);
   ASSERT_TRUE(Again);
-  EXPECT_TRUE(writes(*Again, findInst(entryBlock(*Again), "v_mov_b32 v[vgprX], v1"), "v5"));
-  EXPECT_TRUE(writes(*Again, findInst(entryBlock(*Again), "v_mov_b32 v[vgprX], v2"), "v9"));
+  EXPECT_TRUE(writes(*Again, findStatement(entryBlock(*Again), "v_mov_b32 v[vgprX], v1"), "v5"));
+  EXPECT_TRUE(writes(*Again, findStatement(entryBlock(*Again), "v_mov_b32 v[vgprX], v2"), "v9"));
 
   // And back, right after the first copy: before the directive after it.
-  Nop.moveAfter(findInst(BB, "v_mov_b32 v[vgprX], v1"));
+  Nop.moveAfter(findStatement(BB, "v_mov_b32 v[vgprX], v1"));
   EXPECT_EQ(printAsm(*M), ".text\n"
                           "k:\n"
                           "  .set vgprX, 5\n"
@@ -133,12 +135,12 @@ TEST(BlockItemsTest, MoveLeavesSetInPlaceSoOperandsKeepTheirMeaning) {
   // After the instruction it already follows: the position after that one
   // is the moved instruction itself until it is unlinked.
   std::string Before = printAsm(*M);
-  Nop.moveAfter(findInst(BB, "v_mov_b32 v[vgprX], v1"));
+  Nop.moveAfter(findStatement(BB, "v_mov_b32 v[vgprX], v1"));
   EXPECT_EQ(printAsm(*M), Before);
 }
 
 TEST(BlockItemsTest, RemovedInstructionCanBeInsertedElsewhere) {
-  auto M = read(".text\nk:\n  s_nop 1\nnext:\n  s_nop 2\n  s_endpgm\n");
+  auto M = readItems(".text\nk:\n  s_nop 1\nnext:\n  s_nop 2\n  s_endpgm\n");
   ASSERT_TRUE(M);
   Function &F = M->functions().front();
   BasicBlock &Next = *F.findBlock("next");
@@ -151,10 +153,10 @@ TEST(BlockItemsTest, RemovedInstructionCanBeInsertedElsewhere) {
 }
 
 TEST(BlockItemsTest, CloneCopiesEverythingButThePlaceInTheFile) {
-  auto M = read(SetKernel);
+  auto M = readItems(SetKernel);
   ASSERT_TRUE(M);
   BasicBlock &BB = entryBlock(*M);
-  Instruction &Mov = findInst(BB, "v_mov_b32 v[vgprX], v2");
+  Instruction &Mov = findStatement(BB, "v_mov_b32 v[vgprX], v2");
   Mov.setModifier(std::make_unique<CommentData>("copied"));
   Mov.setCycleOverrides(3, 7);
   Instruction Copy = Mov.clone();
@@ -183,7 +185,7 @@ TEST(BlockItemsTest, CloneCopiesEverythingButThePlaceInTheFile) {
   Ops[1] = Operand(OperandKind::Register, "v3");
   Copy.setOperands(Ops);
   EXPECT_EQ(Mov.operand(1).spelling(), "v2");
-  BB.insert(findInst(BB, "s_endpgm").getIterator(), std::move(Copy));
+  BB.insert(findStatement(BB, "s_endpgm").getIterator(), std::move(Copy));
   EXPECT_EQ(printAsm(*M), ".text\n"
                           "k:\n"
                           "  .set vgprX, 5\n"
@@ -208,7 +210,7 @@ void expectOrderMatchesPositions(const BasicBlock &BB) {
 }
 
 TEST(BlockItemsTest, ComesBeforeFollowsInsertsErasesAndSplits) {
-  auto M = read(SetKernel);
+  auto M = readItems(SetKernel);
   ASSERT_TRUE(M);
   BasicBlock &BB = entryBlock(*M);
   expectOrderMatchesPositions(BB);
@@ -216,7 +218,8 @@ TEST(BlockItemsTest, ComesBeforeFollowsInsertsErasesAndSplits) {
   ASSERT_TRUE(static_cast<bool>(Nop)) << llvm::toString(Nop.takeError());
   Instruction &Front = BB.insert(BB.items().begin(), Nop->clone());
   Instruction &Back = BB.append(Nop->clone());
-  Instruction &Middle = BB.insert(findInst(BB, "v_mov_b32 v[vgprX], v2").getIterator(), Nop->clone());
+  Instruction &Middle =
+      BB.insert(findStatement(BB, "v_mov_b32 v[vgprX], v2").getIterator(), Nop->clone());
   EXPECT_TRUE(Front.comesBefore(Middle));
   EXPECT_TRUE(Middle.comesBefore(Back));
   EXPECT_FALSE(Back.comesBefore(Front));
@@ -226,10 +229,10 @@ TEST(BlockItemsTest, ComesBeforeFollowsInsertsErasesAndSplits) {
     BB.insert(Middle.getIterator(), Nop->clone());
   expectOrderMatchesPositions(BB);
   Middle.eraseFromParent();
-  findInst(BB, "s_nop 0").eraseFromParent();
+  findStatement(BB, "s_nop 0").eraseFromParent();
   expectOrderMatchesPositions(BB);
   Function &F = M->functions().front();
-  BasicBlock &Tail = F.splitBlock(BB, findInst(BB, "s_endpgm").getIterator());
+  BasicBlock &Tail = F.splitBlock(BB, findStatement(BB, "s_endpgm").getIterator());
   expectOrderMatchesPositions(BB);
   expectOrderMatchesPositions(Tail);
   Tail.insert(Tail.items().begin(), Nop->clone());
@@ -237,7 +240,7 @@ TEST(BlockItemsTest, ComesBeforeFollowsInsertsErasesAndSplits) {
 }
 
 TEST(BlockItemsTest, ManyInsertionsAndQueriesTakeLinearTime) {
-  auto M = read(".text\nk:\n  s_nop 0\n  s_endpgm\n");
+  auto M = readItems(".text\nk:\n  s_nop 0\n  s_endpgm\n");
   ASSERT_TRUE(M);
   BasicBlock &BB = entryBlock(*M);
   llvm::Expected<Instruction> Nop = createInstruction(*M, "s_nop 1");
@@ -288,7 +291,7 @@ TEST(BlockItemsTest, ErasedBlockLeavesItsDirectives) {
                      "end:\n"
                      "  v_mov_b32 v[vgprX], v0\n"
                      "  s_endpgm\n";
-  auto M = read(Text);
+  auto M = readItems(Text);
   ASSERT_TRUE(M);
   Function &F = M->functions().front();
   F.findBlock("mid")->eraseFromParent();
@@ -301,7 +304,7 @@ TEST(BlockItemsTest, ErasedBlockLeavesItsDirectives) {
                           "  v_mov_b32 v[vgprX], v0\n"
                           "  s_endpgm\n");
   // A block moves with everything it holds.
-  auto N = read(Text);
+  auto N = readItems(Text);
   ASSERT_TRUE(N);
   Function &G = N->functions().front();
   G.findBlock("mid")->moveAfter(*G.findBlock("end"));
@@ -320,20 +323,20 @@ TEST(BlockItemsTest, ErasedBlockLeavesItsDirectives) {
 }
 
 TEST(BlockItemsTest, StirRoundTripKeepsDirectivesLeftAtBlockEnds) {
-  auto M = read(".text\n"
-                "k:\n"
-                "  s_nop 0\n"
-                "  .set x, 1\n"
-                "  s_branch next\n"
-                "next:\n"
-                "  .set y, 2\n"
-                "  // last\n"
-                "  s_endpgm\n"
-                ".Lend:\n");
+  auto M = readItems(".text\n"
+                     "k:\n"
+                     "  s_nop 0\n"
+                     "  .set x, 1\n"
+                     "  s_branch next\n"
+                     "next:\n"
+                     "  .set y, 2\n"
+                     "  // last\n"
+                     "  s_endpgm\n"
+                     ".Lend:\n");
   ASSERT_TRUE(M);
   Function &F = M->functions().front();
-  findInst(F.blocks().front(), "s_branch").eraseFromParent();
-  findInst(*F.findBlock("next"), "s_endpgm").eraseFromParent();
+  findStatement(F.blocks().front(), "s_branch").eraseFromParent();
+  findStatement(*F.findBlock("next"), "s_endpgm").eraseFromParent();
   std::string Asm = printAsm(*M);
   EXPECT_EQ(Asm, ".text\n"
                  "k:\n"

@@ -10,41 +10,41 @@ using stinkytofu::test::readAsmText;
 namespace {
 
 // The metadata alone: a kernel's entry does not need its code.
-const char *Source = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n"
-                     "\t.amdgpu_metadata\n"
-                     "---\n"
-                     "amdhsa.kernels:\n"
-                     "  - .group_segment_fixed_size: 0\n"
-                     "    .kernarg_segment_align: 8\n"
-                     "    .kernarg_segment_size: 0\n"
-                     "    .max_flat_workgroup_size: 1024\n"
-                     "    .name:           other\n"
-                     "    .private_segment_fixed_size: 0\n"
-                     "    .sgpr_count:     3\n"
-                     "    .sgpr_spill_count: 0\n"
-                     "    .symbol:         other.kd\n"
-                     "    .vgpr_count:     1\n"
-                     "    .wavefront_size: 64\n"
-                     "  - .group_segment_fixed_size: 0\n"
-                     "    .kernarg_segment_align: 8\n"
-                     "    .kernarg_segment_size: 0\n"
-                     "    .max_flat_workgroup_size: 1024\n"
-                     "    .name:           'k'\n"
-                     "    .private_segment_fixed_size: 0\n"
-                     "    .sgpr_count:     9    # counted\n"
-                     "    .sgpr_spill_count: 0\n"
-                     "    .symbol:         k.kd\n"
-                     "    .vgpr_count:     1\n"
-                     "    .wavefront_size: 64\n"
-                     "amdhsa.target:   amdgcn-amd-amdhsa--gfx942\n"
-                     "amdhsa.version:\n"
-                     "  - 1\n"
-                     "  - 2\n"
-                     "...\n"
-                     "\t.end_amdgpu_metadata\n";
+const char *MetadataOnlySource = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n"
+                                 "\t.amdgpu_metadata\n"
+                                 "---\n"
+                                 "amdhsa.kernels:\n"
+                                 "  - .group_segment_fixed_size: 0\n"
+                                 "    .kernarg_segment_align: 8\n"
+                                 "    .kernarg_segment_size: 0\n"
+                                 "    .max_flat_workgroup_size: 1024\n"
+                                 "    .name:           other\n"
+                                 "    .private_segment_fixed_size: 0\n"
+                                 "    .sgpr_count:     3\n"
+                                 "    .sgpr_spill_count: 0\n"
+                                 "    .symbol:         other.kd\n"
+                                 "    .vgpr_count:     1\n"
+                                 "    .wavefront_size: 64\n"
+                                 "  - .group_segment_fixed_size: 0\n"
+                                 "    .kernarg_segment_align: 8\n"
+                                 "    .kernarg_segment_size: 0\n"
+                                 "    .max_flat_workgroup_size: 1024\n"
+                                 "    .name:           'k'\n"
+                                 "    .private_segment_fixed_size: 0\n"
+                                 "    .sgpr_count:     9    # counted\n"
+                                 "    .sgpr_spill_count: 0\n"
+                                 "    .symbol:         k.kd\n"
+                                 "    .vgpr_count:     1\n"
+                                 "    .wavefront_size: 64\n"
+                                 "amdhsa.target:   amdgcn-amd-amdhsa--gfx942\n"
+                                 "amdhsa.version:\n"
+                                 "  - 1\n"
+                                 "  - 2\n"
+                                 "...\n"
+                                 "\t.end_amdgpu_metadata\n";
 
 TEST(KernelMetadataTest, OneKernelsEntry) {
-  std::unique_ptr<Module> M = readAsmText(Source);
+  std::unique_ptr<Module> M = readAsmText(MetadataOnlySource);
   ASSERT_TRUE(M);
   EXPECT_FALSE(KernelMetadata::find(*M, "missing"));
   std::optional<KernelMetadata> K = KernelMetadata::find(*M, "k");
@@ -57,12 +57,12 @@ TEST(KernelMetadataTest, OneKernelsEntry) {
 }
 
 TEST(KernelMetadataTest, SettingAValueChangesOnlyIt) {
-  std::unique_ptr<Module> M = readAsmText(Source);
+  std::unique_ptr<Module> M = readAsmText(MetadataOnlySource);
   ASSERT_TRUE(M);
   std::optional<KernelMetadata> K = KernelMetadata::find(*M, "k");
   ASSERT_TRUE(K);
   ASSERT_FALSE(bool(K->setInteger(*M, ".sgpr_count", 12)));
-  std::string Expected = Source;
+  std::string Expected = MetadataOnlySource;
   Expected.replace(Expected.find("9    #"), 1, "12");
   EXPECT_EQ(printAsmText(*M), Expected);
   EXPECT_EQ(KernelMetadata::find(*M, "k")->integer(".sgpr_count"), 12u);

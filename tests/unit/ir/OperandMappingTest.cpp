@@ -18,7 +18,7 @@ struct OneInstruction {
   Instruction *I = nullptr;
 };
 
-OneInstruction read(StringRef Statement, StringRef Arch, StringRef Prelude = "") {
+OneInstruction readOneInstruction(StringRef Statement, StringRef Arch, StringRef Prelude = "") {
   OneInstruction R;
   R.M = test::readAsmText(("  .text\n" + Prelude + "k:\n  " + Statement + "\n").str(), Arch);
   if (R.M)
@@ -44,7 +44,7 @@ std::optional<RegisterRange> rangeOf(const OneInstruction &R, unsigned K) {
 }
 
 TEST(OperandMappingTest, SourceModifiersAreTypedAndTheRegisterIsMapped) {
-  OneInstruction R = read("v_add_f32_e64 v0, -|v1|, neg(v2)", "gfx942");
+  OneInstruction R = readOneInstruction("v_add_f32_e64 v0, -|v1|, neg(v2)", "gfx942");
   ASSERT_TRUE(R.M);
   const Operand &Src0 = R.I->operand(1), &Src1 = R.I->operand(2);
   EXPECT_TRUE(Src0.isNegated());
@@ -55,9 +55,9 @@ TEST(OperandMappingTest, SourceModifiersAreTypedAndTheRegisterIsMapped) {
   EXPECT_EQ(Src1.sourceModifiers(), unsigned(SrcModNeg));
   EXPECT_EQ(rangeOf(R, 1), (RegisterRange{RegFile::VGPR, 1, 1}));
   EXPECT_EQ(rangeOf(R, 2), (RegisterRange{RegFile::VGPR, 2, 1}));
-  OneInstruction Sdwa = read("v_add_u32_sdwa v0, sext(v1), v2 dst_sel:DWORD "
-                             "dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD",
-                             "gfx900");
+  OneInstruction Sdwa = readOneInstruction("v_add_u32_sdwa v0, sext(v1), v2 dst_sel:DWORD "
+                                           "dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD",
+                                           "gfx900");
   ASSERT_TRUE(Sdwa.M);
   EXPECT_EQ(Sdwa.I->operand(1).sourceModifiers(), unsigned(SrcModSext));
   EXPECT_EQ(rangeOf(Sdwa, 1), (RegisterRange{RegFile::VGPR, 1, 1}));
@@ -65,7 +65,7 @@ TEST(OperandMappingTest, SourceModifiersAreTypedAndTheRegisterIsMapped) {
 
 TEST(OperandMappingTest, AnInlineConstantIsTheSourceNotItsModifierField) {
   // MC: vdst, src0_modifiers (0), src0 (0), src1_modifiers, src1, clamp, omod.
-  OneInstruction R = read("v_add_f32_e64 v0, 0, v1", "gfx90a");
+  OneInstruction R = readOneInstruction("v_add_f32_e64 v0, 0, v1", "gfx90a");
   ASSERT_TRUE(R.M);
   auto Map = mapOperandsToMC(*R.I, R.M->target());
   ASSERT_EQ(Map.size(), 3u);
@@ -76,7 +76,7 @@ TEST(OperandMappingTest, AnInlineConstantIsTheSourceNotItsModifierField) {
 
 TEST(OperandMappingTest, ALiteralConstantInATargetFieldIsFound) {
   // v_madmk_f32's K sits between the two sources, in a field of its own.
-  OneInstruction R = read("v_madmk_f32 v0, v1, 0x41200000, v2", "gfx900");
+  OneInstruction R = readOneInstruction("v_madmk_f32 v0, v1, 0x41200000, v2", "gfx900");
   ASSERT_TRUE(R.M);
   const MCOperand *K = mcOf(R, 2);
   ASSERT_TRUE(K && K->isImm());
@@ -85,11 +85,11 @@ TEST(OperandMappingTest, ALiteralConstantInATargetFieldIsFound) {
 }
 
 TEST(OperandMappingTest, ImplicitAndAbsentOperandsMapToNothing) {
-  OneInstruction Cnd = read("v_cndmask_b32 v0, v1, v2, vcc", "gfx942");
+  OneInstruction Cnd = readOneInstruction("v_cndmask_b32 v0, v1, v2, vcc", "gfx942");
   ASSERT_TRUE(Cnd.M);
   auto Map = mapOperandsToMC(*Cnd.I, Cnd.M->target());
   EXPECT_FALSE(Map[3]) << "VOP2 reads vcc implicitly";
-  OneInstruction Load = read("global_load_dword v1, v[2:3], off offset:16", "gfx942");
+  OneInstruction Load = readOneInstruction("global_load_dword v1, v[2:3], off offset:16", "gfx942");
   ASSERT_TRUE(Load.M);
   Map = mapOperandsToMC(*Load.I, Load.M->target());
   ASSERT_EQ(Map.size(), 4u);
@@ -102,9 +102,10 @@ TEST(OperandMappingTest, OperandsMCOrdersDifferentlyAreFoundByValue) {
   // MC: vdst, saddr, vaddr, offset, cpol; the text writes vaddr first.
   for (StringRef Arch : {"gfx942", "gfx1250"}) {
     SCOPED_TRACE(Arch.str());
-    OneInstruction R = read(Arch == "gfx942" ? "global_load_dword v2, v1, s[4:5] offset:16"
-                                             : "global_load_b32 v2, v1, s[4:5] offset:16",
-                            Arch);
+    OneInstruction R =
+        readOneInstruction(Arch == "gfx942" ? "global_load_dword v2, v1, s[4:5] offset:16"
+                                            : "global_load_b32 v2, v1, s[4:5] offset:16",
+                           Arch);
     ASSERT_TRUE(R.M);
     EXPECT_EQ(rangeOf(R, 0), (RegisterRange{RegFile::VGPR, 2, 1}));
     EXPECT_EQ(rangeOf(R, 1), (RegisterRange{RegFile::VGPR, 1, 1}));
@@ -114,22 +115,22 @@ TEST(OperandMappingTest, OperandsMCOrdersDifferentlyAreFoundByValue) {
 }
 
 TEST(OperandMappingTest, SpecialRegistersSymbolsAndWaitFieldsMapInOrder) {
-  OneInstruction Mov = read("s_mov_b64 s[4:5], exec", "gfx90a");
+  OneInstruction Mov = readOneInstruction("s_mov_b64 s[4:5], exec", "gfx90a");
   ASSERT_TRUE(Mov.M);
   const MCOperand *Exec = mcOf(Mov, 1);
   ASSERT_TRUE(Exec && Exec->isReg());
   EXPECT_EQ(Mov.M->target().canonical(Exec->getReg()),
             Mov.M->target().canonical(Mov.M->target().findRegister("EXEC")));
-  OneInstruction Wait = read("s_waitcnt vmcnt(1) lgkmcnt(0)", "gfx90a");
+  OneInstruction Wait = readOneInstruction("s_waitcnt vmcnt(1) lgkmcnt(0)", "gfx90a");
   ASSERT_TRUE(Wait.M);
   const MCOperand *Fields = mcOf(Wait, 0);
   ASSERT_TRUE(Fields && Fields->isImm());
-  OneInstruction Branch = read("s_cbranch_scc1 L\nL:", "gfx1100");
+  OneInstruction Branch = readOneInstruction("s_cbranch_scc1 L\nL:", "gfx1100");
   ASSERT_TRUE(Branch.M);
   const MCOperand *Target = mcOf(Branch, 0);
   ASSERT_TRUE(Target && Target->isExpr());
-  OneInstruction Delay =
-      read("s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)", "gfx1100");
+  OneInstruction Delay = readOneInstruction(
+      "s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(SALU_CYCLE_1)", "gfx1100");
   ASSERT_TRUE(Delay.M);
   ASSERT_EQ(Delay.I->numOperands(), 1u) << "one operand, as MC has one immediate";
   const MCOperand *Delays = mcOf(Delay, 0);
@@ -138,7 +139,7 @@ TEST(OperandMappingTest, SpecialRegistersSymbolsAndWaitFieldsMapInOrder) {
 }
 
 TEST(OperandMappingTest, True16HalvesMapToTheirRegister) {
-  OneInstruction R = read("v_add_f16 v1.l, v2.h, v3.l", "gfx1100");
+  OneInstruction R = readOneInstruction("v_add_f16 v1.l, v2.h, v3.l", "gfx1100");
   ASSERT_TRUE(R.M);
   EXPECT_EQ(R.I->operand(1).half(), RegHalf::High);
   EXPECT_EQ(R.I->operand(0).half(), RegHalf::Low);
@@ -148,15 +149,15 @@ TEST(OperandMappingTest, True16HalvesMapToTheirRegister) {
 }
 
 TEST(OperandMappingTest, SymbolicRegistersMapAtTheirValueOnThatLine) {
-  OneInstruction R = read("v_mov_b32 v[vgprX], v1\n  .set vgprX, 9", "gfx942",
-                          "  .set vgprX, 5\n");
+  OneInstruction R =
+      readOneInstruction("v_mov_b32 v[vgprX], v1\n  .set vgprX, 9", "gfx942", "  .set vgprX, 5\n");
   ASSERT_TRUE(R.M);
   EXPECT_EQ(rangeOf(R, 0), (RegisterRange{RegFile::VGPR, 5, 1}));
   EXPECT_FALSE(bool(verifyModule(*R.M)));
 }
 
 TEST(OperandMappingTest, TheVerifierRejectsTextThatIsNotWhatMCHas) {
-  OneInstruction R = read("s_mov_b32 s0, s1", "gfx942");
+  OneInstruction R = readOneInstruction("s_mov_b32 s0, s1", "gfx942");
   ASSERT_TRUE(R.M);
   // MC instructions of another statement: the text still says s0, s1.
   auto Other = R.M->assembler().assembleStatement("s_mov_b32 s2, s1");
@@ -173,7 +174,8 @@ TEST(OperandMappingTest, TheVerifierChecksEveryRepeatOfAStatement) {
   // are given the MC instructions of another statement. The first one's
   // pass must not answer for the others, nor the second's failure for the
   // third.
-  OneInstruction R = read("s_mov_b32 s0, s1\n  s_mov_b32 s0, s1\n  s_mov_b32 s0, s1", "gfx942");
+  OneInstruction R =
+      readOneInstruction("s_mov_b32 s0, s1\n  s_mov_b32 s0, s1\n  s_mov_b32 s0, s1", "gfx942");
   ASSERT_TRUE(R.M);
   auto &Block = R.M->functions().front().blocks().front();
   ASSERT_EQ(Block.instructions().size(), 3u);
@@ -212,8 +214,8 @@ TEST(OperandMappingTest, TheVerifierChecksARepeatWhoseSymbolHasAnotherValue) {
   // Two copies of one text, vX reassigned between them: the second names
   // v3, not v2. Given the first's MC instructions, it no longer agrees,
   // which only the symbol's value at its line tells.
-  OneInstruction R = read("v_mov_b32 v[vX+1], v7\n  .set vX, 2\n  v_mov_b32 v[vX+1], v7",
-                          "gfx942", "  .set vX, 1\n");
+  OneInstruction R = readOneInstruction(
+      "v_mov_b32 v[vX+1], v7\n  .set vX, 2\n  v_mov_b32 v[vX+1], v7", "gfx942", "  .set vX, 1\n");
   ASSERT_TRUE(R.M);
   std::vector<Instruction *> Copies = instructionsOf(*R.M);
   ASSERT_EQ(Copies.size(), 2u);
@@ -229,8 +231,9 @@ TEST(OperandMappingTest, TheVerifierChecksARepeatWhoseSymbolHasAnotherValue) {
 
 TEST(OperandMappingTest, TheVerifierChecksARepeatOfASymbolicTextWithOtherMC) {
   // vY has one value: the copies share their check only with the same MC.
-  OneInstruction R = read("v_mov_b32 v[vY], v7\n  v_mov_b32 v[vY], v7\n  v_mov_b32 v[vY], v7",
-                          "gfx942", "  .set vY, 3\n  .set vX, 1\n  .set vX, 2\n");
+  OneInstruction R =
+      readOneInstruction("v_mov_b32 v[vY], v7\n  v_mov_b32 v[vY], v7\n  v_mov_b32 v[vY], v7",
+                         "gfx942", "  .set vY, 3\n  .set vX, 1\n  .set vX, 2\n");
   ASSERT_TRUE(R.M);
   std::vector<Instruction *> Copies = instructionsOf(*R.M);
   ASSERT_EQ(Copies.size(), 3u);
@@ -245,11 +248,11 @@ TEST(OperandMappingTest, TheVerifierSharesOnlyTheExpressionOfARepeat) {
   // check shares; what comes before it does not. The third copy writes s41
   // but has the MC instructions of an s40 statement; the fourth has the
   // text of the first but an s41 MC instruction.
-  OneInstruction R = read("s_add_u32 s40, s40, (la-.Lp1)&4294967295\n"
-                          "  s_add_u32 s40, s40, (lb-.Lp2)&4294967295\n"
-                          "  s_add_u32 s41, s40, (lc-.Lp3)&4294967295\n"
-                          "  s_add_u32 s40, s40, (ld-.Lp4)&4294967295",
-                          "gfx90a", "  .set la, 0\n");
+  OneInstruction R = readOneInstruction("s_add_u32 s40, s40, (la-.Lp1)&4294967295\n"
+                                        "  s_add_u32 s40, s40, (lb-.Lp2)&4294967295\n"
+                                        "  s_add_u32 s41, s40, (lc-.Lp3)&4294967295\n"
+                                        "  s_add_u32 s40, s40, (ld-.Lp4)&4294967295",
+                                        "gfx90a", "  .set la, 0\n");
   ASSERT_TRUE(R.M);
   std::vector<Instruction *> Copies = instructionsOf(*R.M);
   ASSERT_EQ(Copies.size(), 4u);
@@ -269,8 +272,8 @@ TEST(OperandMappingTest, TheVerifierChecksATextAnotherModuleParsed) {
   // copy cloned from the first takes its operands from the first file
   // (v5); given the MC instructions of the second's own copy (v1), it does
   // not agree, whatever the second file's symbols say.
-  OneInstruction From = read("v_mov_b32 v[vX], v7", "gfx942", "  .set vX, 5\n");
-  OneInstruction Into = read("v_mov_b32 v[vX], v7", "gfx942", "  .set vX, 1\n");
+  OneInstruction From = readOneInstruction("v_mov_b32 v[vX], v7", "gfx942", "  .set vX, 5\n");
+  OneInstruction Into = readOneInstruction("v_mov_b32 v[vX], v7", "gfx942", "  .set vX, 1\n");
   ASSERT_TRUE(From.M && Into.M);
   BasicBlock &Block = Into.M->functions().front().blocks().front();
   Instruction &Foreign = Block.append(From.I->clone());

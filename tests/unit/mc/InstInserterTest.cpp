@@ -14,17 +14,17 @@ namespace {
 
 /// A kernel whose second instruction carries a comment and a directive in
 /// front of it, and whose last one a comment.
-constexpr StringRef Kernel = "  .text\n"
-                             "k:\n"
-                             "  s_mov_b32 s0, s1\n"
-                             "  .set X, 1\n"
-                             "; the loop starts here\n"
-                             "  s_mov_b32 s2, s3\n"
-                             "; the end\n"
-                             "  s_endpgm\n";
+constexpr StringRef CommentedKernel = "  .text\n"
+                                      "k:\n"
+                                      "  s_mov_b32 s0, s1\n"
+                                      "  .set X, 1\n"
+                                      "; the loop starts here\n"
+                                      "  s_mov_b32 s2, s3\n"
+                                      "; the end\n"
+                                      "  s_endpgm\n";
 
 struct InserterTest : ::testing::Test {
-  std::unique_ptr<Module> M = test::readAsmText(Kernel, "gfx90a");
+  std::unique_ptr<Module> M = test::readAsmText(CommentedKernel, "gfx90a");
   BasicBlock &BB = M->functions().begin()->blocks().front();
   Instruction &First = *BB.instructions().begin();
   Instruction &Second = *std::next(BB.instructions().begin());

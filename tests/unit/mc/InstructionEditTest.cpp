@@ -13,7 +13,7 @@ using Op = BuildOperand;
 
 namespace {
 
-Instruction &nth(Module &M, unsigned N) {
+Instruction &nthInstruction(Module &M, unsigned N) {
   unsigned I = 0;
   for (Function &F : M.functions())
     for (BasicBlock &BB : F.blocks())
@@ -33,7 +33,7 @@ TEST(InstructionEditTest, RewritingADefinitionUpdatesTheFacts) {
       test::readAsmText("  .text\nk:\n  s_mov_b32 s0, s1 // keep\n  s_endpgm\n", "gfx942");
   ASSERT_TRUE(M);
   InstBuilder B(*M);
-  Instruction &Mov = nth(*M, 0);
+  Instruction &Mov = nthInstruction(*M, 0);
   ASSERT_TRUE(defines(Mov, M->target(), "SGPR0"));
   ASSERT_FALSE(bool(B.rewrite(Mov, {Op::sgpr(7), Op::sgpr(1)})));
   EXPECT_TRUE(defines(Mov, M->target(), "SGPR7"));
@@ -48,7 +48,7 @@ TEST(InstructionEditTest, SpelledOperandsAreAssembledInTheModulesContext) {
       "  .text\n  .set sgprT, 9\nk:\n  s_mov_b32 s0, s1\n  s_endpgm\n", "gfx942");
   ASSERT_TRUE(M);
   InstBuilder B(*M);
-  Instruction &Mov = nth(*M, 0);
+  Instruction &Mov = nthInstruction(*M, 0);
   std::vector<Operand> Ops = Mov.operands();
   Ops[0] = Operand(OperandKind::Register, "s[sgprT]");
   ASSERT_FALSE(bool(B.setOperands(Mov, Ops)));
@@ -67,7 +67,7 @@ TEST(InstructionEditTest, RawOperandReplacementIsStaleAndTheVerifierSaysSo) {
   std::unique_ptr<Module> M =
       test::readAsmText("  .text\nk:\n  s_mov_b32 s0, s1\n  s_endpgm\n", "gfx942");
   ASSERT_TRUE(M);
-  Instruction &Mov = nth(*M, 0);
+  Instruction &Mov = nthInstruction(*M, 0);
   std::vector<Operand> Ops = Mov.operands();
   Ops[0] = Operand(OperandKind::Register, "s7");
   Mov.setOperands(Ops);
@@ -88,7 +88,7 @@ TEST(InstructionEditTest, ASymbolSetAgainLaterKeepsItsValueAtEachLine) {
                                                 "gfx942");
   ASSERT_TRUE(M);
   const TargetInfo &TI = M->target();
-  Instruction &First = nth(*M, 0), &Second = nth(*M, 1);
+  Instruction &First = nthInstruction(*M, 0), &Second = nthInstruction(*M, 1);
   EXPECT_EQ(First.operand(0).firstReg(), 5u);
   EXPECT_TRUE(defines(First, TI, "VGPR5"));
   EXPECT_EQ(Second.operand(0).firstReg(), 9u);
@@ -100,7 +100,7 @@ TEST(InstructionEditTest, WaitcntFieldsAreOneOperandAndEditable) {
       "  .text\nk:\n  s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_endpgm\n", "gfx90a");
   ASSERT_TRUE(M);
   InstBuilder B(*M);
-  Instruction &Wait = nth(*M, 0);
+  Instruction &Wait = nthInstruction(*M, 0);
   ASSERT_EQ(Wait.numOperands(), 1u);
   EXPECT_EQ(Wait.operand(0).kind(), OperandKind::Function);
   EXPECT_EQ(Wait.operand(0).spelling(), "vmcnt(0) lgkmcnt(0)");

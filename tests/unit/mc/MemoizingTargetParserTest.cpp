@@ -140,7 +140,7 @@ TEST(MemoizingTargetParser, EveryRepeatReportsItsOwnDiagnostics) {
 
 /// Everything assembleFile gives, as text: events in order, each
 /// instruction with its opcode and operands, assignments, diagnostics.
-std::string describe(const std::string &Text, const TargetInfo &Target, bool Memoize) {
+std::string describeAssembly(const std::string &Text, const TargetInfo &Target, bool Memoize) {
   AssemblerState AS(llvm::cantFail(TargetInfo::get(Target.processor())));
   AS.setMemoizeStatements(Memoize);
   std::vector<AsmDiagnostic> Diags;
@@ -205,8 +205,8 @@ TEST(MemoizingTargetParser, CallSitesParseTheirOwnExpressionAsWithoutTheMemo) {
   for (int I = 0; I < 3; ++I)
     Text += "target_" + std::to_string(I) + ":\n  s_setpc_b64 s[42:43]\n";
   auto Target = llvm::cantFail(TargetInfo::get("gfx90a"));
-  std::string Memoized = describe(Text, *Target, true);
-  EXPECT_EQ(Memoized, describe(Text, *Target, false));
+  std::string Memoized = describeAssembly(Text, *Target, true);
+  EXPECT_EQ(Memoized, describeAssembly(Text, *Target, false));
   EXPECT_NE(Memoized.find("diag"), std::string::npos) << "the broken ones are reported";
 }
 
@@ -228,8 +228,8 @@ TEST(MemoizingTargetParser, RegisterIndicesAreWhatMCSums) {
   Text += ".set a, 6\n  v_mov_b32 v[a+1], 0\n"
           "  v_mov_b32 v[a+1\n  v_mov_b32 v[a+1 ]], 0\n  s_endpgm\n";
   auto Target = llvm::cantFail(TargetInfo::get("gfx90a"));
-  std::string Memoized = describe(Text, *Target, true);
-  EXPECT_EQ(Memoized, describe(Text, *Target, false));
+  std::string Memoized = describeAssembly(Text, *Target, true);
+  EXPECT_EQ(Memoized, describeAssembly(Text, *Target, false));
   EXPECT_NE(Memoized.find("diag"), std::string::npos) << "the broken ones are reported";
 }
 
@@ -261,7 +261,7 @@ TEST(MemoizingTargetParser, CorpusAssemblesAsWithoutTheMemo) {
       llvm::consumeError(Target.takeError());
       continue;
     }
-    EXPECT_EQ(describe(Text, **Target, true), describe(Text, **Target, false)) << F;
+    EXPECT_EQ(describeAssembly(Text, **Target, true), describeAssembly(Text, **Target, false)) << F;
   }
 }
 

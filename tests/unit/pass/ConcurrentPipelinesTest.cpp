@@ -25,17 +25,16 @@
 #include <thread>
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
-struct Kernel {
+struct KernelAndTarget {
   const char *Source; // tests/kernels/<Source>.cl
   const char *Target;
 };
 // Eight targets of four generations; each kernel exercises a different part
 // (calls, loops, LDS and barriers, waits, matrix code, long branches).
-constexpr Kernel Kernels[] = {
+constexpr KernelAndTarget Kernels[] = {
     {"calls", "gfx942"},  {"loops", "gfx90a"},        {"memory", "gfx1100"},
     {"waits", "gfx1200"}, {"atomics", "gfx908"},      {"deep_loops", "gfx1030"},
     {"matrix", "gfx950"}, {"long_branches", "gfx900"},
@@ -52,25 +51,26 @@ const char *const FullInstrumentation[] = {
 class ConcurrentPipelinesTest : public testing::Test {
 public:
   static void SetUpTestSuite() {
-    ErrorOr<std::string> Clang = sys::findProgramByName("clang-22");
+    llvm::ErrorOr<std::string> Clang = llvm::sys::findProgramByName("clang-22");
     ASSERT_TRUE(bool(Clang)) << "clang-22 is not on PATH (scripts/bootstrap.sh installs it)";
-    SmallString<128> Dir;
-    ASSERT_FALSE(sys::fs::createUniqueDirectory("stinkytofu-concurrent", Dir));
-    for (const Kernel &K : Kernels) {
-      std::string Source = (Twine(STINKYTOFU_TEST_KERNELS) + "/" + K.Source + ".cl").str();
+    llvm::SmallString<128> Dir;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("stinkytofu-concurrent", Dir));
+    for (const KernelAndTarget &K : Kernels) {
+      std::string Source = (llvm::Twine(STINKYTOFU_TEST_KERNELS) + "/" + K.Source + ".cl").str();
       std::string Output = (Dir + "/" + K.Source + "-" + K.Target + ".s").str();
       std::string Cpu = std::string("-mcpu=") + K.Target;
-      StringRef Args[] = {*Clang, "-x", "cl", "-cl-std=CL2.0", "--target=amdgcn-amd-amdhsa",
-                          Cpu, "-nogpulib", "-O2", "-S", Source, "-o", Output};
+      llvm::StringRef Args[] = {*Clang, "-x", "cl", "-cl-std=CL2.0",
+                                "--target=amdgcn-amd-amdhsa", Cpu, "-nogpulib", "-O2", "-S",
+                                Source, "-o", Output};
       std::string Message;
-      ASSERT_EQ(sys::ExecuteAndWait(*Clang, Args, std::nullopt, {}, 0, 0, &Message), 0)
+      ASSERT_EQ(llvm::sys::ExecuteAndWait(*Clang, Args, std::nullopt, {}, 0, 0, &Message), 0)
           << Source << " for " << K.Target << ": " << Message;
-      ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Output);
+      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text = llvm::MemoryBuffer::getFile(Output);
       ASSERT_TRUE(bool(Text));
       Texts.push_back((*Text)->getBuffer().str());
-      sys::fs::remove(Output);
+      llvm::sys::fs::remove(Output);
     }
-    sys::fs::remove(Dir);
+    llvm::sys::fs::remove(Dir);
   }
   static void TearDownTestSuite() { Texts.clear(); }
   static std::vector<std::string> Texts;
@@ -82,7 +82,7 @@ std::vector<std::string> ConcurrentPipelinesTest::Texts;
 std::string runPipeline(size_t Index, std::vector<std::string> Specs) {
   StinkyTofuContext Ctx;
   std::string Report;
-  raw_string_ostream ReportOS(Report);
+  llvm::raw_string_ostream ReportOS(Report);
   Ctx.setDiagnosticHandler([&](const SourceDiagnostic &D) { ReportOS << D.render(); });
   Ctx.setStatsStream(ReportOS);
   Ctx.setDumpStream(ReportOS);
@@ -92,23 +92,23 @@ std::string runPipeline(size_t Index, std::vector<std::string> Specs) {
   ReaderOptions Opts;
   Opts.Context = &Ctx;
   const std::string &Text = ConcurrentPipelinesTest::Texts[Index];
-  Expected<std::unique_ptr<Module>> M =
-      readAsm(MemoryBuffer::getMemBufferCopy(Text, Kernels[Index].Source), Opts);
+  llvm::Expected<std::unique_ptr<Module>> M =
+      readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, Kernels[Index].Source), Opts);
   if (!M)
     return "read error: " + toString(M.takeError());
   endPipelineProven(Specs, Registry);
   PassManager PM(Ctx);
   PM.setVerifier(verifyModule);
-  if (Error E = addPasses(PM, Specs, Registry))
+  if (llvm::Error E = addPasses(PM, Specs, Registry))
     return "setup error: " + toString(std::move(E));
   AnalysisManager AM;
-  if (Error E = PM.run(**M, AM))
+  if (llvm::Error E = PM.run(**M, AM))
     return Report + "pass error: " + toString(std::move(E));
   std::string Out;
-  raw_string_ostream OS(Out);
-  if (Error E = writeAsm(**M, OS))
+  llvm::raw_string_ostream OS(Out);
+  if (llvm::Error E = writeAsm(**M, OS))
     return Report + "write error: " + toString(std::move(E));
-  Expected<std::string> Object =
+  llvm::Expected<std::string> Object =
       emitObject(**M, [&](const SourceDiagnostic &D) { ReportOS << D.render(); });
   if (!Object)
     return Report + Out + "object error: " + toString(Object.takeError());
@@ -117,7 +117,7 @@ std::string runPipeline(size_t Index, std::vector<std::string> Specs) {
 
 std::vector<std::vector<std::string>> pipelines() {
   std::vector<std::vector<std::string>> Result{Identity};
-  Expected<std::vector<std::string>> O3 = standardPipeline(3);
+  llvm::Expected<std::vector<std::string>> O3 = standardPipeline(3);
   EXPECT_TRUE(bool(O3)) << toString(O3.takeError());
   Result.push_back(O3 ? *O3 : std::vector<std::string>{});
   Result.emplace_back(std::begin(FullInstrumentation), std::end(FullInstrumentation));

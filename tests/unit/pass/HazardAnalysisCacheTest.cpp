@@ -8,13 +8,12 @@
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
 // Line 8 reads the carry pair the VALU of line 7 wrote with no wait state
 // between (gfx942 needs 2): the repair inserts an s_nop.
-constexpr const char *Kernel = R"(	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+constexpr const char *CarryHazardKernel = R"(	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 	.text
 	.globl k
 	.p2align 8
@@ -25,17 +24,17 @@ k:
 	s_endpgm
 )";
 
-Error runPasses(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
-                ArrayRef<std::string> Specs) {
+llvm::Error runPasses(Module &M, AnalysisManager &AM, StinkyTofuContext &Ctx,
+                      llvm::ArrayRef<std::string> Specs) {
   PassManager PM(Ctx);
-  if (Error E = addPasses(PM, Specs, passRegistry(Ctx)))
+  if (llvm::Error E = addPasses(PM, Specs, passRegistry(Ctx)))
     return E;
   return PM.run(M, AM);
 }
 
 TEST(HazardAnalysisCacheTest, TheVerifierReadsTheAnalysisTheRepairKeptCurrent) {
   StinkyTofuContext Ctx;
-  std::unique_ptr<Module> M = test::readAsmText(Kernel, "", false, "k.s", &Ctx);
+  std::unique_ptr<Module> M = test::readAsmText(CarryHazardKernel, "", false, "k.s", &Ctx);
   ASSERT_TRUE(M);
   AnalysisManager AM;
   ASSERT_FALSE(errorToBool(runPasses(*M, AM, Ctx, {"HazardRecognizerPass"})));
@@ -60,11 +59,11 @@ TEST(HazardAnalysisCacheTest, TheVerifierReadsTheAnalysisTheRepairKeptCurrent) {
 
 TEST(HazardAnalysisCacheTest, TheRepairReusesTheVerifiersAnalysisAndKeepsItCurrent) {
   StinkyTofuContext Ctx;
-  std::unique_ptr<Module> M = test::readAsmText(Kernel, "", false, "k.s", &Ctx);
+  std::unique_ptr<Module> M = test::readAsmText(CarryHazardKernel, "", false, "k.s", &Ctx);
   ASSERT_TRUE(M);
   AnalysisManager AM;
   // The verifier caches the analysis of the input, which has the hazard.
-  Error Found = runPasses(*M, AM, Ctx, {"HazardVerifier"});
+  llvm::Error Found = runPasses(*M, AM, Ctx, {"HazardVerifier"});
   EXPECT_TRUE(errorToBool(std::move(Found)));
   Function &F = M->functions().front();
   ASSERT_NE(AM.getCachedResult<CachedHazardAnalysis>(F), nullptr);
@@ -75,7 +74,7 @@ TEST(HazardAnalysisCacheTest, TheRepairReusesTheVerifiersAnalysisAndKeepsItCurre
 
 TEST(HazardAnalysisCacheTest, TraitsRecordedByStampServeAnotherAnalysisUntilTheInstructionChanges) {
   StinkyTofuContext Ctx;
-  std::unique_ptr<Module> M = test::readAsmText(Kernel, "", false, "k.s", &Ctx);
+  std::unique_ptr<Module> M = test::readAsmText(CarryHazardKernel, "", false, "k.s", &Ctx);
   ASSERT_TRUE(M);
   Function &F = M->functions().front();
   buildCFG(F);
@@ -91,10 +90,10 @@ TEST(HazardAnalysisCacheTest, TraitsRecordedByStampServeAnotherAnalysisUntilTheI
 
   // The reader takes its own carry-out as carry-in: a new stamp, so its
   // traits are computed again and the hazard is gone, as a new analysis says.
-  MCRegister Written = Producer.mcInsts().front().getOperand(1).getReg();
-  MCRegister Own = Reader.mcInsts().front().getOperand(1).getReg();
-  MCInst Changed = Reader.mcInsts().front();
-  for (MCOperand &Op : Changed)
+  llvm::MCRegister Written = Producer.mcInsts().front().getOperand(1).getReg();
+  llvm::MCRegister Own = Reader.mcInsts().front().getOperand(1).getReg();
+  llvm::MCInst Changed = Reader.mcInsts().front();
+  for (llvm::MCOperand &Op : Changed)
     if (Op.isReg() && Op.getReg() == Written)
       Op.setReg(Own);
   Reader.setMC({Changed}, M->target());

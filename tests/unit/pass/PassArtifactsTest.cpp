@@ -26,12 +26,12 @@ private:
   bool Keep;
 };
 
-std::unique_ptr<Module> kernel() {
+std::unique_ptr<Module> emptyKernel() {
   return test::readAsmText("  .text\nk:\n  s_endpgm\n", "gfx942");
 }
 
 TEST(PassArtifactsTest, TheLastPassOfTheRunDecides) {
-  auto M = kernel();
+  auto M = emptyKernel();
   ASSERT_TRUE(M);
   StinkyTofuContext Ctx;
   PassManager PM(Ctx);
@@ -53,7 +53,7 @@ TEST(PassArtifactsTest, TheLastPassOfTheRunDecides) {
 }
 
 TEST(PassArtifactsTest, APassRunAloneKeepsItsOwn) {
-  auto M = kernel();
+  auto M = emptyKernel();
   ASSERT_TRUE(M);
   ReportingPass P("alone", true);
   AnalysisManager AM;

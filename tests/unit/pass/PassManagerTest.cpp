@@ -7,7 +7,6 @@
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
@@ -31,9 +30,9 @@ const char *TwoFunctions = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n"
                            ".Lfunc_end1:\n"
                            "\t.size f, .Lfunc_end1-f\n";
 
-std::unique_ptr<Module> read(StringRef Text) { return test::readAsmText(Text); }
+std::unique_ptr<Module> readPassInput(llvm::StringRef Text) { return test::readAsmText(Text); }
 
-Function &fn(Module &M, StringRef Name) {
+Function &fn(Module &M, llvm::StringRef Name) {
   Function *F = M.findFunction(Name);
   EXPECT_TRUE(F) << Name.str();
   return *F;
@@ -77,7 +76,7 @@ TEST(PreservedAnalysesTest, AllNoneAndSelected) {
 // --- AnalysisManager -------------------------------------------------------
 
 TEST(AnalysisManagerTest, ResultsAreCachedPerFunctionAndAnalysis) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   Function &K = fn(*M, "k"), &F = fn(*M, "f");
   AnalysisManager AM;
@@ -98,7 +97,7 @@ TEST(AnalysisManagerTest, ResultsAreCachedPerFunctionAndAnalysis) {
 }
 
 TEST(AnalysisManagerTest, InvalidateDropsWhatIsNotPreserved) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   Function &K = fn(*M, "k"), &F = fn(*M, "f");
   AnalysisManager AM;
@@ -133,7 +132,7 @@ TEST(AnalysisManagerTest, InvalidateDropsWhatIsNotPreserved) {
 }
 
 TEST(AnalysisManagerTest, ResultsFollowChangesAfterInvalidation) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   Function &K = fn(*M, "k");
   AnalysisManager AM;
@@ -154,16 +153,16 @@ public:
               bool UsesInstCount = false, bool Fails = false)
       : Name(std::move(Name)), Log(Log), PA(std::move(PA)), UsesInstCount(UsesInstCount),
         Fails(Fails) {}
-  StringRef name() const override { return Name; }
-  Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
-                                  const PassScope &Scope) override {
+  llvm::StringRef name() const override { return Name; }
+  llvm::Expected<PreservedAnalyses> run(Module &M, AnalysisManager &AM,
+                                        const PassScope &Scope) override {
     Log.push_back(Name);
     LastScope = Scope;
     if (UsesInstCount)
       for (Function &F : M.functions())
         AM.getResult<InstCount>(F);
     if (Fails)
-      return createStringError(inconvertibleErrorCode(), Name + " failed");
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), Name + " failed");
     return PA;
   }
   PassScope LastScope;
@@ -182,7 +181,7 @@ PreservedAnalyses preservingInstCount() {
 }
 
 TEST(PassManagerTest, RunsInOrderAndInvalidatesBetweenPasses) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   std::vector<std::string> Log;
   StinkyTofuContext Ctx;
@@ -201,7 +200,7 @@ TEST(PassManagerTest, RunsInOrderAndInvalidatesBetweenPasses) {
 }
 
 TEST(PassManagerTest, AnErrorStopsThePipeline) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   std::vector<std::string> Log;
   StinkyTofuContext Ctx;
@@ -210,14 +209,14 @@ TEST(PassManagerTest, AnErrorStopsThePipeline) {
   PM.add(std::make_unique<LoggingPass>("b", Log, PreservedAnalyses::all(), false, true));
   PM.add(std::make_unique<LoggingPass>("c", Log, PreservedAnalyses::all()));
   AnalysisManager AM;
-  Error E = PM.run(*M, AM);
+  llvm::Error E = PM.run(*M, AM);
   ASSERT_TRUE(static_cast<bool>(E));
   EXPECT_EQ(toString(std::move(E)), "b failed");
   EXPECT_EQ(Log, (std::vector<std::string>{"a", "b"}));
 }
 
 TEST(PassManagerTest, ScopeReachesThePasses) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   std::vector<std::string> Log;
   auto P = std::make_unique<LoggingPass>("a", Log, PreservedAnalyses::all());
@@ -233,7 +232,7 @@ TEST(PassManagerTest, ScopeReachesThePasses) {
 }
 
 TEST(PassManagerTest, VerifyEachRunsTheVerifierAfterEveryPass) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   std::vector<std::string> Log;
   PassManagerOptions Opts;
@@ -244,15 +243,15 @@ TEST(PassManagerTest, VerifyEachRunsTheVerifierAfterEveryPass) {
   PM.add(std::make_unique<LoggingPass>("b", Log, PreservedAnalyses::all()));
   PM.add(std::make_unique<LoggingPass>("c", Log, PreservedAnalyses::all()));
   unsigned Calls = 0;
-  PM.setVerifier([&](const Module &) -> Error {
+  PM.setVerifier([&](const Module &) -> llvm::Error {
     ++Calls;
     Log.push_back("verify");
     if (Calls == 2)
-      return createStringError(inconvertibleErrorCode(), "broken");
-    return Error::success();
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "broken");
+    return llvm::Error::success();
   });
   AnalysisManager AM;
-  Error E = PM.run(*M, AM);
+  llvm::Error E = PM.run(*M, AM);
   ASSERT_TRUE(static_cast<bool>(E));
   EXPECT_EQ(toString(std::move(E)), "verifier failed after b: broken");
   EXPECT_EQ(Log, (std::vector<std::string>{"a", "verify", "b", "verify"}));
@@ -260,19 +259,19 @@ TEST(PassManagerTest, VerifyEachRunsTheVerifierAfterEveryPass) {
   // Without VerifyEach the verifier is never called.
   PassManager Quiet(Ctx);
   Quiet.add(std::make_unique<LoggingPass>("a", Log, PreservedAnalyses::all()));
-  Quiet.setVerifier([&](const Module &) -> Error {
+  Quiet.setVerifier([&](const Module &) -> llvm::Error {
     ADD_FAILURE() << "verifier called without VerifyEach";
-    return Error::success();
+    return llvm::Error::success();
   });
   EXPECT_FALSE(static_cast<bool>(Quiet.run(*M, AM)));
 }
 
 TEST(PassManagerTest, TimePassesAndPrintAfterAll) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   std::vector<std::string> Log;
   std::string Timing, Dump;
-  raw_string_ostream TimingOS(Timing), DumpOS(Dump);
+  llvm::raw_string_ostream TimingOS(Timing), DumpOS(Dump);
   PassManagerOptions Opts;
   Opts.TimePasses = true;
   Opts.PrintAfterAll = true;
@@ -305,9 +304,9 @@ TEST(PassManagerTest, TimePassesAndPrintAfterAll) {
 /// A function pass that preserves nothing on function `k` only.
 class ChangesK final : public FunctionPass {
 public:
-  StringRef name() const override { return "ChangesK"; }
-  Expected<PreservedAnalyses> runOnFunction(Function &F, AnalysisManager &,
-                                            const PassScope &) override {
+  llvm::StringRef name() const override { return "ChangesK"; }
+  llvm::Expected<PreservedAnalyses> runOnFunction(Function &F, AnalysisManager &,
+                                                  const PassScope &) override {
     Seen.push_back(F.name().str());
     return F.name() == "k" ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
@@ -315,14 +314,14 @@ public:
 };
 
 TEST(FunctionPassTest, InvalidatesPerFunction) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   Function &K = fn(*M, "k"), &F = fn(*M, "f");
   AnalysisManager AM;
   AM.getResult<InstCount>(K);
   AM.getResult<InstCount>(F);
   ChangesK P;
-  Expected<PreservedAnalyses> PA = P.run(*M, AM, PassScope());
+  llvm::Expected<PreservedAnalyses> PA = P.run(*M, AM, PassScope());
   ASSERT_TRUE(static_cast<bool>(PA));
   EXPECT_EQ(P.Seen, (std::vector<std::string>{"k", "f"}));
   EXPECT_TRUE(PA->areAllPreserved()) << "already invalidated function by function";
@@ -331,7 +330,7 @@ TEST(FunctionPassTest, InvalidatesPerFunction) {
 }
 
 TEST(PassScopeTest, InScopeIsInclusiveInModuleOrder) {
-  auto M = read(TwoFunctions);
+  auto M = readPassInput(TwoFunctions);
   ASSERT_TRUE(M);
   std::vector<const Instruction *> All;
   for (const Function &F : M->functions())

@@ -5,11 +5,10 @@
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
-std::string errorText(Error E) { return toString(std::move(E)); }
+std::string errorText(llvm::Error E) { return toString(std::move(E)); }
 
 // --- Registry --------------------------------------------------------------
 
@@ -36,20 +35,20 @@ TEST(PassRegistryTest, CorePassesAreRegistered) {
 TEST(PassRegistryTest, CreateByName) {
   StinkyTofuContext Ctx;
   const PassRegistry &R = passRegistry(Ctx);
-  Expected<std::unique_ptr<Pass>> P = R.create("CFGBuilder");
+  llvm::Expected<std::unique_ptr<Pass>> P = R.create("CFGBuilder");
   ASSERT_TRUE(static_cast<bool>(P)) << errorText(P.takeError());
   EXPECT_EQ((*P)->name(), "CFGBuilder");
-  Expected<std::unique_ptr<Pass>> V = R.create("Verifier");
+  llvm::Expected<std::unique_ptr<Pass>> V = R.create("Verifier");
   ASSERT_TRUE(static_cast<bool>(V)) << errorText(V.takeError());
   EXPECT_EQ((*V)->name(), "Verifier");
 
-  Expected<std::unique_ptr<Pass>> Unknown = R.create("NoSuchPass=a");
+  llvm::Expected<std::unique_ptr<Pass>> Unknown = R.create("NoSuchPass=a");
   ASSERT_FALSE(static_cast<bool>(Unknown));
   std::string Message = errorText(Unknown.takeError());
   EXPECT_EQ(Message.rfind("unknown pass 'NoSuchPass' (known: ", 0), 0u) << Message;
   EXPECT_NE(Message.find("CFGBuilder"), std::string::npos);
 
-  Expected<std::unique_ptr<Pass>> BadArgs = R.create("CFGBuilder=x");
+  llvm::Expected<std::unique_ptr<Pass>> BadArgs = R.create("CFGBuilder=x");
   ASSERT_FALSE(static_cast<bool>(BadArgs));
   EXPECT_EQ(errorText(BadArgs.takeError()), "CFGBuilder: takes no arguments");
 }
@@ -57,8 +56,8 @@ TEST(PassRegistryTest, CreateByName) {
 /// A pass that only exists to show what its factory received.
 class NullPass final : public Pass {
 public:
-  StringRef name() const override { return "Null"; }
-  Expected<PreservedAnalyses> run(Module &, AnalysisManager &, const PassScope &) override {
+  llvm::StringRef name() const override { return "Null"; }
+  llvm::Expected<PreservedAnalyses> run(Module &, AnalysisManager &, const PassScope &) override {
     return PreservedAnalyses::all();
   }
 };
@@ -67,10 +66,11 @@ TEST(PassRegistryTest, ArgumentsReachTheFactory) {
   PseudoInstructionRegistry Pseudos;
   PassRegistry R(Pseudos);
   PassArguments Seen;
-  R.add({"Mine", "test pass", [&](const PassArguments &Args) -> Expected<std::unique_ptr<Pass>> {
+  R.add({"Mine", "test pass",
+         [&](const PassArguments &Args) -> llvm::Expected<std::unique_ptr<Pass>> {
            Seen = Args;
            if (!Args.empty() && Args.front().first == "bad")
-             return createStringError(inconvertibleErrorCode(), "bad argument");
+             return llvm::createStringError(llvm::inconvertibleErrorCode(), "bad argument");
            return std::make_unique<NullPass>();
          }});
   ASSERT_EQ(R.passes().size(), 1u);
@@ -78,7 +78,7 @@ TEST(PassRegistryTest, ArgumentsReachTheFactory) {
   EXPECT_EQ(Seen, (PassArguments{{"pgr", "1"}, {"lead", "100"}, {"flag", ""}}));
   ASSERT_TRUE(static_cast<bool>(R.create("Mine")));
   EXPECT_TRUE(Seen.empty());
-  Expected<std::unique_ptr<Pass>> Bad = R.create("Mine=bad");
+  llvm::Expected<std::unique_ptr<Pass>> Bad = R.create("Mine=bad");
   ASSERT_FALSE(static_cast<bool>(Bad));
   EXPECT_EQ(errorText(Bad.takeError()), "Mine: bad argument");
   EXPECT_FALSE(static_cast<bool>(R.create("CFGBuilder"))) << "a fresh registry is empty";
@@ -93,16 +93,17 @@ TEST(PassRegistryTest, TargetsArgumentGatesThePass) {
   PseudoInstructionRegistry Pseudos;
   PassRegistry R(Pseudos);
   PassArguments Seen;
-  R.add({"Mine", "test pass", [&](const PassArguments &Args) -> Expected<std::unique_ptr<Pass>> {
+  R.add({"Mine", "test pass",
+         [&](const PassArguments &Args) -> llvm::Expected<std::unique_ptr<Pass>> {
            Seen = Args;
            return std::make_unique<NullPass>();
          }});
   // The registry takes `targets=` for itself; the pass keeps its name.
-  Expected<std::unique_ptr<Pass>> P = R.create("Mine=flag,targets=gfx1250:gfx950");
+  llvm::Expected<std::unique_ptr<Pass>> P = R.create("Mine=flag,targets=gfx1250:gfx950");
   ASSERT_TRUE(static_cast<bool>(P)) << errorText(P.takeError());
   EXPECT_EQ(Seen, (PassArguments{{"flag", ""}}));
   EXPECT_EQ((*P)->name(), "Null");
-  Expected<std::unique_ptr<Pass>> None = R.create("Mine=targets=");
+  llvm::Expected<std::unique_ptr<Pass>> None = R.create("Mine=targets=");
   ASSERT_FALSE(static_cast<bool>(None));
   EXPECT_EQ(errorText(None.takeError()),
             "Mine: targets= names no processor (targets=gfx1250:...)");
@@ -111,7 +112,7 @@ TEST(PassRegistryTest, TargetsArgumentGatesThePass) {
 TEST(PassRegistryTest, RegisteringAgainReplacesAndRegistersPseudoInstructions) {
   PseudoInstructionRegistry Pseudos;
   PassRegistry R(Pseudos);
-  auto Factory = [](const PassArguments &) -> Expected<std::unique_ptr<Pass>> {
+  auto Factory = [](const PassArguments &) -> llvm::Expected<std::unique_ptr<Pass>> {
     return std::make_unique<NullPass>();
   };
   R.add({"Lowering", "first", Factory, {"my_pseudo"}});
@@ -144,7 +145,7 @@ TEST(PassPipelineTest, ParsesNamesAndParenthesisedArguments) {
 }
 
 TEST(PassPipelineTest, SyntaxErrors) {
-  auto Check = [](StringRef Text, StringRef Expected) {
+  auto Check = [](llvm::StringRef Text, llvm::StringRef Expected) {
     auto Specs = parsePassPipeline(Text);
     ASSERT_FALSE(static_cast<bool>(Specs)) << Text.str();
     EXPECT_EQ(errorText(Specs.takeError()), Expected.str());
@@ -165,12 +166,12 @@ TEST(PassPipelineTest, AddPassesBuildsThePipeline) {
   PassManager PM(Ctx);
   ASSERT_FALSE(static_cast<bool>(addPasses(PM, {"CFGBuilder", "Verifier", "CFGBuilder"}, R)));
   EXPECT_EQ(PM.size(), 3u);
-  Error E = addPasses(PM, {"Verifier", "Nope"}, R);
+  llvm::Error E = addPasses(PM, {"Verifier", "Nope"}, R);
   ASSERT_TRUE(static_cast<bool>(E));
   EXPECT_EQ(errorText(std::move(E)).rfind("unknown pass 'Nope'", 0), 0u);
 
   // Leading arguments reach the pass of their name only.
-  StringMap<PassArguments> Leading{{"CFGBuilder", {{"x", ""}}}};
+  llvm::StringMap<PassArguments> Leading{{"CFGBuilder", {{"x", ""}}}};
   EXPECT_FALSE(static_cast<bool>(addPasses(PM, {"Verifier"}, R, Leading)));
   EXPECT_EQ(errorText(addPasses(PM, {"CFGBuilder"}, R, Leading)),
             "CFGBuilder: takes no arguments");
@@ -226,7 +227,7 @@ TEST(PassPipelineTest, EndPipelineProven) {
 
   // -O: the recovery and the repair are part of the pipeline, the
   // verifiers are added.
-  Expected<Specs> O3 = standardPipeline(3);
+  llvm::Expected<Specs> O3 = standardPipeline(3);
   ASSERT_TRUE(static_cast<bool>(O3));
   Specs Expected = *O3;
   EXPECT_EQ(Expected.back(), "AccumulateInstructionSizePass=targets=gfx1250");
@@ -238,13 +239,13 @@ TEST(PassPipelineTest, EndPipelineProven) {
 TEST(PassPipelineTest, PrintPassList) {
   PseudoInstructionRegistry Pseudos;
   PassRegistry R(Pseudos);
-  auto Factory = [](const PassArguments &) -> Expected<std::unique_ptr<Pass>> {
+  auto Factory = [](const PassArguments &) -> llvm::Expected<std::unique_ptr<Pass>> {
     return std::make_unique<NullPass>();
   };
   R.add({"Short", "first", Factory});
   R.add({"MuchLongerName", "second", Factory});
   std::string Out;
-  raw_string_ostream OS(Out);
+  llvm::raw_string_ostream OS(Out);
   printPassList(R, OS);
   EXPECT_EQ(Out, "Short           first\n"
                  "MuchLongerName  second\n");
@@ -280,13 +281,13 @@ protected:
           Insts.push_back(&I);
     ASSERT_EQ(Insts.size(), 7u);
   }
-  PassScope scope(StringRef From, StringRef To) {
-    Expected<PassScope> S = resolveLabelScope(*M, From, To);
+  PassScope scope(llvm::StringRef From, llvm::StringRef To) {
+    llvm::Expected<PassScope> S = resolveLabelScope(*M, From, To);
     EXPECT_TRUE(static_cast<bool>(S)) << errorText(S.takeError());
     return S ? *S : PassScope();
   }
-  std::string error(StringRef From, StringRef To) {
-    Expected<PassScope> S = resolveLabelScope(*M, From, To);
+  std::string error(llvm::StringRef From, llvm::StringRef To) {
+    llvm::Expected<PassScope> S = resolveLabelScope(*M, From, To);
     EXPECT_FALSE(static_cast<bool>(S));
     return S ? "" : errorText(S.takeError());
   }

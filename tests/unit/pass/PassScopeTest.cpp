@@ -9,8 +9,8 @@ using namespace stinkytofu;
 
 namespace {
 
-const char *const Kernel = "  .text\nk:\n  s_mov_b32 s0, 1\nlabel_A:\n  s_mov_b32 s1, 2\n"
-                           "  s_mov_b32 s2, 3\nlabel_B:\n  s_mov_b32 s3, 4\n  s_endpgm\n";
+const char *const TwoLabelKernel = "  .text\nk:\n  s_mov_b32 s0, 1\nlabel_A:\n  s_mov_b32 s1, 2\n"
+                                   "  s_mov_b32 s2, 3\nlabel_B:\n  s_mov_b32 s3, 4\n  s_endpgm\n";
 
 /// What a pass does to the scope's first instruction.
 enum class Edit { InsertAfter, Erase, Record };
@@ -56,7 +56,7 @@ private:
 };
 
 std::vector<std::string> scopeAfter(Edit What) {
-  auto M = test::readAsmText(Kernel, "gfx942");
+  auto M = test::readAsmText(TwoLabelKernel, "gfx942");
   EXPECT_TRUE(M);
   std::vector<std::string> Seen;
   StinkyTofuContext Ctx;

@@ -5,7 +5,6 @@
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
@@ -28,7 +27,7 @@ k:
 )";
 
 struct ProofRun {
-  Expected<ProofResult> Result;
+  llvm::Expected<ProofResult> Result;
   unsigned InputReads;
 };
 
@@ -36,9 +35,9 @@ struct ProofRun {
 ProofRun prove(Module &Output, StinkyTofuContext &Ctx) {
   unsigned Reads = 0;
   AnalysisManager AM;
-  Expected<ProofResult> Result = proveAgainstInput(
+  llvm::Expected<ProofResult> Result = proveAgainstInput(
       Output, AM, Verifiers, passRegistry(Ctx), {}, Ctx,
-      [&]() -> Expected<std::unique_ptr<Module>> {
+      [&]() -> llvm::Expected<std::unique_ptr<Module>> {
         ++Reads;
         return test::readAsmText(Input, "", false, "k.s", &Ctx);
       });
@@ -46,7 +45,7 @@ ProofRun prove(Module &Output, StinkyTofuContext &Ctx) {
 }
 
 /// Proves the module of \p OutputText against Input.
-ProofRun prove(StringRef OutputText) {
+ProofRun prove(llvm::StringRef OutputText) {
   StinkyTofuContext Ctx;
   std::unique_ptr<Module> Output = test::readAsmText(OutputText, "", false, "k.s", &Ctx);
   return prove(*Output, Ctx);
@@ -58,12 +57,12 @@ ProofRun prove(StringRef OutputText) {
 struct Inserted {
   StinkyTofuContext Ctx;
   std::unique_ptr<Module> M = test::readAsmText(Input, "", false, "k.s", &Ctx);
-  Inserted(unsigned N, std::initializer_list<StringRef> Texts) {
+  Inserted(unsigned N, std::initializer_list<llvm::StringRef> Texts) {
     BasicBlock &BB = M->functions().front().blocks().front();
     auto It = BB.instructions().begin();
     std::advance(It, N);
-    for (StringRef Text : Texts) {
-      Expected<Instruction> I = createInstruction(*M, Text);
+    for (llvm::StringRef Text : Texts) {
+      llvm::Expected<Instruction> I = createInstruction(*M, Text);
       EXPECT_TRUE(static_cast<bool>(I)) << toString(I.takeError());
       BB.insert(It, std::move(*I));
     }
@@ -97,7 +96,7 @@ TEST(PipelineProofTest, AnInputFindingIsRecognisedAfterInsertionsMoveIt) {
   // (1 more wait state instead of 2): the finding is the input's still.
   Inserted Out(0, {"s_nop 0", "v_mov_b32_e32 v20, 0"});
   BasicBlock &BB = Out.M->functions().front().blocks().front();
-  Expected<Instruction> Nop = createInstruction(*Out.M, "s_nop 0");
+  llvm::Expected<Instruction> Nop = createInstruction(*Out.M, "s_nop 0");
   ASSERT_TRUE(static_cast<bool>(Nop));
   BB.insert(std::next(BB.instructions().begin(), 3), std::move(*Nop));
   ProofRun R = prove(*Out.M, Out.Ctx);
@@ -113,7 +112,8 @@ TEST(PipelineProofTest, AnInputFindingIsRecognisedWhenItsProducerWasRewritten) {
   Inserted Out(0, {});
   BasicBlock &BB = Out.M->functions().front().blocks().front();
   Instruction &Old = *BB.instructions().begin();
-  Expected<Instruction> New = createInstruction(*Out.M, "v_add_co_u32_e64 v2, s[16:17], v0, v11");
+  llvm::Expected<Instruction> New =
+      createInstruction(*Out.M, "v_add_co_u32_e64 v2, s[16:17], v0, v11");
   ASSERT_TRUE(static_cast<bool>(New));
   New->setLocation(Old.location());
   BB.insert(Old.getIterator(), std::move(*New));
@@ -161,18 +161,18 @@ TEST(PipelineProofTest, TheInputVerifiedBeforeThePipelineExcusesItsFindingsOnly)
   StinkyTofuContext Ctx;
   std::unique_ptr<Module> M = test::readAsmText(Input, "", false, "k.s", &Ctx);
   ASSERT_TRUE(canVerifyInputInPlace(*M));
-  Expected<InputFindings> Keys = verifyInput(*M, Verifiers, passRegistry(Ctx), {});
+  llvm::Expected<InputFindings> Keys = verifyInput(*M, Verifiers, passRegistry(Ctx), {});
   ASSERT_TRUE(static_cast<bool>(Keys)) << toString(Keys.takeError());
   ASSERT_EQ(Keys->Count.size(), 1u);
   EXPECT_EQ(Keys->Count.begin()->first.Rule, "VALUWriteSGPR_VALURead");
   BasicBlock &BB = M->functions().front().blocks().front();
-  Expected<Instruction> Read = createInstruction(*M, "v_mov_b32_e32 v20, v8");
+  llvm::Expected<Instruction> Read = createInstruction(*M, "v_mov_b32_e32 v20, v8");
   ASSERT_TRUE(static_cast<bool>(Read));
   BB.insert(std::next(BB.instructions().begin(), 3), std::move(*Read));
   AnalysisManager AM;
-  Expected<ProofResult> R = proveAgainstInput(
+  llvm::Expected<ProofResult> R = proveAgainstInput(
       *M, AM, Verifiers, passRegistry(Ctx), {}, Ctx,
-      []() -> Expected<std::unique_ptr<Module>> {
+      []() -> llvm::Expected<std::unique_ptr<Module>> {
         ADD_FAILURE() << "the input is read again";
         return nullptr;
       },

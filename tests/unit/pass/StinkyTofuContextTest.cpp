@@ -16,30 +16,29 @@
 #include "gtest/gtest.h"
 
 using namespace stinkytofu;
-using namespace llvm;
 
 namespace {
 
 /// A pass that does nothing, registered under a test's own name.
 class EmptyPass final : public Pass {
 public:
-  StringRef name() const override { return "Empty"; }
-  Expected<PreservedAnalyses> run(Module &, AnalysisManager &, const PassScope &) override {
+  llvm::StringRef name() const override { return "Empty"; }
+  llvm::Expected<PreservedAnalyses> run(Module &, AnalysisManager &, const PassScope &) override {
     return PreservedAnalyses::all();
   }
 };
 
-Expected<std::unique_ptr<Pass>> createEmptyPass(const PassArguments &) {
+llvm::Expected<std::unique_ptr<Pass>> createEmptyPass(const PassArguments &) {
   return std::make_unique<EmptyPass>();
 }
 
-Expected<std::unique_ptr<Module>> readIn(StinkyTofuContext &Ctx, StringRef Text,
-                                         bool AllowUnknown = false) {
+llvm::Expected<std::unique_ptr<Module>> readIn(StinkyTofuContext &Ctx, llvm::StringRef Text,
+                                               bool AllowUnknown = false) {
   ReaderOptions Opts;
   Opts.Arch = "gfx942";
   Opts.AllowUnknownInstructions = AllowUnknown;
   Opts.Context = &Ctx;
-  return readAsm(MemoryBuffer::getMemBufferCopy(Text, "w.s"), Opts);
+  return readAsm(llvm::MemoryBuffer::getMemBufferCopy(Text, "w.s"), Opts);
 }
 
 const char *const MarkedKernel = "\t.text\n"
@@ -58,7 +57,7 @@ TEST(StinkyTofuContextTest, TwoContextsDoNotSeeEachOthersPasses) {
   EXPECT_NE(passRegistry(Instrumenting).find("SQTTInstrumentPass"), nullptr);
   EXPECT_EQ(passRegistry(Instrumenting).find("Empty"), nullptr);
   EXPECT_NE(passRegistry(Plain).find("Empty"), nullptr);
-  Expected<std::unique_ptr<Pass>> P = passRegistry(Plain).create("SQTTInstrumentPass");
+  llvm::Expected<std::unique_ptr<Pass>> P = passRegistry(Plain).create("SQTTInstrumentPass");
   ASSERT_FALSE(bool(P));
   EXPECT_EQ(toString(P.takeError()).rfind("unknown pass 'SQTTInstrumentPass'", 0), 0u);
   EXPECT_NE(Instrumenting.passRegistry(), Plain.passRegistry());
@@ -74,7 +73,7 @@ TEST(StinkyTofuContextTest, PseudoInstructionsOfOneContextAreUnknownInAnother) {
   EXPECT_EQ(Info->LoweredBy, "SQTTInstrumentPass");
   EXPECT_TRUE(Plain.pseudoInstructions().entries().empty());
 
-  Expected<std::unique_ptr<Module>> Kept = readIn(Instrumenting, MarkedKernel);
+  llvm::Expected<std::unique_ptr<Module>> Kept = readIn(Instrumenting, MarkedKernel);
   ASSERT_TRUE(bool(Kept)) << toString(Kept.takeError());
   const Instruction &Marker =
       (*Kept)->functions().front().blocks().front().instructions().front();
@@ -82,12 +81,12 @@ TEST(StinkyTofuContextTest, PseudoInstructionsOfOneContextAreUnknownInAnother) {
   EXPECT_EQ(Marker.mnemonic(), "sqtt_marker_point");
   // The writer names the lowering pass from the registry it was read with.
   std::string Out;
-  raw_string_ostream OS(Out);
-  Error Left = writeAsm(**Kept, OS);
+  llvm::raw_string_ostream OS(Out);
+  llvm::Error Left = writeAsm(**Kept, OS);
   ASSERT_TRUE(bool(Left));
   EXPECT_NE(toString(std::move(Left)).find("SQTTInstrumentPass did not run"), std::string::npos);
 
-  Expected<std::unique_ptr<Module>> Refused = readIn(Plain, MarkedKernel);
+  llvm::Expected<std::unique_ptr<Module>> Refused = readIn(Plain, MarkedKernel);
   ASSERT_FALSE(bool(Refused));
   EXPECT_EQ(toString(Refused.takeError()).rfind("w.s:3:2: error: ", 0), 0u);
 }
@@ -97,18 +96,18 @@ TEST(StinkyTofuContextTest, ReaderWarningsReachTheHandlerAndNotStderr) {
   std::vector<SourceDiagnostic> Seen;
   Ctx.setDiagnosticHandler([&](const SourceDiagnostic &D) { Seen.push_back(D); });
   testing::internal::CaptureStderr();
-  Expected<std::unique_ptr<Module>> M = readIn(Ctx,
-                                               "\t.text\n"
-                                               "k:\n"
-                                               "\t.warning \"look here\"\n"
-                                               "\tv_no_such_op v0\n"
-                                               "\ts_endpgm\n",
-                                               /*AllowUnknown=*/true);
+  llvm::Expected<std::unique_ptr<Module>> M = readIn(Ctx,
+                                                     "\t.text\n"
+                                                     "k:\n"
+                                                     "\t.warning \"look here\"\n"
+                                                     "\tv_no_such_op v0\n"
+                                                     "\ts_endpgm\n",
+                                                     /*AllowUnknown=*/true);
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
   ASSERT_TRUE(bool(M)) << toString(M.takeError());
 
   ASSERT_EQ(Seen.size(), 2u);
-  EXPECT_EQ(Seen[0].Kind, SourceMgr::DK_Warning);
+  EXPECT_EQ(Seen[0].Kind, llvm::SourceMgr::DK_Warning);
   EXPECT_EQ(Seen[0].File, "w.s");
   EXPECT_EQ(Seen[0].Line, 3u);
   EXPECT_EQ(Seen[0].Column, 2u);
@@ -116,15 +115,15 @@ TEST(StinkyTofuContextTest, ReaderWarningsReachTheHandlerAndNotStderr) {
   EXPECT_TRUE(Seen[0].Notes.empty());
   // The statement MC rejected, kept as opaque: a warning at its line with a
   // note that says what became of it.
-  EXPECT_EQ(Seen[1].Kind, SourceMgr::DK_Warning);
+  EXPECT_EQ(Seen[1].Kind, llvm::SourceMgr::DK_Warning);
   EXPECT_EQ(Seen[1].Line, 4u);
   EXPECT_EQ(Seen[1].LineText, "\tv_no_such_op v0");
   ASSERT_EQ(Seen[1].Notes.size(), 1u);
-  EXPECT_EQ(Seen[1].Notes[0].Kind, SourceMgr::DK_Note);
+  EXPECT_EQ(Seen[1].Notes[0].Kind, llvm::SourceMgr::DK_Note);
   EXPECT_NE(Seen[1].Notes[0].Message.find("kept as an opaque instruction"), std::string::npos);
   // Rendered as the tool always printed it: position, line and caret.
   EXPECT_EQ(Seen[0].render().rfind("w.s:3:2: warning: look here\n", 0), 0u) << Seen[0].render();
-  EXPECT_EQ(StringRef(Seen[0].render()).count('\n'), 3u) << Seen[0].render();
+  EXPECT_EQ(llvm::StringRef(Seen[0].render()).count('\n'), 3u) << Seen[0].render();
 
   // The default handler prints exactly that text to stderr.
   StinkyTofuContext Default;
@@ -137,10 +136,10 @@ TEST(StinkyTofuContextTest, PassesReportThroughTheContext) {
   StinkyTofuContext Ctx;
   registerInstrumentPasses(passRegistry(Ctx));
   std::string Stats, Dump;
-  raw_string_ostream StatsOS(Stats), DumpOS(Dump);
+  llvm::raw_string_ostream StatsOS(Stats), DumpOS(Dump);
   Ctx.setStatsStream(StatsOS);
   Ctx.setDumpStream(DumpOS);
-  Expected<std::unique_ptr<Module>> M = readIn(Ctx, MarkedKernel);
+  llvm::Expected<std::unique_ptr<Module>> M = readIn(Ctx, MarkedKernel);
   ASSERT_TRUE(bool(M)) << toString(M.takeError());
 
   PassManager PM(Ctx);
@@ -149,7 +148,7 @@ TEST(StinkyTofuContextTest, PassesReportThroughTheContext) {
       passRegistry(Ctx))));
   AnalysisManager AM;
   testing::internal::CaptureStderr();
-  Error E = PM.run(**M, AM);
+  llvm::Error E = PM.run(**M, AM);
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
   ASSERT_FALSE(bool(E)) << toString(std::move(E));
   EXPECT_EQ(Dump.rfind("liveness of @k:\n", 0), 0u) << Dump;
@@ -162,8 +161,8 @@ TEST(StinkyTofuContextTest, TheSQTTEnvironmentIsWhatTheDriverHandsOver) {
   registerInstrumentPasses(passRegistry(Ctx), {{"SQTT_INSTRUMENT_MEMORY", "2:5"}});
   registerInstrumentPasses(passRegistry(Other));
   registerInstrumentPasses(passRegistry(Invalid), {{"SQTT_INSTRUMENT_MEMORY", "4"}});
-  auto MemoryChunk = [](StinkyTofuContext &C, StringRef Spec) -> unsigned {
-    Expected<std::unique_ptr<Pass>> P = passRegistry(C).create(Spec);
+  auto MemoryChunk = [](StinkyTofuContext &C, llvm::StringRef Spec) -> unsigned {
+    llvm::Expected<std::unique_ptr<Pass>> P = passRegistry(C).create(Spec);
     if (!P) {
       ADD_FAILURE() << toString(P.takeError());
       return ~0u;
@@ -176,7 +175,7 @@ TEST(StinkyTofuContextTest, TheSQTTEnvironmentIsWhatTheDriverHandsOver) {
   // The other context's pass sees no environment at all.
   EXPECT_EQ(MemoryChunk(Other, "SQTTInstrumentPass"), 0u);
 
-  Expected<std::unique_ptr<Pass>> Bad = passRegistry(Invalid).create("SQTTInstrumentPass");
+  llvm::Expected<std::unique_ptr<Pass>> Bad = passRegistry(Invalid).create("SQTTInstrumentPass");
   ASSERT_FALSE(bool(Bad));
   EXPECT_EQ(toString(Bad.takeError())
                 .rfind("SQTTInstrumentPass: invalid SQTT_INSTRUMENT_MEMORY='4': expected N:M", 0),

@@ -23,7 +23,7 @@ StinkyTofuContext &context() {
   return *Ctx;
 }
 
-std::unique_ptr<Module> read(llvm::StringRef Text, llvm::StringRef Arch) {
+std::unique_ptr<Module> readInContext(llvm::StringRef Text, llvm::StringRef Arch) {
   return test::readAsmText(Text, Arch, false, "t.s", &context());
 }
 
@@ -58,7 +58,7 @@ const char *Vector = "\t.text\n"
                      "\ts_endpgm\n";
 
 TEST(SQTTInstrumentPassTest, ReferenceUserMarkerVector) {
-  auto M = read(Vector, "gfx1100");
+  auto M = readInContext(Vector, "gfx1100");
   ASSERT_TRUE(M);
   funcmap::FuncMap Map;
   std::string Out = instrument(*M, SQTTConfig(), &Map);
@@ -83,14 +83,14 @@ TEST(SQTTInstrumentPassTest, ReferenceUserMarkerVector) {
 }
 
 TEST(SQTTInstrumentPassTest, SavesAndRestoresALiveM0) {
-  auto M = read("\t.text\n"
-                "k:\n"
-                "\ts_mov_b32 s4, 1\n"
-                "\ts_mov_b32 m0, s4\n"
-                "\tsqtt_marker_point \"p\"\n"
-                "\ts_movrels_b32 s5, s4\n"
-                "\ts_endpgm\n",
-                "gfx90a");
+  auto M = readInContext("\t.text\n"
+                         "k:\n"
+                         "\ts_mov_b32 s4, 1\n"
+                         "\ts_mov_b32 m0, s4\n"
+                         "\tsqtt_marker_point \"p\"\n"
+                         "\ts_movrels_b32 s5, s4\n"
+                         "\ts_endpgm\n",
+                         "gfx90a");
   ASSERT_TRUE(M);
   std::string Out = instrument(*M, SQTTConfig());
   EXPECT_NE(Out.find("\ts_mov_b32 m0, s4\n"
@@ -106,14 +106,14 @@ TEST(SQTTInstrumentPassTest, SavesAndRestoresALiveM0) {
 }
 
 TEST(SQTTInstrumentPassTest, DeadM0IsWrittenWithoutSave) {
-  auto M = read("\t.text\n"
-                "k:\n"
-                "\ts_mov_b32 s4, 1\n"
-                "\tsqtt_marker_point \"p\"\n"
-                "\ts_mov_b32 m0, s4\n"
-                "\ts_movrels_b32 s5, s4\n"
-                "\ts_endpgm\n",
-                "gfx942");
+  auto M = readInContext("\t.text\n"
+                         "k:\n"
+                         "\ts_mov_b32 s4, 1\n"
+                         "\tsqtt_marker_point \"p\"\n"
+                         "\ts_mov_b32 m0, s4\n"
+                         "\ts_movrels_b32 s5, s4\n"
+                         "\ts_endpgm\n",
+                         "gfx942");
   ASSERT_TRUE(M);
   std::string Out = instrument(*M, SQTTConfig());
   EXPECT_NE(Out.find("\ts_mov_b32 s4, 1\n"
@@ -127,50 +127,50 @@ TEST(SQTTInstrumentPassTest, DeadM0IsWrittenWithoutSave) {
 
 TEST(SQTTInstrumentPassTest, RefusesRatherThanClobbers) {
   // s4 and s5 are all the SGPRs the function has and both are live.
-  auto M = read("\t.text\n"
-                "k:\n"
-                "\ts_mov_b32 s4, 1\n"
-                "\ts_mov_b32 s5, 2\n"
-                "\ts_mov_b32 m0, s4\n"
-                "\tsqtt_marker_point \"p\"\n"
-                "\ts_movrels_b32 s5, s5\n"
-                "\ts_add_u32 s4, s4, s5\n"
-                "\ts_endpgm\n",
-                "gfx942");
+  auto M = readInContext("\t.text\n"
+                         "k:\n"
+                         "\ts_mov_b32 s4, 1\n"
+                         "\ts_mov_b32 s5, 2\n"
+                         "\ts_mov_b32 m0, s4\n"
+                         "\tsqtt_marker_point \"p\"\n"
+                         "\ts_movrels_b32 s5, s5\n"
+                         "\ts_add_u32 s4, s4, s5\n"
+                         "\ts_endpgm\n",
+                         "gfx942");
   ASSERT_TRUE(M);
   std::string Out = instrument(*M, SQTTConfig());
   // s0 is dead and below s5: the save goes there.
   EXPECT_NE(Out.find("s_mov_b32 s0, m0"), std::string::npos) << Out;
 
   // Every SGPR is live but VCC is dead: its low half saves M0.
-  auto VccFree = read("\t.text\n"
-                      "k:\n"
-                      "\ts_mov_b32 s0, 1\n"
-                      "\ts_mov_b32 s1, 2\n"
-                      "\ts_mov_b32 m0, s0\n"
-                      "\tsqtt_marker_point \"p\"\n"
-                      "\ts_movrels_b32 s1, s1\n"
-                      "\ts_add_u32 s0, s0, s1\n"
-                      "\ts_endpgm\n",
-                      "gfx942");
+  auto VccFree = readInContext("\t.text\n"
+                               "k:\n"
+                               "\ts_mov_b32 s0, 1\n"
+                               "\ts_mov_b32 s1, 2\n"
+                               "\ts_mov_b32 m0, s0\n"
+                               "\tsqtt_marker_point \"p\"\n"
+                               "\ts_movrels_b32 s1, s1\n"
+                               "\ts_add_u32 s0, s0, s1\n"
+                               "\ts_endpgm\n",
+                               "gfx942");
   ASSERT_TRUE(VccFree);
   Out = instrument(*VccFree, SQTTConfig());
   EXPECT_NE(Out.find("s_mov_b32 vcc_lo, m0"), std::string::npos) << Out;
   EXPECT_NE(Out.find("s_mov_b32 m0, vcc_lo"), std::string::npos) << Out;
 
   // VCC is live across the site too: nothing is left, so no marker.
-  auto Tight = read("\t.text\n"
-                    "k:\n"
-                    "\ts_mov_b32 s0, 1\n"
-                    "\ts_mov_b32 s1, 2\n"
-                    "\ts_mov_b64 vcc, 0\n"
-                    "\ts_mov_b32 m0, s0\n"
-                    "\tsqtt_marker_point \"p\"\n"
-                    "\ts_movrels_b32 s1, s1\n"
-                    "\ts_add_u32 s0, s0, s1\n"
-                    "\ts_add_u32 s0, vcc_lo, vcc_hi\n"
-                    "\ts_endpgm\n",
-                    "gfx942");
+  auto Tight = readInContext("\t.text\n"
+                             "k:\n"
+                             "\ts_mov_b32 s0, 1\n"
+                             "\ts_mov_b32 s1, 2\n"
+                             "\ts_mov_b64 vcc, 0\n"
+                             "\ts_mov_b32 m0, s0\n"
+                             "\tsqtt_marker_point \"p\"\n"
+                             "\ts_movrels_b32 s1, s1\n"
+                             "\ts_add_u32 s0, s0, s1\n"
+                             "\ts_add_u32 s0, vcc_lo, vcc_hi\n"
+                             "\ts_endpgm\n",
+                             "gfx942");
   ASSERT_TRUE(Tight);
   Out = instrument(*Tight, SQTTConfig());
   EXPECT_EQ(Out.find("s_ttracedata"), std::string::npos) << Out;
@@ -203,14 +203,14 @@ TEST(SQTTInstrumentPassTest, FunctionEntryAndExitsGoInTogether) {
   };
   SQTTConfig C;
   C.FunctionThreshold = 1;
-  auto M = read(Text, "gfx942");
+  auto M = readInContext(Text, "gfx942");
   ASSERT_TRUE(M);
   Recover(*M);
   ASSERT_EQ(M->functions().size(), 2u);
   std::string Out = instrument(*M, C);
   EXPECT_EQ(Out.find("s_ttracedata"), std::string::npos) << Out;
   // With the immediate form nothing needs M0.
-  auto M11 = read(Text, "gfx1100");
+  auto M11 = readInContext(Text, "gfx1100");
   ASSERT_TRUE(M11);
   Recover(*M11);
   Out = instrument(*M11, C);

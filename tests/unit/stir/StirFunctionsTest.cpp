@@ -37,12 +37,12 @@ const char *const Stir = R"(st.module @k {
 }
 )";
 
-std::unique_ptr<Module> readText(llvm::StringRef Text) {
+std::unique_ptr<Module> readStir(llvm::StringRef Text) {
   return test::readStirText(Text, "gfx942");
 }
 
 TEST(StirFunctionsTest, CalleeInsideTheKernelTextBecomesAFunction) {
-  auto M = readText(Stir);
+  auto M = readStir(Stir);
   ASSERT_TRUE(M);
   ASSERT_EQ(M->functions().size(), 2u);
   const Function &K = M->functions().front(), &Fn = M->functions().back();
@@ -58,7 +58,7 @@ TEST(StirFunctionsTest, CalleeInsideTheKernelTextBecomesAFunction) {
   std::string Again;
   llvm::raw_string_ostream OS(Again);
   writeStir(*M, OS);
-  auto M2 = readText(Again);
+  auto M2 = readStir(Again);
   ASSERT_TRUE(M2);
   std::string Third;
   llvm::raw_string_ostream OS2(Third);
@@ -67,7 +67,7 @@ TEST(StirFunctionsTest, CalleeInsideTheKernelTextBecomesAFunction) {
 }
 
 TEST(StirFunctionsTest, SuccessorKindsFollowTheTerminator) {
-  auto M = readText(Stir);
+  auto M = readStir(Stir);
   ASSERT_TRUE(M);
   const Function &K = M->functions().front();
   auto It = K.blocks().begin();

@@ -30,7 +30,7 @@ k:
   s_endpgm
 )";
 
-std::vector<const Instruction *> instructionsOf(const BasicBlock &BB) {
+std::vector<const Instruction *> blockInstructions(const BasicBlock &BB) {
   std::vector<const Instruction *> Insts;
   for (const Instruction &I : BB.instructions())
     Insts.push_back(&I);
@@ -52,8 +52,8 @@ struct HandRotation {
     buildCFG(M->functions().front());
     Pre = &M->functions().front().blocks().front();
     Body = blockOf(*M, ".LBB0_1");
-    OldPre = instructionsOf(*Pre);
-    OldBody = instructionsOf(*Body);
+    OldPre = blockInstructions(*Pre);
+    OldBody = blockInstructions(*Body);
   }
 
   void rotate(const Instruction *Anchor = nullptr, const Instruction *PreheaderCopy = nullptr) {

@@ -89,7 +89,7 @@ TEST(RewritePassesTest, MnemonicsPerTarget) {
 }
 
 /// Runs \p Spec on \p M through the registry; the error text or "".
-std::string runPass(StinkyTofuContext &Ctx, Module &M, llvm::StringRef Spec) {
+std::string runPassErrorText(StinkyTofuContext &Ctx, Module &M, llvm::StringRef Spec) {
   llvm::Expected<std::unique_ptr<Pass>> P = passRegistry(Ctx).create(Spec);
   if (!P)
     return llvm::toString(P.takeError());
@@ -138,7 +138,7 @@ TEST(RewritePassesTest, EveryPassOnEveryTargetAssembles) {
       StinkyTofuContext Ctx;
       std::unique_ptr<Module> M = read(Text, Arch);
       ASSERT_TRUE(M);
-      std::string Error = runPass(Ctx, *M, Spec);
+      std::string Error = runPassErrorText(Ctx, *M, Spec);
       bool Applies = true;
       // gfx9 has no depctr wait.
       if (llvm::StringRef(Spec) == "RemoveWaitAluPass")

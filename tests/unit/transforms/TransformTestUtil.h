@@ -8,6 +8,7 @@
 #define STINKYTOFU_TESTS_UNIT_TRANSFORMS_TRANSFORMTESTUTIL_H
 
 #include "TestModules.h"
+#include "analysis/AnalysisTestModules.h"
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Module.h"
 #include "stinkytofu/asm/AsmWriter.h"
@@ -65,14 +66,10 @@ inline std::string labelOf(const Instruction *I) {
   return L ? L->Label : std::string();
 }
 
-/// The block labelled \p Label in any function of \p M.
-inline BasicBlock *blockOf(Module &M, llvm::StringRef Label) {
-  for (Function &F : M.functions())
-    if (BasicBlock *B = F.findBlock(Label))
-      return B;
-  ADD_FAILURE() << "no block '" << Label.str() << "'";
-  return nullptr;
-}
+/// The block labelled \p Label in any function of \p M: the analysis tests'
+/// function itself, so that a file (or a unity batch) using both namespaces
+/// finds one function, not two equal ones.
+using analysistest::blockOf;
 
 /// Names of the successors of \p BB, in order.
 inline std::vector<std::string> succNames(const BasicBlock *BB) {

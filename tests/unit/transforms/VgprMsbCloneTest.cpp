@@ -18,10 +18,10 @@ using namespace stinkytofu::transformtest;
 
 namespace {
 
-constexpr llvm::StringLiteral Kernel = "k:\n"
-                                       "  s_set_vgpr_msb 1 // the user's switch\n"
-                                       "  v_mov_b32 v0, v44\n"
-                                       "  s_endpgm\n";
+constexpr llvm::StringLiteral UserMsbSwitchKernel = "k:\n"
+                                                    "  s_set_vgpr_msb 1 // the user's switch\n"
+                                                    "  v_mov_b32 v0, v44\n"
+                                                    "  s_endpgm\n";
 
 void runPass(StinkyTofuContext &Ctx, Module &M, llvm::StringRef Name) {
   llvm::Expected<std::unique_ptr<Pass>> P = passRegistry(Ctx).create(Name);
@@ -35,7 +35,7 @@ void runPass(StinkyTofuContext &Ctx, Module &M, llvm::StringRef Name) {
 class ClonedInstructionAfterVgprMsbRaising : public ::testing::Test {
 protected:
   void SetUp() override {
-    M = read(Kernel, "gfx1250");
+    M = read(UserMsbSwitchKernel, "gfx1250");
     ASSERT_TRUE(M);
     runPass(Ctx, *M, "RaiseVgprMsbPass");
     Anchor = nth(*M, "v_mov_b32");
