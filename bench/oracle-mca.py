@@ -90,8 +90,10 @@ def mca_cycles(prelude, body, cpu):
 
 
 def loop_estimate(stats):
-    # function path-cycles stalls loops loop-body hazard-waits hazard-cycles
-    m = re.search(r'^\S+\s+\d+\s+\d+\s+\d+\s+(\d+)\s+\d+\s+\d+\s*$', stats, re.M)
+    # function path-cycles stalls loops loop-body hazard-waits hazard-cycles:
+    # the <total> row's loop-body is the module's heaviest loop, the one
+    # heaviestLoop= writes (a file of several functions lists others first).
+    m = re.search(r'^<total>\s+\d+\s+\d+\s+\d+\s+(\d+)\s+\d+\s+\d+\s*$', stats, re.M)
     return m.group(1) if m else '?'
 
 
