@@ -4,6 +4,7 @@
 #include "stinkytofu/analysis/DepCtrHazards.h"
 #include "stinkytofu/analysis/DelayAluAnalysis.h"
 #include "stinkytofu/analysis/HazardAnalysis.h"
+#include "stinkytofu/analysis/LoopInfo.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
@@ -112,6 +113,19 @@ std::vector<unsigned> listSchedule(const DependenceDAG &DAG, const BlockCycleMod
 
 namespace {
 
+/// Whether the scheduler's hazard search tries \p BB: each move it tries
+/// simulates the block again and reads its hazards again, so a long block
+/// (a Tensile main loop, whose expert order rarely has a wait to spare)
+/// would cost more than the scheduler itself.
+bool searchable(const BasicBlock &BB) {
+  constexpr unsigned MaxInstructions = 32;
+  unsigned Count = 0;
+  for (auto It = BB.instructions().begin(), End = BB.instructions().end(); It != End; ++It)
+    if (++Count > MaxInstructions)
+      return false;
+  return true;
+}
+
 /// The cycles of blocks with what the passes after the scheduler put back:
 /// BlockCycleModel's estimate with the memory waits the wait inserter will
 /// place (WaitCountAnalysis's missing waits of the current order, which is
@@ -143,31 +157,76 @@ public:
         WaitCache);
     if (!A)
       return A.takeError();
-    ExpectedWaits Waits;
+    ExpectedWaits Waits = aluWaits();
     for (const MissingWait &W : A->missingWaits())
       Waits.Memory[W.Consumer] = W.Needed;
+    DenseMap<const BasicBlock *, uint64_t> Cycles;
+    for (BasicBlock *BB : Blocks)
+      Cycles[BB] = issueCycles(*BB, Waits) + hazardWaits(*BB);
+    return Cycles;
+  }
+
+  /// The wait states and VALU slots \p BB lacks in its order now.
+  uint64_t hazardWaits(const BasicBlock &BB) {
+    // A block read again in the order the analysis read it last gives
+    // the same entries.
+    std::vector<const Instruction *> Order = orderOf(BB);
+    if (std::vector<const Instruction *> &Read = HazardsRead[&BB]; Read != Order) {
+      Hazards.refresh(BB);
+      Read = std::move(Order);
+    }
+    uint64_t Waits = 0;
+    for (const Instruction &I : BB.instructions()) {
+      const HazardNeeds &Needs = Hazards.needs(I);
+      Waits += Needs.States + Needs.Valus;
+    }
+    return Waits;
+  }
+
+  /// The depctr waits and `s_delay_alu` the passes after the scheduler
+  /// will put in front of instructions (gfx10+ and gfx11+), for the
+  /// function's order now.
+  ExpectedWaits aluWaits() const {
+    ExpectedWaits Waits;
     for (const DepCtrWaitNeed &N : findDepCtrWaitNeeds(F, Timing.target()))
       Waits.DepCtrs[N.Consumer] |= N.Fields;
     DelayAluAnalysis AluDelays = DelayAluAnalysis::run(F);
     for (const DelayAluDemand &D : AluDelays.demands())
       Waits.AluDelays[D.Consumer] = {D.First, D.Second};
-    DenseMap<const BasicBlock *, uint64_t> Cycles;
-    for (BasicBlock *BB : Blocks) {
-      // A block read again in the order the analysis read it last gives
-      // the same entries.
-      std::vector<const Instruction *> Order = orderOf(*BB);
-      if (std::vector<const Instruction *> &Read = HazardsRead[BB]; Read != Order) {
-        Hazards.refresh(*BB);
-        Read = Order;
-      }
-      uint64_t HazardWaits = 0;
-      for (const Instruction &I : BB->instructions()) {
-        HazardNeeds Needs = Hazards.needs(I);
-        HazardWaits += Needs.States + Needs.Valus;
-      }
-      Cycles[BB] = issueCycles(*BB, Waits) + HazardWaits;
-    }
-    return Cycles;
+    return Waits;
+  }
+
+  /// What \p I lacks in its block's order as last read (hazardWaits).
+  const HazardNeeds &needsOf(const Instruction &I) const { return Hazards.needs(I); }
+
+  /// What the hazard search compares orders of \p BB by: the block's
+  /// cycles with the ALU waits it will get (the memory waits are left to
+  /// the guard: they take the whole function's wait analysis) plus the
+  /// hazard waits it lacks. A move near the end of a block changes what
+  /// its successors wait for at their start (an SALU result read by a
+  /// loop's first instruction): theirs count too, unless too long to
+  /// simulate again at every move (searchable). Each block is weighed by
+  /// the loops around it (loopWeight, \p Loops): a wait moved out of a
+  /// loop into its preheader is paid once, not every trip.
+  uint64_t hazardSearchCost(const BasicBlock &BB, const LoopInfo &Loops) {
+    ExpectedWaits Alu = aluWaits();
+    auto Weighed = [&](const BasicBlock &B) {
+      return loopWeight(Loops, B) * (Timing.estimate(B, Alu).Cycles + hazardWaits(B));
+    };
+    uint64_t Cost = Weighed(BB);
+    for (const BasicBlock *Succ : BB.successors())
+      if (Succ != &BB && searchable(*Succ))
+        Cost += Weighed(*Succ);
+    return Cost;
+  }
+
+  /// How much a cycle of \p B weighs against one outside every loop: 8
+  /// per loop around it, up to three.
+  static uint64_t loopWeight(const LoopInfo &Loops, const BasicBlock &B) {
+    uint64_t Weight = 1;
+    for (unsigned Depth = std::min(Loops.loopDepth(&B), 3u); Depth; --Depth)
+      Weight *= 8;
+    return Weight;
   }
 
 private:
@@ -305,6 +364,13 @@ private:
   /// How many rounds of the block guard run before every block still in
   /// doubt goes back to its input order.
   static constexpr unsigned MaxGuardRounds = 4;
+  /// The hazard search: how far an instruction moves (the longest hazard
+  /// window of LLVM's rules is 19 wait states, most are 1 to 5; an
+  /// `s_delay_alu` names one of the last 4 VALUs), its sweeps over a
+  /// block, the moves it tries in a function, and the instructions those
+  /// moves may read in all (each move reads the function's ALU waits).
+  static constexpr unsigned HazardWindow = 8, MaxHazardSweeps = 3, MaxHazardTrials = 1024;
+  static constexpr uint64_t HazardSearchWork = 4'000'000;
 
   Error scheduleFunction(Function &F, AnalysisManager &AM, const CounterModel &Counters) {
     FunctionDependences &Deps = AM.getResult<DependenceDAGAnalysis>(F);
@@ -356,21 +422,45 @@ private:
       }
       First = End;
     }
-    if (Candidates.empty())
-      return Error::success();
-
-    // The blocks a candidate changes and their successors, in the input
-    // order, then with every candidate in its new order; MovedIn holds the
-    // reordered regions of each block. The hazard traits are those the
-    // hazard repair reads again.
+    // The hazard traits are those the hazard repair reads again.
     WaitAwareEstimate Estimate(F, Timing, Counters, AM.getResult<WaitCountCacheAnalysis>(F),
                                CheckWaitCache,
                                AM.getLastingResult<HazardTraitsCacheAnalysis>(*F.parent()));
+    // Loop blocks that lack hazard waits or will get ALU waits in their
+    // input order, and the predecessors of those that wait near their
+    // start: the hazard search tries them too (below). Outside loops a
+    // wait is paid once, and the search's moves cost more than it saves.
+    Expected<LoopInfo &> Loops = AM.getResult<LoopAnalysis>(F);
+    if (!Loops)
+      return Loops.takeError();
+    SetVector<BasicBlock *> HazardBlocks;
+    ExpectedWaits Alu = Estimate.aluWaits();
+    auto AddHazardBlock = [&](BasicBlock &BB) {
+      HazardBlocks.insert(&BB);
+      Judged.insert(&BB);
+      Judged.insert(BB.successors().begin(), BB.successors().end());
+    };
+    for (BasicBlock &BB : F.blocks())
+      if (Loops->loopDepth(&BB) && searchable(BB) &&
+          (Estimate.hazardWaits(BB) || getsAluWaits(BB, Alu))) {
+        AddHazardBlock(BB);
+        if (waitsNearStart(BB, Estimate, Alu))
+          for (BasicBlock *Pred : BB.predecessors())
+            if (searchable(*Pred))
+              AddHazardBlock(*Pred);
+      }
+    if (Candidates.empty() && HazardBlocks.empty())
+      return Error::success();
+
+    // The blocks a candidate or the hazard search may change and their
+    // successors, in the input order, then in the new orders; MovedIn holds
+    // the reordered regions of each block.
     Expected<DenseMap<const BasicBlock *, uint64_t>> Before =
         Estimate.of(Judged.getArrayRef());
     if (!Before)
       return Before.takeError();
     MapVector<BasicBlock *, SmallVector<unsigned, 4>> MovedIn;
+    DenseMap<unsigned, std::vector<unsigned>> OrderOf;
     for (auto &[R, Order] : Candidates) {
       Expected<bool> Moved =
           reorderRegion(Deps.regions()[R], Order, Deps.dag(R), Deps.effects().units());
@@ -378,7 +468,20 @@ private:
         return Moved.takeError();
       if (*Moved)
         MovedIn[Deps.regions()[R].Block].push_back(R);
+      OrderOf[R] = std::move(Order);
     }
+    Alu = Estimate.aluWaits();
+    for (BasicBlock *BB : MovedIn.keys())
+      if (Loops->loopDepth(BB) && searchable(*BB) &&
+          (Estimate.hazardWaits(*BB) || getsAluWaits(*BB, Alu)))
+        HazardBlocks.insert(BB);
+    // Each move is judged on the function's ALU-wait analyses: the moves
+    // tried in a function are bounded by its size.
+    unsigned Trials = unsigned(std::min<uint64_t>(
+        MaxHazardTrials, HazardSearchWork / std::max<uint64_t>(1, F.instructionCount())));
+    for (BasicBlock *BB : HazardBlocks)
+      if (Error E = searchHazards(*BB, Deps, Estimate, OrderOf, MovedIn, *Loops, Trials))
+        return E;
 
     // A block keeps its new order only when it gets faster with the waits
     // and hazard wait states its new order gets. Putting a block back
@@ -407,19 +510,26 @@ private:
       Expected<DenseMap<const BasicBlock *, uint64_t>> After = Estimate.of(Judged.getArrayRef());
       if (!After)
         return After.takeError();
-      // What a block's new order costs: its own cycles and those its
-      // successors that kept their order lose (a result produced later
-      // makes the successor's s_delay_alu or wait stall longer).
-      auto Cost = [&](BasicBlock *BB) {
-        uint64_t Cycles = (*After)[BB];
+      // What a block's new order gains: its own cycles and those of its
+      // successors that kept their order (a result produced later makes
+      // the successor's s_delay_alu or wait stall longer, one produced
+      // earlier shorter), each weighed by the loops around it
+      // (WaitAwareEstimate::loopWeight): a wait moved from a loop's
+      // first instruction into its preheader is paid once, not every trip.
+      auto Gain = [&](BasicBlock *BB, bool Weighed) {
+        auto Delta = [&](BasicBlock *B) {
+          int64_t D = int64_t((*Before)[B]) - int64_t((*After)[B]);
+          return Weighed ? D * int64_t(WaitAwareEstimate::loopWeight(*Loops, *B)) : D;
+        };
+        int64_t Total = Delta(BB);
         for (BasicBlock *Succ : BB->successors())
-          if (Succ != BB && MovedIn.lookup(Succ).empty() && (*After)[Succ] > (*Before)[Succ])
-            Cycles += (*After)[Succ] - (*Before)[Succ];
-        return Cycles;
+          if (Succ != BB && MovedIn.lookup(Succ).empty())
+            Total += Delta(Succ);
+        return Total;
       };
       std::vector<BasicBlock *> Faster;
       for (BasicBlock *BB : Changed) {
-        if (Cost(BB) < (*Before)[BB]) {
+        if (Gain(BB, true) > 0) {
           Faster.push_back(BB);
           continue;
         }
@@ -429,7 +539,7 @@ private:
       if (Faster.size() == Changed.size()) {
         for (BasicBlock *BB : Faster) {
           Scheduled += MovedIn[BB].size();
-          Saved += (*Before)[BB] - Cost(BB);
+          Saved += std::max<int64_t>(0, Gain(BB, false));
         }
         break;
       }
@@ -438,6 +548,126 @@ private:
     if (!Changed.empty())
       AM.invalidate(F, PreservedAnalyses::none().preserve<WaitCountCacheAnalysis>());
     return Error::success();
+  }
+
+  /// Moves of one instruction up to HazardWindow places earlier, past
+  /// instructions it does not depend on, near those that lack hazard waits
+  /// in \p BB, each kept when the block's cycles plus the hazard waits it
+  /// lacks go down (WaitAwareEstimate::hazardSearchCost). The list schedule
+  /// issues on IssueState, which has no hazard rules, so a producer left
+  /// too near its consumer (a `v_readfirstlane_b32` of a buffer descriptor
+  /// right before the load, a VALU result read by `v_accvgpr_write_b32`
+  /// next) costs `s_nop`s no order it built avoids. Each region's order is
+  /// in \p OrderOf (its input order when absent); a region the search
+  /// changes is validated and listed in \p MovedIn, so that the guard
+  /// judges it as it judges a list schedule.
+  Error searchHazards(BasicBlock &BB, const FunctionDependences &Deps, WaitAwareEstimate &Estimate,
+                      DenseMap<unsigned, std::vector<unsigned>> &OrderOf,
+                      MapVector<BasicBlock *, SmallVector<unsigned, 4>> &MovedIn,
+                      const LoopInfo &Loops, unsigned &Trials) {
+    ArrayRef<ScheduleRegion> All = Deps.regions();
+    SmallVector<unsigned, 4> Regions;
+    for (unsigned R = 0; R != All.size(); ++R)
+      if (All[R].Block == &BB && !hasOneOrder(Deps.dag(R)))
+        Regions.push_back(R);
+    uint64_t Best = Estimate.hazardSearchCost(BB, Loops);
+    SmallSetVector<unsigned, 4> Changed;
+    for (unsigned Sweep = 0; Sweep != MaxHazardSweeps && Trials; ++Sweep) {
+      bool Improved = false;
+      for (unsigned R : Regions) {
+        const DependenceDAG &DAG = Deps.dag(R);
+        auto [It, New] = OrderOf.try_emplace(R);
+        std::vector<unsigned> &Order = It->second;
+        if (New)
+          Order = inputOrder(DAG);
+        // The instructions worth moving: up to HazardWindow before one that
+        // lacks waits or will get one (in the order kept: the analyses may
+        // have read a refused move last), the one itself included.
+        Estimate.hazardWaits(BB);
+        ExpectedWaits Alu = Estimate.aluWaits();
+        std::vector<bool> Near(Order.size());
+        for (unsigned P = 0; P != Order.size(); ++P)
+          if (waits(DAG.instruction(Order[P]), Estimate, Alu))
+            for (unsigned Q = P > HazardWindow ? P - HazardWindow : 0; Q <= P; ++Q)
+              Near[Q] = true;
+        // The end of the block, for a successor that waits at its start.
+        if (R == Regions.back() && any_of(BB.successors(), [&](const BasicBlock *Succ) {
+              return waitsNearStart(*Succ, Estimate, Alu);
+            }))
+          for (unsigned Q = Order.size() > HazardWindow ? Order.size() - HazardWindow : 0;
+               Q != Order.size(); ++Q)
+            Near[Q] = true;
+        for (unsigned P = 1; P < Order.size() && Trials; ++P) {
+          if (!Near[P])
+            continue;
+          Instruction &Moving = DAG.instruction(Order[P]);
+          // Earlier one place at a time, while nothing passed is a
+          // dependence of it and no directive stands between.
+          for (unsigned Q = P; Q-- > 0 && P - Q <= HazardWindow && Trials;) {
+            unsigned Passed = Order[Q];
+            if (DAG.edge(std::min(Passed, Order[P]), std::max(Passed, Order[P])) ||
+                !adjacent(DAG.instruction(Passed), DAG.instruction(Order[Q + 1])))
+              break;
+            --Trials;
+            Moving.moveBefore(DAG.instruction(Passed));
+            if (uint64_t Cost = Estimate.hazardSearchCost(BB, Loops); Cost < Best) {
+              Improved = true;
+              Best = Cost;
+              std::rotate(Order.begin() + Q, Order.begin() + P, Order.begin() + P + 1);
+              Changed.insert(R);
+              break;
+            }
+            Moving.moveAfter(DAG.instruction(Order[P - 1]));
+          }
+        }
+      }
+      if (!Improved)
+        break;
+    }
+    // The order is in place already: the validator checks it all the same
+    // before the guard may keep it.
+    for (unsigned R : Changed) {
+      if (Expected<bool> Valid =
+              reorderRegion(All[R], OrderOf[R], Deps.dag(R), Deps.effects().units());
+          !Valid)
+        return Valid.takeError();
+      if (!is_contained(MovedIn[&BB], R))
+        MovedIn[&BB].push_back(R);
+    }
+    return Error::success();
+  }
+
+  /// Whether an instruction of \p BB will get an ALU wait of \p Alu.
+  static bool getsAluWaits(const BasicBlock &BB, const ExpectedWaits &Alu) {
+    return any_of(BB.instructions(), [&](const Instruction &I) {
+      return Alu.DepCtrs.count(&I) || Alu.AluDelays.count(&I);
+    });
+  }
+
+  /// Whether \p I lacks hazard waits or will get an ALU wait.
+  static bool waits(const Instruction &I, const WaitAwareEstimate &Estimate,
+                    const ExpectedWaits &Alu) {
+    return !Estimate.needsOf(I).empty() || Alu.DepCtrs.count(&I) || Alu.AluDelays.count(&I);
+  }
+
+  /// Whether one of the first HazardWindow instructions of \p BB waits: a
+  /// move at the end of a predecessor may shorten that.
+  static bool waitsNearStart(const BasicBlock &BB, const WaitAwareEstimate &Estimate,
+                             const ExpectedWaits &Alu) {
+    unsigned Seen = 0;
+    for (const Instruction &I : BB.instructions()) {
+      if (Seen++ == HazardWindow)
+        break;
+      if (waits(I, Estimate, Alu))
+        return true;
+    }
+    return false;
+  }
+
+  /// Whether \p B is the item right after \p A: no directive between them,
+  /// which a swap would move past.
+  static bool adjacent(const Instruction &A, const Instruction &B) {
+    return std::next(ItemList::const_iterator(A)) == ItemList::const_iterator(B);
   }
 
   static void issueRegion(IssueState &State, const DependenceDAG &DAG, ArrayRef<unsigned> Order) {
