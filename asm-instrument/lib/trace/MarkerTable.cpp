@@ -1,6 +1,6 @@
 //===- MarkerTable.cpp - Every decoded marker, one row each (markers) -----===//
 #include "asm-instrument/trace/MarkerTable.h"
-#include "llvm/ADT/StringExtras.h"
+#include "stinkytofu/support/HexString.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -63,7 +63,7 @@ void MarkerTable::marker(const WaveInfo &W, const DecodedMarker &M) {
                          .str();
   OS << format("%-4u %-16s %12llu %12llu %-10s %8u %-4c %-10s %5u  ", Dispatch, Wave.c_str(),
                (unsigned long long)M.Time, (unsigned long long)M.ArrivalTime,
-               ("0x" + utohexstr(M.RawValue, /*LowerCase=*/true)).c_str(), M.Id, Kind,
+               hexString(M.RawValue).c_str(), M.Id, Kind,
                actionName(M.Action).data(), M.Depth)
      << M.Name;
   if (M.Payloads)

@@ -119,11 +119,7 @@ namespace {
 /// would cost more than the scheduler itself.
 bool searchable(const BasicBlock &BB) {
   constexpr unsigned MaxInstructions = 32;
-  unsigned Count = 0;
-  for (auto It = BB.instructions().begin(), End = BB.instructions().end(); It != End; ++It)
-    if (++Count > MaxInstructions)
-      return false;
-  return true;
+  return !hasNItemsOrMore(BB.instructions(), MaxInstructions + 1);
 }
 
 /// The cycles of blocks with what the passes after the scheduler put back:
@@ -435,14 +431,19 @@ private:
       return Loops.takeError();
     SetVector<BasicBlock *> HazardBlocks;
     ExpectedWaits Alu = Estimate.aluWaits();
+    auto WorthSearching = [&](BasicBlock &BB) {
+      return Loops->loopDepth(&BB) && searchable(BB) &&
+             (Estimate.hazardWaits(BB) || any_of(BB.instructions(), [&](const Instruction &I) {
+                return getsAluWait(I, Alu);
+              }));
+    };
     auto AddHazardBlock = [&](BasicBlock &BB) {
       HazardBlocks.insert(&BB);
       Judged.insert(&BB);
       Judged.insert(BB.successors().begin(), BB.successors().end());
     };
     for (BasicBlock &BB : F.blocks())
-      if (Loops->loopDepth(&BB) && searchable(BB) &&
-          (Estimate.hazardWaits(BB) || getsAluWaits(BB, Alu))) {
+      if (WorthSearching(BB)) {
         AddHazardBlock(BB);
         if (waitsNearStart(BB, Estimate, Alu))
           for (BasicBlock *Pred : BB.predecessors())
@@ -472,8 +473,7 @@ private:
     }
     Alu = Estimate.aluWaits();
     for (BasicBlock *BB : MovedIn.keys())
-      if (Loops->loopDepth(BB) && searchable(*BB) &&
-          (Estimate.hazardWaits(*BB) || getsAluWaits(*BB, Alu)))
+      if (WorthSearching(*BB))
         HazardBlocks.insert(BB);
     // Each move is judged on the function's ALU-wait analyses: the moves
     // tried in a function are bounded by its size.
@@ -637,17 +637,15 @@ private:
     return Error::success();
   }
 
-  /// Whether an instruction of \p BB will get an ALU wait of \p Alu.
-  static bool getsAluWaits(const BasicBlock &BB, const ExpectedWaits &Alu) {
-    return any_of(BB.instructions(), [&](const Instruction &I) {
-      return Alu.DepCtrs.count(&I) || Alu.AluDelays.count(&I);
-    });
+  /// Whether \p I will get an ALU wait of \p Alu.
+  static bool getsAluWait(const Instruction &I, const ExpectedWaits &Alu) {
+    return Alu.DepCtrs.count(&I) || Alu.AluDelays.count(&I);
   }
 
   /// Whether \p I lacks hazard waits or will get an ALU wait.
   static bool waits(const Instruction &I, const WaitAwareEstimate &Estimate,
                     const ExpectedWaits &Alu) {
-    return !Estimate.needsOf(I).empty() || Alu.DepCtrs.count(&I) || Alu.AluDelays.count(&I);
+    return !Estimate.needsOf(I).empty() || getsAluWait(I, Alu);
   }
 
   /// Whether one of the first HazardWindow instructions of \p BB waits: a
