@@ -1,8 +1,8 @@
 //===- BindConvert.cpp - toStinkyTofuModule and the converted module -----===//
 #include "Bindings.h"
+#include "ModuleOptions.h"
 #include "rocisa-bridge/convert/TargetCaps.h"
 #include "rocisa-bridge/convert/ToStinkyTofu.h"
-#include "stinkytofu/hw/HardwareModel.h"
 #include <pybind11/stl.h>
 
 namespace rocisa::python {
@@ -15,104 +15,6 @@ std::string toArch(py::handle Arch) {
     return Arch.cast<std::string>();
   auto T = Arch.cast<std::tuple<int, int, int>>();
   return archName(std::get<0>(T), std::get<1>(T), std::get<2>(T));
-}
-
-enum class OptionType { Bool, Int, String };
-
-/// TensileLite's module options (KernelWriter's `stinky_module_options`)
-/// that only tune the reference's scheduler, remarks and debug output: each
-/// is checked for its type; StinkyTofu's pipeline derives what it needs from
-/// the code (docs/rocisa-bridge.md).
-const std::pair<const char *, OptionType> TuningOptions[] = {
-    {"EnableRemarks", OptionType::Bool},       {"DebugLevel", OptionType::Int},
-    {"EnableESM2", OptionType::Bool},          {"EnableLoopCarriedTokenDeps", OptionType::Bool},
-    {"TileA0", OptionType::Int},               {"TileB0", OptionType::Int},
-    {"TileM0", OptionType::Int},               {"SubGroup0", OptionType::Int},
-    {"SubGroup1", OptionType::Int},            {"WaveGroup0", OptionType::Int},
-    {"WaveGroup1", OptionType::Int},           {"VectorWidthA", OptionType::Int},
-    {"VectorWidthB", OptionType::Int},         {"GlobalReadVectorWidthA", OptionType::Int},
-    {"GlobalReadVectorWidthB", OptionType::Int}, {"DirectToLdsA", OptionType::Bool},
-    {"DirectToLdsB", OptionType::Bool},        {"UseSgprForGRO", OptionType::Int},
-    {"PrefetchGlobalRead", OptionType::Int},   {"PrefetchLocalRead", OptionType::Int},
-    {"SwPrefetchScratchSgpr", OptionType::Int}, {"VgprMsbMode", OptionType::Int}};
-
-/// Options that ask for something StinkyTofu does not do yet: accepted at
-/// their neutral value (false, empty), an error otherwise, never ignored.
-const std::pair<const char *, OptionType> NotYetOptions[] = {
-    {"ClusterBarrier", OptionType::Bool},     {"EnableSwPrefetchInsertion", OptionType::Bool},
-    {"RemoveInstructions", OptionType::String}, {"PrintBeforePass", OptionType::String},
-    {"PrintAfterPass", OptionType::String},   {"DebugPass", OptionType::String},
-    {"PassOrderSnapshotJson", OptionType::String}};
-
-/// \p Value as \p Type (Python's bool is an int; TensileLite passes 0/1
-/// kernel parameters for flags).
-py::object checkedOption(const std::string &Key, py::handle Value, OptionType Type) {
-  bool IsInt = py::isinstance<py::int_>(Value);
-  if ((Type == OptionType::String && !py::isinstance<py::str>(Value)) ||
-      (Type != OptionType::String && !IsInt))
-    throw py::type_error("module option '" + Key + "' must be " +
-                         (Type == OptionType::String ? "a string"
-                          : Type == OptionType::Bool ? "a bool"
-                                                     : "an integer"));
-  return py::reinterpret_borrow<py::object>(Value);
-}
-
-struct ModuleOptions {
-  ConversionOptions Conversion;
-  StinkyModule::PipelineOptions Pipeline;
-};
-
-/// The options dictionary: the conversion's own keys and TensileLite's
-/// module options; an unknown key is an error.
-ModuleOptions toOptions(py::object Options, std::string Signature, llvm::StringRef Arch) {
-  ModuleOptions O;
-  O.Conversion.Prologue = std::move(Signature);
-  if (Options.is_none())
-    return O;
-  auto Find = [](auto &Table, const std::string &K) {
-    return llvm::find_if(Table, [&](const auto &E) { return K == E.first; });
-  };
-  for (auto [Key, Value] : Options.cast<py::dict>()) {
-    std::string K = Key.cast<std::string>();
-    if (K == "LabelShortBranches")
-      O.Conversion.LabelShortBranches = Value.cast<bool>();
-    else if (K == "Prologue")
-      O.Conversion.Prologue += Value.cast<std::string>();
-    else if (K == "Epilogue")
-      O.Conversion.Epilogue = Value.cast<std::string>();
-    else if (K == "OptLevel") {
-      int Level = checkedOption(K, Value, OptionType::Int).cast<int>();
-      if (Level < 0 || Level > 3)
-        throw py::value_error("module option 'OptLevel' is " + std::to_string(Level) +
-                              ": use 0 to 3");
-      O.Pipeline.OptLevel = unsigned(Level);
-    } else if (K == "EnableWaitCntInsertion") {
-      O.Pipeline.WaitCntInsertion = checkedOption(K, Value, OptionType::Bool).cast<bool>();
-    } else if (K == "wavefrontSize") {
-      int Size = checkedOption(K, Value, OptionType::Int).cast<int>();
-      const stinkytofu::HardwareModel *HM = stinkytofu::HardwareModel::lookup(Arch);
-      bool Wave32 = HM && HM->waveSize() == 32;
-      bool Wave64 = HM && (HM->waveSize() == 64 || HM->occupancy().VgprGranuleWave64 != 0);
-      if (HM && !((Size == 32 && Wave32) || (Size == 64 && Wave64)))
-        throw py::value_error("module option 'wavefrontSize' is " + std::to_string(Size) +
-                              ": " + Arch.str() + " runs " +
-                              (Wave32 && Wave64 ? "wave32 or wave64"
-                               : Wave32         ? "wave32 only"
-                                                : "wave64 only"));
-    } else if (auto *T = Find(TuningOptions, K); T != std::end(TuningOptions)) {
-      checkedOption(K, Value, T->second);
-    } else if (auto *N = Find(NotYetOptions, K); N != std::end(NotYetOptions)) {
-      if (py::bool_(checkedOption(K, Value, N->second)))
-        throw py::value_error("module option '" + K +
-                              "' asks for what StinkyTofu does not do yet "
-                              "(docs/rocisa-bridge.md); leave it unset, false or empty");
-    } else {
-      throw py::value_error("unknown module option '" + K +
-                            "' (TensileLite's module options, LabelShortBranches, Prologue, "
-                            "Epilogue)");
-    }
-  }
-  return O;
 }
 
 /// A signature as rocisa's SignatureBase or the bridge's text: its text.
@@ -143,6 +45,15 @@ void bindConvert(py::module_ &Top) {
            [](const StinkyModule &M) {
              return py::bytes(unwrap(withoutGil([&] { return M.emitObject(); })));
            })
+      .def("optionsWithoutCounterpart", &StinkyModule::optionsWithoutCounterpart,
+           "The module options given that tune a heuristic of the reference's scheduler "
+           "StinkyTofu has no counterpart for: accepted, applied nowhere")
+      .def("optimizationPipeline",
+           [](const StinkyModule &M, std::optional<unsigned> Level) {
+             return unwrap(M.optimizationPipeline(Level.value_or(M.pipelineOptions().OptLevel)));
+           },
+           py::arg("level") = py::none(),
+           "The passes runOptimizationPipeline runs, as the options set them")
       .def("getName", &StinkyModule::getName)
       .def("numFunctions", [](const StinkyModule &M) { return M.getFunctionNames().size(); })
       .def("getFunctionNames", &StinkyModule::getFunctionNames)
@@ -153,7 +64,7 @@ void bindConvert(py::module_ &Top) {
       [](py::object Tree, py::object Arch, std::string Name, py::object Signature,
          py::object Options) {
         std::string Target = toArch(Arch);
-        ModuleOptions O = toOptions(Options, signatureText(Signature), Target);
+        ModuleOptions O = toModuleOptions(Options, signatureText(Signature), Target);
         std::unique_ptr<StinkyModule> Converted;
         if (py::isinstance<KernelBody>(Tree)) {
           const KernelBody &K = Tree.cast<const KernelBody &>();
@@ -164,7 +75,8 @@ void bindConvert(py::module_ &Top) {
           Converted = unwrap(
               withoutGil([&] { return toStinkyTofuModule(M, Target, Name, O.Conversion); }));
         }
-        Converted->setPipelineOptions(O.Pipeline);
+        Converted->setPipelineOptions(std::move(O.Pipeline));
+        Converted->setOptionsWithoutCounterpart(std::move(O.WithoutCounterpart));
         return Converted;
       },
       py::arg("module"), py::arg("arch"), py::arg("moduleName") = "",

@@ -40,13 +40,39 @@ public:
   /// verifying the module after each pass.
   llvm::Error runPasses(llvm::StringRef Pipeline);
   /// What TensileLite's module options set for runOptimizationPipeline
-  /// (docs/rocisa-bridge.md): its level, and whether the memory waits are
-  /// recomputed (off: the kernel's own waits stay as written).
+  /// (docs/rocisa-bridge.md, "TensileLite's call"): each field is a pass
+  /// of the -O pipeline the reference's option turns on, off or tunes, run
+  /// where the reference's gfx1250 backend runs it.
   struct PipelineOptions {
     unsigned OptLevel = 2;
+    /// Off: the kernel's own waits stay as written.
     bool WaitCntInsertion = true;
+    /// SwInstructionPrefetchRelDynamicPass: unset keeps the -O default (on
+    /// gfx1250 only); set, it runs on any target (an error where the target
+    /// has no s_prefetch_inst_pc_rel) or not at all.
+    std::optional<bool> SwInstructionPrefetch;
+    /// InsertClusterBarrierPass's arguments (`lead=100,pgr=2`) when
+    /// ClusterBarrier asks for it; unset: not run.
+    std::optional<std::string> ClusterBarrierArgs;
+    /// RemoveInstructionPass's mnemonics; empty: not run.
+    std::string RemoveInstructions;
+    /// WaitAwareScheduleRepairPass's kSlotsToMovePastAnchor at -O2 and up;
+    /// 0: not run.
+    unsigned WaitRepairSlots = 0;
+    /// TDMInflightGuardPass's limit; unset: the pass's default.
+    std::optional<unsigned> TDMInflightLimit;
   };
-  void setPipelineOptions(PipelineOptions O) { Options = O; }
+  void setPipelineOptions(PipelineOptions O) { Options = std::move(O); }
+  const PipelineOptions &pipelineOptions() const { return Options; }
+  /// The module options the caller gave that tune a heuristic of the
+  /// reference's scheduler StinkyTofu has no counterpart for: accepted,
+  /// applied nowhere, and listed here so that nothing is ignored silently.
+  void setOptionsWithoutCounterpart(std::vector<std::string> Names) {
+    WithoutCounterpart = std::move(Names);
+  }
+  const std::vector<std::string> &optionsWithoutCounterpart() const { return WithoutCounterpart; }
+  /// The -O<Level> pipeline these options make (a pass spec per entry).
+  llvm::Expected<std::vector<std::string>> optimizationPipeline(unsigned Level) const;
   /// Runs the `-O<Level>` pipeline (docs/passes.md); without \p Level, the
   /// options' level.
   llvm::Error runOptimizationPipeline(std::optional<unsigned> Level = std::nullopt);
@@ -67,6 +93,7 @@ private:
   std::unique_ptr<stinkytofu::StinkyTofuContext> Ctx;
   std::unique_ptr<stinkytofu::Module> M;
   PipelineOptions Options;
+  std::vector<std::string> WithoutCounterpart;
 };
 
 /// The text path: reads assembly \p Text for \p Arch into a StinkyModule
