@@ -634,6 +634,12 @@ int runInput(const ToolOptions &Opt, const RunPlan &Plan, StinkyTofuContext &Ctx
           << Proof->InputFindings << " wait and hazard findings of the output were "
           << "in the input already: not errors (--verify-waitcnt --verify-hazards "
              "on the input lists them)\n";
+    if (Proof->InputWaitFindings.value_or(0))
+      WithColor::note(Err, ToolName)
+          << "the output's wait findings are among the input's "
+          << *Proof->InputWaitFindings
+          << " on every path, feasible or not (the code inserted needs no wait): not "
+             "errors (--verify-waitcnt on the input lists them)\n";
     if (!Proof->NewFindings.empty()) {
       WithColor::note(Err, ToolName)
           << "the pipeline's output fails verification (lines are the input's; "

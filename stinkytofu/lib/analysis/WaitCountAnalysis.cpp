@@ -23,10 +23,12 @@
 #include "stinkytofu/ir/BranchVocabulary.h"
 #include "stinkytofu/ir/Modifier.h"
 #include "stinkytofu/ir/Module.h"
+#include "stinkytofu/ir/SameMC.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
+#include <deque>
 #include "llvm/MC/MCRegisterInfo.h"
 #include <utility>
 
@@ -46,6 +48,20 @@ bool jumpsToReturnAddress(const Instruction &I) {
   const MCOperand &Target = I.mcInsts()[0].getOperand(0);
   const Module *M = I.parent() && I.parent()->parent() ? I.parent()->parent()->parent() : nullptr;
   return Target.isReg() && M && M->target().asmName(Target.getReg()) == "s[30:31]";
+}
+
+/// What a description of an instruction without modifiers reads of it:
+/// its MC instructions, kind and mnemonic (the first two hashed, all
+/// compared). An expression operand only as such: a description reads
+/// immediates (a wait's counts, a DS instruction's gds bit), registers and
+/// opcodes, never what an expression says, so a branch or an address
+/// computation naming another label describes alike.
+uint64_t contentKey(const Instruction &I) {
+  return hashMC(I.mcInsts(), /*ExpressionsAlike=*/true) ^ uint64_t(I.kind()) << 56;
+}
+bool sameContent(const Instruction &A, const Instruction &B) {
+  return A.kind() == B.kind() && A.mnemonic() == B.mnemonic() &&
+         sameMC(A.mcInsts(), B.mcInsts(), /*ExpressionsAlike=*/true);
 }
 
 } // namespace
@@ -131,6 +147,10 @@ struct WaitCountAnalysis::Impl
     // (inserted code stamps out a few statements many times). Asked after
     // the words and facts, which a lazy record fills or copies first.
     DenseMap<std::pair<const MCInst *, unsigned>, uint64_t> DescribedRecords;
+    // Statements read alike (a generator repeats its lines) assemble to the
+    // same MC instructions: with the same kind and mnemonic and no
+    // modifiers, they are described alike too.
+    DenseMap<uint64_t, SmallVector<const Instruction *, 1>> DescribedContents;
     // Room for every instruction not yet described at once (each growth of
     // the map moves every description).
     std::vector<const Instruction *> Undescribed;
@@ -154,6 +174,15 @@ struct WaitCountAnalysis::Impl
         if (!First) {
           It->second = Descriptions->Infos.find(Seen->second)->second;
           continue;
+        }
+        if (I.modifiers().empty()) {
+          auto &Alike = DescribedContents[contentKey(I)];
+          auto Twin = find_if(Alike, [&](const Instruction *T) { return sameContent(*T, I); });
+          if (Twin != Alike.end()) {
+            It->second = Descriptions->Infos.find((*Twin)->stamp())->second;
+            continue;
+          }
+          Alike.push_back(&I);
         }
       }
       describe(I, It->second);
@@ -775,6 +804,109 @@ struct WaitCountAnalysis::Impl
   }
 };
 
+/// What allQuiet reads after the run: the solved analysis (its
+/// descriptions and transfer), the function's instructions in layout order
+/// as they were, each block's final state on entry, and the states before
+/// its instructions and at its end, made on the block's first question by
+/// the transfer the run applied.
+struct WaitCountAnalysis::KeptStates {
+  std::unique_ptr<Impl> A;
+  struct Block {
+    WaitPaths In;
+    unsigned First = 0, Size = 0;
+    std::vector<WaitPaths> Before;
+  };
+  std::vector<Block> Blocks;
+  std::vector<const Instruction *> Instructions;
+  std::vector<unsigned> BlockOf;
+  DenseMap<const Instruction *, unsigned> Place;
+  /// The register units any state of the function can hold pending: those
+  /// its memory operations name, and a caller's loads' in a callable.
+  /// Code that names none of them needs no wait in any of its states.
+  BitVector Footprint;
+
+  /// The state before the instruction at place \p P, or after it.
+  const WaitPaths &state(unsigned P, bool After) {
+    Block &B = Blocks[BlockOf[P]];
+    if (B.Before.empty()) {
+      B.Before.reserve(B.Size + 1);
+      WaitPaths S = B.In;
+      for (unsigned K = B.First; K < B.First + B.Size; ++K) {
+        B.Before.push_back(S);
+        A->transfer(*Instructions[K], S);
+      }
+      B.Before.push_back(std::move(S));
+    }
+    return B.Before[P - B.First + After];
+  }
+
+  /// Whether \p II can only take from a state, never add to it, and needs
+  /// no wait where the state is the one before place \p P (after it with
+  /// \p After).
+  bool quiet(const Instruction &I, const InstInfo &II, unsigned P, bool After) {
+    if (II.Opaque || II.Call || II.JumpsToCaller || II.Barrier || II.CacheInvalidate ||
+        II.Access.Events || II.Access.ReadsLds || II.Access.WritesLds || !II.Tokens.empty() ||
+        II.Ring)
+      return false;
+    auto Pending = [&](unsigned U) { return Footprint.test(U); };
+    if (!II.WritesExec && none_of(II.ExplicitUseUnits, Pending) &&
+        none_of(II.DefUnits, [&](auto D) { return Pending(D.first); }) &&
+        none_of(II.UseUnits, [&](auto D) { return Pending(D.first); }))
+      return true;
+    for (const auto &Part : state(P, After).Parts) {
+      WaitCounts Implicit;
+      if (!A->requirements(I, II, Part.State, Implicit).empty())
+        return false;
+    }
+    return true;
+  }
+};
+
+std::optional<unsigned> WaitCountAnalysis::keptPlace(const Instruction &I) const {
+  if (!Kept)
+    return std::nullopt;
+  auto It = Kept->Place.find(&I);
+  if (It == Kept->Place.end())
+    return std::nullopt;
+  return It->second;
+}
+
+ArrayRef<const Instruction *> WaitCountAnalysis::keptInstructions() const {
+  return Kept ? ArrayRef(Kept->Instructions) : ArrayRef<const Instruction *>();
+}
+
+bool WaitCountAnalysis::allQuiet(ArrayRef<QuietQuestion> Questions) const {
+  if (!Kept)
+    return false;
+  // Described once per MC buffer (clones share theirs) and per content, as
+  // the run describes: the instructions asked about live through the call.
+  DenseMap<std::pair<const MCInst *, unsigned>, const InstInfo *> ByRecord;
+  DenseMap<uint64_t, SmallVector<std::pair<const Instruction *, const InstInfo *>, 1>> ByContent;
+  std::deque<InstInfo> Infos;
+  auto Describe = [&](const Instruction &I) -> const InstInfo & {
+    ArrayRef<MCInst> MC = I.mcInsts();
+    if (MC.empty() || !I.modifiers().empty()) {
+      Kept->A->describe(I, Infos.emplace_back());
+      return Infos.back();
+    }
+    auto [Seen, First] = ByRecord.try_emplace({MC.data(), unsigned(I.kind())}, nullptr);
+    if (!First)
+      return *Seen->second;
+    auto &Alike = ByContent[contentKey(I)];
+    for (auto [T, Info] : Alike)
+      if (sameContent(*T, I))
+        return *(Seen->second = Info);
+    Kept->A->describe(I, Infos.emplace_back());
+    Alike.emplace_back(&I, &Infos.back());
+    return *(Seen->second = &Infos.back());
+  };
+  return all_of(Questions, [&](const QuietQuestion &Q) {
+    return Q.Place < Kept->Instructions.size() &&
+           Kept->quiet(*Q.Inserted, Describe(*Q.Inserted), Q.Place, Q.AfterPlace);
+  });
+}
+
+WaitCountAnalysis::WaitCountAnalysis(const CounterModel &CM) : CM(&CM) {}
 WaitCountAnalysis::~WaitCountAnalysis() = default;
 WaitCountAnalysis::WaitCountAnalysis(WaitCountAnalysis &&) = default;
 
@@ -939,53 +1071,42 @@ Expected<WaitCountAnalysis> WaitCountAnalysis::solve(const Function &F, const Co
     llvm::append_range(Result.Missing, New.Missing);
     llvm::append_range(Result.Redundant, New.Redundant);
   }
-  return Result;
-}
-
-/// An error naming the first instruction where \p Cached (a run with the
-/// cache) and \p Full (one without) find different waits.
-static Error sameWaits(const Function &F, const WaitCountAnalysis &Cached,
-                       const WaitCountAnalysis &Full) {
-  auto Disagree = [&](const Instruction *I, StringRef What) {
-    std::string Where = I ? "'" + I->mnemonic().str() + "' at line " +
-                                std::to_string(I->location().Line)
-                          : std::string("the end");
-    return createStringError(inconvertibleErrorCode(),
-                             "function '" + F.name() + "': the wait analysis with its cache finds " +
-                                 What + " than a run without it at " + Where);
-  };
-  ArrayRef<MissingWait> A = Cached.missingWaits(), B = Full.missingWaits();
-  for (size_t K = 0; K < std::max(A.size(), B.size()); ++K) {
-    if (K == A.size())
-      return Disagree(B[K].Consumer, "fewer missing waits");
-    if (K == B.size())
-      return Disagree(A[K].Consumer, "more missing waits");
-    if (A[K].Consumer != B[K].Consumer || !(A[K].Needed == B[K].Needed))
-      return Disagree(A[K].Consumer, "other missing waits");
+  if (Opts.KeepStates) {
+    auto K = std::make_unique<KeptStates>();
+    K->Footprint.resize(A->RU.numUnits());
+    if (A->Callable)
+      K->Footprint |= loadDestinationUnits(A->RU);
+    for (const BasicBlock &BB : F.blocks()) {
+      if (BB.empty())
+        continue;
+      KeptStates::Block &B = K->Blocks.emplace_back();
+      B.In = A->stateIn(BB).Parts.empty() ? A->unreachedState(BB) : A->stateIn(BB);
+      B.First = K->Instructions.size();
+      for (const Instruction &I : BB.instructions()) {
+        K->Place[&I] = K->Instructions.size();
+        K->Instructions.push_back(&I);
+        K->BlockOf.push_back(K->Blocks.size() - 1);
+        const InstInfo &II = A->info(I);
+        if (!II.Access.Events)
+          continue;
+        for (auto [U, R] : II.DefUnits)
+          K->Footprint.set(U);
+        for (auto [U, R] : II.UseUnits)
+          K->Footprint.set(U);
+        for (unsigned U : II.ExplicitUseUnits)
+          K->Footprint.set(U);
+      }
+      B.Size = K->Instructions.size() - B.First;
+    }
+    K->A = std::move(A);
+    Result.Kept = std::move(K);
   }
-  if (Cached.redundantWaits() != Full.redundantWaits())
-    return Disagree(nullptr, "other redundant waits");
-  return Error::success();
+  return Result;
 }
 
 Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
                                                    WaitCountOptions Opts) {
   return solve(F, CM, Opts, nullptr);
-}
-
-Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
-                                                   WaitCountOptions Opts, WaitCountCache &Cache) {
-  Expected<WaitCountAnalysis> Result = solve(F, CM, Opts, Cache.P.get());
-  if (!Result || !Opts.CheckCache)
-    return Result;
-  // Described anew as well: the check trusts nothing kept.
-  Opts.Descriptions = nullptr;
-  Expected<WaitCountAnalysis> Full = solve(F, CM, Opts, nullptr);
-  if (!Full)
-    return Full.takeError();
-  if (Error E = sameWaits(F, *Result, *Full))
-    return std::move(E);
-  return Result;
 }
 
 } // namespace stinkytofu

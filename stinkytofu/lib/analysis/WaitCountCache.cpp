@@ -123,4 +123,45 @@ WaitCountCache::Impl::Replay &WaitCountCache::Impl::addReplay(const BasicBlock &
   return R;
 }
 
+/// An error naming the first instruction where \p Cached (a run with the
+/// cache) and \p Full (one without) find different waits.
+static Error sameWaits(const Function &F, const WaitCountAnalysis &Cached,
+                       const WaitCountAnalysis &Full) {
+  auto Disagree = [&](const Instruction *I, StringRef What) {
+    std::string Where = I ? "'" + I->mnemonic().str() + "' at line " +
+                                std::to_string(I->location().Line)
+                          : std::string("the end");
+    return createStringError(inconvertibleErrorCode(),
+                             "function '" + F.name() + "': the wait analysis with its cache finds " +
+                                 What + " than a run without it at " + Where);
+  };
+  ArrayRef<MissingWait> A = Cached.missingWaits(), B = Full.missingWaits();
+  for (size_t K = 0; K < std::max(A.size(), B.size()); ++K) {
+    if (K == A.size())
+      return Disagree(B[K].Consumer, "fewer missing waits");
+    if (K == B.size())
+      return Disagree(A[K].Consumer, "more missing waits");
+    if (A[K].Consumer != B[K].Consumer || !(A[K].Needed == B[K].Needed))
+      return Disagree(A[K].Consumer, "other missing waits");
+  }
+  if (Cached.redundantWaits() != Full.redundantWaits())
+    return Disagree(nullptr, "other redundant waits");
+  return Error::success();
+}
+
+Expected<WaitCountAnalysis> WaitCountAnalysis::run(const Function &F, const CounterModel &CM,
+                                                   WaitCountOptions Opts, WaitCountCache &Cache) {
+  Expected<WaitCountAnalysis> Result = solve(F, CM, Opts, Cache.P.get());
+  if (!Result || !Opts.CheckCache)
+    return Result;
+  // Described anew as well: the check trusts nothing kept.
+  Opts.Descriptions = nullptr;
+  Expected<WaitCountAnalysis> Full = solve(F, CM, Opts, nullptr);
+  if (!Full)
+    return Full.takeError();
+  if (Error E = sameWaits(F, *Result, *Full))
+    return std::move(E);
+  return Result;
+}
+
 } // namespace stinkytofu

@@ -78,9 +78,15 @@ const BitVector &loadDestinationUnits(const RegisterUnits &RU) {
         if (int16_t RC = MII.getOpRegClassID(D.operands()[Def], HwMode); RC >= 0)
           Classes.set(RC);
     }
+    // The classes overlap (tuples of every width, AV classes holding the
+    // VGPRs again): each register's units are set once.
+    BitVector Done(MRI.getNumRegs());
     for (unsigned RC : Classes.set_bits())
       for (MCPhysReg R : MRI.getRegClass(RC))
-        RU.set(Units, R);
+        if (!Done.test(R)) {
+          Done.set(R);
+          RU.set(Units, R);
+        }
   });
 }
 

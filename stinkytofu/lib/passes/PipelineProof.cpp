@@ -1,7 +1,9 @@
 //===- PipelineProof.cpp - The verifiers that end a pipeline --------------===//
 #include "stinkytofu/passes/PipelineProof.h"
+#include "stinkytofu/analysis/InsertedWaitProof.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/passes/PassPipeline.h"
 #include "stinkytofu/transforms/VerifierFinding.h"
 #include <map>
@@ -97,14 +99,20 @@ Expected<InputFindings> verifyInput(Module &Input, ArrayRef<std::string> Verifie
           ? withoutPathSearches(Leading)
           : Leading;
   InputLeading["WaitCntVerifier"].emplace_back("correlateBranches", "0");
+  // Kept for the pipeline's end, which may prove its output from them
+  // (InsertedWaitProof.h).
+  if (Pipeline)
+    InputLeading["WaitCntVerifier"].emplace_back("keepStates", "1");
   std::vector<Finding> Findings;
   if (Error E = collectFindings(Input, InputAM, Verifiers, R, InputLeading, Quiet, Findings))
     return std::move(E);
   InputFindings Keys;
   Keys.Verifiers.assign(Verifiers.begin(), Verifiers.end());
   for (const Finding &F : Findings)
-    if (F.Key && !F.Key->Inserted)
+    if (F.Key && !F.Key->Inserted) {
       ++Keys.Count[*F.Key];
+      ++Keys.ByVerifier[F.Verifier];
+    }
   return Keys;
 }
 
@@ -128,12 +136,12 @@ static ProofResult judge(std::vector<Finding> &OutputFindings, InputFindings Inp
   return Result;
 }
 
-Expected<ProofResult>
-proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Verifiers,
-                  const PassRegistry &R, const StringMap<PassArguments> &Leading,
-                  StinkyTofuContext &Ctx,
-                  function_ref<Expected<std::unique_ptr<Module>>()> ReadInput,
-                  const InputFindings *Known) {
+/// proveAgainstInput with the verifiers that still have to run.
+static Expected<ProofResult>
+proveRunning(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Verifiers,
+             const PassRegistry &R, const StringMap<PassArguments> &Leading,
+             StinkyTofuContext &Ctx, function_ref<Expected<std::unique_ptr<Module>>()> ReadInput,
+             const InputFindings *Known) {
   // The messages name paths, but most findings of a real kernel are the
   // input's, whose messages are dropped: the verifiers run without path
   // searches, and again with them (quietly: their warnings were given) only
@@ -177,6 +185,56 @@ proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Ver
   if (!Keys)
     return Keys.takeError();
   return Judge(*Keys);
+}
+
+/// Whether \p Spec is the wait verifier with no more to do than find
+/// missing waits (no warnings of redundant ones, no replay or summary), the
+/// only thing InsertedWaitProof.h proves.
+static bool onlyFindsMissingWaits(StringRef Spec, const StringMap<PassArguments> &Leading) {
+  if (Spec != "WaitCntVerifier")
+    return false;
+  return all_of(Leading.lookup("WaitCntVerifier"), [](const auto &Arg) {
+    return is_contained({"NumWaves", "only", "ignore", "describePaths", "correlateBranches"},
+                        Arg.first);
+  });
+}
+
+Expected<ProofResult>
+proveAgainstInput(Module &Output, AnalysisManager &AM, ArrayRef<std::string> Verifiers,
+                  const PassRegistry &R, const StringMap<PassArguments> &Leading,
+                  StinkyTofuContext &Ctx,
+                  function_ref<Expected<std::unique_ptr<Module>>()> ReadInput,
+                  const InputFindings *Known) {
+  // Where the pipeline only inserted quiet code around the input's
+  // instructions, the input's wait analysis, kept by the input check,
+  // proves the output's waits (InsertedWaitProof.h): its findings are the
+  // input's, and the larger output is not analysed again.
+  std::vector<std::string> ToRun(Verifiers.begin(), Verifiers.end());
+  std::optional<size_t> Proven;
+  if (Known && messagesAreFindingsOnly(Verifiers, Leading)) {
+    auto Wait = find_if(ToRun, [&](const std::string &Spec) {
+      return onlyFindsMissingWaits(Spec, Leading) && is_contained(Known->Verifiers, Spec);
+    });
+    const InputWaitStates &States = AM.getLastingResult<InputWaitStatesAnalysis>(Output);
+    if (Wait != ToRun.end() && !States.empty()) {
+      for (Function &F : Output.functions())
+        if (!F.hasValidCFG())
+          buildCFG(F);
+      if (States.provesInsertionsQuiet(Output)) {
+        auto It = Known->ByVerifier.find(*Wait);
+        Proven = It == Known->ByVerifier.end() ? 0 : It->second;
+        ToRun.erase(Wait);
+        Ctx.statsStream() << "WaitCntVerifier: the output is proven by the input's wait "
+                             "analysis: the code inserted starts no memory operation and "
+                             "needs no wait\n";
+      }
+    }
+  }
+  Expected<ProofResult> Result =
+      proveRunning(Output, AM, ToRun, R, Leading, Ctx, ReadInput, Known);
+  if (Result)
+    Result->InputWaitFindings = Proven;
+  return Result;
 }
 
 } // namespace stinkytofu

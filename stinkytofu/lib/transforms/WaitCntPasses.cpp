@@ -3,6 +3,7 @@
 
 #include "stinkytofu/analysis/BlockCycleModel.h"
 #include "stinkytofu/analysis/FindingReplay.h"
+#include "stinkytofu/analysis/InsertedWaitProof.h"
 #include "stinkytofu/analysis/LdsRingPhases.h"
 #include "stinkytofu/analysis/WaitCountAnalysis.h"
 #include "stinkytofu/hw/HardwareModel.h"
@@ -55,8 +56,10 @@ Expected<WaitCountOptions> parseWaitArguments(const PassArguments &Args,
 /// scheduler's), if any.
 template <typename VisitT>
 Error forEachAnalysedFunction(Module &M, AnalysisManager &AM, WaitCountOptions Opts,
-                              VisitT Visit, bool UseCache = false) {
-  CounterModel CM(M.target());
+                              VisitT Visit, bool UseCache = false,
+                              const CounterModel *Given = nullptr) {
+  std::optional<CounterModel> Own;
+  const CounterModel &CM = Given ? *Given : Own.emplace(M.target());
   Opts.Descriptions = &AM.getLastingResult<WaitDescriptionsAnalysis>(M);
   for (Function &F : M.functions()) {
     if (!F.hasValidCFG())
@@ -87,8 +90,15 @@ public:
     Error Missing = Error::success();
     FindingsSummary Summary;
     Numbered = 0;
+    // Kept for the end of the pipeline this check runs before
+    // (InsertedWaitProof.h), with a counter model that outlives the pass.
+    InputWaitStates *Kept = nullptr;
+    if (Opts.KeepStates) {
+      Kept = &AM.getLastingResult<InputWaitStatesAnalysis>(M);
+      Kept->clear();
+    }
     Error Failed = withLogicalVgprs(M, AM, context(), [&] {
-      return forEachAnalysedFunction(M, AM, Opts, [&](Function &F, const WaitCountAnalysis &A) -> Error {
+      return forEachAnalysedFunction(M, AM, Opts, [&](Function &F, WaitCountAnalysis &A) -> Error {
       if (!A.gaveUp().empty() && !F.blocks().empty() && !F.blocks().front().empty())
         context().diagnose(findingDiagnostic(M, F.blocks().front().instructions().front(),
                                              SourceMgr::DK_Warning,
@@ -127,8 +137,10 @@ public:
         for (const Instruction *I : A.redundantWaits())
           context().diagnose(findingDiagnostic(M, *I, SourceMgr::DK_Warning,
                                                (I->mnemonic() + " waits for nothing").str()));
+      if (Kept)
+        Kept->keep(F, std::move(A));
       return Error::success();
-    });
+    }, /*UseCache=*/false, Kept ? &Kept->counters(M.target()) : nullptr);
     });
     if (Report.Summary)
       Summary.print(context().dumpStream(), name());
@@ -316,11 +328,15 @@ Expected<std::unique_ptr<Pass>> createWaitCntVerifierPass(const PassArguments &A
   Expected<PassArguments> Rest = takeFindingsArguments(Args, Report);
   if (!Rest)
     return Rest.takeError();
+  bool KeepStates = false;
   Expected<WaitCountOptions> Opts = parseWaitArguments(
-      *Rest, {{"warnRedundant", &WarnRedundant}, {"describePaths", &DescribePaths}});
+      *Rest, {{"warnRedundant", &WarnRedundant},
+              {"describePaths", &DescribePaths},
+              {"keepStates", &KeepStates}});
   if (!Opts)
     return Opts.takeError();
   Opts->DescribePaths = DescribePaths;
+  Opts->KeepStates = KeepStates;
   return std::make_unique<WaitCntVerifierPass>(*Opts, WarnRedundant, std::move(Report));
 }
 

@@ -51,6 +51,7 @@
 #include "llvm/MC/MCRegister.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,10 @@ struct WaitCountOptions {
   /// pass or analysis manager: WaitDescriptions); null: a WaitCountCache's,
   /// else the run's own.
   WaitDescriptions *Descriptions = nullptr;
+  /// Keep what allQuiet asks: the state each block starts with and the
+  /// function's instructions as they are now, so that the state before any
+  /// of them can be asked after code has been inserted around them.
+  bool KeepStates = false;
 };
 
 /// One WaitDescriptions per module, in the AnalysisManager's lasting
@@ -226,9 +231,32 @@ public:
   /// agree.
   const std::string &gaveUp() const { return GaveUp; }
 
+  /// With KeepStates: the place of \p I in the function's layout as the
+  /// run saw it (keptInstructions), or std::nullopt.
+  std::optional<unsigned> keptPlace(const Instruction &I) const;
+  /// With KeepStates: the function's instructions in layout order, as the
+  /// run saw them.
+  llvm::ArrayRef<const Instruction *> keptInstructions() const;
+  /// An instruction the run did not see, and the place of an instruction
+  /// the run saw whose state it is asked in: the one before it, or with
+  /// AfterPlace the one after it.
+  struct QuietQuestion {
+    const Instruction *Inserted;
+    unsigned Place;
+    bool AfterPlace = false;
+  };
+  /// With KeepStates: whether each question's instruction starts no memory
+  /// event, is no call, return, barrier, cache invalidation, LDS access or
+  /// instruction MC does not describe, and needs no wait in the state this
+  /// run found at its place (on every path). Every
+  /// instruction the run saw must be alive and unchanged since (its stamp),
+  /// and so must the counter model and descriptions it was given.
+  bool allQuiet(llvm::ArrayRef<QuietQuestion> Questions) const;
+
 private:
   struct Impl;
-  WaitCountAnalysis(const CounterModel &CM) : CM(&CM) {}
+  struct KeptStates;
+  explicit WaitCountAnalysis(const CounterModel &CM);
   static llvm::Expected<WaitCountAnalysis> solve(const Function &F, const CounterModel &CM,
                                                  WaitCountOptions Opts,
                                                  WaitCountCache::Impl *Cache);
@@ -236,6 +264,8 @@ private:
   std::vector<MissingWait> Missing;
   std::vector<const Instruction *> Redundant;
   std::string GaveUp;
+  /// With KeepStates: the solved analysis and its blocks' states.
+  std::unique_ptr<KeptStates> Kept;
 };
 
 /// The message of a missing wait: `v[4:5] read before the global_load_dwordx2

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringMap.h"
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct ProofResult {
   std::vector<SourceDiagnostic> NewFindings;
   /// Output findings the input had too (not errors).
   size_t InputFindings = 0;
+  /// Set when the input's wait analysis proved the output's waits
+  /// (InsertedWaitProof.h): how many missing waits the input has on every
+  /// path, feasible or not, among which the output's are (not errors).
+  std::optional<size_t> InputWaitFindings;
 };
 
 /// The findings of an input by key (transforms/VerifierFinding.h), how
@@ -34,6 +39,8 @@ struct ProofResult {
 struct InputFindings {
   std::vector<std::string> Verifiers;
   std::map<FindingKey, unsigned> Count;
+  /// How many findings each verifier (spec) made.
+  std::map<std::string, unsigned> ByVerifier;
 };
 
 /// Whether verifyInput leaves \p Input as it was: not where the
