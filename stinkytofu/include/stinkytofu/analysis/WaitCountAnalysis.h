@@ -260,6 +260,8 @@ private:
   static llvm::Expected<WaitCountAnalysis> solve(const Function &F, const CounterModel &CM,
                                                  WaitCountOptions Opts,
                                                  WaitCountCache::Impl *Cache);
+  /// Keeps in \p Result what KeepStates asks of \p A, solved on \p F.
+  static void keepStates(WaitCountAnalysis &Result, std::unique_ptr<Impl> A, const Function &F);
   const CounterModel *CM;
   std::vector<MissingWait> Missing;
   std::vector<const Instruction *> Redundant;
