@@ -10,6 +10,7 @@
 #include "BinaryInputOptions.h"
 #include "CommentStripping.h"
 #include "InputJobs.h"
+#include "ReferenceOnlyOptions.h"
 #include "ToolHeap.h"
 #include "asm-instrument/InstrumentPasses.h"
 #include "asm-instrument/elf/FuncMapPatcher.h"
@@ -56,6 +57,9 @@ const char *const ToolName = "stinkytofu-opt";
 
 cl::OptionCategory Category("stinkytofu-opt options");
 cl::OptionCategory PassCategory("Passes (--<PassName>[=args]; run in command-line order)");
+cl::OptionCategory ReferenceCategory(
+    "The reference's options (its command lines run here; docs/passes.md, \"The reference's "
+    "command line\")");
 
 enum class CfgFormat { None, Dot };
 
@@ -201,17 +205,22 @@ struct ToolOptions {
   cl::opt<unsigned> NumWaves{
       "NumWaves", cl::value_desc("N"),
       cl::desc("Waves per workgroup, for the reference's passes that need it (>= 1)"),
-      cl::cat(Category)};
+      cl::cat(ReferenceCategory)};
+  cl::opt<unsigned> MergeBarrierThreshold{
+      "merge-barrier-threshold", cl::value_desc("N"),
+      cl::desc("StinkyMergeBarrierPass's threshold=N (cycles; 0: its default, 11); the pass's "
+               "own argument wins"),
+      cl::cat(ReferenceCategory)};
   cl::opt<bool> PreserveSymbolicRegs{
       "preserve-symbolic-regs",
       cl::desc("Accepted for the reference's command lines: symbolic register "
                "spellings are always kept"),
-      cl::cat(Category)};
+      cl::cat(ReferenceCategory)};
   cl::opt<bool> PreserveComments{
       "preserve-comments",
       cl::desc("Accepted for the reference's command lines: comments are kept unless "
                "--strip-comments"),
-      cl::cat(Category)};
+      cl::cat(ReferenceCategory)};
   cl::opt<bool> StripComments{
       "strip-comments",
       cl::desc("Write assembly without its line comments, as the reference's tool does "
@@ -285,6 +294,7 @@ struct ToolOptions {
                "register and that removing it gives back the input"),
       cl::cat(Category)};
   BinaryInputOptions Binary{Category};
+  ReferenceOnlyOptions ReferenceOnly{ReferenceCategory};
 };
 
 const char *const ToolOptionNames[] = {
@@ -297,12 +307,14 @@ const char *const ToolOptionNames[] = {
     "emit-obj",    "link",        "ld-lld",          "heap-reserve",
     "max-include-depth", "max-expanded-statements", "max-expression-depth",
     "max-literal-length", "max-file-number", "O", "vgpr-msb-mode", "NumWaves",
+    "merge-barrier-threshold",
     "preserve-symbolic-regs", "preserve-comments", "strip-comments", "remarks",
     "verify-waitcnt", "warn-redundant-waitcnt", "verify-hazards", "verify-schedule", "no-verify",
     "debug-pass"};
 
 bool isToolOptionName(StringRef Name) {
-  return is_contained(ToolOptionNames, Name) || is_contained(BinaryInputOptionNames, Name);
+  return is_contained(ToolOptionNames, Name) || is_contained(BinaryInputOptionNames, Name) ||
+         isReferenceOnlyOptionName(Name);
 }
 
 /// The instrumentation options as SQTTInstrumentPass's leading arguments
@@ -768,6 +780,8 @@ int main(int argc, char **argv) {
     unregisterClashingOption(Name);
   for (const char *Name : BinaryInputOptionNames)
     unregisterClashingOption(Name);
+  for (const ReferenceOnlyOption &O : referenceOnlyOptions())
+    unregisterClashingOption(O.Name);
   ToolOptions Opt;
 
   // One `--<PassName>[=args]` option per registered pass. Every occurrence is
@@ -794,7 +808,7 @@ int main(int argc, char **argv) {
     if (const PassInfo *Info = Registry.find(Alias))
       AddFlag(*Info, Alias, "the reference's name of --" + Info->Name);
 
-  cl::HideUnrelatedOptions({&Category, &PassCategory});
+  cl::HideUnrelatedOptions({&Category, &ReferenceCategory, &PassCategory});
   if (!cl::ParseCommandLineOptions(
           argc, argv, "stinkytofu-opt: read, transform and write AMDGPU assembly\n",
           &errs())) {
@@ -889,6 +903,9 @@ int main(int argc, char **argv) {
   if (Opt.NumWaves.getNumOccurrences())
     for (StringRef Name : {"WaitCntVerifier", "StinkyWaitCntInsertionPass", "TDMLoadWaveSyncPass"})
       Leading[Name] = {{"NumWaves", std::to_string(Opt.NumWaves)}};
+  // The reference's 0 is its default, 11, which is the pass's.
+  if (Opt.MergeBarrierThreshold != 0)
+    Leading["StinkyMergeBarrierPass"] = {{"threshold", std::to_string(Opt.MergeBarrierThreshold)}};
   if (Opt.VerifyWaitCache)
     for (StringRef Name : {"StinkyDAGSchedulerPass", "StinkyWaitCntInsertionPass"})
       Leading[Name].emplace_back("checkWaitCache", "");
@@ -924,6 +941,8 @@ int main(int argc, char **argv) {
   Plan.Pipeline = std::move(Pipeline);
   Plan.ProofSpecs = std::move(ProofSpecs);
   Plan.Leading = std::move(Leading);
+  // Once per run, not per input: the heuristics change no output.
+  ReferenceOnlyOptions::warnHeuristics(Opt.ReferenceOnly.heuristicsGiven(), ToolName, errs());
 
   Expected<std::vector<std::string>> Outputs = outputNames(Opt);
   if (!Outputs)

@@ -341,11 +341,20 @@ Expected<std::unique_ptr<Pass>> createWaitCntVerifierPass(const PassArguments &A
 }
 
 Expected<std::unique_ptr<Pass>> createStinkyWaitCntInsertionPass(const PassArguments &Args) {
-  bool KeepStaircases = false, CheckWaitCache = false;
-  Expected<WaitCountOptions> Opts = parseWaitArguments(
-      Args, {{"keepStaircases", &KeepStaircases}, {"checkWaitCache", &CheckWaitCache}});
+  // enableLoopCarriedTokenDeps is the reference's opt-in for waits across a
+  // loop's back edge on memory tokens; the analysis here always follows
+  // every path, back edges included: accepted when true, refused when false.
+  bool KeepStaircases = false, CheckWaitCache = false, LoopCarried = true;
+  Expected<WaitCountOptions> Opts =
+      parseWaitArguments(Args, {{"keepStaircases", &KeepStaircases},
+                                {"checkWaitCache", &CheckWaitCache},
+                                {"enableLoopCarriedTokenDeps", &LoopCarried}});
   if (!Opts)
     return Opts.takeError();
+  if (!LoopCarried)
+    return createStringError(inconvertibleErrorCode(),
+                             "enableLoopCarriedTokenDeps cannot be turned off: the wait "
+                             "analysis always follows every path, loop back edges included");
   Opts->CheckCache = CheckWaitCache;
   return std::make_unique<WaitCntInsertionPass>(*Opts, KeepStaircases);
 }
