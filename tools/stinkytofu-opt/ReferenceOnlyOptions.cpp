@@ -60,8 +60,8 @@ const char *description(ReferenceRole Role) {
 template <typename T, typename... Mods>
 std::unique_ptr<cl::Option> makeOption(const ReferenceOnlyOption &O, cl::OptionCategory &Category,
                                        const Mods &...M) {
-  return std::make_unique<cl::opt<T>>(StringRef(O.Name), cl::desc(description(O.Role)), cl::cat(Category),
-                                      M...);
+  return std::make_unique<cl::opt<T>>(StringRef(O.Name), cl::desc(description(O.Role)),
+                                      cl::cat(Category), M...);
 }
 
 std::unique_ptr<cl::Option> makeOption(const ReferenceOnlyOption &O,

@@ -52,19 +52,49 @@ inline bool jumpsToReturnAddress(const Instruction &I) {
   return Target.isReg() && M && M->target().asmName(Target.getReg()) == "s[30:31]";
 }
 
-/// What a description of an instruction without modifiers reads of it:
-/// its MC instructions, kind and mnemonic (the first two hashed, all
-/// compared). An expression operand only as such: a description reads
-/// immediates (a wait's counts, a DS instruction's gds bit), registers and
-/// opcodes, never what an expression says, so a branch or an address
-/// computation naming another label describes alike.
-inline uint64_t contentKey(const Instruction &I) {
-  return hashMC(I.mcInsts(), /*ExpressionsAlike=*/true) ^ uint64_t(I.kind()) << 56;
-}
-inline bool sameContent(const Instruction &A, const Instruction &B) {
-  return A.kind() == B.kind() && A.mnemonic() == B.mnemonic() &&
-         sameMC(A.mcInsts(), B.mcInsts(), /*ExpressionsAlike=*/true);
-}
+/// Instructions described alike, each kind described once:
+/// - clones sharing their MC buffer (Instruction::clone): nothing changes
+///   during a run, so they hold the same words, MC instructions, facts and
+///   modifiers (inserted code stamps out a few statements many times);
+/// - statements that assembled to the same MC instructions, of the same
+///   kind and mnemonic and without modifiers (a generator repeats its
+///   lines). An expression operand counts only as such: a description
+///   reads immediates (a wait's counts, a DS instruction's gds bit),
+///   registers and opcodes, never what an expression says, so a branch or
+///   an address computation naming another label describes alike.
+/// The instructions seen must live while it is asked.
+class DescriptionTwins {
+public:
+  explicit DescriptionTwins(size_t Expected = 0) { ByRecord.reserve(Expected); }
+
+  /// \p I's description: one made before for an instruction described
+  /// alike (second: false), or a new one from \p Make() for the caller to
+  /// fill (second: true), which then serves those after it. Asked after
+  /// \p I's words and facts, which a lazy record fills or copies first.
+  template <typename MakeT>
+  std::pair<InstInfo *, bool> described(const Instruction &I, MakeT Make) {
+    ArrayRef<MCInst> MC = I.mcInsts();
+    if (MC.empty())
+      return {Make(), true};
+    auto [Seen, First] = ByRecord.try_emplace({MC.data(), unsigned(I.kind())}, nullptr);
+    if (!First)
+      return {Seen->second, false};
+    if (!I.modifiers().empty())
+      return {Seen->second = Make(), true};
+    auto &Alike = ByContent[hashMC(MC, /*ExpressionsAlike=*/true) ^ uint64_t(I.kind()) << 56];
+    for (auto [T, Info] : Alike)
+      if (T->kind() == I.kind() && T->mnemonic() == I.mnemonic() &&
+          sameMC(T->mcInsts(), MC, /*ExpressionsAlike=*/true))
+        return {Seen->second = Info, false};
+    Seen->second = Make();
+    Alike.emplace_back(&I, Seen->second);
+    return {Seen->second, true};
+  }
+
+private:
+  DenseMap<std::pair<const MCInst *, unsigned>, InstInfo *> ByRecord;
+  DenseMap<uint64_t, SmallVector<std::pair<const Instruction *, InstInfo *>, 1>> ByContent;
+};
 
 } // namespace waitcount
 
@@ -142,17 +172,6 @@ struct WaitCountAnalysis::Impl
     TranslationCounter = CM.counterOf(WaitEvent::Translation);
     Callable = !F.isEntry();
     Rings = statesLdsRings(F) && !findLdsRingContradiction(F, CM);
-    // Clones share their details record until one of them changes
-    // (Instruction::clone), and nothing changes during a run: instructions
-    // of one kind whose MC instructions are the same buffer hold the same
-    // words, MC instructions, facts and modifiers, and are described alike
-    // (inserted code stamps out a few statements many times). Asked after
-    // the words and facts, which a lazy record fills or copies first.
-    DenseMap<std::pair<const MCInst *, unsigned>, uint64_t> DescribedRecords;
-    // Statements read alike (a generator repeats its lines) assemble to the
-    // same MC instructions: with the same kind and mnemonic and no
-    // modifiers, they are described alike too.
-    DenseMap<uint64_t, SmallVector<const Instruction *, 1>> DescribedContents;
     // Room for every instruction not yet described at once (each growth of
     // the map moves every description).
     std::vector<const Instruction *> Undescribed;
@@ -161,7 +180,7 @@ struct WaitCountAnalysis::Impl
         if (!Descriptions->Infos.contains(I.stamp()))
           Undescribed.push_back(&I);
     Descriptions->Infos.reserve(Descriptions->Infos.size() + Undescribed.size());
-    DescribedRecords.reserve(Undescribed.size());
+    DescriptionTwins Twins(Undescribed.size());
     for (const Instruction *Next : Undescribed) {
       const Instruction &I = *Next;
       auto [It, New] = Descriptions->Infos.try_emplace(I.stamp());
@@ -169,23 +188,12 @@ struct WaitCountAnalysis::Impl
         continue;
       (void)I.mnemonic();
       (void)I.facts();
-      ArrayRef<MCInst> MC = I.mcInsts();
-      if (!MC.empty()) {
-        auto [Seen, First] =
-            DescribedRecords.try_emplace({MC.data(), unsigned(I.kind())}, I.stamp());
-        if (!First) {
-          It->second = Descriptions->Infos.find(Seen->second)->second;
-          continue;
-        }
-        if (I.modifiers().empty()) {
-          auto &Alike = DescribedContents[contentKey(I)];
-          auto Twin = find_if(Alike, [&](const Instruction *T) { return sameContent(*T, I); });
-          if (Twin != Alike.end()) {
-            It->second = Descriptions->Infos.find((*Twin)->stamp())->second;
-            continue;
-          }
-          Alike.push_back(&I);
-        }
+      // The map does not grow here (reserved above): a description stays
+      // where it was noted.
+      auto [Info, Fresh] = Twins.described(I, [&] { return &It->second; });
+      if (!Fresh) {
+        It->second = *Info;
+        continue;
       }
       describe(I, It->second);
       ++Descriptions->Described;

@@ -84,27 +84,15 @@ ArrayRef<const Instruction *> WaitCountAnalysis::keptInstructions() const {
 bool WaitCountAnalysis::allQuiet(ArrayRef<QuietQuestion> Questions) const {
   if (!Kept)
     return false;
-  // Described once per MC buffer (clones share theirs) and per content, as
-  // the run describes: the instructions asked about live through the call.
-  DenseMap<std::pair<const MCInst *, unsigned>, const InstInfo *> ByRecord;
-  DenseMap<uint64_t, SmallVector<std::pair<const Instruction *, const InstInfo *>, 1>> ByContent;
+  // Described as the run describes (DescriptionTwins): the instructions
+  // asked about live through the call.
+  DescriptionTwins Twins;
   std::deque<InstInfo> Infos;
   auto Describe = [&](const Instruction &I) -> const InstInfo & {
-    ArrayRef<MCInst> MC = I.mcInsts();
-    if (MC.empty() || !I.modifiers().empty()) {
-      Kept->A->describe(I, Infos.emplace_back());
-      return Infos.back();
-    }
-    auto [Seen, First] = ByRecord.try_emplace({MC.data(), unsigned(I.kind())}, nullptr);
-    if (!First)
-      return *Seen->second;
-    auto &Alike = ByContent[contentKey(I)];
-    for (auto [T, Info] : Alike)
-      if (sameContent(*T, I))
-        return *(Seen->second = Info);
-    Kept->A->describe(I, Infos.emplace_back());
-    Alike.emplace_back(&I, &Infos.back());
-    return *(Seen->second = &Infos.back());
+    auto [Info, Fresh] = Twins.described(I, [&] { return &Infos.emplace_back(); });
+    if (Fresh)
+      Kept->A->describe(I, *Info);
+    return *Info;
   };
   return all_of(Questions, [&](const QuietQuestion &Q) {
     return Q.Place < Kept->Instructions.size() &&

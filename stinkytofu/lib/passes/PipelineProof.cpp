@@ -3,8 +3,8 @@
 #include "stinkytofu/analysis/InsertedWaitProof.h"
 #include "stinkytofu/hw/HardwareModel.h"
 #include "stinkytofu/hw/TargetInfo.h"
-#include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/passes/PassPipeline.h"
+#include "stinkytofu/transforms/CFGBuilderPass.h"
 #include "stinkytofu/transforms/VerifierFinding.h"
 #include <map>
 #include <optional>
